@@ -1,0 +1,54 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// The pipeline, one stage per module, data flowing one way:
+//   bytes ─▶ PrewarmLintReaders (sniff the format, decode records)  ─▶ PrewarmLintModel values
+//         ─▶ PrewarmLintReporters (render events, summaries)
+//         ─▶ PrewarmLint (the facade: inputs, pipeline) ─▶ prewarm-lint (the CLI)
+// Library targets depend on Foundation and system C libraries only; the CLI adds ArgumentParser.
+let package = Package(
+    name: "prewarm-lint",
+    products: [
+        .library(name: "PrewarmLint", targets: ["PrewarmLint"]),
+        .library(name: "PrewarmLintReaders", targets: ["PrewarmLintReaders"]),
+        .library(name: "PrewarmLintTesting", targets: ["PrewarmLintTesting"]),
+        .executable(name: "prewarm-lint", targets: ["prewarm-lint"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        .target(name: "PrewarmLintModel"),
+        // zlib, for reading `.gz` inputs as a stream; imported by PrewarmLintReaders only.
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
+        ),
+        .target(name: "PrewarmLintReaders", dependencies: ["PrewarmLintModel", "CZlib"]),
+        .target(name: "PrewarmLintReporters", dependencies: ["PrewarmLintModel"]),
+        .target(name: "PrewarmLint", dependencies: ["PrewarmLintModel", "PrewarmLintReaders", "PrewarmLintReporters"]),
+        .executableTarget(
+            name: "prewarm-lint",
+            dependencies: [
+                "PrewarmLint",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .target(name: "PrewarmLintTesting", dependencies: ["PrewarmLint"]),
+        // Throughput and memory harness: `scripts/benchmark` builds it in release mode and runs it.
+        .executableTarget(name: "prewarm-lint-benchmark", dependencies: ["PrewarmLint"]),
+
+        .testTarget(name: "PrewarmLintModelTests", dependencies: ["PrewarmLintModel"]),
+        .testTarget(name: "PrewarmLintReadersTests", dependencies: ["PrewarmLintReaders", "PrewarmLintTesting"]),
+        .testTarget(name: "PrewarmLintCorpusTests", dependencies: ["PrewarmLint", "PrewarmLintTesting"]),
+        .testTarget(name: "PrewarmLintCLITests", dependencies: ["PrewarmLintTesting"]),
+    ],
+    swiftLanguageModes: [.v6]
+)
+
+for target in package.targets where target.type != .system {
+    target.swiftSettings = (target.swiftSettings ?? []) + [
+        .enableUpcomingFeature("ExistentialAny"),
+    ]
+}

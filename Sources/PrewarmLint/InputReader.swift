@@ -1,0 +1,138 @@
+import PrewarmLintModel
+public import PrewarmLintReaders
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What happened to one input: its format, counts, and why it failed if it did.
+public struct InputSummary: Sendable {
+    public var input: String
+    public var format: LogFormat?
+    public var isCompressed = false
+    public var statistics = DecoderStatistics()
+    /// Set when the input could not be read at all.
+    public var failure: ReaderError?
+    /// True when the input was found in a directory and is not a log: skipped with a note.
+    public var skippedAsNotALog = false
+
+    public init(input: String) { self.input = input }
+}
+
+/// Options for reading inputs.
+public struct ReadOptions: Sendable {
+    /// Used instead of sniffing (`--input-format`).
+    public var format: LogFormat?
+    /// `--date`, `--year`, `--utc-offset`; the reference instant is filled per input from its modification time.
+    public var timeInference: TimeInference
+    /// The reference instant for standard input, which has no modification time (the CLI passes the current time).
+    public var standardInputReferenceInstant: Int64?
+    public var limits: ReaderLimits
+    /// Bytes read per system call.
+    public var chunkSize: Int
+
+    public init(format: LogFormat? = nil, timeInference: TimeInference = TimeInference(), standardInputReferenceInstant: Int64? = nil,
+                limits: ReaderLimits = ReaderLimits(), chunkSize: Int = 1 << 20) {
+        self.format = format
+        self.timeInference = timeInference
+        self.standardInputReferenceInstant = standardInputReferenceInstant
+        self.limits = limits
+        self.chunkSize = max(1, chunkSize)
+    }
+}
+
+/// Reads files and standard input through a ``LogStreamReader``, chunk by chunk.
+///
+/// Usage:
+/// ```swift
+/// let summary = InputReader(options: ReadOptions()).read(.file("device.log")) { output in
+///     if case .event(let event) = output { print(event.message) }
+/// }
+/// ```
+public struct InputReader: Sendable {
+    public var options: ReadOptions
+
+    public init(options: ReadOptions) {
+        self.options = options
+    }
+
+    /// Reads one input to the end. Never throws: a failure is in the summary, and everything
+    /// emitted before it stays valid.
+    public func read(_ input: LogInput, foundInDirectory: Bool = false, emit: (ReaderOutput) -> Void) -> InputSummary {
+        var summary = InputSummary(input: input.name)
+        let descriptor: Int32
+        var inference = options.timeInference
+        switch input {
+        case .standardInput:
+            descriptor = 0
+            inference.referenceInstant = inference.referenceInstant ?? options.standardInputReferenceInstant
+            inference.referenceDescription = "current time (standard input has no file date)"
+        case .file(let path):
+            descriptor = open(path, O_RDONLY)
+            guard descriptor >= 0 else {
+                summary.failure = ReaderError(code: .unreadable, input: input.name, message: "cannot open: \(String(cString: strerror(errno)))")
+                return summary
+            }
+            var status = stat()
+            if fstat(descriptor, &status) == 0 {
+                if (status.st_mode & S_IFMT) == S_IFDIR {
+                    close(descriptor)
+                    summary.failure = ReaderError(code: .unreadable, input: input.name, message: "is a directory")
+                    return summary
+                }
+                #if canImport(Darwin)
+                let seconds = Int64(status.st_mtimespec.tv_sec)
+                #else
+                let seconds = Int64(status.st_mtim.tv_sec)
+                #endif
+                inference.referenceInstant = inference.referenceInstant ?? seconds * 1_000_000
+            }
+        }
+        defer { if descriptor != 0 { close(descriptor) } }
+
+        var reader = LogStreamReader(
+            configuration: ReaderConfiguration(inputName: input.name, timeInference: inference, limits: options.limits),
+            format: options.format
+        )
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: options.chunkSize, alignment: 16)
+        defer { buffer.deallocate() }
+        do throws(ReaderError) {
+            while true {
+                let count = Glibc_read(descriptor, buffer.baseAddress, buffer.count)
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    let reason = String(cString: strerror(errno))
+                    try reader.finish(emit: emit)
+                    summary.failure = ReaderError(code: .unreadable, input: input.name, message: "read failed: \(reason); the input is cut short")
+                    break
+                }
+                if count == 0 {
+                    try reader.finish(emit: emit)
+                    break
+                }
+                try reader.read(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), emit: emit)
+            }
+        } catch {
+            summary.failure = error
+            summary.skippedAsNotALog = foundInDirectory && error.code == .unrecognizedFormat
+        }
+        summary.format = reader.format
+        summary.isCompressed = reader.isCompressed
+        summary.statistics = reader.statistics
+        return summary
+    }
+}
+
+@inline(__always)
+private func Glibc_read(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+    #if canImport(Darwin)
+    return Darwin.read(descriptor, buffer, count)
+    #elseif canImport(Musl)
+    return Musl.read(descriptor, buffer, count)
+    #else
+    return Glibc.read(descriptor, buffer, count)
+    #endif
+}

@@ -1,0 +1,28 @@
+/// One input to read: a file, or standard input.
+public enum LogInput: Sendable, Hashable, CustomStringConvertible {
+    case file(String)
+    case standardInput
+
+    /// The input as the user names it: its path, or `-`.
+    public var name: String {
+        switch self {
+        case .file(let path): path
+        case .standardInput: "-"
+        }
+    }
+
+    public var description: String { name }
+}
+
+/// An input found by walking a directory, or named by the user.
+public struct DiscoveredInput: Sendable, Hashable {
+    public var input: LogInput
+    /// True when the input came from walking a directory: an input that turns out not to be a
+    /// log is then skipped with a note, not reported as an error.
+    public var foundInDirectory: Bool
+
+    public init(input: LogInput, foundInDirectory: Bool) {
+        self.input = input
+        self.foundInDirectory = foundInDirectory
+    }
+}

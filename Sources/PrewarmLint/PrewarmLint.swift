@@ -1,0 +1,3 @@
+@_exported import PrewarmLintModel
+@_exported import PrewarmLintReaders
+@_exported import PrewarmLintReporters

@@ -1,0 +1,166 @@
+/// A calendar date and time of day in the proleptic Gregorian calendar, without a time zone.
+///
+/// Readers build one from the digits of a timestamp and turn it into an instant with a UTC
+/// offset. The arithmetic is Howard Hinnant's `days_from_civil` / `civil_from_days`, exact for
+/// every year an `Int` holds, so no `DateFormatter` (slow, locale-dependent) is on the hot path.
+public struct CivilDateTime: Sendable, Hashable, Comparable {
+    public var year: Int
+    /// 1...12
+    public var month: Int
+    /// 1...31
+    public var day: Int
+    public var hour: Int
+    public var minute: Int
+    public var second: Int
+    /// 0..<1_000_000
+    public var microsecond: Int
+
+    public init(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0, microsecond: Int = 0) {
+        self.year = year
+        self.month = month
+        self.day = day
+        self.hour = hour
+        self.minute = minute
+        self.second = second
+        self.microsecond = microsecond
+    }
+
+    /// The local date and time of an instant seen at a UTC offset.
+    public init(microsecondsSinceEpoch: Int64, utcOffsetSeconds: Int) {
+        let local = microsecondsSinceEpoch + Int64(utcOffsetSeconds) * 1_000_000
+        let micros = local.floorMod(86_400_000_000)
+        let days = (local - micros) / 86_400_000_000
+        let (y, m, d) = CivilDateTime.civil(fromDays: days)
+        let secondsOfDay = Int(micros / 1_000_000)
+        self.init(
+            year: y, month: m, day: d,
+            hour: secondsOfDay / 3600, minute: secondsOfDay / 60 % 60, second: secondsOfDay % 60,
+            microsecond: Int(micros % 1_000_000)
+        )
+    }
+
+    /// Whether the fields name a real date and time (February 30th does not).
+    public var isValid: Bool {
+        guard (1...12).contains(month), day >= 1, day <= CivilDateTime.daysIn(month: month, year: year) else { return false }
+        return (0..<24).contains(hour) && (0..<60).contains(minute) && (0...60).contains(second)
+            && (0..<1_000_000).contains(microsecond)
+    }
+
+    /// The instant this local time names at the given UTC offset, in microseconds since the epoch.
+    public func microsecondsSinceEpoch(utcOffsetSeconds: Int) -> Int64 {
+        let days = CivilDateTime.days(fromCivilYear: year, month: month, day: day)
+        let seconds = days * 86_400 + Int64(hour * 3600 + minute * 60 + second) - Int64(utcOffsetSeconds)
+        return seconds * 1_000_000 + Int64(microsecond)
+    }
+
+    /// Seconds since midnight, ignoring the fraction.
+    public var secondsOfDay: Int { hour * 3600 + minute * 60 + second }
+
+    /// The day after this one, same time of day.
+    public func nextDay() -> CivilDateTime {
+        var copy = self
+        let (y, m, d) = CivilDateTime.civil(fromDays: CivilDateTime.days(fromCivilYear: year, month: month, day: day) + 1)
+        copy.year = y
+        copy.month = m
+        copy.day = d
+        return copy
+    }
+
+    /// The day before this one, same time of day.
+    public func previousDay() -> CivilDateTime {
+        var copy = self
+        let (y, m, d) = CivilDateTime.civil(fromDays: CivilDateTime.days(fromCivilYear: year, month: month, day: day) - 1)
+        copy.year = y
+        copy.month = m
+        copy.day = d
+        return copy
+    }
+
+    public static func < (lhs: CivilDateTime, rhs: CivilDateTime) -> Bool {
+        (lhs.year, lhs.month, lhs.day, lhs.secondsOfDay, lhs.microsecond)
+            < (rhs.year, rhs.month, rhs.day, rhs.secondsOfDay, rhs.microsecond)
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SS.ffffff±HH:MM`.
+    public func iso8601(utcOffsetSeconds: Int) -> String {
+        var out = ""
+        out.reserveCapacity(32)
+        if year < 0 { out.append("-") }
+        out.appendPadded(abs(year), width: 4)
+        out.append("-"); out.appendPadded(month, width: 2)
+        out.append("-"); out.appendPadded(day, width: 2)
+        out.append("T"); out.appendPadded(hour, width: 2)
+        out.append(":"); out.appendPadded(minute, width: 2)
+        out.append(":"); out.appendPadded(second, width: 2)
+        out.append("."); out.appendPadded(microsecond, width: 6)
+        out.append(CivilDateTime.offsetText(utcOffsetSeconds, colon: true))
+        return out
+    }
+
+    /// `+03:00` (or `+0300` without the colon); `Z` is never used, so the offset is always explicit.
+    public static func offsetText(_ seconds: Int, colon: Bool) -> String {
+        var out = seconds < 0 ? "-" : "+"
+        let magnitude = abs(seconds)
+        out.appendPadded(magnitude / 3600, width: 2)
+        if colon { out.append(":") }
+        out.appendPadded(magnitude / 60 % 60, width: 2)
+        return out
+    }
+
+    /// Days since 1970-01-01 of a proleptic Gregorian date.
+    public static func days(fromCivilYear year: Int, month: Int, day: Int) -> Int64 {
+        let y = Int64(month <= 2 ? year - 1 : year)
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let m = Int64(month)
+        let doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + Int64(day) - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    /// The proleptic Gregorian date of a day count since 1970-01-01.
+    public static func civil(fromDays days: Int64) -> (year: Int, month: Int, day: Int) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+        let y = yoe + era * 400
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        return (Int(m <= 2 ? y + 1 : y), Int(m), Int(d))
+    }
+
+    /// The number of days in a month of a year.
+    public static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: isLeap(year) ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+
+    /// Whether a year is a Gregorian leap year.
+    public static func isLeap(_ year: Int) -> Bool {
+        (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
+    }
+}
+
+extension String {
+    mutating func appendPadded(_ value: Int, width: Int) {
+        let digits = String(value)
+        if digits.utf8.count < width {
+            append(String(repeating: "0", count: width - digits.utf8.count))
+        }
+        append(digits)
+    }
+}
+
+extension Int64 {
+    /// The remainder with the sign of the divisor, so times before 1970 split into days correctly.
+    func floorMod(_ divisor: Int64) -> Int64 {
+        let r = self % divisor
+        return r < 0 ? r + divisor : r
+    }
+}

@@ -1,0 +1,62 @@
+/// When an event was emitted: the instant, the text it was read from, and what was inferred.
+///
+/// Export formats drop parts of the time: a Console.app copy has no date
+/// (`21:28:47.038326-0500`), `idevicesyslog` has no year and no UTC offset
+/// (`May  2 11:13:48.554160`), `log show --style compact` has no offset. Readers fill the gaps
+/// (from options, other lines of the same input, or the file's modification time) and record
+/// what they filled in ``inferred``, so a report can say how sure it is of a time.
+///
+/// The instant is kept in microseconds since 1970-01-01 UTC: every format prewarm-lint reads has
+/// at most microsecond precision except `xctrace` (nanoseconds), and 64-bit microseconds cover
+/// years far beyond 9999 without overflow.
+public struct LogTimestamp: Sendable, Hashable, Comparable {
+    /// Which parts of the time were not in the input and had to be inferred.
+    public struct InferredParts: OptionSet, Sendable, Hashable {
+        public let rawValue: UInt8
+        public init(rawValue: UInt8) { self.rawValue = rawValue }
+        /// The year (formats such as `idevicesyslog` print `May  2` without one).
+        public static let year = InferredParts(rawValue: 1 << 0)
+        /// The whole date (Console.app copies print only the time of day).
+        public static let date = InferredParts(rawValue: 1 << 1)
+        /// The UTC offset (`log show --style compact`, `idevicesyslog`, pymobiledevice3).
+        public static let utcOffset = InferredParts(rawValue: 1 << 2)
+
+        /// The names of the inferred parts, in a fixed order: `year`, `date`, `utcOffset`.
+        public var names: [String] {
+            var result: [String] = []
+            if contains(.year) { result.append("year") }
+            if contains(.date) { result.append("date") }
+            if contains(.utcOffset) { result.append("utcOffset") }
+            return result
+        }
+    }
+
+    /// The instant, in microseconds since 1970-01-01T00:00:00Z.
+    public var microsecondsSinceEpoch: Int64
+    /// The UTC offset the time was written in (or was assumed to be), in seconds east of UTC.
+    public var utcOffsetSeconds: Int
+    /// The timestamp exactly as it appeared in the input.
+    public var text: String
+    /// What had to be inferred to compute ``microsecondsSinceEpoch``.
+    public var inferred: InferredParts
+
+    /// Creates a timestamp.
+    public init(microsecondsSinceEpoch: Int64, utcOffsetSeconds: Int, text: String, inferred: InferredParts = []) {
+        self.microsecondsSinceEpoch = microsecondsSinceEpoch
+        self.utcOffsetSeconds = utcOffsetSeconds
+        self.text = text
+        self.inferred = inferred
+    }
+
+    /// Orders by instant only.
+    public static func < (lhs: LogTimestamp, rhs: LogTimestamp) -> Bool {
+        lhs.microsecondsSinceEpoch < rhs.microsecondsSinceEpoch
+    }
+
+    /// The instant as ISO 8601 in the timestamp's own UTC offset, with microseconds:
+    /// `2023-07-19T08:22:51.916784+03:00`.
+    public var iso8601: String {
+        CivilDateTime(microsecondsSinceEpoch: microsecondsSinceEpoch, utcOffsetSeconds: utcOffsetSeconds)
+            .iso8601(utcOffsetSeconds: utcOffsetSeconds)
+    }
+}

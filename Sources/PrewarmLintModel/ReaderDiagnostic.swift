@@ -1,0 +1,85 @@
+/// A problem in the input that did not stop reading: a malformed line, invalid UTF-8, a truncated record.
+///
+/// Bad input is data: every line a reader cannot turn into an event is either part of a
+/// diagnostic like this one or counted as a known non-event line (a header, a preamble) in the
+/// input's summary. Nothing is dropped silently.
+public struct ReaderDiagnostic: Sendable, Hashable {
+    /// How serious the problem is for the analysis.
+    public enum Severity: String, Sendable, Hashable, Codable, Comparable {
+        /// Informational: something was assumed (a year, a time zone) or skipped on purpose.
+        case note
+        /// Part of the input could not be used; the result may be incomplete.
+        case warning
+        /// The input as a whole could not be used.
+        case error
+
+        private var rank: Int {
+            switch self {
+            case .note: 0
+            case .warning: 1
+            case .error: 2
+            }
+        }
+
+        public static func < (lhs: Severity, rhs: Severity) -> Bool { lhs.rank < rhs.rank }
+    }
+
+    /// A stable, kebab-case identifier of the kind of problem, for filtering and for reports.
+    public var code: DiagnosticCode
+    /// How serious it is.
+    public var severity: Severity
+    /// What went wrong, in one lowercase line without a trailing period.
+    public var message: String
+    /// Where: the input and the first line concerned.
+    public var origin: EventOrigin
+    /// How many input lines this diagnostic accounts for (0 when it concerns no line, such as an assumption).
+    public var lineCount: Int
+
+    /// Creates a diagnostic.
+    public init(code: DiagnosticCode, severity: Severity, message: String, origin: EventOrigin, lineCount: Int = 1) {
+        self.code = code
+        self.severity = severity
+        self.message = message
+        self.origin = origin
+        self.lineCount = lineCount
+    }
+}
+
+extension ReaderDiagnostic: CustomStringConvertible {
+    /// `path:line: warning: message [code]`, the way compilers print diagnostics.
+    public var description: String {
+        "\(origin.input):\(origin.line): \(severity.rawValue): \(message) [\(code.rawValue)]"
+    }
+}
+
+/// The kind of a ``ReaderDiagnostic``: a stable identifier that reports and filters use.
+///
+/// A struct rather than an enum so that adding a code is not a breaking change.
+public struct DiagnosticCode: RawRepresentable, Sendable, Hashable, Codable, CustomStringConvertible {
+    public var rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public var description: String { rawValue }
+
+    /// A line that has the shape of no record of the input's format and cannot continue one.
+    public static let malformedLine = DiagnosticCode(rawValue: "malformed-line")
+    /// Continuation lines before the first record (the input starts mid-record, or has a pasted preamble).
+    public static let orphanLines = DiagnosticCode(rawValue: "orphan-lines")
+    /// Bytes that are not valid UTF-8; they were replaced with U+FFFD.
+    public static let invalidUTF8 = DiagnosticCode(rawValue: "invalid-utf8")
+    /// A line longer than the reader's limit; the rest of it was skipped.
+    public static let lineTooLong = DiagnosticCode(rawValue: "line-too-long")
+    /// A multi-line message longer than the reader's limit; later lines were not kept.
+    public static let messageTooLong = DiagnosticCode(rawValue: "message-too-long")
+    /// A JSON record that is not valid JSON or misses required keys.
+    public static let invalidRecord = DiagnosticCode(rawValue: "invalid-record")
+    /// The input ended inside a record.
+    public static let truncatedInput = DiagnosticCode(rawValue: "truncated-input")
+    /// A timestamp that could not be read; the record was skipped.
+    public static let invalidTimestamp = DiagnosticCode(rawValue: "invalid-timestamp")
+    /// Part of a timestamp (year, date, UTC offset) was missing and was inferred.
+    public static let inferredTime = DiagnosticCode(rawValue: "inferred-time")
+    /// The input is not in any format prewarm-lint reads.
+    public static let unrecognizedFormat = DiagnosticCode(rawValue: "unrecognized-format")
+    /// The input could not be opened or read.
+    public static let unreadableInput = DiagnosticCode(rawValue: "unreadable-input")
+}

@@ -1,0 +1,124 @@
+// Small scanning primitives over raw bytes, shared by every text decoder.
+// They never allocate; they return indices into the buffer or nil.
+
+extension UnsafeRawBufferPointer {
+    /// The index of the first `byte` at or after `start`, or nil.
+    @inlinable func firstIndex(of byte: UInt8, from start: Int) -> Int? {
+        guard start < count else { return nil }
+        let base = baseAddress! + start
+        guard let found = memchr(base, Int32(byte), count - start) else { return nil }
+        return start + (UnsafeRawPointer(found) - base)
+    }
+
+    /// The index of the first `byte` inside `range`, or nil.
+    @inlinable func firstIndex(of byte: UInt8, in range: Range<Int>) -> Int? {
+        guard range.lowerBound < range.upperBound, range.upperBound <= count else { return nil }
+        let base = baseAddress! + range.lowerBound
+        guard let found = memchr(base, Int32(byte), range.count) else { return nil }
+        return range.lowerBound + (UnsafeRawPointer(found) - base)
+    }
+
+    /// The index of the first occurrence of `needle` at or after `start`, or nil.
+    func firstIndex(of needle: StaticString, from start: Int) -> Int? {
+        let length = needle.utf8CodeUnitCount
+        guard length > 0 else { return start }
+        let first = needle.utf8Start.pointee
+        var position = start
+        while let candidate = firstIndex(of: first, from: position) {
+            if candidate + length > count { return nil }
+            if memcmp(baseAddress! + candidate, needle.utf8Start, length) == 0 { return candidate }
+            position = candidate + 1
+        }
+        return nil
+    }
+
+    /// Whether the bytes at `index` spell `literal`.
+    @inlinable func matches(_ literal: StaticString, at index: Int) -> Bool {
+        let length = literal.utf8CodeUnitCount
+        guard index >= 0, index + length <= count else { return false }
+        return memcmp(baseAddress! + index, literal.utf8Start, length) == 0
+    }
+
+    /// Whether the whole buffer spells `literal`.
+    @inlinable func equals(_ literal: StaticString) -> Bool {
+        count == literal.utf8CodeUnitCount && matches(literal, at: 0)
+    }
+
+    /// Whether the buffer starts with `literal`.
+    @inlinable func hasPrefix(_ literal: StaticString) -> Bool { matches(literal, at: 0) }
+
+    /// The value of exactly `length` decimal digits at `index`, or nil.
+    @inlinable func digits(at index: Int, length: Int) -> Int? {
+        guard index >= 0, index + length <= count else { return nil }
+        var value = 0
+        for offset in 0..<length {
+            let byte = self[index + offset]
+            guard byte.isDigit else { return nil }
+            value = value &* 10 &+ Int(byte &- 0x30)
+        }
+        return value
+    }
+
+    /// A run of decimal digits starting at `index`: its value and the index after it.
+    /// Nil when there is no digit or the value overflows.
+    @inlinable func unsignedInteger(at index: Int) -> (value: UInt64, end: Int)? {
+        var position = index
+        var value: UInt64 = 0
+        while position < count, self[position].isDigit {
+            let (times, overflow1) = value.multipliedReportingOverflow(by: 10)
+            let (sum, overflow2) = times.addingReportingOverflow(UInt64(self[position] &- 0x30))
+            if overflow1 || overflow2 { return nil }
+            value = sum
+            position += 1
+        }
+        return position > index ? (value, position) : nil
+    }
+
+    /// A run of hexadecimal digits starting at `index` (no `0x`): its value and the index after it.
+    @inlinable func hexInteger(at index: Int) -> (value: UInt64, end: Int)? {
+        var position = index
+        var value: UInt64 = 0
+        while position < count, self[position].isHexDigit {
+            guard value >> 60 == 0 else { return nil }
+            let byte = self[position]
+            let nibble = byte.isDigit ? byte &- 0x30 : (byte | 0x20) &- 0x61 &+ 10
+            value = value << 4 | UInt64(nibble)
+            position += 1
+        }
+        return position > index ? (value, position) : nil
+    }
+
+    /// The index of the first byte at or after `index` that is not a space or tab.
+    @inlinable func skippingSpaces(from index: Int) -> Int {
+        var position = index
+        while position < count, self[position].isSpaceOrTab { position += 1 }
+        return position
+    }
+
+    /// The index of the first space or tab at or after `index` (or `count`).
+    @inlinable func endOfToken(from index: Int) -> Int {
+        var position = index
+        while position < count, !self[position].isSpaceOrTab { position += 1 }
+        return position
+    }
+
+    /// A sub-buffer.
+    @inlinable func slice(_ start: Int, _ end: Int) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(rebasing: self[start..<end])
+    }
+
+    /// The bytes after the last `/`, for turning an image path into a name.
+    func lastPathComponent() -> UnsafeRawBufferPointer {
+        var index = count
+        while index > 0, self[index - 1] != UInt8(ascii: "/") { index -= 1 }
+        return slice(index, count)
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif

@@ -1,0 +1,79 @@
+/// Decides an input's format from its first bytes, never from its name.
+///
+/// Each candidate grammar votes with the number of sample lines it recognises as record heads
+/// (or as its own column header); the most votes win, ties going to the earlier format in
+/// ``LogFormat/allCases``. Lines before the records (a pasted preamble, the `# ` provenance
+/// header of a corpus excerpt) cost nothing: they simply vote for no one.
+public enum FormatSniffer {
+    /// How many bytes the sniffer looks at.
+    public static let sampleSize = 64 * 1024
+    /// How many non-blank lines it looks at.
+    public static let sampleLines = 200
+
+    /// The most likely format of an input starting with `sample`, or nil when no line of it
+    /// looks like any supported format. `isComplete` says the sample is the whole input, so its
+    /// last line is complete too.
+    public static func sniff(_ sample: UnsafeRawBufferPointer, isComplete: Bool) -> LogFormat? {
+        var bytes = sample
+        if bytes.hasPrefix("\u{FEFF}") { bytes = bytes.slice(3, bytes.count) }
+        let first = JSONObjectScanner.skipWhitespace(bytes, 0)
+        if first < bytes.count, bytes[first] == UInt8(ascii: "[") {
+            let next = JSONObjectScanner.skipWhitespace(bytes, first + 1)
+            if next < bytes.count, bytes[next] == UInt8(ascii: "{") || bytes[next] == UInt8(ascii: "]") { return .logShowJSON }
+        }
+
+        var votes: [LogFormat: Int] = [:]
+        var consoleSample: [UnsafeRawBufferPointer] = []
+        var lineStart = 0
+        var linesSeen = 0
+        while lineStart < bytes.count, linesSeen < sampleLines {
+            guard let newline = bytes.firstIndex(of: .newline, from: lineStart) ?? (isComplete ? bytes.count : nil) else { break }
+            var line = bytes.slice(lineStart, newline)
+            lineStart = newline + 1
+            if line.last == .carriageReturn { line = line.slice(0, line.count - 1) }
+            if ByteLine(bytes: line, number: 0, byteOffset: 0).isBlank { continue }
+            linesSeen += 1
+            for format in vote(for: line) { votes[format, default: 0] += 1 }
+            if ConsoleColumnLayout.splitTabs(line).contains(where: ConsoleColumnLayout.isTime) { consoleSample.append(line) }
+        }
+        if !consoleSample.isEmpty, ConsoleColumnLayout.detect(lines: consoleSample) != nil {
+            votes[.consoleCopy, default: 0] += consoleSample.count
+        }
+        var best: (format: LogFormat, votes: Int)?
+        for format in LogFormat.allCases {
+            guard let count = votes[format], count > 0 else { continue }
+            if best == nil || count > best!.votes { best = (format, count) }
+        }
+        return best?.format
+    }
+
+    private static func vote(for line: UnsafeRawBufferPointer) -> [LogFormat] {
+        let start = line.skippingSpaces(from: 0)
+        if start < line.count, line[start] == UInt8(ascii: "{") {
+            guard let (record, _) = try? JSONLogRecord.scan(line, from: start) else { return [] }
+            switch record.schema {
+            case .logShow: return [.logShowNDJSON]
+            case .pymobiledevice3: return [.pymobiledevice3JSON]
+            case .unifiedLogIterator: return [.unifiedLogIterator]
+            case .trailer: return [.logShowNDJSON]
+            case nil: return []
+            }
+        }
+        if line.hasPrefix("Timestamp ") {
+            if line.firstIndex(of: "Thread", from: 0) != nil, line.firstIndex(of: "TTL", from: 0) != nil { return [.logShow] }
+            if line.firstIndex(of: "Ty Process[PID:TID]", from: 0) != nil { return [.logShowCompact] }
+            if line.firstIndex(of: "(process)[PID]", from: 0) != nil { return [.logShowSyslog] }
+        }
+        var formats: [LogFormat] = []
+        switch LogShowGrammar().classify(line) {
+        case .head, .incompleteHead: formats.append(.logShow)
+        default: break
+        }
+        if case .head = LogShowCompactGrammar().classify(line) { formats.append(.logShowCompact) }
+        if case .head = LogShowSyslogGrammar().classify(line) { formats.append(.logShowSyslog) }
+        if case .head = IDeviceSyslogGrammar().classify(line) { formats.append(.idevicesyslog) }
+        if case .head = PyMobileDevice3Grammar().classify(line) { formats.append(.pymobiledevice3) }
+        if case .head = XcodeConsoleGrammar().classify(line) { formats.append(.xcodeConsole) }
+        return formats
+    }
+}

@@ -1,0 +1,237 @@
+import PrewarmLintModel
+
+/// A decoded JSON record: an event, or the diagnostic that says why it is not one.
+enum RecordOutcome {
+    case event(LogEvent)
+    case rejected(ReaderDiagnostic)
+}
+
+/// The members of one JSON log record that prewarm-lint keeps, from any of the JSON schemas it reads.
+///
+/// Three producers write NDJSON with different keys:
+/// - `log show --style json|ndjson`: `timestamp`, `processImagePath`, `processID`, `senderImagePath`,
+///   `subsystem`, `category`, `messageType`, `eventType`, `threadID`, `activityIdentifier`, `eventMessage`;
+/// - pymobiledevice3 `syslog live --format json`: `timestamp` (naive ISO 8601), `filename`, `pid`,
+///   `image_name`, `level`, `thread_id`, `message`, `label: {subsystem, category}`;
+/// - mandiant `unifiedlog_iterator -f jsonl`: `time` (epoch nanoseconds), `process`, `pid`, `library`,
+///   `log_type`, `event_type`, `thread_id`, `activity_id`, `subsystem`, `category`, `message`.
+/// The schema is decided per record from which keys are present, so a file mixing them still reads.
+struct JSONLogRecord {
+    enum Schema { case logShow, pymobiledevice3, unifiedLogIterator, trailer }
+
+    var timestamp: JSONValue?
+    var processImagePath: JSONValue?
+    var processID: JSONValue?
+    var senderImagePath: JSONValue?
+    var subsystem: JSONValue?
+    var category: JSONValue?
+    var messageType: JSONValue?
+    var eventType: JSONValue?
+    var threadID: JSONValue?
+    var activityIdentifier: JSONValue?
+    var eventMessage: JSONValue?
+    // pymobiledevice3
+    var filename: JSONValue?
+    var imageName: JSONValue?
+    var level: JSONValue?
+    var message: JSONValue?
+    var labelSubsystem: JSONValue?
+    var labelCategory: JSONValue?
+    var procid: JSONValue?
+    // unifiedlog_iterator
+    var time: JSONValue?
+    var process: JSONValue?
+    var library: JSONValue?
+    var logType: JSONValue?
+    var eventTypeSnake: JSONValue?
+    var activityIDSnake: JSONValue?
+    var threadIDSnake: JSONValue?
+    var pid: JSONValue?
+    // the `log show` ndjson trailer
+    var count: JSONValue?
+    var finished: JSONValue?
+    var otherKeys = 0
+
+    /// Scans the object at `start`; returns the record and the index after it.
+    static func scan(_ bytes: UnsafeRawBufferPointer, from start: Int) throws(JSONSyntaxError) -> (JSONLogRecord, Int) {
+        var record = JSONLogRecord()
+        let end = try JSONObjectScanner.scanObject(bytes, from: start) { key, _, value in
+            record.take(key: bytes.slice(key.lowerBound, key.upperBound), value: value)
+        }
+        if let label = record.labelObject {
+            _ = try JSONObjectScanner.scanObject(bytes, from: label.range.lowerBound) { key, _, value in
+                let name = bytes.slice(key.lowerBound, key.upperBound)
+                if name.equals("subsystem") { record.labelSubsystem = value } else if name.equals("category") { record.labelCategory = value }
+            }
+        }
+        return (record, end)
+    }
+
+    private var labelObject: JSONValue?
+
+    private mutating func take(key: UnsafeRawBufferPointer, value: JSONValue) {
+        switch key.count {
+        case 3: if key.equals("pid") { pid = value; return }
+        case 4: if key.equals("time") { time = value; return }
+        case 5:
+            if key.equals("level") { level = value; return }
+            if key.equals("label") { if value.kind == .object { labelObject = value }; return }
+            if key.equals("count") { count = value; return }
+        case 6: if key.equals("procid") { procid = value; return }
+        case 7:
+            if key.equals("message") { message = value; return }
+            if key.equals("process") { process = value; return }
+            if key.equals("library") { library = value; return }
+        case 8:
+            if key.equals("category") { category = value; return }
+            if key.equals("threadID") { threadID = value; return }
+            if key.equals("filename") { filename = value; return }
+            if key.equals("log_type") { logType = value; return }
+            if key.equals("finished") { finished = value; return }
+        case 9:
+            if key.equals("timestamp") { timestamp = value; return }
+            if key.equals("processID") { processID = value; return }
+            if key.equals("subsystem") { subsystem = value; return }
+            if key.equals("eventType") { eventType = value; return }
+            if key.equals("thread_id") { threadIDSnake = value; return }
+        case 10:
+            if key.equals("image_name") { imageName = value; return }
+            if key.equals("event_type") { eventTypeSnake = value; return }
+        case 11:
+            if key.equals("messageType") { messageType = value; return }
+            if key.equals("activity_id") { activityIDSnake = value; return }
+        case 12: if key.equals("eventMessage") { eventMessage = value; return }
+        case 15: if key.equals("senderImagePath") { senderImagePath = value; return }
+        case 16: if key.equals("processImagePath") { processImagePath = value; return }
+        case 18: if key.equals("activityIdentifier") { activityIdentifier = value; return }
+        default: break
+        }
+        otherKeys += 1
+    }
+
+    var schema: Schema? {
+        if eventMessage != nil || processImagePath != nil || messageType != nil || eventType != nil { return .logShow }
+        if level != nil || imageName != nil || filename != nil || procid != nil { return .pymobiledevice3 }
+        if logType != nil || eventTypeSnake != nil || library != nil || (time != nil && process != nil) { return .unifiedLogIterator }
+        if count != nil || finished != nil, timestamp == nil, message == nil { return .trailer }
+        return nil
+    }
+
+    /// Builds the event, or says why it cannot.
+    func makeEvent(schema: Schema, bytes: UnsafeRawBufferPointer, origin: EventOrigin,
+                   resolver: inout TimestampResolver, invalidUTF8: inout Bool) -> RecordOutcome {
+        func string(_ value: JSONValue?) -> String? {
+            guard let value, value.kind == .string, !value.range.isEmpty else { return nil }
+            let decoded = JSONStringDecoder.decode(bytes, value)
+            if !decoded.isValid { invalidUTF8 = true }
+            return decoded.text
+        }
+        func basename(_ value: JSONValue?) -> String? {
+            guard let value, value.kind == .string, !value.range.isEmpty else { return nil }
+            if value.hasEscapes {
+                // `log show` escapes every '/' as '\/': decode, then cut.
+                guard let path = string(value) else { return nil }
+                if let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) {
+                    return String(Substring(path.utf8[path.utf8.index(after: slash)...]))
+                }
+                return path
+            }
+            let name = bytes.slice(value.range.lowerBound, value.range.upperBound).lastPathComponent()
+            let decoded = UTF8Text.decode(name)
+            if !decoded.isValid { invalidUTF8 = true }
+            return decoded.text.isEmpty ? nil : decoded.text
+        }
+        func unsigned(_ value: JSONValue?) -> UInt64? {
+            guard let value, value.kind == .number,
+                  let (number, end) = bytes.unsignedInteger(at: value.range.lowerBound), end == value.range.upperBound else { return nil }
+            return number
+        }
+        func word(_ value: JSONValue?) -> UnsafeRawBufferPointer? {
+            guard let value, value.kind == .string else { return nil }
+            return bytes.slice(value.range.lowerBound, value.range.upperBound)
+        }
+        func invalid(_ text: String) -> RecordOutcome {
+            .rejected(ReaderDiagnostic(code: .invalidRecord, severity: .warning, message: text, origin: origin))
+        }
+
+        let timestamp: LogTimestamp
+        switch schema {
+        case .logShow, .pymobiledevice3:
+            guard let value = self.timestamp, value.kind == .string else { return invalid("record has no 'timestamp'") }
+            let raw = bytes.slice(value.range.lowerBound, value.range.upperBound)
+            let text = UTF8Text.decode(raw).text
+            guard let (partial, end) = TimestampText.dateTime(raw, at: 0), end == raw.count,
+                  let resolved = resolver.resolve(partial, text: text)
+            else {
+                return .rejected(ReaderDiagnostic(code: .invalidTimestamp, severity: .warning,
+                                                 message: "'\(text)' is not a valid timestamp; record skipped", origin: origin))
+            }
+            timestamp = resolved
+        case .unifiedLogIterator:
+            guard let value = time, value.kind == .number else { return invalid("record has no numeric 'time'") }
+            let raw = bytes.slice(value.range.lowerBound, value.range.upperBound)
+            let text = String(decoding: raw.bindMemory(to: UInt8.self), as: UTF8.self)
+            let microseconds: Int64
+            if let (nanoseconds, end) = raw.unsignedInteger(at: 0), end == raw.count {
+                microseconds = Int64(nanoseconds / 1000)
+            } else if let nanoseconds = Double(text), nanoseconds.isFinite, abs(nanoseconds / 1000) < 9.2e18 {
+                microseconds = Int64((nanoseconds / 1000).rounded())
+            } else {
+                return .rejected(ReaderDiagnostic(code: .invalidTimestamp, severity: .warning,
+                                                 message: "'\(text)' is not a valid time in nanoseconds; record skipped", origin: origin))
+            }
+            // Epoch nanoseconds are absolute: no part is inferred; shown in UTC.
+            timestamp = LogTimestamp(microsecondsSinceEpoch: microseconds, utcOffsetSeconds: 0, text: text)
+        case .trailer:
+            return invalid("not a log record")
+        }
+
+        var event = LogEvent(timestamp: timestamp, process: "", message: "", origin: origin)
+        switch schema {
+        case .logShow:
+            event.process = basename(processImagePath) ?? ""
+            event.pid = unsigned(processID).flatMap { Int(exactly: $0) }
+            event.senderImage = basename(senderImagePath)
+            event.subsystem = string(subsystem)
+            event.category = string(category)
+            event.threadID = unsigned(threadID)
+            event.activityID = unsigned(activityIdentifier).flatMap { $0 == 0 ? nil : $0 }
+            event.message = string(eventMessage) ?? ""
+            if let type = word(messageType), !type.isEmpty {
+                event.type = MessageTypeSpelling.type(type)
+            } else if let kind = word(eventType) {
+                event.type = kind.hasPrefix("activity") || kind.hasPrefix("userAction") ? .activity
+                    : kind.hasPrefix("signpost") ? .signpost : kind.equals("logEvent") ? .default : .unknown
+            }
+        case .pymobiledevice3:
+            event.process = basename(filename) ?? ""
+            event.pid = unsigned(pid).flatMap { Int(exactly: $0) }
+            event.senderImage = basename(imageName)
+            event.subsystem = string(labelSubsystem)
+            event.category = string(labelCategory)
+            event.threadID = unsigned(threadIDSnake)
+            event.message = string(message) ?? ""
+            if let type = word(level) { event.type = MessageTypeSpelling.type(type) }
+        case .unifiedLogIterator:
+            event.process = basename(process) ?? ""
+            event.pid = unsigned(pid).flatMap { Int(exactly: $0) }
+            event.senderImage = basename(library)
+            event.subsystem = string(subsystem)
+            event.category = string(category)
+            event.threadID = unsigned(threadIDSnake)
+            event.activityID = unsigned(activityIDSnake).flatMap { $0 == 0 ? nil : $0 }
+            event.message = string(message) ?? ""
+            if let kind = word(eventTypeSnake), kind.equals("Activity") {
+                event.type = .activity
+            } else if let kind = word(eventTypeSnake), kind.equals("Signpost") {
+                event.type = .signpost
+            } else if let type = word(logType) {
+                event.type = MessageTypeSpelling.type(type)
+            }
+        case .trailer:
+            break
+        }
+        if event.senderImage == event.process { event.senderImage = nil }
+        return .event(event)
+    }
+}

@@ -1,0 +1,215 @@
+/// A JSON syntax error at a byte position of the record.
+struct JSONSyntaxError: Error, Equatable {
+    var position: Int
+    var reason: String
+}
+
+/// One member value of a scanned object: its kind and where it lies.
+struct JSONValue {
+    enum Kind { case string, number, `true`, `false`, null, object, array }
+    var kind: Kind
+    /// For a string, its content without the quotes; otherwise the whole value.
+    var range: Range<Int>
+    /// Whether a string holds backslash escapes (and so cannot be used as it is).
+    var hasEscapes = false
+}
+
+/// Scans one JSON object over raw bytes without building it: each member's key and value are
+/// handed to the caller as ranges, so only the values an event keeps are ever decoded.
+///
+/// Strict enough to reject what is not JSON (a truncated line, binary garbage), lenient in one
+/// way: duplicate keys are passed on in order (the last one wins in the callers). Nesting is
+/// limited to ``maximumDepth`` so a hostile record cannot exhaust the stack — the scanner does
+/// not recurse.
+enum JSONObjectScanner {
+    static let maximumDepth = 512
+
+    /// Scans the object starting at `start` (which must be `{`), calling `member` for each
+    /// top-level member; returns the index after the closing `}`.
+    static func scanObject(_ bytes: UnsafeRawBufferPointer, from start: Int,
+                           member: (_ key: Range<Int>, _ keyHasEscapes: Bool, _ value: JSONValue) -> Void) throws(JSONSyntaxError) -> Int {
+        var index = skipWhitespace(bytes, start)
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "{") else {
+            throw JSONSyntaxError(position: index, reason: "expected '{'")
+        }
+        index = skipWhitespace(bytes, index + 1)
+        if index < bytes.count, bytes[index] == UInt8(ascii: "}") { return index + 1 }
+        while true {
+            guard index < bytes.count else { throw JSONSyntaxError(position: index, reason: "record ends inside an object") }
+            guard bytes[index] == UInt8(ascii: "\"") else { throw JSONSyntaxError(position: index, reason: "expected a key string") }
+            let (keyEnd, keyEscapes) = try scanString(bytes, index)
+            let key = (index + 1)..<(keyEnd - 1)
+            index = skipWhitespace(bytes, keyEnd)
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw JSONSyntaxError(position: index, reason: "expected ':'") }
+            index = skipWhitespace(bytes, index + 1)
+            let value = try scanValue(bytes, index)
+            member(key, keyEscapes, value)
+            index = skipWhitespace(bytes, value.kind == .string ? value.range.upperBound + 1 : value.range.upperBound)
+            guard index < bytes.count else { throw JSONSyntaxError(position: index, reason: "record ends inside an object") }
+            if bytes[index] == UInt8(ascii: ",") {
+                index = skipWhitespace(bytes, index + 1)
+                continue
+            }
+            guard bytes[index] == UInt8(ascii: "}") else { throw JSONSyntaxError(position: index, reason: "expected ',' or '}'") }
+            return index + 1
+        }
+    }
+
+    /// The value at `start`.
+    static func scanValue(_ bytes: UnsafeRawBufferPointer, _ start: Int) throws(JSONSyntaxError) -> JSONValue {
+        guard start < bytes.count else { throw JSONSyntaxError(position: start, reason: "expected a value") }
+        switch bytes[start] {
+        case UInt8(ascii: "\""):
+            let (end, escapes) = try scanString(bytes, start)
+            return JSONValue(kind: .string, range: (start + 1)..<(end - 1), hasEscapes: escapes)
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            let end = try skipContainer(bytes, start)
+            return JSONValue(kind: bytes[start] == UInt8(ascii: "{") ? .object : .array, range: start..<end)
+        case UInt8(ascii: "t"):
+            guard bytes.matches("true", at: start) else { break }
+            return JSONValue(kind: .true, range: start..<(start + 4))
+        case UInt8(ascii: "f"):
+            guard bytes.matches("false", at: start) else { break }
+            return JSONValue(kind: .false, range: start..<(start + 5))
+        case UInt8(ascii: "n"):
+            guard bytes.matches("null", at: start) else { break }
+            return JSONValue(kind: .null, range: start..<(start + 4))
+        default:
+            var end = start
+            while end < bytes.count {
+                let byte = bytes[end]
+                guard byte.isDigit || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "+") || byte == UInt8(ascii: ".")
+                        || byte | 0x20 == UInt8(ascii: "e") else { break }
+                end += 1
+            }
+            if end > start, bytes[start] == UInt8(ascii: "-") || bytes[start].isDigit {
+                return JSONValue(kind: .number, range: start..<end)
+            }
+        }
+        throw JSONSyntaxError(position: start, reason: "expected a value")
+    }
+
+    /// The index after the closing quote of the string starting at `start`, and whether it has escapes.
+    static func scanString(_ bytes: UnsafeRawBufferPointer, _ start: Int) throws(JSONSyntaxError) -> (end: Int, hasEscapes: Bool) {
+        var index = start + 1
+        var escapes = false
+        while true {
+            guard let quote = bytes.firstIndex(of: UInt8(ascii: "\""), from: index) else {
+                throw JSONSyntaxError(position: bytes.count, reason: "record ends inside a string")
+            }
+            // An escaped quote has an odd number of backslashes before it.
+            var backslashes = 0
+            var look = quote - 1
+            while look > start, bytes[look] == UInt8(ascii: "\\") { backslashes += 1; look -= 1 }
+            if !escapes, bytes.firstIndex(of: UInt8(ascii: "\\"), in: index..<quote) != nil { escapes = true }
+            if backslashes % 2 == 0 { return (quote + 1, escapes) }
+            index = quote + 1
+        }
+    }
+
+    /// Skips a nested object or array without recursion; returns the index after it.
+    static func skipContainer(_ bytes: UnsafeRawBufferPointer, _ start: Int) throws(JSONSyntaxError) -> Int {
+        var depth = 0
+        var index = start
+        while index < bytes.count {
+            switch bytes[index] {
+            case UInt8(ascii: "\""):
+                index = try scanString(bytes, index).end
+                continue
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                depth += 1
+                if depth > maximumDepth { throw JSONSyntaxError(position: index, reason: "nested deeper than \(maximumDepth) levels") }
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                depth -= 1
+                if depth == 0 { return index + 1 }
+            default:
+                break
+            }
+            index += 1
+        }
+        throw JSONSyntaxError(position: bytes.count, reason: "record ends inside a nested value")
+    }
+
+    @inline(__always)
+    static func skipWhitespace(_ bytes: UnsafeRawBufferPointer, _ start: Int) -> Int {
+        var index = start
+        while index < bytes.count {
+            let byte = bytes[index]
+            guard byte == .space || byte == .tab || byte == .newline || byte == .carriageReturn else { break }
+            index += 1
+        }
+        return index
+    }
+}
+
+/// Decoding JSON string contents into `String`.
+enum JSONStringDecoder {
+    /// Decodes the content of a string value (between its quotes). Escapes are resolved;
+    /// invalid UTF-8 and lone surrogates become U+FFFD and `isValid` is false.
+    static func decode(_ bytes: UnsafeRawBufferPointer, _ value: JSONValue) -> (text: String, isValid: Bool) {
+        let content = bytes.slice(value.range.lowerBound, value.range.upperBound)
+        guard value.hasEscapes else { return UTF8Text.decode(content) }
+        var output: [UInt8] = []
+        output.reserveCapacity(content.count)
+        var valid = true
+        var index = 0
+        while index < content.count {
+            let byte = content[index]
+            guard byte == UInt8(ascii: "\\"), index + 1 < content.count else {
+                output.append(byte)
+                index += 1
+                continue
+            }
+            let escaped = content[index + 1]
+            index += 2
+            switch escaped {
+            case UInt8(ascii: "n"): output.append(.newline)
+            case UInt8(ascii: "t"): output.append(.tab)
+            case UInt8(ascii: "r"): output.append(.carriageReturn)
+            case UInt8(ascii: "b"): output.append(0x08)
+            case UInt8(ascii: "f"): output.append(0x0C)
+            case UInt8(ascii: "u"):
+                guard content.digitsAreHex(at: index, length: 4) else {
+                    valid = false
+                    output.append(contentsOf: [0xEF, 0xBF, 0xBD])
+                    continue
+                }
+                var scalarValue = UInt32(content.hexValue(at: index, length: 4))
+                index += 4
+                if (0xD800..<0xDC00).contains(scalarValue), content.matches("\\u", at: index), content.digitsAreHex(at: index + 2, length: 4) {
+                    let low = UInt32(content.hexValue(at: index + 2, length: 4))
+                    if (0xDC00..<0xE000).contains(low) {
+                        scalarValue = 0x10000 + ((scalarValue - 0xD800) << 10) + (low - 0xDC00)
+                        index += 6
+                    }
+                }
+                if let scalar = Unicode.Scalar(scalarValue) {
+                    output.append(contentsOf: Array(String(Character(scalar)).utf8))
+                } else {
+                    valid = false
+                    output.append(contentsOf: [0xEF, 0xBF, 0xBD])
+                }
+            default: output.append(escaped)  // \" \\ \/ and, leniently, anything else
+            }
+        }
+        let decoded = output.withUnsafeBytes { UTF8Text.decode($0) }
+        return (decoded.text, valid && decoded.isValid)
+    }
+}
+
+extension UnsafeRawBufferPointer {
+    func digitsAreHex(at index: Int, length: Int) -> Bool {
+        guard index >= 0, index + length <= count else { return false }
+        for offset in 0..<length where !self[index + offset].isHexDigit { return false }
+        return true
+    }
+
+    func hexValue(at index: Int, length: Int) -> Int {
+        var value = 0
+        for offset in 0..<length {
+            let byte = self[index + offset]
+            value = value << 4 | Int(byte.isDigit ? byte &- 0x30 : (byte | 0x20) &- 0x61 &+ 10)
+        }
+        return value
+    }
+}

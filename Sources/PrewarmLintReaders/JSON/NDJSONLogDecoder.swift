@@ -1,0 +1,105 @@
+import PrewarmLintModel
+
+/// Reads NDJSON logs: `log show --style ndjson`, pymobiledevice3 `--format json` and
+/// mandiant `unifiedlog_iterator` JSONL — one object per line.
+///
+/// ```
+/// Filtering the log data using "process == "runningboardd""
+/// {"timestamp":"2026-10-02 22:17:19.553250+0930","processImagePath":"\/Applications\/PosterBoard.app\/PosterBoard",…}
+/// {"count":1,"finished":1}
+/// ```
+/// The preamble and the trailer are counted as such. A line that is not a JSON object, or an
+/// object that is not a log record, becomes a diagnostic and reading goes on with the next line.
+struct NDJSONLogDecoder: LogDecoder {
+    let format: LogFormat
+    private(set) var statistics = DecoderStatistics()
+    private var framer: LineFramer
+    private var resolver: TimestampResolver
+    private let configuration: ReaderConfiguration
+
+    init(format: LogFormat, configuration: ReaderConfiguration) {
+        self.format = format
+        self.configuration = configuration
+        self.framer = LineFramer(maximumLineLength: configuration.limits.maximumRecordLength)
+        self.resolver = TimestampResolver(inference: configuration.timeInference)
+    }
+
+    mutating func decode(_ bytes: UnsafeRawBufferPointer, emit: (ReaderOutput) -> Void) {
+        var framer = self.framer
+        framer.feed(bytes) { line, truncated in handle(line, truncated: truncated, emit: emit) }
+        self.framer = framer
+    }
+
+    mutating func decodeLast(emit: (ReaderOutput) -> Void) {
+        var framer = self.framer
+        framer.finish { line, truncated in handle(line, truncated: truncated, emit: emit) }
+        self.framer = framer
+    }
+
+    private mutating func handle(_ line: ByteLine, truncated: Bool, emit: (ReaderOutput) -> Void) {
+        statistics.lines += 1
+        let origin = EventOrigin(input: configuration.inputName, line: line.number, byteOffset: line.byteOffset)
+        if truncated {
+            report(ReaderDiagnostic(code: .lineTooLong, severity: .warning,
+                                    message: "record longer than \(configuration.limits.maximumRecordLength) bytes; skipped",
+                                    origin: origin), emit: emit)
+            return
+        }
+        let bytes = line.bytes
+        let start = bytes.skippingSpaces(from: 0)
+        if start == bytes.count {
+            statistics.skip(.blank)
+            return
+        }
+        guard bytes[start] == UInt8(ascii: "{") else {
+            if let chrome = ExporterChrome.classify(bytes) {
+                statistics.skip(chrome)
+            } else {
+                report(ReaderDiagnostic(code: .malformedLine, severity: .warning, message: "line is not a JSON object", origin: origin), emit: emit)
+            }
+            return
+        }
+        let record: JSONLogRecord
+        do throws(JSONSyntaxError) {
+            let (scanned, end) = try JSONLogRecord.scan(bytes, from: start)
+            guard JSONObjectScanner.skipWhitespace(bytes, end) == bytes.count else {
+                throw JSONSyntaxError(position: end, reason: "text after the object")
+            }
+            record = scanned
+        } catch {
+            let what = error.position >= bytes.count ? "record is cut short (\(error.reason))" : "invalid JSON at column \(error.position + 1): \(error.reason)"
+            report(ReaderDiagnostic(code: .invalidRecord, severity: .warning, message: what, origin: origin), emit: emit)
+            return
+        }
+        guard let schema = record.schema else {
+            report(ReaderDiagnostic(code: .invalidRecord, severity: .warning,
+                                    message: "JSON object has none of the keys of a log record", origin: origin), emit: emit)
+            return
+        }
+        if schema == .trailer {
+            statistics.skip(.trailer)
+            return
+        }
+        var invalidUTF8 = false
+        switch record.makeEvent(schema: schema, bytes: bytes, origin: origin, resolver: &resolver, invalidUTF8: &invalidUTF8) {
+        case .event(let event):
+            for note in resolver.takeNotes() {
+                report(ReaderDiagnostic(code: .inferredTime, severity: .note, message: note, origin: origin, lineCount: 0), emit: emit)
+            }
+            if invalidUTF8 {
+                report(ReaderDiagnostic(code: .invalidUTF8, severity: .warning, message: "bytes that are not UTF-8 were replaced with U+FFFD",
+                                        origin: origin, lineCount: 0), emit: emit)
+            }
+            statistics.events += 1
+            statistics.eventLines += 1
+            emit(.event(event))
+        case .rejected(let diagnostic):
+            report(diagnostic, emit: emit)
+        }
+    }
+
+    private mutating func report(_ diagnostic: ReaderDiagnostic, emit: (ReaderOutput) -> Void) {
+        statistics.count(diagnostic)
+        emit(.diagnostic(diagnostic))
+    }
+}

@@ -1,0 +1,45 @@
+/// An input format prewarm-lint reads, sniffed from content (never from a file name).
+///
+/// The raw value is the stable identifier used by `--input-format` and in reports.
+public enum LogFormat: String, Sendable, Hashable, CaseIterable, Codable {
+    /// `log show` / `log stream` default style: `2023-07-19 08:22:51.916784+0300 0x3058  Info  0x0  599  0  proc: …`.
+    case logShow = "log-show"
+    /// `log show --style compact`: `2022-11-14 13:21:14.972 Df My App[59972:780a15] …` (ms, no offset).
+    case logShowCompact = "log-show-compact"
+    /// `log show --style syslog`: `2023-05-26 13:42:44.136082+0200  localhost kernel[0]: …`.
+    case logShowSyslog = "log-show-syslog"
+    /// `log show --style json`: one pretty-printed array of objects.
+    case logShowJSON = "log-show-json"
+    /// `log show --style ndjson`: one object per line, optional `Filtering…` preamble, `{"count":N,"finished":1}` trailer.
+    case logShowNDJSON = "log-show-ndjson"
+    /// Console.app Edit ▸ Copy: tab-separated columns in any order, time without a date.
+    case consoleCopy = "console-copy"
+    /// libimobiledevice `idevicesyslog`: `May  2 11:13:48.554160 proc(image)[pid] <Notice>: …`, and the
+    /// legacy relay form with a device name and no fraction.
+    case idevicesyslog = "idevicesyslog"
+    /// pymobiledevice3 `syslog live`: `2024-01-15 10:23:45.123456 proc{image}[pid] <NOTICE>: …`.
+    case pymobiledevice3 = "pymobiledevice3"
+    /// pymobiledevice3 `syslog live --format json`: NDJSON with snake_case keys.
+    case pymobiledevice3JSON = "pymobiledevice3-json"
+    /// The Xcode debug console: `2022-05-08 00:27:03.060495+0800 Runner[25951:23399161] …`.
+    case xcodeConsole = "xcode-console"
+    /// mandiant/macos-UnifiedLogs `unifiedlog_iterator -f jsonl`: NDJSON with `time` in epoch nanoseconds.
+    case unifiedLogIterator = "unifiedlog-iterator"
+
+    /// A human name for summaries.
+    public var displayName: String {
+        switch self {
+        case .logShow: "log show (default style)"
+        case .logShowCompact: "log show --style compact"
+        case .logShowSyslog: "log show --style syslog"
+        case .logShowJSON: "log show --style json"
+        case .logShowNDJSON: "log show --style ndjson"
+        case .consoleCopy: "Console.app copy"
+        case .idevicesyslog: "idevicesyslog"
+        case .pymobiledevice3: "pymobiledevice3 syslog"
+        case .pymobiledevice3JSON: "pymobiledevice3 syslog --format json"
+        case .xcodeConsole: "Xcode console"
+        case .unifiedLogIterator: "unifiedlog_iterator jsonl"
+        }
+    }
+}

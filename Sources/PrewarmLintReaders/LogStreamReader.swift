@@ -1,0 +1,182 @@
+import PrewarmLintModel
+
+/// Reads one input from byte chunks: undoes gzip, sniffs the format, and runs its decoder.
+///
+/// The library never decides where bytes come from: the caller reads a file, a pipe or a
+/// network stream and hands the chunks over.
+///
+/// Usage:
+/// ```swift
+/// var reader = LogStreamReader(configuration: ReaderConfiguration(inputName: "device.log"))
+/// try reader.read(chunk) { output in … }   // as often as there are chunks
+/// try reader.finish { output in … }        // once, at the end
+/// print(reader.format, reader.statistics)
+/// ```
+/// The first 64 KiB are held back to sniff the format (less if the input ends sooner), then
+/// replayed into the decoder; after that nothing but the decoder's own bounded state is kept.
+public struct LogStreamReader {
+    public let configuration: ReaderConfiguration
+    /// The format to use instead of sniffing (`--input-format`).
+    public let forcedFormat: LogFormat?
+
+    private enum Stage {
+        case start
+        case sniffing
+        case decoding(any LogDecoder)
+        case failed
+    }
+
+    private var stage = Stage.start
+    private var sample: [UInt8] = []
+    private var inflater: GzipInflater?
+    private var finalStatistics: DecoderStatistics?
+    private var decodedFormat: LogFormat?
+
+    /// Creates a reader for one input.
+    public init(configuration: ReaderConfiguration, format: LogFormat? = nil) {
+        self.configuration = configuration
+        self.forcedFormat = format
+    }
+
+    /// The input's format, once known.
+    public var format: LogFormat? { decodedFormat }
+    /// Whether the input was gzip-compressed.
+    public var isCompressed: Bool { inflater != nil }
+    /// Counts for the input's summary (final after ``finish(emit:)``).
+    public var statistics: DecoderStatistics {
+        if let finalStatistics { return finalStatistics }
+        if case .decoding(let decoder) = stage { return decoder.statistics }
+        return DecoderStatistics()
+    }
+
+    /// Consumes the next chunk of the input.
+    /// - Throws: ``ReaderError`` when the input is not a supported log or cannot be decompressed;
+    ///   events already emitted stay valid, and further calls do nothing.
+    public mutating func read(_ chunk: UnsafeRawBufferPointer, emit: (ReaderOutput) -> Void) throws(ReaderError) {
+        guard !chunk.isEmpty else { return }
+        if case .start = stage {
+            // gzip's magic number; also checked on a chunk of one byte by waiting for the second.
+            if sample.count + chunk.count < 2 {
+                sample.append(contentsOf: chunk)
+                return
+            }
+            var head = sample
+            head.append(contentsOf: chunk.prefix(2 - min(2, sample.count)))
+            if head[0] == 0x1F, head[1] == 0x8B { inflater = GzipInflater() }
+            stage = .sniffing
+            if inflater != nil, !sample.isEmpty {
+                let held = sample
+                sample.removeAll()
+                var failure: ReaderError?
+                held.withUnsafeBytes { bytes in
+                    do throws(ReaderError) { try inflate(bytes, emit: emit) } catch { failure = error }
+                }
+                if let failure { throw failure }
+            }
+        }
+        if inflater != nil {
+            try inflate(chunk, emit: emit)
+        } else {
+            try decompressed(chunk, emit: emit)
+        }
+    }
+
+    /// Ends the input.
+    /// - Throws: ``ReaderError`` when the input was not a supported log.
+    public mutating func finish(emit: (ReaderOutput) -> Void) throws(ReaderError) {
+        if case .start = stage { stage = .sniffing }
+        if case .sniffing = stage {
+            try startDecoding(isComplete: true, emit: emit)
+        }
+        guard case .decoding(var decoder) = stage else { return }
+        decoder.decodeLast(emit: emit)
+        if let inflater, !inflater.isAtStreamEnd {
+            let diagnostic = ReaderDiagnostic(code: .truncatedInput, severity: .warning,
+                                              message: "gzip stream ends early; the input is cut short",
+                                              origin: EventOrigin(input: configuration.inputName, line: decoder.statistics.lines, byteOffset: 0),
+                                              lineCount: 0)
+            var statistics = decoder.statistics
+            statistics.count(diagnostic)
+            emit(.diagnostic(diagnostic))
+            finalStatistics = statistics
+        } else {
+            finalStatistics = decoder.statistics
+        }
+        stage = .failed
+    }
+
+    private mutating func inflate(_ chunk: UnsafeRawBufferPointer, emit: (ReaderOutput) -> Void) throws(ReaderError) {
+        guard let inflater else { return }
+        var failure: ReaderError?
+        do throws(GzipInflater.Failure) {
+            try inflater.inflate(chunk) { bytes in
+                guard failure == nil else { return }
+                do throws(ReaderError) { try decompressed(bytes, emit: emit) } catch { failure = error }
+            }
+        } catch {
+            guard case .corrupt(let reason) = error else { return }
+            stage = .failed
+            throw ReaderError(code: .corruptCompression, input: configuration.inputName,
+                              message: "gzip data is corrupt (\(reason)); nothing after that point was read")
+        }
+        if let failure { throw failure }
+    }
+
+    private mutating func decompressed(_ chunk: UnsafeRawBufferPointer, emit: (ReaderOutput) -> Void) throws(ReaderError) {
+        switch stage {
+        case .start, .sniffing:
+            stage = .sniffing
+            if forcedFormat == nil, sample.count + chunk.count < FormatSniffer.sampleSize {
+                sample.append(contentsOf: chunk)
+                return
+            }
+            sample.append(contentsOf: chunk)
+            try startDecoding(isComplete: false, emit: emit)
+        case .decoding(var decoder):
+            stage = .failed  // keep the existential uniquely referenced while it decodes
+            decoder.decode(chunk, emit: emit)
+            stage = .decoding(decoder)
+        case .failed:
+            return
+        }
+    }
+
+    private mutating func startDecoding(isComplete: Bool, emit: (ReaderOutput) -> Void) throws(ReaderError) {
+        let held = sample
+        sample = []
+        let format: LogFormat
+        if let forcedFormat {
+            format = forcedFormat
+        } else if let sniffed = held.withUnsafeBytes({ FormatSniffer.sniff($0, isComplete: isComplete) }) {
+            format = sniffed
+        } else {
+            stage = .failed
+            let what = held.isEmpty ? "the input is empty" : "no line of its first \(min(held.count, FormatSniffer.sampleSize)) bytes looks like a supported log"
+            throw ReaderError(code: .unrecognizedFormat, input: configuration.inputName,
+                              message: "not a recognized log format: \(what) (see `prewarm-lint formats`; use --input-format to force one)")
+        }
+        decodedFormat = format
+        var decoder = held.withUnsafeBytes { LogStreamReader.makeDecoder(format, sample: $0, configuration: configuration) }
+        held.withUnsafeBytes { decoder.decode($0, emit: emit) }
+        stage = .decoding(decoder)
+    }
+
+    /// The decoder for a format. `sample` is the start of the input, which the Console copy
+    /// decoder learns its column layout from.
+    static func makeDecoder(_ format: LogFormat, sample: UnsafeRawBufferPointer, configuration: ReaderConfiguration) -> any LogDecoder {
+        switch format {
+        case .logShow: TextLogDecoder(grammar: LogShowGrammar(), configuration: configuration)
+        case .logShowCompact: TextLogDecoder(grammar: LogShowCompactGrammar(), configuration: configuration)
+        case .logShowSyslog: TextLogDecoder(grammar: LogShowSyslogGrammar(), configuration: configuration)
+        case .xcodeConsole: TextLogDecoder(grammar: XcodeConsoleGrammar(), configuration: configuration)
+        case .idevicesyslog: TextLogDecoder(grammar: IDeviceSyslogGrammar(), configuration: configuration)
+        case .pymobiledevice3: TextLogDecoder(grammar: PyMobileDevice3Grammar(), configuration: configuration)
+        case .consoleCopy:
+            TextLogDecoder(grammar: ConsoleCopyGrammar(layout: ConsoleColumnLayout.detect(from: sample)), configuration: configuration)
+        case .logShowNDJSON, .pymobiledevice3JSON, .unifiedLogIterator:
+            NDJSONLogDecoder(format: format, configuration: configuration)
+        case .logShowJSON:
+            JSONArrayLogDecoder(configuration: configuration)
+        }
+    }
+}

@@ -1,0 +1,112 @@
+import PrewarmLintModel
+
+/// The parts of a timestamp a line actually printed; the missing ones are `nil`.
+///
+/// A decoder parses digits into this, and a ``TimestampResolver`` fills the gaps.
+public struct PartialTimestamp: Sendable, Hashable {
+    public var year: Int?
+    public var month: Int?
+    public var day: Int?
+    public var hour: Int
+    public var minute: Int
+    public var second: Int
+    public var microsecond: Int
+    public var utcOffsetSeconds: Int?
+
+    public init(year: Int? = nil, month: Int? = nil, day: Int? = nil, hour: Int, minute: Int, second: Int,
+                microsecond: Int = 0, utcOffsetSeconds: Int? = nil) {
+        self.year = year
+        self.month = month
+        self.day = day
+        self.hour = hour
+        self.minute = minute
+        self.second = second
+        self.microsecond = microsecond
+        self.utcOffsetSeconds = utcOffsetSeconds
+    }
+}
+
+/// Parsers for the timestamp spellings of the supported formats. Each returns the index after
+/// the timestamp so the caller can go on scanning.
+enum TimestampText {
+    /// `YYYY-MM-DD HH:MM:SS[.fraction][±HHMM|±HH:MM|Z]`, also with `T` between date and time.
+    static func dateTime(_ bytes: UnsafeRawBufferPointer, at start: Int, allowOffset: Bool = true) -> (PartialTimestamp, end: Int)? {
+        guard let year = bytes.digits(at: start, length: 4), bytes.matches("-", at: start + 4),
+              let month = bytes.digits(at: start + 5, length: 2), bytes.matches("-", at: start + 7),
+              let day = bytes.digits(at: start + 8, length: 2),
+              start + 10 < bytes.count, bytes[start + 10] == .space || bytes[start + 10] == UInt8(ascii: "T"),
+              case (var time, let end)? = timeOfDay(bytes, at: start + 11, allowOffset: allowOffset, allowSpaceBeforeOffset: false)
+        else { return nil }
+        time.year = year
+        time.month = month
+        time.day = day
+        return (time, end)
+    }
+
+    /// `HH:MM:SS[.fraction][ ][±HHMM]`: the Console.app spelling, with or without a space before the offset.
+    static func timeOfDay(_ bytes: UnsafeRawBufferPointer, at start: Int, allowOffset: Bool = true,
+                          allowSpaceBeforeOffset: Bool) -> (PartialTimestamp, end: Int)? {
+        guard let hour = bytes.digits(at: start, length: 2), bytes.matches(":", at: start + 2),
+              let minute = bytes.digits(at: start + 3, length: 2), bytes.matches(":", at: start + 5),
+              let second = bytes.digits(at: start + 6, length: 2)
+        else { return nil }
+        var index = start + 8
+        var microsecond = 0
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            var digits = 0
+            index += 1
+            while index < bytes.count, bytes[index].isDigit {
+                if digits < 6 { microsecond = microsecond * 10 + Int(bytes[index] &- 0x30) }
+                digits += 1
+                index += 1
+            }
+            guard digits > 0 else { return nil }
+            for _ in min(digits, 6)..<6 { microsecond *= 10 }
+        }
+        var result = PartialTimestamp(hour: hour, minute: minute, second: second, microsecond: microsecond)
+        if allowOffset {
+            var offsetStart = index
+            if allowSpaceBeforeOffset, offsetStart < bytes.count, bytes[offsetStart] == .space { offsetStart += 1 }
+            if let (offset, end) = utcOffset(bytes, at: offsetStart) {
+                result.utcOffsetSeconds = offset
+                index = end
+            }
+        }
+        return (result, index)
+    }
+
+    /// `+0300`, `-05:00` or `Z`.
+    static func utcOffset(_ bytes: UnsafeRawBufferPointer, at start: Int) -> (seconds: Int, end: Int)? {
+        guard start < bytes.count else { return nil }
+        let sign = bytes[start]
+        if sign == UInt8(ascii: "Z") { return (0, start + 1) }
+        guard sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-"),
+              let hours = bytes.digits(at: start + 1, length: 2) else { return nil }
+        var minutesAt = start + 3
+        if bytes.matches(":", at: minutesAt) { minutesAt += 1 }
+        guard let minutes = bytes.digits(at: minutesAt, length: 2), hours < 24, minutes < 60 else { return nil }
+        let seconds = hours * 3600 + minutes * 60
+        return (sign == UInt8(ascii: "-") ? -seconds : seconds, minutesAt + 2)
+    }
+
+    /// `May  2 11:13:48[.554160]`: syslog's month-day-time without a year.
+    static func monthDayTime(_ bytes: UnsafeRawBufferPointer, at start: Int) -> (PartialTimestamp, end: Int)? {
+        guard let month = monthNumber(bytes, at: start), bytes.matches(" ", at: start + 3) else { return nil }
+        var index = start + 4
+        if index < bytes.count, bytes[index] == .space { index += 1 }
+        guard let (dayValue, afterDay) = bytes.unsignedInteger(at: index), afterDay - index <= 2,
+              (1...31).contains(dayValue), bytes.matches(" ", at: afterDay),
+              case (var time, let end)? = timeOfDay(bytes, at: afterDay + 1, allowOffset: false, allowSpaceBeforeOffset: false)
+        else { return nil }
+        time.month = month
+        time.day = Int(dayValue)
+        return (time, end)
+    }
+
+    private static let monthNames: [StaticString] = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+
+    static func monthNumber(_ bytes: UnsafeRawBufferPointer, at start: Int) -> Int? {
+        for (index, name) in monthNames.enumerated() where bytes.matches(name, at: start) { return index + 1 }
+        return nil
+    }
+}

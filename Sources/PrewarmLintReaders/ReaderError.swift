@@ -1,0 +1,31 @@
+/// An input that cannot be read at all: not a log format prewarm-lint knows, or bytes that
+/// cannot be decompressed. Problems inside a readable input are ``PrewarmLintModel/ReaderDiagnostic``s instead.
+public struct ReaderError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What kind of failure.
+    public struct Code: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+        public var rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public var description: String { rawValue }
+        /// No line of the input's first 64 KiB looks like any supported format.
+        public static let unrecognizedFormat = Code(rawValue: "unrecognized-format")
+        /// The input starts as gzip but cannot be decompressed.
+        public static let corruptCompression = Code(rawValue: "corrupt-compression")
+        /// The input could not be opened or read (no such file, permission denied).
+        public static let unreadable = Code(rawValue: "unreadable-input")
+    }
+
+    public var code: Code
+    /// The input as the user named it.
+    public var input: String
+    /// What went wrong and what to do about it.
+    public var message: String
+
+    public init(code: Code, input: String, message: String) {
+        self.code = code
+        self.input = input
+        self.message = message
+    }
+
+    /// `input: error: message`.
+    public var description: String { "\(input): error: \(message)" }
+}

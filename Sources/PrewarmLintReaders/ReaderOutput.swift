@@ -1,0 +1,99 @@
+public import PrewarmLintModel
+
+/// What a decoder hands on: an event, or a diagnostic about input it could not use.
+public enum ReaderOutput: Sendable {
+    case event(LogEvent)
+    case diagnostic(ReaderDiagnostic)
+}
+
+/// Why a line that is not part of an event was skipped without a diagnostic.
+public enum SkippedLineReason: String, Sendable, Hashable, CaseIterable, Codable, Comparable {
+    /// Blank lines between records.
+    case blank
+    /// A column header (`Timestamp  Thread  Type …`).
+    case header
+    /// Lines the exporter prints before the records (`Filtering the log data using …`, `[connected]`).
+    case preamble
+    /// Lines the exporter prints after the records (the `log show` totals, `{"count":N,"finished":1}`).
+    case trailer
+    /// JSON punctuation between the records of a `log show --style json` array (`[`, `]`, `,`).
+    case structure
+
+    public static func < (lhs: SkippedLineReason, rhs: SkippedLineReason) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// Counts a decoder keeps for its input's summary.
+///
+/// Every line is accounted for: `lines == eventLines + skipped.values.sum + diagnosedLines`.
+public struct DecoderStatistics: Sendable, Hashable {
+    /// Lines read.
+    public var lines = 0
+    /// Events produced.
+    public var events = 0
+    /// Lines that are part of an event.
+    public var eventLines = 0
+    /// Lines skipped on purpose, by reason.
+    public var skipped: [SkippedLineReason: Int] = [:]
+    /// Lines accounted for by diagnostics (their `lineCount`s).
+    public var diagnosedLines = 0
+    /// Diagnostics produced, by severity.
+    public var diagnostics: [ReaderDiagnostic.Severity: Int] = [:]
+
+    public init() {}
+
+    mutating func skip(_ reason: SkippedLineReason, lines count: Int = 1) {
+        skipped[reason, default: 0] += count
+    }
+
+    mutating func count(_ diagnostic: ReaderDiagnostic) {
+        diagnostics[diagnostic.severity, default: 0] += 1
+        diagnosedLines += diagnostic.lineCount
+    }
+}
+
+/// Limits that keep a reader's memory bounded whatever the input.
+public struct ReaderLimits: Sendable, Hashable {
+    /// The longest line kept whole; the rest of a longer line is skipped with a `line-too-long` diagnostic.
+    public var maximumLineLength: Int
+    /// The longest multi-line message kept; later lines are counted but not kept (`message-too-long`).
+    public var maximumMessageLength: Int
+    /// The longest JSON record (an object of a `log show --style json` array) kept.
+    public var maximumRecordLength: Int
+
+    public init(maximumLineLength: Int = 1 << 20, maximumMessageLength: Int = 4 << 20, maximumRecordLength: Int = 4 << 20) {
+        self.maximumLineLength = maximumLineLength
+        self.maximumMessageLength = maximumMessageLength
+        self.maximumRecordLength = maximumRecordLength
+    }
+}
+
+/// Everything a decoder needs besides the bytes: the input's name, time inference and limits.
+public struct ReaderConfiguration: Sendable {
+    /// The input as the user named it, copied into every ``EventOrigin``.
+    public var inputName: String
+    public var timeInference: TimeInference
+    public var limits: ReaderLimits
+
+    public init(inputName: String, timeInference: TimeInference = TimeInference(), limits: ReaderLimits = ReaderLimits()) {
+        self.inputName = inputName
+        self.timeInference = timeInference
+        self.limits = limits
+    }
+}
+
+/// A streaming decoder: bytes in, events and diagnostics out, with an explicit end of input.
+///
+/// The contract, as in swift-nio's `ByteToMessageDecoder`: ``decode(_:emit:)`` may be called with
+/// chunks of any size, split anywhere (inside a UTF-8 sequence, between `\r` and `\n`); the
+/// output must be the same as for the whole input at once. ``decodeLast(emit:)`` is called
+/// exactly once at the end and must account for every byte still held.
+public protocol LogDecoder {
+    /// The format this decoder reads.
+    var format: LogFormat { get }
+    /// Counts for the input's summary.
+    var statistics: DecoderStatistics { get }
+    /// Consumes the next chunk of input.
+    mutating func decode(_ bytes: UnsafeRawBufferPointer, emit: (ReaderOutput) -> Void)
+    /// Ends the input: emits what is pending and reports what is incomplete.
+    mutating func decodeLast(emit: (ReaderOutput) -> Void)
+}

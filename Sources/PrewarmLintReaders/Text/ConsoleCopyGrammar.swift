@@ -1,0 +1,180 @@
+import PrewarmLintModel
+
+/// Which tab-separated column of a Console.app copy holds what.
+///
+/// Console copies the visible columns in display order, with no header: the default set is
+/// Type, Time, Process, Message, and users add PID, Library (sender image), Subsystem and
+/// Category, anywhere. Columns are told apart by the shape of their values, learnt from the
+/// first lines of the input:
+/// - Time: `21:28:47.038326-0500` (or with a space before the offset, as the simulator prints);
+/// - Type: the word just before Time (`default`, `error`, localized `standard`, `fehler`);
+/// - Process: the column just after Time; PID: a column of digits;
+/// - Message: always last, and may itself contain tabs;
+/// - the others: Subsystem when reverse-DNS (`com.apple.runningboard`), Library when capitalised
+///   or a `.dylib` (`RunningBoard`), else Category (`process`).
+/// Seen in real-logs 01 (Library, Category, Type, Time, Process, Message), 03 (PID first) and
+/// 07 (Library after Process).
+public struct ConsoleColumnLayout: Sendable, Hashable {
+    public enum Column: String, Sendable, Hashable {
+        case type, time, process, pid, library, subsystem, category
+    }
+
+    /// The columns before the message, in order.
+    public var columns: [Column]
+
+    public init(columns: [Column]) { self.columns = columns }
+
+    var timeIndex: Int { columns.firstIndex(of: .time)! }
+
+    /// Learns the layout from the lines of a sample; nil when no line has a Console time column.
+    static func detect(from sample: UnsafeRawBufferPointer) -> ConsoleColumnLayout? {
+        var lines: [UnsafeRawBufferPointer] = []
+        var lineStart = 0
+        while lineStart < sample.count, lines.count < 400 {
+            let lineEnd = sample.firstIndex(of: .newline, from: lineStart) ?? sample.count
+            var line = sample.slice(lineStart, lineEnd)
+            if line.last == .carriageReturn { line = line.slice(0, line.count - 1) }
+            lines.append(line)
+            lineStart = lineEnd + 1
+        }
+        return detect(lines: lines)
+    }
+
+    /// Learns the layout from sample lines; nil when no line has a Console time column.
+    static func detect(lines: [UnsafeRawBufferPointer]) -> ConsoleColumnLayout? {
+        var fieldCount = Int.max
+        var timeIndex: Int?
+        var valuesByColumn: [[UnsafeRawBufferPointer]] = []
+        for line in lines {
+            let fields = splitTabs(line)
+            guard let index = fields.firstIndex(where: { isTime($0) }), index + 2 <= fields.count - 1 || index + 1 < fields.count else { continue }
+            if let known = timeIndex, known != index { continue }
+            timeIndex = index
+            fieldCount = min(fieldCount, fields.count)
+            if valuesByColumn.count < fields.count { valuesByColumn += Array(repeating: [], count: fields.count - valuesByColumn.count) }
+            for (position, field) in fields.enumerated() { valuesByColumn[position].append(field) }
+        }
+        guard let time = timeIndex, fieldCount >= time + 3 else {
+            // Time, Process and Message at the least.
+            return nil
+        }
+        var columns: [Column] = []
+        for position in 0..<(fieldCount - 1) {
+            let values = valuesByColumn[position]
+            if position == time { columns.append(.time); continue }
+            if position == time + 1 { columns.append(.process); continue }
+            if position == time - 1, values.allSatisfy({ isWord($0) }) { columns.append(.type); continue }
+            if values.allSatisfy({ isDigits($0) }) { columns.append(.pid); continue }
+            columns.append(classifyExtra(values))
+        }
+        return ConsoleColumnLayout(columns: columns)
+    }
+
+    private static func classifyExtra(_ values: [UnsafeRawBufferPointer]) -> Column {
+        var subsystem = 0, library = 0, category = 0
+        for value in values where !value.isEmpty {
+            if value.firstIndex(of: UInt8(ascii: "."), from: 0) != nil, value.firstIndex(of: .space, from: 0) == nil,
+               !value.hasSuffix(".dylib") {
+                subsystem += 1
+            } else if value[0] &- UInt8(ascii: "A") < 26 || value.hasSuffix(".dylib") {
+                library += 1
+            } else {
+                category += 1
+            }
+        }
+        if subsystem >= library && subsystem >= category && subsystem > 0 { return .subsystem }
+        return library >= category ? .library : .category
+    }
+
+    static func splitTabs(_ line: UnsafeRawBufferPointer, limit: Int = .max) -> [UnsafeRawBufferPointer] {
+        var fields: [UnsafeRawBufferPointer] = []
+        var start = 0
+        while fields.count < limit - 1, let tab = line.firstIndex(of: .tab, from: start) {
+            fields.append(line.slice(start, tab))
+            start = tab + 1
+        }
+        fields.append(line.slice(start, line.count))
+        return fields
+    }
+
+    static func isTime(_ field: UnsafeRawBufferPointer) -> Bool {
+        guard let (_, end) = TimestampText.timeOfDay(field, at: 0, allowSpaceBeforeOffset: true) else { return false }
+        return end == field.count
+    }
+
+    private static func isWord(_ field: UnsafeRawBufferPointer) -> Bool {
+        !field.isEmpty && field.count <= 16 && field.allSatisfy { $0.isASCIILetter || $0 >= 0x80 || $0 == UInt8(ascii: "_") }
+    }
+
+    private static func isDigits(_ field: UnsafeRawBufferPointer) -> Bool {
+        !field.isEmpty && field.count <= 10 && field.allSatisfy { $0.isDigit }
+    }
+}
+
+extension UnsafeRawBufferPointer {
+    func hasSuffix(_ literal: StaticString) -> Bool {
+        matches(literal, at: count - literal.utf8CodeUnitCount)
+    }
+}
+
+/// Console.app Edit ▸ Copy: tab-separated columns, time without a date.
+///
+/// ```
+/// default	21:28:47.038326-0500	SpringBoard	Bootstrapping app<com.hightowerai.MobileJarvisNative> with intent foreground-interactive
+/// ```
+/// (formats.md §2.1). Continuation lines of a multi-line message start with a tab, with spaces
+/// or with nothing (real-logs 08, 11, 17): any line whose time column does not hold a time
+/// continues the previous record.
+struct ConsoleCopyGrammar: TextRecordGrammar {
+    static let format = LogFormat.consoleCopy
+    private(set) var layout: ConsoleColumnLayout?
+
+    init(layout: ConsoleColumnLayout?) {
+        self.layout = layout
+    }
+
+    mutating func classify(_ line: UnsafeRawBufferPointer) -> TextLineKind {
+        if layout == nil {
+            // Forced format or a sample without a time column: learn from the first line that has one.
+            guard let learnt = ConsoleColumnLayout.detect(from: line) else {
+                return ByteLine(bytes: line, number: 0, byteOffset: 0).isBlank ? .skipped(.blank) : .other
+            }
+            layout = learnt
+        }
+        let columns = layout!.columns
+        // Message is everything after the last column, tabs included.
+        var fields: [UnsafeRawBufferPointer] = []
+        fields.reserveCapacity(columns.count + 1)
+        var start = 0
+        while fields.count < columns.count {
+            guard let tab = line.firstIndex(of: .tab, from: start) else {
+                return ByteLine(bytes: line, number: 0, byteOffset: 0).isBlank ? .skipped(.blank) : .other
+            }
+            fields.append(line.slice(start, tab))
+            start = tab + 1
+        }
+        let timeIndex = layout!.timeIndex
+        let timeField = fields[timeIndex]
+        guard let (time, end) = TimestampText.timeOfDay(timeField, at: 0, allowSpaceBeforeOffset: true), end == timeField.count
+        else { return .other }
+        func range(_ field: UnsafeRawBufferPointer) -> Range<Int> {
+            let lower = field.baseAddress! - line.baseAddress!
+            return lower..<(lower + field.count)
+        }
+        let timeLower = timeField.baseAddress! - line.baseAddress!
+        var head = TextRecordHead(time: time, timeText: timeLower..<(timeLower + timeField.count), message: start..<line.count)
+        for (column, field) in zip(columns, fields) {
+            switch column {
+            case .time: break
+            case .type: head.type = MessageTypeSpelling.type(field)
+            case .process: head.process = range(field)
+            case .pid:
+                if let (value, end) = field.unsignedInteger(at: 0), end == field.count { head.pid = Int(exactly: value) }
+            case .library: head.senderImage = field.isEmpty ? nil : range(field)
+            case .subsystem: head.subsystem = field.isEmpty ? nil : range(field)
+            case .category: head.category = field.isEmpty ? nil : range(field)
+            }
+        }
+        return .head(head)
+    }
+}

@@ -1,0 +1,232 @@
+import PrewarmLintModel
+
+/// Reads any line-oriented text format: frames lines, asks the format's grammar which lines
+/// start records, and joins continuation lines into multi-line messages.
+///
+/// Continuation lines are every line that does not start a record: RunningBoard assertion
+/// descriptors and job descriptions span dozens of lines, indented with tabs or spaces or not
+/// at all. Lines before the first record become one `orphan-lines` diagnostic. A record is
+/// emitted when the next one starts, or at the end of input, so the output lags one record
+/// behind the input.
+struct TextLogDecoder<Grammar: TextRecordGrammar>: LogDecoder {
+    var format: LogFormat { Grammar.format }
+    private(set) var statistics = DecoderStatistics()
+
+    private var grammar: Grammar
+    private var framer: LineFramer
+    private var resolver: TimestampResolver
+    private let configuration: ReaderConfiguration
+
+    private var pending: LogEvent?
+    private var pendingMessageBytes = 0
+    private var pendingAwaitsPrefixes = false
+    private var pendingMessageCut = false
+    private var pendingInvalidUTF8 = false
+    /// A record whose head could not be used (an impossible time): its continuation lines are counted against it.
+    private var discarded: ReaderDiagnostic?
+    private var incompleteHead: (bytes: [UInt8], number: Int, offset: Int)?
+    private var orphans: (number: Int, offset: Int, count: Int)?
+
+    init(grammar: Grammar, configuration: ReaderConfiguration) {
+        self.grammar = grammar
+        self.configuration = configuration
+        self.framer = LineFramer(maximumLineLength: configuration.limits.maximumLineLength)
+        self.resolver = TimestampResolver(inference: configuration.timeInference)
+    }
+
+    mutating func decode(_ bytes: UnsafeRawBufferPointer, emit: (ReaderOutput) -> Void) {
+        var framer = self.framer
+        framer.feed(bytes) { line, truncated in handle(line, truncated: truncated, emit: emit) }
+        self.framer = framer
+    }
+
+    mutating func decodeLast(emit: (ReaderOutput) -> Void) {
+        var framer = self.framer
+        framer.finish { line, truncated in handle(line, truncated: truncated, emit: emit) }
+        self.framer = framer
+        if let head = incompleteHead {
+            incompleteHead = nil
+            report(.truncatedInput, .warning, "input ends inside a record head", line: head.number, offset: head.offset, lines: 1, emit: emit)
+        }
+        flushPending(emit: emit)
+        flushOrphans(emit: emit)
+    }
+
+    // MARK: - Lines
+
+    private mutating func handle(_ line: ByteLine, truncated: Bool, emit: (ReaderOutput) -> Void) {
+        statistics.lines += 1
+        if truncated {
+            report(.lineTooLong, .warning, "line longer than \(configuration.limits.maximumLineLength) bytes; the rest of it was skipped",
+                   line: line.number, offset: line.byteOffset, lines: 0, emit: emit)
+        }
+        if let head = incompleteHead {
+            incompleteHead = nil
+            var joined = head.bytes
+            joined.append(.space)
+            joined.append(contentsOf: line.bytes)
+            let handled = joined.withUnsafeBytes { bytes -> Bool in
+                if case .head(let parsed) = grammar.classify(bytes) {
+                    startRecord(parsed, in: ByteLine(bytes: bytes, number: head.number, byteOffset: head.offset), lines: 2, emit: emit)
+                    return true
+                }
+                return false
+            }
+            if handled { return }
+            report(.malformedLine, .warning, "record head is cut short and the next line does not complete it",
+                   line: head.number, offset: head.offset, lines: 1, emit: emit)
+        }
+
+        switch grammar.classify(line.bytes) {
+        case .head(let head):
+            startRecord(head, in: line, lines: 1, emit: emit)
+        case .incompleteHead:
+            flushPending(emit: emit)
+            flushOrphans(emit: emit)
+            incompleteHead = (Array(line.bytes), line.number, line.byteOffset)
+        case .skipped(let reason):
+            if reason == .blank, pending != nil || discarded != nil {
+                continueRecord(line, emit: emit)
+            } else {
+                flushPending(emit: emit)
+                if reason == .blank, orphans != nil {
+                    orphans!.count += 1
+                } else {
+                    statistics.skip(reason)
+                }
+            }
+        case .other:
+            if pending != nil || discarded != nil {
+                continueRecord(line, emit: emit)
+            } else if orphans == nil {
+                orphans = (line.number, line.byteOffset, 1)
+            } else {
+                orphans!.count += 1
+            }
+        }
+    }
+
+    private mutating func startRecord(_ head: TextRecordHead, in line: ByteLine, lines: Int, emit: (ReaderOutput) -> Void) {
+        flushPending(emit: emit)
+        flushOrphans(emit: emit)
+        let bytes = line.bytes
+        let origin = EventOrigin(input: configuration.inputName, line: line.number, byteOffset: line.byteOffset)
+        let timeText = String(decoding: bytes.slice(head.timeText.lowerBound, head.timeText.upperBound).bindMemory(to: UInt8.self), as: UTF8.self)
+        guard let timestamp = resolver.resolve(head.time, text: timeText) else {
+            discarded = ReaderDiagnostic(code: .invalidTimestamp, severity: .warning,
+                                         message: "'\(timeText)' is not a valid time; record skipped", origin: origin, lineCount: lines)
+            return
+        }
+        for note in resolver.takeNotes() {
+            let diagnostic = ReaderDiagnostic(code: .inferredTime, severity: .note, message: note, origin: origin, lineCount: 0)
+            statistics.count(diagnostic)
+            emit(.diagnostic(diagnostic))
+        }
+        var invalid = false
+        func text(_ range: Range<Int>?) -> String? {
+            guard let range, !range.isEmpty else { return nil }
+            let decoded = UTF8Text.decode(bytes.slice(range.lowerBound, range.upperBound))
+            if !decoded.isValid { invalid = true }
+            return decoded.text
+        }
+        let message = text(head.message) ?? ""
+        pending = LogEvent(
+            timestamp: timestamp,
+            process: text(head.process) ?? "",
+            pid: head.pid,
+            senderImage: text(head.senderImage),
+            subsystem: text(head.subsystem),
+            category: text(head.category),
+            type: head.type,
+            threadID: head.threadID,
+            activityID: head.activityID,
+            message: message,
+            origin: origin
+        )
+        pendingInvalidUTF8 = invalid
+        pendingMessageBytes = message.utf8.count
+        pendingMessageCut = false
+        pendingAwaitsPrefixes = head.prefixesMayFollow && message.isEmpty
+        statistics.eventLines += lines
+    }
+
+    private mutating func continueRecord(_ line: ByteLine, emit: (ReaderOutput) -> Void) {
+        if discarded != nil {
+            discarded!.lineCount += 1
+            return
+        }
+        statistics.eventLines += 1
+        var bytes = line.bytes
+        if pendingAwaitsPrefixes {
+            pendingAwaitsPrefixes = false
+            let prefixes = MessagePrefixes.parse(bytes, from: 0)
+            func text(_ range: Range<Int>?) -> String? {
+                guard let range, !range.isEmpty else { return nil }
+                let decoded = UTF8Text.decode(bytes.slice(range.lowerBound, range.upperBound))
+                if !decoded.isValid { pendingInvalidUTF8 = true }
+                return decoded.text
+            }
+            if let image = text(prefixes.senderImage) { pending!.senderImage = image }
+            if let subsystem = text(prefixes.subsystem) { pending!.subsystem = subsystem }
+            if let category = text(prefixes.category) { pending!.category = category }
+            bytes = bytes.slice(prefixes.messageStart, bytes.count)
+            let decoded = UTF8Text.decode(bytes)
+            if !decoded.isValid { pendingInvalidUTF8 = true }
+            pending!.message = decoded.text
+            pendingMessageBytes = bytes.count
+            return
+        }
+        if pendingMessageCut { return }
+        if pendingMessageBytes + 1 + bytes.count > configuration.limits.maximumMessageLength {
+            pendingMessageCut = true
+            report(.messageTooLong, .warning,
+                   "message longer than \(configuration.limits.maximumMessageLength) bytes; later lines of it were not kept",
+                   line: line.number, offset: line.byteOffset, lines: 0, emit: emit)
+            return
+        }
+        let decoded = UTF8Text.decode(bytes)
+        if !decoded.isValid { pendingInvalidUTF8 = true }
+        pending!.message.append("\n")
+        pending!.message.append(decoded.text)
+        pendingMessageBytes += 1 + bytes.count
+    }
+
+    private mutating func flushPending(emit: (ReaderOutput) -> Void) {
+        if let diagnostic = discarded {
+            discarded = nil
+            statistics.count(diagnostic)
+            emit(.diagnostic(diagnostic))
+        }
+        guard var event = pending else { return }
+        pending = nil
+        pendingAwaitsPrefixes = false
+        // Blank lines that ended a multi-line message belong to no one: trim them.
+        while event.message.hasSuffix("\n") { event.message.removeLast() }
+        grammar.finish(&event)
+        if pendingInvalidUTF8 {
+            report(.invalidUTF8, .warning, "bytes that are not UTF-8 were replaced with U+FFFD",
+                   line: event.origin.line, offset: event.origin.byteOffset, lines: 0, emit: emit)
+        }
+        statistics.events += 1
+        emit(.event(event))
+    }
+
+    private mutating func flushOrphans(emit: (ReaderOutput) -> Void) {
+        guard let run = orphans else { return }
+        orphans = nil
+        let what = run.count == 1 ? "1 line does" : "\(run.count) lines do"
+        let message = statistics.events == 0
+            ? "\(what) not start a \(format.displayName) record and no record precedes it; skipped"
+            : "\(what) not start a record; skipped"
+        report(.orphanLines, .warning, message, line: run.number, offset: run.offset, lines: run.count, emit: emit)
+    }
+
+    private mutating func report(_ code: DiagnosticCode, _ severity: ReaderDiagnostic.Severity, _ message: String,
+                                 line: Int, offset: Int, lines: Int, emit: (ReaderOutput) -> Void) {
+        let diagnostic = ReaderDiagnostic(code: code, severity: severity, message: message,
+                                          origin: EventOrigin(input: configuration.inputName, line: line, byteOffset: offset),
+                                          lineCount: lines)
+        statistics.count(diagnostic)
+        emit(.diagnostic(diagnostic))
+    }
+}

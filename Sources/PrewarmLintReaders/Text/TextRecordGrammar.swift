@@ -1,0 +1,126 @@
+import PrewarmLintModel
+
+/// The parsed head of a text record: values, and byte ranges into the line for the fields an
+/// event keeps (decoded into `String`s only when the record is kept).
+struct TextRecordHead {
+    var time: PartialTimestamp
+    var timeText: Range<Int>
+    var process: Range<Int>?
+    var pid: Int?
+    var threadID: UInt64?
+    var activityID: UInt64?
+    var type: MessageType = .default
+    var senderImage: Range<Int>?
+    var subsystem: Range<Int>?
+    var category: Range<Int>?
+    var message: Range<Int>
+    /// The line ended where the message should start: in a hard-wrapped export the `(image)` and
+    /// `[subsystem:category]` prefixes then begin the next line, which starts the message.
+    var prefixesMayFollow = false
+}
+
+/// What one line of a text format is.
+enum TextLineKind {
+    /// The first line of a record.
+    case head(TextRecordHead)
+    /// The start of a record head cut short by a hard wrap: the next line completes it.
+    case incompleteHead
+    /// A known non-event line.
+    case skipped(SkippedLineReason)
+    /// Anything else: a continuation of the previous record, or noise before the first.
+    case other
+}
+
+/// The line grammar of one text format: which lines start records and where their fields are.
+protocol TextRecordGrammar {
+    static var format: LogFormat { get }
+    /// Classifies a line. Called for every line, in order.
+    mutating func classify(_ line: UnsafeRawBufferPointer) -> TextLineKind
+    /// Adjusts a finished event (pymobiledevice3 prints subsystem and category after the message).
+    func finish(_ event: inout LogEvent)
+}
+
+extension TextRecordGrammar {
+    func finish(_ event: inout LogEvent) {}
+}
+
+/// The `(senderImage) [subsystem:category] ` prefixes of `log show` messages.
+enum MessagePrefixes {
+    struct Parsed {
+        var senderImage: Range<Int>?
+        var subsystem: Range<Int>?
+        var category: Range<Int>?
+        var messageStart: Int
+    }
+
+    /// Parses the optional prefixes at `start`. `(…)` is a sender image when it holds no `(` and
+    /// is followed by a space or the end; `[…:…]` is a subsystem and category when the subsystem
+    /// has no space. A message that itself starts with such text is misread: the format gives no
+    /// way to tell them apart, and `log show` prints the prefixes whenever they are not empty.
+    static func parse(_ bytes: UnsafeRawBufferPointer, from start: Int, allowImage: Bool = true) -> Parsed {
+        var result = Parsed(messageStart: start)
+        var index = start
+        if allowImage, index < bytes.count, bytes[index] == UInt8(ascii: "("),
+           let close = bytes.firstIndex(of: UInt8(ascii: ")"), from: index + 1), close > index + 1,
+           close + 1 == bytes.count || bytes[close + 1] == .space,
+           bytes.firstIndex(of: UInt8(ascii: "("), from: index + 1).map({ $0 > close }) ?? true {
+            result.senderImage = (index + 1)..<close
+            index = min(close + 2, bytes.count)
+            result.messageStart = index
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "["),
+           let close = bytes.firstIndex(of: UInt8(ascii: "]"), from: index + 1),
+           close + 1 == bytes.count || bytes[close + 1] == .space,
+           let colon = bytes.firstIndex(of: UInt8(ascii: ":"), from: index + 1), colon < close {
+            var subsystemHasSpace = false
+            for position in (index + 1)..<colon where bytes[position] == .space { subsystemHasSpace = true }
+            if !subsystemHasSpace {
+                if colon > index + 1 { result.subsystem = (index + 1)..<colon }
+                if close > colon + 1 { result.category = (colon + 1)..<close }
+                result.messageStart = min(close + 2, bytes.count)
+            }
+        }
+        return result
+    }
+}
+
+/// Lines that `log show` and friends print around the records.
+enum ExporterChrome {
+    static func classify(_ line: UnsafeRawBufferPointer) -> SkippedLineReason? {
+        if line.hasPrefix("Filtering the log data using") || line.hasPrefix("Skipping info and debug messages")
+            || line.hasPrefix("getpwuid_r did not find a match") || line.hasPrefix("Error from getpwuid_r") {
+            return .preamble
+        }
+        if line.hasPrefix("Timestamp ") { return .header }
+        if line.count >= 10, line.hasPrefix("----------") {
+            var allDashes = true
+            for byte in line where byte != UInt8(ascii: "-") { allDashes = false; break }
+            if allDashes { return .trailer }
+        }
+        if (line.hasPrefix("Log ") && line.firstIndex(of: "- Default:", from: 0) != nil)
+            || (line.hasPrefix("Activity ") && line.firstIndex(of: "- Create:", from: 0) != nil) {
+            return .trailer
+        }
+        return nil
+    }
+}
+
+/// Maps the many spellings of a message type onto ``MessageType``.
+enum MessageTypeSpelling {
+    static func type(_ word: UnsafeRawBufferPointer) -> MessageType {
+        guard !word.isEmpty, word.count <= 12 else { return .unknown }
+        var lower: [UInt8] = []
+        lower.reserveCapacity(word.count)
+        for byte in word { lower.append(byte.isASCIILetter ? byte | 0x20 : byte) }
+        switch String(decoding: lower, as: UTF8.self) {
+        case "default", "df", "notice", "standard": return .default
+        case "info", "i": return .info
+        case "debug", "db": return .debug
+        case "error", "e", "er", "fehler", "warning": return .error
+        case "fault", "f", "fa": return .fault
+        case "activity", "a", "user_action": return .activity
+        case "signpost": return .signpost
+        default: return .unknown
+        }
+    }
+}

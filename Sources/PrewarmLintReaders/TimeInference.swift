@@ -1,0 +1,182 @@
+public import PrewarmLintModel
+
+/// What a reader may use to complete timestamps that lack a year, a date or a UTC offset.
+///
+/// Order of precedence: the input's own lines, then these options, then ``referenceInstant``
+/// (the caller passes the file's modification time; for standard input the CLI passes the
+/// current time), and for the UTC offset, UTC. Whatever was filled in is marked in
+/// ``LogTimestamp/inferred`` and reported once per input as an `inferred-time` note.
+public struct TimeInference: Sendable, Hashable {
+    /// The date of the first event, for formats without a date (`--date`).
+    public var date: CivilDateTime?
+    /// The year of the first event, for formats without a year (`--year`).
+    public var year: Int?
+    /// The UTC offset, for formats without one (`--utc-offset`), in seconds east of UTC.
+    public var utcOffsetSeconds: Int?
+    /// An instant at or after the end of the log, such as the file's modification time, in
+    /// microseconds since the epoch: the date or year is taken from it when nothing else gives one.
+    public var referenceInstant: Int64?
+    /// What the reference is, for the note that says it was used (`file modification time`).
+    public var referenceDescription: String
+
+    public init(date: CivilDateTime? = nil, year: Int? = nil, utcOffsetSeconds: Int? = nil,
+                referenceInstant: Int64? = nil, referenceDescription: String = "file modification time") {
+        self.date = date
+        self.year = year
+        self.utcOffsetSeconds = utcOffsetSeconds
+        self.referenceInstant = referenceInstant
+        self.referenceDescription = referenceDescription
+    }
+}
+
+/// Turns ``PartialTimestamp``s into ``LogTimestamp``s for one input, in input order.
+///
+/// For a format without a date or year, each event is placed on the day (or year) that puts it
+/// nearest to the previous event, so a log crossing midnight or New Year keeps its order while
+/// a few out-of-order lines (common in Console copies) do not move the date.
+public struct TimestampResolver: Sendable {
+    public let inference: TimeInference
+    private var lastInstant: Int64?
+    private var currentDate: (year: Int, month: Int, day: Int)?
+    private var currentYear: Int?
+    private var lastSeenOffset: Int?
+    /// Notes about assumptions made, not yet handed to the caller.
+    private var pendingNotes: [String] = []
+    private var notedParts: LogTimestamp.InferredParts = []
+
+    public init(inference: TimeInference) {
+        self.inference = inference
+    }
+
+    /// Completes a partial timestamp; nil when its fields do not name a real time.
+    public mutating func resolve(_ partial: PartialTimestamp, text: String) -> LogTimestamp? {
+        var inferred: LogTimestamp.InferredParts = []
+        let offset: Int
+        if let own = partial.utcOffsetSeconds {
+            offset = own
+            lastSeenOffset = own
+        } else {
+            inferred.insert(.utcOffset)
+            if let given = inference.utcOffsetSeconds {
+                offset = given
+                note(.utcOffset, "UTC offset not in the input; using \(CivilDateTime.offsetText(given, colon: true)) from --utc-offset")
+            } else if let seen = lastSeenOffset {
+                offset = seen
+            } else {
+                offset = 0
+                note(.utcOffset, "UTC offset not in the input; assuming +00:00 (pass --utc-offset)")
+            }
+        }
+
+        var civil = CivilDateTime(year: partial.year ?? 0, month: partial.month ?? 1, day: partial.day ?? 1,
+                                  hour: partial.hour, minute: partial.minute, second: partial.second,
+                                  microsecond: partial.microsecond)
+        if partial.month == nil || partial.day == nil {
+            inferred.insert(.date)
+            inferred.insert(.year)
+            civil = placeOnNearestDay(civil, offset: offset)
+        } else if partial.year == nil {
+            inferred.insert(.year)
+            civil = placeInNearestYear(civil, offset: offset)
+        }
+        guard civil.isValid else { return nil }
+        let instant = civil.microsecondsSinceEpoch(utcOffsetSeconds: offset)
+        lastInstant = instant
+        return LogTimestamp(microsecondsSinceEpoch: instant, utcOffsetSeconds: offset, text: text, inferred: inferred)
+    }
+
+    /// Takes the notes about assumptions made since the last call (each assumption is noted once per input).
+    public mutating func takeNotes() -> [String] {
+        defer { pendingNotes.removeAll() }
+        return pendingNotes
+    }
+
+    private mutating func note(_ part: LogTimestamp.InferredParts, _ text: String) {
+        guard !notedParts.contains(part) else { return }
+        notedParts.insert(part)
+        pendingNotes.append(text)
+    }
+
+    private mutating func placeOnNearestDay(_ time: CivilDateTime, offset: Int) -> CivilDateTime {
+        var candidate = time
+        guard let current = currentDate else {
+            // The first date-less event: take the date from --date, else from the reference instant.
+            if let given = inference.date {
+                (candidate.year, candidate.month, candidate.day) = (given.year, given.month, given.day)
+                note(.date, "date not in the input; using \(Self.dateText(given)) from --date")
+            } else if let reference = inference.referenceInstant {
+                let referenceLocal = CivilDateTime(microsecondsSinceEpoch: reference, utcOffsetSeconds: offset)
+                (candidate.year, candidate.month, candidate.day) = (referenceLocal.year, referenceLocal.month, referenceLocal.day)
+                // A log cannot be written after its file: an event later in the day than the reference is from the day before.
+                if candidate.microsecondsSinceEpoch(utcOffsetSeconds: offset) > reference {
+                    candidate = candidate.previousDay()
+                }
+                note(.date, "date not in the input; assuming \(Self.dateText(candidate)) from the \(inference.referenceDescription) (pass --date)")
+            } else {
+                candidate.year = 2000
+                note(.date, "date not in the input and no reference time; assuming 2000-01-01 (pass --date)")
+            }
+            currentDate = (candidate.year, candidate.month, candidate.day)
+            return candidate
+        }
+        (candidate.year, candidate.month, candidate.day) = current
+        if let last = lastInstant {
+            let options = [candidate.previousDay(), candidate, candidate.nextDay()]
+            candidate = options.min { lhs, rhs in
+                abs(lhs.microsecondsSinceEpoch(utcOffsetSeconds: offset) - last)
+                    < abs(rhs.microsecondsSinceEpoch(utcOffsetSeconds: offset) - last)
+            }!
+        }
+        currentDate = (candidate.year, candidate.month, candidate.day)
+        return candidate
+    }
+
+    private mutating func placeInNearestYear(_ time: CivilDateTime, offset: Int) -> CivilDateTime {
+        var candidate = time
+        guard let year = currentYear else {
+            if let given = inference.year {
+                candidate.year = given
+                note(.year, "year not in the input; using \(given) from --year")
+            } else if let given = inference.date {
+                candidate.year = given.year
+                note(.year, "year not in the input; using \(given.year) from --date")
+            } else if let reference = inference.referenceInstant {
+                let referenceLocal = CivilDateTime(microsecondsSinceEpoch: reference, utcOffsetSeconds: offset)
+                candidate.year = referenceLocal.year
+                if candidate.isValid, candidate.microsecondsSinceEpoch(utcOffsetSeconds: offset) > reference {
+                    candidate.year -= 1
+                }
+                note(.year, "year not in the input; assuming \(candidate.year) from the \(inference.referenceDescription) (pass --year)")
+            } else {
+                candidate.year = 2000
+                note(.year, "year not in the input and no reference time; assuming 2000 (pass --year)")
+            }
+            // February 29th in an assumed non-leap year: the nearest leap year before it.
+            while !candidate.isValid, candidate.month == 2, candidate.day == 29, candidate.year > 0 { candidate.year -= 1 }
+            currentYear = candidate.year
+            return candidate
+        }
+        candidate.year = year
+        if let last = lastInstant {
+            var best = candidate
+            var bestDistance = Int64.max
+            for delta in [-1, 0, 1] {
+                var option = candidate
+                option.year = year + delta
+                guard option.isValid else { continue }
+                let distance = abs(option.microsecondsSinceEpoch(utcOffsetSeconds: offset) - last)
+                if distance < bestDistance {
+                    best = option
+                    bestDistance = distance
+                }
+            }
+            candidate = best
+        }
+        currentYear = candidate.year
+        return candidate
+    }
+
+    private static func dateText(_ civil: CivilDateTime) -> String {
+        String(civil.iso8601(utcOffsetSeconds: 0).prefix(10))
+    }
+}

@@ -1,0 +1,69 @@
+public import PrewarmLintModel
+
+/// Renders events as a readable table for a terminal (`prewarm-lint events`).
+///
+/// ```
+/// TIME                              TYPE     PROCESS[PID]                 MESSAGE
+/// 2023-07-19 08:22:51.916784 +03:00 info     remotepairingd[599]          [com.apple.dt.remotepairing:networktunnelmanager] tunnel-1: …
+/// ```
+/// A time with an inferred part is marked `~` after it. Continuation lines of a multi-line
+/// message are indented under the message column.
+public struct EventTableReporter: Sendable {
+    public var useColor: Bool
+
+    public init(useColor: Bool = false) {
+        self.useColor = useColor
+    }
+
+    public var header: String {
+        pad("TIME", 35) + pad("TYPE", 9) + pad("PROCESS[PID]", 29) + "MESSAGE"
+    }
+
+    public func row(for event: LogEvent) -> String {
+        let civil = CivilDateTime(microsecondsSinceEpoch: event.timestamp.microsecondsSinceEpoch,
+                                  utcOffsetSeconds: event.timestamp.utcOffsetSeconds)
+        var time = civil.iso8601(utcOffsetSeconds: event.timestamp.utcOffsetSeconds)
+        // `2023-07-19T08:22:51.916784+03:00` → `2023-07-19 08:22:51.916784 +03:00`
+        time = time.replacingFirst("T", with: " ")
+        let offsetStart = time.index(time.endIndex, offsetBy: -6)
+        time.insert(" ", at: offsetStart)
+        if !event.timestamp.inferred.isEmpty { time += "~" }
+        var process = event.process.isEmpty ? "?" : event.process
+        if let pid = event.pid { process += "[\(pid)]" }
+        var scope = ""
+        if event.subsystem != nil || event.category != nil {
+            scope = "[\(event.subsystem ?? ""):\(event.category ?? "")] "
+        }
+        let type = event.type.rawValue
+        let coloredType = useColor ? color(for: event.type) + pad(type, 9) + "\u{1B}[0m" : pad(type, 9)
+        var message = event.message
+        if message.contains("\n") {
+            message = message.split(separator: "\n", omittingEmptySubsequences: false)
+                .joined(separator: "\n" + String(repeating: " ", count: 73))
+        }
+        return pad(time, 35) + coloredType + pad(process, 29) + scope + message
+    }
+
+    private func color(for type: MessageType) -> String {
+        switch type {
+        case .error: "\u{1B}[31m"
+        case .fault: "\u{1B}[35m"
+        case .debug, .info: "\u{1B}[2m"
+        default: "\u{1B}[0m"
+        }
+    }
+
+    private func pad(_ text: String, _ width: Int) -> String {
+        let length = text.count
+        return length >= width ? text + " " : text + String(repeating: " ", count: width - length)
+    }
+}
+
+extension String {
+    func replacingFirst(_ target: Character, with replacement: String) -> String {
+        guard let index = firstIndex(of: target) else { return self }
+        var copy = self
+        copy.replaceSubrange(index...index, with: replacement)
+        return copy
+    }
+}

@@ -1,0 +1,67 @@
+/// Writes JSON text by hand, with keys in the order given, so output is byte-stable and fast.
+public struct JSONTextWriter {
+    public private(set) var text = ""
+    private var needsComma: [Bool] = [false]
+
+    public init() {}
+
+    public mutating func beginObject() { separate(); text.append("{"); needsComma.append(false) }
+    public mutating func endObject() { needsComma.removeLast(); text.append("}") }
+    public mutating func beginArray() { separate(); text.append("["); needsComma.append(false) }
+    public mutating func endArray() { needsComma.removeLast(); text.append("]") }
+
+    public mutating func key(_ name: String) {
+        separate()
+        JSONTextWriter.appendQuoted(name, to: &text)
+        text.append(":")
+        needsComma[needsComma.count - 1] = false
+    }
+
+    public mutating func string(_ value: String?) {
+        separate()
+        if let value { JSONTextWriter.appendQuoted(value, to: &text) } else { text.append("null") }
+    }
+
+    public mutating func integer<T: BinaryInteger>(_ value: T?) {
+        separate()
+        if let value { text.append(String(value)) } else { text.append("null") }
+    }
+
+    public mutating func bool(_ value: Bool) { separate(); text.append(value ? "true" : "false") }
+
+    public mutating func field(_ name: String, _ value: String?) { key(name); string(value) }
+    public mutating func field<T: BinaryInteger>(_ name: String, _ value: T?) { key(name); integer(value) }
+
+    private mutating func separate() {
+        if needsComma[needsComma.count - 1] { text.append(",") }
+        needsComma[needsComma.count - 1] = true
+    }
+
+    /// Appends `value` as a JSON string: `"`, `\`, and control characters escaped; `/` left alone.
+    public static func appendQuoted(_ value: String, to text: inout String) {
+        text.append("\"")
+        var needsEscape = false
+        for byte in value.utf8 where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+            needsEscape = true
+            break
+        }
+        if !needsEscape {
+            text.append(value)
+        } else {
+            for scalar in value.unicodeScalars {
+                switch scalar {
+                case "\"": text.append("\\\"")
+                case "\\": text.append("\\\\")
+                case "\n": text.append("\\n")
+                case "\r": text.append("\\r")
+                case "\t": text.append("\\t")
+                case _ where scalar.value < 0x20:
+                    let hex = String(scalar.value, radix: 16)
+                    text.append("\\u" + String(repeating: "0", count: 4 - hex.count) + hex)
+                default: text.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        text.append("\"")
+    }
+}

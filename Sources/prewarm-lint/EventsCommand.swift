@@ -1,0 +1,196 @@
+import ArgumentParser
+import PrewarmLint
+
+struct EventsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "events",
+        abstract: "Print the normalized events of the inputs.",
+        discussion: """
+        Events are printed in input order, inputs in the order given (directories sorted by path).
+        Diagnostics and a summary per input go to standard error, so standard output stays data.
+        Exit status: 0 when every input was read, 2 when an input could not be read (the others
+        are still read), 64 on a usage error.
+        """
+    )
+
+    enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
+        case table, ndjson
+    }
+
+    @OptionGroup var reading: ReadingOptions
+
+    @Option(name: .long, help: "Output format: table for people, ndjson for pipelines.")
+    var format: OutputFormat = .table
+
+    @Option(name: .long, help: ArgumentHelp("Only events of this process name (repeatable).", valueName: "name"))
+    var process: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("Only events of this pid (repeatable).", valueName: "pid"))
+    var pid: [Int] = []
+
+    @Option(name: .long, help: ArgumentHelp("Only events at or after this time (`2024-05-02 11:13:48`, with an optional offset).", valueName: "time"))
+    var since: String?
+
+    @Option(name: .long, help: ArgumentHelp("Only events at or before this time.", valueName: "time"))
+    var until: String?
+
+    @Option(name: .long, help: ArgumentHelp("Only events whose message contains this text (case-insensitive).", valueName: "text"))
+    var grep: String?
+
+    @Option(name: .long, help: ArgumentHelp("Diagnostics printed per input (all are counted in the summary).", valueName: "n"))
+    var maxDiagnostics = 20
+
+    @Flag(name: .long, help: "Never colour the table, even on a terminal.")
+    var noColor = false
+
+    func validate() throws {
+        if let since, TimeBound(since) == nil { throw ValidationError("--since must look like 2024-05-02 11:13:48[.ffffff][+02:00], not '\(since)'") }
+        if let until, TimeBound(until) == nil { throw ValidationError("--until must look like 2024-05-02 11:13:48[.ffffff][+02:00], not '\(until)'") }
+    }
+
+    func run() throws {
+        let options = try reading.readOptions(now: StandardStreams.now())
+        let filter = EventFilter(processes: Set(process), pids: Set(pid), since: since.flatMap(TimeBound.init), until: until.flatMap(TimeBound.init),
+                                 grep: grep)
+        let discovery = InputDiscovery.expand(reading.paths)
+        var failed = false
+        for failure in discovery.failures {
+            StandardStreams.err("\(failure.path): error: \(failure.message)")
+            failed = true
+        }
+        let table = EventTableReporter(useColor: !noColor && StandardStreams.stdoutIsTerminal)
+        let ndjson = EventNDJSONReporter()
+        if format == .table, !discovery.inputs.isEmpty { StandardStreams.out(table.header) }
+        let reader = InputReader(options: options)
+        var summaries: [InputSummary] = []
+        for discovered in discovery.inputs {
+            var printed = 0
+            var suppressed = 0
+            let summary = reader.read(discovered.input, foundInDirectory: discovered.foundInDirectory) { output in
+                switch output {
+                case .event(let event):
+                    guard filter.accepts(event) else { return }
+                    StandardStreams.out(format == .table ? table.row(for: event) : ndjson.line(for: event))
+                case .diagnostic(let diagnostic):
+                    if printed < maxDiagnostics {
+                        StandardStreams.err(diagnostic.description)
+                        printed += 1
+                    } else {
+                        suppressed += 1
+                    }
+                }
+            }
+            if suppressed > 0 {
+                StandardStreams.err("\(summary.input): note: \(suppressed) more diagnostic\(suppressed == 1 ? "" : "s") not shown (--max-diagnostics)")
+            }
+            if let failure = summary.failure {
+                if summary.skippedAsNotALog {
+                    StandardStreams.err("\(summary.input): note: skipped, not a log (\(failure.message))")
+                } else {
+                    StandardStreams.err(failure.description)
+                    failed = true
+                }
+            }
+            summaries.append(summary)
+        }
+        let summaryReporter = InputSummaryReporter()
+        for summary in summaries where summary.format != nil {
+            let statistics = summary.statistics
+            StandardStreams.err(summaryReporter.line(
+                input: summary.input, formatName: summary.format?.rawValue, compressed: summary.isCompressed,
+                lines: statistics.lines, events: statistics.events,
+                skipped: SkippedLineReason.allCases.map { ($0.rawValue, statistics.skipped[$0] ?? 0) },
+                diagnosedLines: statistics.diagnosedLines,
+                diagnostics: [ReaderDiagnostic.Severity.error, .warning, .note].map { ($0, statistics.diagnostics[$0] ?? 0) }
+            ))
+        }
+        StandardStreams.flush()
+        if failed { throw ExitCode(2) }
+    }
+}
+
+/// A `--since`/`--until` bound: an instant when an offset was given, else a local time compared
+/// with each event's own local time.
+struct TimeBound {
+    var civil: CivilDateTime
+    var offsetSeconds: Int?
+
+    init?(_ text: String) {
+        let bytes = Array(text.utf8)
+        var digits: [Int] = []
+        var index = 0
+        func number(_ length: Int) -> Int? {
+            guard index + length <= bytes.count else { return nil }
+            var value = 0
+            for byte in bytes[index..<(index + length)] {
+                guard byte >= 0x30, byte <= 0x39 else { return nil }
+                value = value * 10 + Int(byte - 0x30)
+            }
+            index += length
+            return value
+        }
+        func expect(_ characters: String) -> Bool {
+            guard index < bytes.count, characters.utf8.contains(bytes[index]) else { return false }
+            index += 1
+            return true
+        }
+        guard let year = number(4), expect("-"), let month = number(2), expect("-"), let day = number(2) else { return nil }
+        digits = [year, month, day]
+        var civil = CivilDateTime(year: year, month: month, day: day)
+        if index < bytes.count {
+            guard expect(" T"), let hour = number(2), expect(":"), let minute = number(2), expect(":"), let second = number(2) else { return nil }
+            civil.hour = hour; civil.minute = minute; civil.second = second
+            if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+                index += 1
+                var fraction = 0, count = 0
+                while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 {
+                    if count < 6 { fraction = fraction * 10 + Int(bytes[index] - 0x30) }
+                    count += 1; index += 1
+                }
+                for _ in min(count, 6)..<6 { fraction *= 10 }
+                civil.microsecond = fraction
+            }
+        }
+        _ = digits
+        guard civil.isValid else { return nil }
+        self.civil = civil
+        if index < bytes.count {
+            guard let offset = UTCOffsetText.parse(String(decoding: bytes[index...], as: UTF8.self).trimmingLeadingSpace()) else { return nil }
+            offsetSeconds = offset
+        }
+    }
+
+    func compare(_ event: LogEvent) -> Int {
+        if let offsetSeconds {
+            let bound = civil.microsecondsSinceEpoch(utcOffsetSeconds: offsetSeconds)
+            let instant = event.timestamp.microsecondsSinceEpoch
+            return instant < bound ? -1 : instant > bound ? 1 : 0
+        }
+        let local = CivilDateTime(microsecondsSinceEpoch: event.timestamp.microsecondsSinceEpoch, utcOffsetSeconds: event.timestamp.utcOffsetSeconds)
+        return local < civil ? -1 : civil < local ? 1 : 0
+    }
+}
+
+extension String {
+    func trimmingLeadingSpace() -> String {
+        String(drop { $0 == " " })
+    }
+}
+
+/// The `events` filters.
+struct EventFilter {
+    var processes: Set<String>
+    var pids: Set<Int>
+    var since: TimeBound?
+    var until: TimeBound?
+    var grep: String?
+
+    func accepts(_ event: LogEvent) -> Bool {
+        if !processes.isEmpty, !processes.contains(event.process) { return false }
+        if !pids.isEmpty, !(event.pid.map(pids.contains) ?? false) { return false }
+        if let since, since.compare(event) < 0 { return false }
+        if let until, until.compare(event) > 0 { return false }
+        if let grep, event.message.range(of: grep, options: .caseInsensitive) == nil { return false }
+        return true
+    }
+}

@@ -1,0 +1,21 @@
+import ArgumentParser
+
+@main
+struct PrewarmLintCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "prewarm-lint",
+        abstract: "Turn exported iOS device logs into answers: was this launch prewarmed, and what broke because of it?",
+        discussion: """
+        Reads `log show` (default, compact, syslog, json, ndjson), Console.app copies, idevicesyslog,
+        pymobiledevice3, the Xcode console and unifiedlog_iterator JSONL, from files, directories,
+        .gz files or standard input (`-`). The format is sniffed from the content.
+        """,
+        version: ToolVersion.current,
+        subcommands: [EventsCommand.self, FormatsCommand.self],
+        defaultSubcommand: EventsCommand.self
+    )
+}
+
+enum ToolVersion {
+    static let current = "0.1.0-dev"
+}
