@@ -42,7 +42,7 @@ let package = Package(
         .testTarget(name: "PrewarmLintModelTests", dependencies: ["PrewarmLintModel"]),
         .testTarget(name: "PrewarmLintReadersTests", dependencies: ["PrewarmLintReaders", "PrewarmLintTesting"]),
         .testTarget(name: "PrewarmLintCorpusTests", dependencies: ["PrewarmLint", "PrewarmLintTesting"]),
-        .testTarget(name: "PrewarmLintCLITests", dependencies: ["PrewarmLintTesting"]),
+        .testTarget(name: "PrewarmLintCLITests", dependencies: ["PrewarmLintTesting", "prewarm-lint"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -121,7 +121,7 @@ struct JSONArrayLogDecoder: LogDecoder {
         switch state {
         case .record, .skippingRecord:
             report(.truncatedInput, "input ends inside a JSON object", line: recordLine, offset: recordOffset,
-                   lines: line - recordLine + (lineHasBytes ? 1 : 0), emit: emit)
+                   lines: max(0, line - max(recordLine, lastCountedLine + 1) + (lineHasBytes ? 1 : 0)), emit: emit)
             lastCountedLine = line
         case .between where insideArray:
             report(.truncatedInput, "input ends before the JSON array is closed", line: line, offset: consumed, lines: 0, emit: emit)

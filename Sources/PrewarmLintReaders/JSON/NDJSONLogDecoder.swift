@@ -16,6 +16,8 @@ struct NDJSONLogDecoder: LogDecoder {
     private var framer: LineFramer
     private var resolver: TimestampResolver
     private let configuration: ReaderConfiguration
+    /// A run of consecutive lines that are not JSON, reported as one diagnostic when it ends.
+    private var nonJSONRun: (origin: EventOrigin, count: Int)?
 
     init(format: LogFormat, configuration: ReaderConfiguration) {
         self.format = format
@@ -34,12 +36,21 @@ struct NDJSONLogDecoder: LogDecoder {
         var framer = self.framer
         framer.finish { line, truncated in handle(line, truncated: truncated, emit: emit) }
         self.framer = framer
+        flushNonJSONRun(emit: emit)
+    }
+
+    private mutating func flushNonJSONRun(emit: (ReaderOutput) -> Void) {
+        guard let run = nonJSONRun else { return }
+        nonJSONRun = nil
+        let what = run.count == 1 ? "line is not a JSON object" : "\(run.count) lines are not JSON objects"
+        report(ReaderDiagnostic(code: .malformedLine, severity: .warning, message: "\(what); skipped", origin: run.origin, lineCount: run.count), emit: emit)
     }
 
     private mutating func handle(_ line: ByteLine, truncated: Bool, emit: (ReaderOutput) -> Void) {
         statistics.lines += 1
         let origin = EventOrigin(input: configuration.inputName, line: line.number, byteOffset: line.byteOffset)
         if truncated {
+            flushNonJSONRun(emit: emit)
             report(ReaderDiagnostic(code: .lineTooLong, severity: .warning,
                                     message: "record longer than \(configuration.limits.maximumRecordLength) bytes; skipped",
                                     origin: origin), emit: emit)
@@ -48,17 +59,22 @@ struct NDJSONLogDecoder: LogDecoder {
         let bytes = line.bytes
         let start = bytes.skippingSpaces(from: 0)
         if start == bytes.count {
+            flushNonJSONRun(emit: emit)
             statistics.skip(.blank)
             return
         }
         guard bytes[start] == UInt8(ascii: "{") else {
             if let chrome = ExporterChrome.classify(bytes) {
+                flushNonJSONRun(emit: emit)
                 statistics.skip(chrome)
+            } else if nonJSONRun != nil {
+                nonJSONRun!.count += 1
             } else {
-                report(ReaderDiagnostic(code: .malformedLine, severity: .warning, message: "line is not a JSON object", origin: origin), emit: emit)
+                nonJSONRun = (origin, 1)
             }
             return
         }
+        flushNonJSONRun(emit: emit)
         let record: JSONLogRecord
         do throws(JSONSyntaxError) {
             let (scanned, end) = try JSONLogRecord.scan(bytes, from: start)

@@ -203,6 +203,8 @@ struct TextLogDecoder<Grammar: TextRecordGrammar>: LogDecoder {
         // Blank lines that ended a multi-line message belong to no one: trim them.
         while event.message.hasSuffix("\n") { event.message.removeLast() }
         grammar.finish(&event)
+        // As in `log show`, a sender image that is the process itself is not repeated.
+        if event.senderImage == event.process { event.senderImage = nil }
         if pendingInvalidUTF8 {
             report(.invalidUTF8, .warning, "bytes that are not UTF-8 were replaced with U+FFFD",
                    line: event.origin.line, offset: event.origin.byteOffset, lines: 0, emit: emit)
@@ -214,10 +216,8 @@ struct TextLogDecoder<Grammar: TextRecordGrammar>: LogDecoder {
     private mutating func flushOrphans(emit: (ReaderOutput) -> Void) {
         guard let run = orphans else { return }
         orphans = nil
-        let what = run.count == 1 ? "1 line does" : "\(run.count) lines do"
-        let message = statistics.events == 0
-            ? "\(what) not start a \(format.displayName) record and no record precedes it; skipped"
-            : "\(what) not start a record; skipped"
+        let what = run.count == 1 ? "1 line" : "\(run.count) lines"
+        let message = "\(what) before the first record \(run.count == 1 ? "is" : "are") not \(format.displayName) lines; skipped"
         report(.orphanLines, .warning, message, line: run.number, offset: run.offset, lines: run.count, emit: emit)
     }
 

@@ -55,7 +55,9 @@ enum MessagePrefixes {
 
     /// Parses the optional prefixes at `start`. `(…)` is a sender image when it holds no `(` and
     /// is followed by a space or the end; `[…:…]` is a subsystem and category when the subsystem
-    /// has no space. A message that itself starts with such text is misread: the format gives no
+    /// is reverse-DNS (`com.apple.runningboard`, at least one dot, letters, digits, `-`, `_`) or a
+    /// lone word with an empty category (`[system:]`). This keeps FrontBoard's own proems,
+    /// `[app<com.example>:2231]` and `[sceneID:com.example-default]`, in the message where they belong. A message that itself starts with such text is misread: the format gives no
     /// way to tell them apart, and `log show` prints the prefixes whenever they are not empty.
     static func parse(_ bytes: UnsafeRawBufferPointer, from start: Int, allowImage: Bool = true) -> Parsed {
         var result = Parsed(messageStart: start)
@@ -71,16 +73,26 @@ enum MessagePrefixes {
         if index < bytes.count, bytes[index] == UInt8(ascii: "["),
            let close = bytes.firstIndex(of: UInt8(ascii: "]"), from: index + 1),
            close + 1 == bytes.count || bytes[close + 1] == .space,
-           let colon = bytes.firstIndex(of: UInt8(ascii: ":"), from: index + 1), colon < close {
-            var subsystemHasSpace = false
-            for position in (index + 1)..<colon where bytes[position] == .space { subsystemHasSpace = true }
-            if !subsystemHasSpace {
-                if colon > index + 1 { result.subsystem = (index + 1)..<colon }
-                if close > colon + 1 { result.category = (colon + 1)..<close }
-                result.messageStart = min(close + 2, bytes.count)
-            }
+           let colon = bytes.firstIndex(of: UInt8(ascii: ":"), in: (index + 1)..<close),
+           isSubsystem(bytes.slice(index + 1, colon), categoryIsEmpty: colon + 1 == close),
+           bytes.firstIndex(of: UInt8(ascii: "<"), in: colon..<close) == nil {
+            if colon > index + 1 { result.subsystem = (index + 1)..<colon }
+            if close > colon + 1 { result.category = (colon + 1)..<close }
+            result.messageStart = min(close + 2, bytes.count)
         }
         return result
+    }
+}
+
+extension MessagePrefixes {
+    static func isSubsystem(_ bytes: UnsafeRawBufferPointer, categoryIsEmpty: Bool) -> Bool {
+        guard !bytes.isEmpty || !categoryIsEmpty else { return false }
+        var dots = 0
+        for byte in bytes {
+            if byte == UInt8(ascii: ".") { dots += 1; continue }
+            guard byte.isASCIILetter || byte.isDigit || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_") else { return false }
+        }
+        return dots > 0 || categoryIsEmpty || bytes.isEmpty
     }
 }
 
@@ -113,10 +125,11 @@ enum MessageTypeSpelling {
         lower.reserveCapacity(word.count)
         for byte in word { lower.append(byte.isASCIILetter ? byte | 0x20 : byte) }
         switch String(decoding: lower, as: UTF8.self) {
-        case "default", "df", "notice", "standard": return .default
+        // The legacy syslog relay's `Warning` has no os_log counterpart; it is below Error, so default.
+        case "default", "df", "notice", "standard", "warning": return .default
         case "info", "i": return .info
         case "debug", "db": return .debug
-        case "error", "e", "er", "fehler", "warning": return .error
+        case "error", "e", "er", "fehler": return .error
         case "fault", "f", "fa": return .fault
         case "activity", "a", "user_action": return .activity
         case "signpost": return .signpost

@@ -1,0 +1,133 @@
+public import Foundation
+public import PrewarmLint
+
+/// One case of the bundled `Corpus/`: a log, what it shows and where its shape came from
+/// (`case.json`), and what reading it must give (`expected.json`).
+///
+/// `case.json` keys: `title`, `shows`, `source` (provenance: a real-log file or the template it
+/// was written from), `log` (the file name of the log in the case folder), `format` (the format
+/// it must be sniffed as, or `null` for an input that is not a log), and optional `date`,
+/// `year`, `utcOffset` (as the CLI options take them).
+public struct CorpusCase: Sendable {
+    public struct Description: Codable, Sendable {
+        public var title: String
+        public var shows: String
+        public var source: String
+        public var log: String
+        public var format: String?
+        public var date: String?
+        public var year: Int?
+        public var utcOffset: String?
+    }
+
+    public var directory: URL
+    public var name: String { directory.lastPathComponent }
+    public var description: Description
+
+    public init(directory: URL) throws {
+        self.directory = directory
+        let data = try Data(contentsOf: directory.appendingPathComponent("case.json"))
+        self.description = try JSONDecoder().decode(Description.self, from: data)
+    }
+
+    /// Every case below a corpus folder (`Corpus/formats`), sorted by name.
+    public static func all(in folder: URL) throws -> [CorpusCase] {
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        return try names.compactMap { name in
+            let directory = folder.appendingPathComponent(name)
+            guard FileManager.default.fileExists(atPath: directory.appendingPathComponent("case.json").path) else { return nil }
+            return try CorpusCase(directory: directory)
+        }
+    }
+
+    /// The reader configuration the case asks for. Origins name the log by its file name, and no
+    /// reference time is given, so results never depend on when the repository was checked out.
+    public var configuration: ReaderConfiguration {
+        var inference = TimeInference()
+        if let date = description.date {
+            let parts = date.split(separator: "-").compactMap { Int($0) }
+            if parts.count == 3 { inference.date = CivilDateTime(year: parts[0], month: parts[1], day: parts[2]) }
+        }
+        inference.year = description.year
+        if let offset = description.utcOffset { inference.utcOffsetSeconds = CorpusCase.parseOffset(offset) }
+        return ReaderConfiguration(inputName: description.log, timeInference: inference)
+    }
+
+    /// The log's bytes.
+    public func logBytes() throws -> [UInt8] {
+        Array(try Data(contentsOf: directory.appendingPathComponent(description.log)))
+    }
+
+    /// The outcome rendered as the text `expected.json` holds: stable, one event per line.
+    public static func render(_ outcome: ReaderVerifier.Outcome) -> String {
+        let events = EventNDJSONReporter()
+        var text = "{\n  \"schemaVersion\": 1,\n"
+        text += "  \"format\": \(outcome.format.map { "\"\($0.rawValue)\"" } ?? "null"),\n"
+        if let failure = outcome.failure {
+            var writer = JSONTextWriter()
+            writer.beginObject(); writer.field("code", failure.code.rawValue); writer.field("message", failure.message); writer.endObject()
+            text += "  \"failure\": \(writer.text),\n"
+        }
+        let statistics = outcome.statistics
+        var writer = JSONTextWriter()
+        writer.beginObject()
+        writer.field("lines", statistics.lines)
+        writer.field("events", statistics.events)
+        writer.field("eventLines", statistics.eventLines)
+        writer.key("skipped")
+        writer.beginObject()
+        for reason in SkippedLineReason.allCases where (statistics.skipped[reason] ?? 0) > 0 {
+            writer.field(reason.rawValue, statistics.skipped[reason]!)
+        }
+        writer.endObject()
+        writer.field("diagnosedLines", statistics.diagnosedLines)
+        writer.endObject()
+        text += "  \"summary\": \(writer.text),\n"
+        text += "  \"events\": [\n"
+        text += outcome.events.map { "    " + events.line(for: $0) }.joined(separator: ",\n")
+        text += outcome.events.isEmpty ? "  ],\n" : "\n  ],\n"
+        text += "  \"diagnostics\": [\n"
+        text += outcome.diagnostics.map { diagnostic in
+            var writer = JSONTextWriter()
+            writer.beginObject()
+            writer.field("line", diagnostic.origin.line)
+            writer.field("code", diagnostic.code.rawValue)
+            writer.field("severity", diagnostic.severity.rawValue)
+            writer.field("lineCount", diagnostic.lineCount)
+            writer.field("message", diagnostic.message)
+            writer.endObject()
+            return "    " + writer.text
+        }.joined(separator: ",\n")
+        text += outcome.diagnostics.isEmpty ? "  ]\n}\n" : "\n  ]\n}\n"
+        return text
+    }
+
+    /// Compares `actual` with the case's `expected.json`. With `PREWARM_LINT_RECORD=1` in the
+    /// environment it writes the file instead and still fails, so a recording run can never pass.
+    /// - Returns: nil when they match, else what to say.
+    public func compareWithExpected(_ actual: String) throws -> String? {
+        let url = directory.appendingPathComponent("expected.json")
+        if ProcessInfo.processInfo.environment["PREWARM_LINT_RECORD"] == "1" {
+            try actual.write(to: url, atomically: true, encoding: .utf8)
+            return "recorded a new \(name)/expected.json: review it, then run the tests again without PREWARM_LINT_RECORD"
+        }
+        guard let expected = try? String(contentsOf: url, encoding: .utf8) else {
+            return "\(name)/expected.json is missing: run the tests with PREWARM_LINT_RECORD=1 to record it"
+        }
+        if expected == actual { return nil }
+        let expectedLines = expected.split(separator: "\n", omittingEmptySubsequences: false)
+        let actualLines = actual.split(separator: "\n", omittingEmptySubsequences: false)
+        for (index, (a, b)) in zip(expectedLines, actualLines).enumerated() where a != b {
+            return "\(name)/expected.json differs at line \(index + 1):\n  expected: \(a)\n  actual:   \(b)"
+        }
+        return "\(name)/expected.json has \(expectedLines.count) lines, the result has \(actualLines.count)"
+    }
+
+    static func parseOffset(_ text: String) -> Int? {
+        if text == "Z" { return 0 }
+        guard let sign = text.first, sign == "+" || sign == "-" else { return nil }
+        let digits = text.dropFirst().filter { $0 != ":" }
+        guard digits.count == 4, let hours = Int(digits.prefix(2)), let minutes = Int(digits.suffix(2)) else { return nil }
+        return (sign == "-" ? -1 : 1) * (hours * 3600 + minutes * 60)
+    }
+}

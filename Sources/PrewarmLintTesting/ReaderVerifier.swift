@@ -1,0 +1,110 @@
+public import PrewarmLint
+
+/// Proves a reader streams correctly: the same input, whole and drip-fed in chunks, must give
+/// the same events, diagnostics and counts, and every line must be accounted for.
+///
+/// Modelled on swift-nio's `ByteToMessageDecoderVerifier`. It throws a descriptive
+/// ``ReaderVerifierError`` rather than failing a test itself, so it works from Swift Testing,
+/// XCTest or a script.
+///
+/// Usage:
+/// ```swift
+/// try ReaderVerifier.verify(bytes, configuration: ReaderConfiguration(inputName: "log.txt"))
+/// ```
+public enum ReaderVerifier {
+    /// The chunk sizes every reader is checked with, besides the whole input at once.
+    public static let chunkSizes = [1, 2, 3, 7, 64]
+
+    /// Everything a reader produced for one input.
+    public struct Outcome: Sendable, Equatable {
+        public var format: LogFormat?
+        public var events: [LogEvent] = []
+        public var diagnostics: [ReaderDiagnostic] = []
+        public var statistics = DecoderStatistics()
+        public var failure: ReaderError?
+    }
+
+    /// Reads `bytes` in chunks of `chunkSize` (nil: all at once).
+    public static func read(_ bytes: [UInt8], configuration: ReaderConfiguration, format: LogFormat? = nil, chunkSize: Int? = nil) -> Outcome {
+        var outcome = Outcome()
+        var reader = LogStreamReader(configuration: configuration, format: format)
+        let emit: (ReaderOutput) -> Void = { output in
+            switch output {
+            case .event(let event): outcome.events.append(event)
+            case .diagnostic(let diagnostic): outcome.diagnostics.append(diagnostic)
+            }
+        }
+        bytes.withUnsafeBytes { (all: UnsafeRawBufferPointer) in
+            do throws(ReaderError) {
+                let size = max(1, chunkSize ?? max(1, all.count))
+                var start = 0
+                while start < all.count {
+                    let end = min(all.count, start + size)
+                    try reader.read(UnsafeRawBufferPointer(rebasing: all[start..<end]), emit: emit)
+                    start = end
+                }
+                try reader.finish(emit: emit)
+            } catch {
+                outcome.failure = error
+            }
+        }
+        outcome.format = reader.format
+        outcome.statistics = reader.statistics
+        return outcome
+    }
+
+    /// Reads `bytes` whole and at every chunk size in ``chunkSizes``, and checks the outcomes agree,
+    /// that origins never go backwards, and that every line is an event line, a skipped line or
+    /// covered by a diagnostic.
+    /// - Returns: the outcome of reading the whole input at once.
+    @discardableResult
+    public static func verify(_ bytes: [UInt8], configuration: ReaderConfiguration, format: LogFormat? = nil) throws -> Outcome {
+        let whole = read(bytes, configuration: configuration, format: format)
+        for size in chunkSizes {
+            let chunked = read(bytes, configuration: configuration, format: format, chunkSize: size)
+            if chunked != whole {
+                throw ReaderVerifierError(message: describeDifference(whole, chunked, chunkSize: size))
+            }
+        }
+        var previous = -1
+        for event in whole.events {
+            if event.origin.byteOffset < previous {
+                throw ReaderVerifierError(message: "event at \(event.origin) starts before the previous event (byte \(event.origin.byteOffset) < \(previous))")
+            }
+            previous = event.origin.byteOffset
+        }
+        if whole.failure == nil {
+            let statistics = whole.statistics
+            let accounted = statistics.eventLines + statistics.skipped.values.reduce(0, +) + statistics.diagnosedLines
+            if accounted != statistics.lines {
+                throw ReaderVerifierError(message: """
+                    \(statistics.lines) lines read but \(accounted) accounted for \
+                    (\(statistics.eventLines) in events, \(statistics.skipped) skipped, \(statistics.diagnosedLines) in diagnostics)
+                    """)
+            }
+        }
+        return whole
+    }
+
+    private static func describeDifference(_ whole: Outcome, _ chunked: Outcome, chunkSize: Int) -> String {
+        var text = "reading in chunks of \(chunkSize) bytes differs from reading at once: "
+        if whole.format != chunked.format { return text + "format \(String(describing: chunked.format)) != \(String(describing: whole.format))" }
+        if whole.failure != chunked.failure { return text + "failure \(String(describing: chunked.failure)) != \(String(describing: whole.failure))" }
+        for (index, (a, b)) in zip(whole.events, chunked.events).enumerated() where a != b {
+            return text + "event \(index) differs:\n  whole:   \(a)\n  chunked: \(b)"
+        }
+        if whole.events.count != chunked.events.count { return text + "\(chunked.events.count) events != \(whole.events.count)" }
+        for (index, (a, b)) in zip(whole.diagnostics, chunked.diagnostics).enumerated() where a != b {
+            return text + "diagnostic \(index) differs:\n  whole:   \(a)\n  chunked: \(b)"
+        }
+        if whole.diagnostics.count != chunked.diagnostics.count { return text + "\(chunked.diagnostics.count) diagnostics != \(whole.diagnostics.count)" }
+        text += "statistics \(chunked.statistics) != \(whole.statistics)"
+        return text
+    }
+}
+
+/// A mismatch found by ``ReaderVerifier``.
+public struct ReaderVerifierError: Error, CustomStringConvertible {
+    public var message: String
+    public var description: String { message }
+}

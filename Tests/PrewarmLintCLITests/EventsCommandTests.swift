@@ -1,0 +1,129 @@
+import Foundation
+import Testing
+
+/// End-to-end: the built `prewarm-lint` binary, its stdout, stderr and exit code.
+@Suite("prewarm-lint events")
+struct EventsCommandTests {
+    static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let corpus = repositoryRoot.appendingPathComponent("Corpus/formats")
+
+    static var binary: URL {
+        let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("prewarm-lint")
+        if FileManager.default.isExecutableFile(atPath: beside.path) { return beside }
+        return repositoryRoot.appendingPathComponent(".build/debug/prewarm-lint")
+    }
+
+    struct Run {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    static func run(_ arguments: [String], stdin: Data? = nil) throws -> Run {
+        // Output goes to files, not pipes: a child filling one pipe while the test drains the other would deadlock.
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("prewarm-lint-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let outURL = folder.appendingPathComponent("stdout"), errURL = folder.appendingPathComponent("stderr")
+        FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        let input = Pipe()
+        process.standardOutput = try FileHandle(forWritingTo: outURL)
+        process.standardError = try FileHandle(forWritingTo: errURL)
+        process.standardInput = input
+        try process.run()
+        if let stdin { input.fileHandleForWriting.write(stdin) }
+        try input.fileHandleForWriting.close()
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus,
+                   stdout: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
+                   stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
+    }
+
+    @Test("ndjson output: one parseable object per event, summary on stderr, exit 0")
+    func ndjson() throws {
+        let log = Self.corpus.appendingPathComponent("console-copy-pid-column/log.txt").path
+        let run = try Self.run(["events", "--format", "ndjson", "--date", "2021-10-20", log])
+        #expect(run.status == 0)
+        let lines = run.stdout.split(separator: "\n")
+        #expect(lines.count == 3)
+        let first = try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
+        #expect(first["process"] as? String == "securityd")
+        #expect(first["pid"] as? Int == 115)
+        #expect(first["time"] as? String == "2021-10-20T14:14:22.944797+11:00")
+        #expect((first["message"] as? String)?.contains("Code=-25308") == true)
+        #expect(run.stderr.contains("\(log): console-copy, 3 events from 9 lines; skipped 6 unusable (see diagnostics); 1 warning, 1 note"))
+    }
+
+    @Test("standard input with - and filters")
+    func stdinAndFilters() throws {
+        let text = """
+            default\t21:28:47.038326-0500\tSpringBoard\tBootstrapping app<com.x> with intent foreground-interactive
+            default\t21:28:47.039088-0500\tSpringBoard\tPrewarming for launch of com.x
+            default\t21:28:47.039347-0500\trunningboardd\tAcquiring assertion targeting app<com.x>
+
+            """
+        let run = try Self.run(["events", "--format", "ndjson", "--date", "2024-01-02", "--process", "SpringBoard", "--grep", "PREWARMING", "-"],
+                               stdin: Data(text.utf8))
+        #expect(run.status == 0)
+        #expect(run.stdout.split(separator: "\n").count == 1)
+        #expect(run.stdout.contains("\"message\":\"Prewarming for launch of com.x\""))
+        #expect(run.stderr.contains("-: console-copy, 3 events from 3 lines"))
+    }
+
+    @Test("a missing file is an error with exit 2, and the other inputs are still read")
+    func missingFile() throws {
+        let log = Self.corpus.appendingPathComponent("xcode-console-app-lines/log.txt").path
+        let run = try Self.run(["events", "/nonexistent/device.log", log])
+        #expect(run.status == 2)
+        #expect(run.stderr.contains("/nonexistent/device.log: error: no such file or directory"))
+        #expect(run.stdout.contains("SDK init success"))
+    }
+
+    @Test("a named file that is not a log is an error with exit 2")
+    func notALog() throws {
+        let log = Self.corpus.appendingPathComponent("not-a-log-crash-report/log.txt").path
+        let run = try Self.run(["events", log])
+        #expect(run.status == 2)
+        #expect(run.stderr.contains("\(log): error: not a recognized log format"))
+    }
+
+    @Test("a directory is read recursively in path order; non-logs inside it are skipped with a note")
+    func directory() throws {
+        let run = try Self.run(["events", "--format", "ndjson", "--date", "2024-01-01", "--year", "2024", Self.corpus.path])
+        #expect(run.status == 0)
+        #expect(run.stderr.contains("not-a-log-crash-report/log.txt: note: skipped, not a log"))
+        let paths = run.stdout.split(separator: "\n").compactMap { line -> String? in
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                  let origin = object["origin"] as? [String: Any] else { return nil }
+            return origin["path"] as? String
+        }
+        #expect(!paths.isEmpty)
+        #expect(paths == paths.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
+        #expect(paths.contains { $0.hasSuffix("log-show-ndjson-gzip/log.ndjson.gz") })
+    }
+
+    @Test("usage errors exit 64 and say what is wrong")
+    func usage() throws {
+        let noPath = try Self.run(["events"])
+        #expect(noPath.status == 64)
+        #expect(noPath.stderr.contains("give at least one path, or - to read standard input"))
+        let badFormat = try Self.run(["events", "--input-format", "csv", "x"])
+        #expect(badFormat.status == 64)
+        #expect(badFormat.stderr.contains("unknown input format 'csv'"))
+        let badDate = try Self.run(["events", "--date", "2023-02-30", "x"])
+        #expect(badDate.status == 64)
+        #expect(badDate.stderr.contains("--date '2023-02-30' is not a real date"))
+    }
+
+    @Test("--input-format forces a format")
+    func forced() throws {
+        let run = try Self.run(["events", "--format", "ndjson", "--input-format", "console-copy", "--date", "2024-01-01", "-"],
+                               stdin: Data("default\t10:00:00.000000+0000\tkernel\tboot\n".utf8))
+        #expect(run.status == 0)
+        #expect(run.stdout.contains("\"process\":\"kernel\""))
+    }
+}

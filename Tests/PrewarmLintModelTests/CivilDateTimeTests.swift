@@ -1,0 +1,47 @@
+import Foundation
+import PrewarmLintModel
+import Testing
+
+@Suite("CivilDateTime")
+struct CivilDateTimeTests {
+    @Test("instants round-trip and agree with Foundation's Gregorian calendar", arguments: [
+        Int64(0), 951_782_400_000_000, -2_208_988_800_000_000, 1_710_772_862_120_871, 253_402_300_799_999_999, -11_670_912_000_000_000,  // 1600-03-01: Foundation switches to the Julian calendar before 1582
+    ])
+    func agreesWithFoundation(microseconds: Int64) throws {
+        let civil = CivilDateTime(microsecondsSinceEpoch: microseconds, utcOffsetSeconds: 0)
+        #expect(civil.microsecondsSinceEpoch(utcOffsetSeconds: 0) == microseconds)
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = try #require(TimeZone(secondsFromGMT: 0))
+        let components = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second],
+                                                 from: Date(timeIntervalSince1970: TimeInterval(microseconds.quotientRoundedDown(by: 1_000_000))))
+        #expect(components.year == civil.year)
+        #expect(components.month == civil.month)
+        #expect(components.day == civil.day)
+        #expect(components.hour == civil.hour)
+        #expect(components.second == civil.second)
+    }
+
+    @Test("ISO 8601 keeps the offset the time was written in")
+    func iso() {
+        let timestamp = LogTimestamp(microsecondsSinceEpoch: 1_689_744_171_916_784, utcOffsetSeconds: 3 * 3600, text: "x")
+        #expect(timestamp.iso8601 == "2023-07-19T08:22:51.916784+03:00")
+        let negative = LogTimestamp(microsecondsSinceEpoch: 0, utcOffsetSeconds: -(9 * 3600 + 30 * 60), text: "x")
+        #expect(negative.iso8601 == "1969-12-31T14:30:00.000000-09:30")
+    }
+
+    @Test("validity of dates")
+    func validity() {
+        #expect(CivilDateTime(year: 2024, month: 2, day: 29).isValid)
+        #expect(!CivilDateTime(year: 2023, month: 2, day: 29).isValid)
+        #expect(!CivilDateTime(year: 1900, month: 2, day: 29).isValid)
+        #expect(CivilDateTime(year: 2000, month: 2, day: 29).isValid)
+        #expect(!CivilDateTime(year: 2024, month: 13, day: 1).isValid)
+    }
+}
+
+extension Int64 {
+    func quotientRoundedDown(by divisor: Int64) -> Int64 {
+        let q = self / divisor
+        return (self % divisor < 0) ? q - 1 : q
+    }
+}

@@ -1,0 +1,63 @@
+import PrewarmLintModel
+@testable import PrewarmLintReaders
+import Testing
+
+@Suite("TimestampResolver")
+struct TimestampResolverTests {
+    func time(_ hour: Int, _ minute: Int, _ second: Int, month: Int? = nil, day: Int? = nil, offset: Int? = -8 * 3600) -> PartialTimestamp {
+        PartialTimestamp(month: month, day: day, hour: hour, minute: minute, second: second, utcOffsetSeconds: offset)
+    }
+
+    func resolved(_ resolver: inout TimestampResolver, _ partial: PartialTimestamp, _ text: String) throws -> LogTimestamp {
+        let result = resolver.resolve(partial, text: text)
+        return try #require(result)
+    }
+
+    @Test("a date-less log crossing midnight moves to the next day; a late straggler stays on the day before")
+    func midnight() throws {
+        var resolver = TimestampResolver(inference: TimeInference(date: CivilDateTime(year: 2023, month: 12, day: 31)))
+        let a = try resolved(&resolver, time(23, 59, 58), "a")
+        let b = try resolved(&resolver, time(0, 0, 1), "b")
+        let c = try resolved(&resolver, time(23, 59, 59), "c")
+        let d = try resolved(&resolver, time(0, 0, 2), "d")
+        #expect(a.iso8601 == "2023-12-31T23:59:58.000000-08:00")
+        #expect(b.iso8601 == "2024-01-01T00:00:01.000000-08:00")
+        #expect(c.iso8601 == "2023-12-31T23:59:59.000000-08:00")
+        #expect(d.iso8601 == "2024-01-01T00:00:02.000000-08:00")
+        #expect(a.inferred == [.year, .date])
+        #expect(resolver.takeNotes() == ["date not in the input; using 2023-12-31 from --date"])
+    }
+
+    @Test("a year-less log crossing New Year moves to the next year")
+    func newYear() throws {
+        var resolver = TimestampResolver(inference: TimeInference(year: 2023, utcOffsetSeconds: 3600))
+        let a = try resolved(&resolver, time(23, 59, 58, month: 12, day: 31, offset: nil), "a")
+        let b = try resolved(&resolver, time(0, 0, 1, month: 1, day: 1, offset: nil), "b")
+        #expect(a.iso8601 == "2023-12-31T23:59:58.000000+01:00")
+        #expect(b.iso8601 == "2024-01-01T00:00:01.000000+01:00")
+        #expect(b.inferred == [.year, .utcOffset])
+    }
+
+    @Test("without options the date comes from the reference, never after it")
+    func referenceDate() throws {
+        // Reference: 2022-06-08 10:00 UTC = 03:00 at -07:00; a 15:11 event must be the day before.
+        let reference = CivilDateTime(year: 2022, month: 6, day: 8, hour: 10).microsecondsSinceEpoch(utcOffsetSeconds: 0)
+        var resolver = TimestampResolver(inference: TimeInference(referenceInstant: reference))
+        let event = try resolved(&resolver, time(15, 11, 38, offset: -7 * 3600), "x")
+        #expect(event.iso8601 == "2022-06-07T15:11:38.000000-07:00")
+    }
+
+    @Test("February 29th without a year goes to a leap year")
+    func leapDay() throws {
+        var resolver = TimestampResolver(inference: TimeInference(year: 2023, utcOffsetSeconds: 0))
+        let event = try resolved(&resolver, time(12, 0, 0, month: 2, day: 29, offset: nil), "x")
+        #expect(event.iso8601.hasPrefix("2020-02-29"))
+    }
+
+    @Test("an impossible time is rejected")
+    func invalid() {
+        var resolver = TimestampResolver(inference: TimeInference())
+        #expect(resolver.resolve(PartialTimestamp(year: 2023, month: 2, day: 30, hour: 1, minute: 0, second: 0, utcOffsetSeconds: 0), text: "x") == nil)
+        #expect(resolver.resolve(PartialTimestamp(year: 2023, month: 1, day: 1, hour: 25, minute: 0, second: 0, utcOffsetSeconds: 0), text: "x") == nil)
+    }
+}
