@@ -11,7 +11,7 @@ public struct EventOrigin: Sendable, Hashable, Comparable {
     public var byteOffset: Int
 
     /// Creates an origin.
-    public init(input: String, line: Int, byteOffset: Int) {
+    @inlinable public init(input: String, line: Int, byteOffset: Int) {
         self.input = input
         self.line = line
         self.byteOffset = byteOffset

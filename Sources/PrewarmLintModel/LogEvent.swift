@@ -33,7 +33,7 @@ public struct LogEvent: Sendable, Hashable {
     public var origin: EventOrigin
 
     /// Creates an event from its parts.
-    public init(
+    @inlinable public init(
         timestamp: LogTimestamp,
         process: String,
         pid: Int? = nil,

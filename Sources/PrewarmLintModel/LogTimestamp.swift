@@ -13,7 +13,7 @@ public struct LogTimestamp: Sendable, Hashable, Comparable {
     /// Which parts of the time were not in the input and had to be inferred.
     public struct InferredParts: OptionSet, Sendable, Hashable {
         public let rawValue: UInt8
-        public init(rawValue: UInt8) { self.rawValue = rawValue }
+        @inlinable public init(rawValue: UInt8) { self.rawValue = rawValue }
         /// The year (formats such as `idevicesyslog` print `May  2` without one).
         public static let year = InferredParts(rawValue: 1 << 0)
         /// The whole date (Console.app copies print only the time of day).
@@ -41,7 +41,7 @@ public struct LogTimestamp: Sendable, Hashable, Comparable {
     public var inferred: InferredParts
 
     /// Creates a timestamp.
-    public init(microsecondsSinceEpoch: Int64, utcOffsetSeconds: Int, text: String, inferred: InferredParts = []) {
+    @inlinable public init(microsecondsSinceEpoch: Int64, utcOffsetSeconds: Int, text: String, inferred: InferredParts = []) {
         self.microsecondsSinceEpoch = microsecondsSinceEpoch
         self.utcOffsetSeconds = utcOffsetSeconds
         self.text = text

@@ -3,7 +3,7 @@
 
 extension UnsafeRawBufferPointer {
     /// The index of the first `byte` at or after `start`, or nil.
-    @inlinable func firstIndex(of byte: UInt8, from start: Int) -> Int? {
+    @inlinable @inline(__always) func firstIndex(of byte: UInt8, from start: Int) -> Int? {
         guard start < count else { return nil }
         let base = baseAddress! + start
         guard let found = memchr(base, Int32(byte), count - start) else { return nil }
@@ -11,7 +11,7 @@ extension UnsafeRawBufferPointer {
     }
 
     /// The index of the first `byte` inside `range`, or nil.
-    @inlinable func firstIndex(of byte: UInt8, in range: Range<Int>) -> Int? {
+    @inlinable @inline(__always) func firstIndex(of byte: UInt8, in range: Range<Int>) -> Int? {
         guard range.lowerBound < range.upperBound, range.upperBound <= count else { return nil }
         let base = baseAddress! + range.lowerBound
         guard let found = memchr(base, Int32(byte), range.count) else { return nil }
@@ -33,22 +33,22 @@ extension UnsafeRawBufferPointer {
     }
 
     /// Whether the bytes at `index` spell `literal`.
-    @inlinable func matches(_ literal: StaticString, at index: Int) -> Bool {
+    @inlinable @inline(__always) func matches(_ literal: StaticString, at index: Int) -> Bool {
         let length = literal.utf8CodeUnitCount
         guard index >= 0, index + length <= count else { return false }
         return memcmp(baseAddress! + index, literal.utf8Start, length) == 0
     }
 
     /// Whether the whole buffer spells `literal`.
-    @inlinable func equals(_ literal: StaticString) -> Bool {
+    @inlinable @inline(__always) func equals(_ literal: StaticString) -> Bool {
         count == literal.utf8CodeUnitCount && matches(literal, at: 0)
     }
 
     /// Whether the buffer starts with `literal`.
-    @inlinable func hasPrefix(_ literal: StaticString) -> Bool { matches(literal, at: 0) }
+    @inlinable @inline(__always) func hasPrefix(_ literal: StaticString) -> Bool { matches(literal, at: 0) }
 
     /// The value of exactly `length` decimal digits at `index`, or nil.
-    @inlinable func digits(at index: Int, length: Int) -> Int? {
+    @inlinable @inline(__always) func digits(at index: Int, length: Int) -> Int? {
         guard index >= 0, index + length <= count else { return nil }
         var value = 0
         for offset in 0..<length {
@@ -61,7 +61,7 @@ extension UnsafeRawBufferPointer {
 
     /// A run of decimal digits starting at `index`: its value and the index after it.
     /// Nil when there is no digit or the value overflows.
-    @inlinable func unsignedInteger(at index: Int) -> (value: UInt64, end: Int)? {
+    @inlinable @inline(__always) func unsignedInteger(at index: Int) -> (value: UInt64, end: Int)? {
         var position = index
         var value: UInt64 = 0
         while position < count, self[position].isDigit {
@@ -75,7 +75,7 @@ extension UnsafeRawBufferPointer {
     }
 
     /// A run of hexadecimal digits starting at `index` (no `0x`): its value and the index after it.
-    @inlinable func hexInteger(at index: Int) -> (value: UInt64, end: Int)? {
+    @inlinable @inline(__always) func hexInteger(at index: Int) -> (value: UInt64, end: Int)? {
         var position = index
         var value: UInt64 = 0
         while position < count, self[position].isHexDigit {
@@ -89,21 +89,21 @@ extension UnsafeRawBufferPointer {
     }
 
     /// The index of the first byte at or after `index` that is not a space or tab.
-    @inlinable func skippingSpaces(from index: Int) -> Int {
+    @inlinable @inline(__always) func skippingSpaces(from index: Int) -> Int {
         var position = index
         while position < count, self[position].isSpaceOrTab { position += 1 }
         return position
     }
 
     /// The index of the first space or tab at or after `index` (or `count`).
-    @inlinable func endOfToken(from index: Int) -> Int {
+    @inlinable @inline(__always) func endOfToken(from index: Int) -> Int {
         var position = index
         while position < count, !self[position].isSpaceOrTab { position += 1 }
         return position
     }
 
     /// A sub-buffer.
-    @inlinable func slice(_ start: Int, _ end: Int) -> UnsafeRawBufferPointer {
+    @inlinable @inline(__always) func slice(_ start: Int, _ end: Int) -> UnsafeRawBufferPointer {
         UnsafeRawBufferPointer(rebasing: self[start..<end])
     }
 

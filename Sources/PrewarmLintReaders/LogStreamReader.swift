@@ -165,14 +165,14 @@ public struct LogStreamReader {
     /// decoder learns its column layout from.
     static func makeDecoder(_ format: LogFormat, sample: UnsafeRawBufferPointer, configuration: ReaderConfiguration) -> any LogDecoder {
         switch format {
-        case .logShow: TextLogDecoder(grammar: LogShowGrammar(), configuration: configuration)
-        case .logShowCompact: TextLogDecoder(grammar: LogShowCompactGrammar(), configuration: configuration)
-        case .logShowSyslog: TextLogDecoder(grammar: LogShowSyslogGrammar(), configuration: configuration)
-        case .xcodeConsole: TextLogDecoder(grammar: XcodeConsoleGrammar(), configuration: configuration)
-        case .idevicesyslog: TextLogDecoder(grammar: IDeviceSyslogGrammar(), configuration: configuration)
-        case .pymobiledevice3: TextLogDecoder(grammar: PyMobileDevice3Grammar(), configuration: configuration)
+        case .logShow: TextLogDecoder(grammar: .logShow(LogShowGrammar()), configuration: configuration)
+        case .logShowCompact: TextLogDecoder(grammar: .logShowCompact(LogShowCompactGrammar()), configuration: configuration)
+        case .logShowSyslog: TextLogDecoder(grammar: .logShowSyslog(LogShowSyslogGrammar()), configuration: configuration)
+        case .xcodeConsole: TextLogDecoder(grammar: .xcodeConsole(XcodeConsoleGrammar()), configuration: configuration)
+        case .idevicesyslog: TextLogDecoder(grammar: .idevicesyslog(IDeviceSyslogGrammar()), configuration: configuration)
+        case .pymobiledevice3: TextLogDecoder(grammar: .pymobiledevice3(PyMobileDevice3Grammar()), configuration: configuration)
         case .consoleCopy:
-            TextLogDecoder(grammar: ConsoleCopyGrammar(layout: ConsoleColumnLayout.detect(from: sample)), configuration: configuration)
+            TextLogDecoder(grammar: .consoleCopy(ConsoleCopyGrammar(layout: ConsoleColumnLayout.detect(from: sample))), configuration: configuration)
         case .logShowNDJSON, .pymobiledevice3JSON, .unifiedLogIterator:
             NDJSONLogDecoder(format: format, configuration: configuration)
         case .logShowJSON:

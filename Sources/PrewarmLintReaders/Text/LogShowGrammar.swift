@@ -11,10 +11,9 @@ struct LogShowGrammar: TextRecordGrammar {
     static let format = LogFormat.logShow
 
     func classify(_ line: UnsafeRawBufferPointer) -> TextLineKind {
-        if let chrome = ExporterChrome.classify(line) { return .skipped(chrome) }
         guard let (time, afterTime) = TimestampText.dateTime(line, at: 0), time.utcOffsetSeconds != nil,
               afterTime < line.count, line[afterTime] == .space
-        else { return ByteLine(bytes: line, number: 0, byteOffset: 0).isBlank ? .skipped(.blank) : .other }
+        else { return ExporterChrome.classify(line).map(TextLineKind.skipped) ?? (ByteLine(bytes: line, number: 0, byteOffset: 0).isBlank ? .skipped(.blank) : .other) }
         // Thread, Type, Activity, PID, TTL: whitespace-separated columns.
         var index = line.skippingSpaces(from: afterTime)
         guard line.matches("0x", at: index), let (thread, afterThread) = line.hexInteger(at: index + 2) else { return .other }

@@ -8,11 +8,11 @@ import PrewarmLintModel
 /// at all. Lines before the first record become one `orphan-lines` diagnostic. A record is
 /// emitted when the next one starts, or at the end of input, so the output lags one record
 /// behind the input.
-struct TextLogDecoder<Grammar: TextRecordGrammar>: LogDecoder {
-    var format: LogFormat { Grammar.format }
+struct TextLogDecoder: LogDecoder {
+    let format: LogFormat
     private(set) var statistics = DecoderStatistics()
 
-    private var grammar: Grammar
+    private var grammar: TextGrammar
     private var framer: LineFramer
     private var resolver: TimestampResolver
     private let configuration: ReaderConfiguration
@@ -27,8 +27,9 @@ struct TextLogDecoder<Grammar: TextRecordGrammar>: LogDecoder {
     private var incompleteHead: (bytes: [UInt8], number: Int, offset: Int)?
     private var orphans: (number: Int, offset: Int, count: Int)?
 
-    init(grammar: Grammar, configuration: ReaderConfiguration) {
+    init(grammar: TextGrammar, configuration: ReaderConfiguration) {
         self.grammar = grammar
+        self.format = grammar.format
         self.configuration = configuration
         self.framer = LineFramer(maximumLineLength: configuration.limits.maximumLineLength)
         self.resolver = TimestampResolver(inference: configuration.timeInference)
@@ -197,11 +198,11 @@ struct TextLogDecoder<Grammar: TextRecordGrammar>: LogDecoder {
             statistics.count(diagnostic)
             emit(.diagnostic(diagnostic))
         }
-        guard var event = pending else { return }
-        pending = nil
+        // `take()` moves the event out without copying (and retaining) its strings.
+        guard var event = pending.take() else { return }
         pendingAwaitsPrefixes = false
         // Blank lines that ended a multi-line message belong to no one: trim them.
-        while event.message.hasSuffix("\n") { event.message.removeLast() }
+        while event.message.utf8.last == .newline { event.message.removeLast() }
         grammar.finish(&event)
         // As in `log show`, a sender image that is the process itself is not repeated.
         if event.senderImage == event.process { event.senderImage = nil }

@@ -44,6 +44,50 @@ extension TextRecordGrammar {
     func finish(_ event: inout LogEvent) {}
 }
 
+/// The text grammars as one concrete type, so the decoder's hot loop calls them directly: a
+/// decoder generic over its grammar would run unspecialized behind `any LogDecoder`.
+enum TextGrammar {
+    case logShow(LogShowGrammar)
+    case logShowCompact(LogShowCompactGrammar)
+    case logShowSyslog(LogShowSyslogGrammar)
+    case xcodeConsole(XcodeConsoleGrammar)
+    case idevicesyslog(IDeviceSyslogGrammar)
+    case pymobiledevice3(PyMobileDevice3Grammar)
+    case consoleCopy(ConsoleCopyGrammar)
+
+    var format: LogFormat {
+        switch self {
+        case .logShow: LogShowGrammar.format
+        case .logShowCompact: LogShowCompactGrammar.format
+        case .logShowSyslog: LogShowSyslogGrammar.format
+        case .xcodeConsole: XcodeConsoleGrammar.format
+        case .idevicesyslog: IDeviceSyslogGrammar.format
+        case .pymobiledevice3: PyMobileDevice3Grammar.format
+        case .consoleCopy: ConsoleCopyGrammar.format
+        }
+    }
+
+    @inline(__always)
+    mutating func classify(_ line: UnsafeRawBufferPointer) -> TextLineKind {
+        switch self {
+        case .logShow(let grammar): return grammar.classify(line)
+        case .logShowCompact(let grammar): return grammar.classify(line)
+        case .logShowSyslog(let grammar): return grammar.classify(line)
+        case .xcodeConsole(let grammar): return grammar.classify(line)
+        case .idevicesyslog(let grammar): return grammar.classify(line)
+        case .pymobiledevice3(let grammar): return grammar.classify(line)
+        case .consoleCopy(var grammar):
+            let kind = grammar.classify(line)
+            self = .consoleCopy(grammar)
+            return kind
+        }
+    }
+
+    func finish(_ event: inout LogEvent) {
+        if case .pymobiledevice3(let grammar) = self { grammar.finish(&event) }
+    }
+}
+
 /// The `(senderImage) [subsystem:category] ` prefixes of `log show` messages.
 enum MessagePrefixes {
     struct Parsed {

@@ -1,0 +1,125 @@
+// prewarm-lint-benchmark: throughput and memory of the readers, outside the test suite.
+//
+//   prewarm-lint-benchmark generate FORMAT MEGABYTES PATH [SEED]   writes a synthetic device log
+//   prewarm-lint-benchmark read PATH [RUNS]                         reads it to events, reports MB/s and peak RSS
+//   prewarm-lint-benchmark jsondecoder PATH [RUNS]                   Foundation's JSONDecoder on the same ndjson (the oracle's speed)
+//
+// `scripts/benchmark` builds this in release mode and runs the standard set.
+import Foundation
+import PrewarmLint
+#if canImport(Glibc)
+import Glibc
+#endif
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("prewarm-lint-benchmark: \(message)\n".utf8))
+    exit(64)
+}
+
+func peakResidentMegabytes() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return Double(usage.ru_maxrss) / 1024  // kilobytes on Linux
+}
+
+func cpuSeconds() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
+        + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
+}
+
+func monotonicSeconds() -> Double {
+    var spec = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &spec)
+    return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+}
+
+func fileSize(_ path: String) -> Int {
+    ((try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? Int) ?? 0
+}
+
+let arguments = CommandLine.arguments.dropFirst()
+guard let command = arguments.first else { fail("usage: generate FORMAT MEGABYTES PATH [SEED] | read PATH [RUNS] | jsondecoder PATH [RUNS]") }
+
+switch command {
+case "generate":
+    let rest = Array(arguments.dropFirst())
+    guard rest.count >= 3, let format = SyntheticLogFormat(rawValue: rest[0]), let megabytes = Int(rest[1]) else {
+        fail("usage: generate ndjson|log-show|console-copy MEGABYTES PATH [SEED]")
+    }
+    let seed = rest.count > 3 ? UInt64(rest[3]) ?? 1 : 1
+    var generator = SyntheticLogGenerator(format: format, seed: seed)
+    try generator.write(to: rest[2], bytes: megabytes << 20)
+
+case "read":
+    let rest = Array(arguments.dropFirst())
+    guard let path = rest.first else { fail("usage: read PATH [RUNS]") }
+    let runs = rest.count > 1 ? Int(rest[1]) ?? 3 : 3
+    let size = fileSize(path)
+    var rates: [Double] = []
+    var events = 0
+    var cpu: [Double] = []
+    for _ in 0..<runs {
+        let reader = InputReader(options: ReadOptions(timeInference: TimeInference(date: CivilDateTime(year: 2024, month: 3, day: 18), year: 2024)))
+        var count = 0
+        let startCPU = cpuSeconds()
+        let start = monotonicSeconds()
+        let summary = reader.read(.file(path)) { output in
+            if case .event = output { count += 1 }
+        }
+        let elapsed = monotonicSeconds() - start
+        cpu.append(cpuSeconds() - startCPU)
+        if let failure = summary.failure { fail(failure.description) }
+        events = count
+        rates.append(Double(size) / 1_048_576 / elapsed)
+        print(String(format: "run: %.2f s, %.1f MB/s", elapsed, Double(size) / 1_048_576 / elapsed))
+    }
+    rates.sort()
+    let median = rates[rates.count / 2]
+    let seconds = Double(size) / 1_048_576 / median
+    print(String(format: "file: %@ (%.0f MB), format detected by sniffing", path, Double(size) / 1_048_576))
+    print(String(format: "median of %d runs: %.1f MB/s, %.2f M events/s, %d events, cpu %.2f s/run, peak RSS %.1f MB",
+                 runs, median, Double(events) / seconds / 1e6, events, cpu.sorted()[cpu.count / 2], peakResidentMegabytes()))
+
+case "jsondecoder":
+    struct Record: Decodable {
+        var timestamp: String?
+        var processImagePath: String?
+        var processID: Int?
+        var subsystem: String?
+        var category: String?
+        var messageType: String?
+        var eventMessage: String?
+    }
+    let rest = Array(arguments.dropFirst())
+    guard let path = rest.first else { fail("usage: jsondecoder PATH [RUNS]") }
+    let runs = rest.count > 1 ? Int(rest[1]) ?? 3 : 3
+    let size = fileSize(path)
+    var rates: [Double] = []
+    for _ in 0..<runs {
+        guard let handle = FileHandle(forReadingAtPath: path) else { fail("cannot open \(path)") }
+        let decoder = JSONDecoder()
+        var carry = Data()
+        var count = 0
+        let start = monotonicSeconds()
+        while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+            carry.append(chunk)
+            var lineStart = carry.startIndex
+            while let newline = carry[lineStart...].firstIndex(of: 0x0A) {
+                let line = carry[lineStart..<newline]
+                if line.first == UInt8(ascii: "{"), (try? decoder.decode(Record.self, from: line))?.timestamp != nil { count += 1 }
+                lineStart = newline + 1
+            }
+            carry = Data(carry[lineStart...])
+        }
+        let elapsed = monotonicSeconds() - start
+        rates.append(Double(size) / 1_048_576 / elapsed)
+        _ = count
+    }
+    rates.sort()
+    print(String(format: "JSONDecoder median of %d runs: %.1f MB/s, peak RSS %.1f MB", runs, rates[rates.count / 2], peakResidentMegabytes()))
+
+default:
+    fail("unknown command '\(command)'")
+}
