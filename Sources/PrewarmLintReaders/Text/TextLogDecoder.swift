@@ -26,6 +26,7 @@ struct TextLogDecoder: LogDecoder {
     private var discarded: ReaderDiagnostic?
     private var incompleteHead: (bytes: [UInt8], number: Int, offset: Int)?
     private var orphans: (number: Int, offset: Int, count: Int)?
+    private var interner = StringInterner()
 
     init(grammar: TextGrammar, configuration: ReaderConfiguration) {
         self.grammar = grammar
@@ -130,14 +131,20 @@ struct TextLogDecoder: LogDecoder {
             if !decoded.isValid { invalid = true }
             return decoded.text
         }
+        func interned(_ range: Range<Int>?) -> String? {
+            guard let range, !range.isEmpty else { return nil }
+            let decoded = interner.string(for: bytes.slice(range.lowerBound, range.upperBound))
+            if !decoded.isValid { invalid = true }
+            return decoded.text
+        }
         let message = text(head.message) ?? ""
         pending = LogEvent(
             timestamp: timestamp,
-            process: text(head.process) ?? "",
+            process: interned(head.process) ?? "",
             pid: head.pid,
-            senderImage: text(head.senderImage),
-            subsystem: text(head.subsystem),
-            category: text(head.category),
+            senderImage: interned(head.senderImage),
+            subsystem: interned(head.subsystem),
+            category: interned(head.category),
             type: head.type,
             threadID: head.threadID,
             activityID: head.activityID,

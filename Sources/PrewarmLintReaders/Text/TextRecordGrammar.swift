@@ -161,23 +161,31 @@ enum ExporterChrome {
     }
 }
 
-/// Maps the many spellings of a message type onto ``MessageType``.
+/// Maps the many spellings of a message type onto ``MessageType``, comparing bytes case-insensitively
+/// without building a string (this runs once per event).
 enum MessageTypeSpelling {
+    private static let spellings: [(StaticString, MessageType)] = [
+        // The legacy syslog relay's `Warning` has no os_log counterpart; it is below Error, so default.
+        ("default", .default), ("df", .default), ("notice", .default), ("standard", .default), ("warning", .default),
+        ("info", .info), ("i", .info),
+        ("debug", .debug), ("db", .debug),
+        ("error", .error), ("e", .error), ("er", .error), ("fehler", .error),
+        ("fault", .fault), ("f", .fault), ("fa", .fault),
+        ("activity", .activity), ("a", .activity), ("user_action", .activity),
+        ("signpost", .signpost),
+    ]
+
     static func type(_ word: UnsafeRawBufferPointer) -> MessageType {
         guard !word.isEmpty, word.count <= 12 else { return .unknown }
-        var lower: [UInt8] = []
-        lower.reserveCapacity(word.count)
-        for byte in word { lower.append(byte.isASCIILetter ? byte | 0x20 : byte) }
-        switch String(decoding: lower, as: UTF8.self) {
-        // The legacy syslog relay's `Warning` has no os_log counterpart; it is below Error, so default.
-        case "default", "df", "notice", "standard", "warning": return .default
-        case "info", "i": return .info
-        case "debug", "db": return .debug
-        case "error", "e", "er", "fehler": return .error
-        case "fault", "f", "fa": return .fault
-        case "activity", "a", "user_action": return .activity
-        case "signpost": return .signpost
-        default: return .unknown
+        for (spelling, type) in spellings where spelling.utf8CodeUnitCount == word.count {
+            var equal = true
+            let bytes = spelling.utf8Start
+            for index in 0..<word.count {
+                let byte = word[index]
+                if (byte.isASCIILetter ? byte | 0x20 : byte) != bytes[index] { equal = false; break }
+            }
+            if equal { return type }
         }
+        return .unknown
     }
 }
