@@ -36,15 +36,26 @@ public struct LogTimestamp: Sendable, Hashable, Comparable {
     /// The UTC offset the time was written in (or was assumed to be), in seconds east of UTC.
     public var utcOffsetSeconds: Int
     /// The timestamp exactly as it appeared in the input.
-    public var text: String
+    public var text: String {
+        get { storedText.string }
+        set { storedText = TimestampText(newValue) }
+    }
+    /// ``text``, stored without a heap allocation when it is short.
+    public var storedText: TimestampText
     /// What had to be inferred to compute ``microsecondsSinceEpoch``.
     public var inferred: InferredParts
 
     /// Creates a timestamp.
-    @inlinable public init(microsecondsSinceEpoch: Int64, utcOffsetSeconds: Int, text: String, inferred: InferredParts = []) {
+    public init(microsecondsSinceEpoch: Int64, utcOffsetSeconds: Int, text: String, inferred: InferredParts = []) {
+        self.init(microsecondsSinceEpoch: microsecondsSinceEpoch, utcOffsetSeconds: utcOffsetSeconds,
+                  storedText: TimestampText(text), inferred: inferred)
+    }
+
+    /// Creates a timestamp whose text is already a ``TimestampText`` (what readers do: no allocation).
+    @inlinable public init(microsecondsSinceEpoch: Int64, utcOffsetSeconds: Int, storedText: TimestampText, inferred: InferredParts = []) {
         self.microsecondsSinceEpoch = microsecondsSinceEpoch
         self.utcOffsetSeconds = utcOffsetSeconds
-        self.text = text
+        self.storedText = storedText
         self.inferred = inferred
     }
 

@@ -50,7 +50,9 @@ public enum FormatSniffer {
     private static func vote(for line: UnsafeRawBufferPointer) -> [LogFormat] {
         let start = line.skippingSpaces(from: 0)
         if start < line.count, line[start] == UInt8(ascii: "{") {
-            guard let (record, _) = try? JSONLogRecord.scan(line, from: start) else { return [] }
+            // Only a whole object on its line votes: lines of a pretty-printed document (`{…},`) do not.
+            guard let (record, end) = try? JSONLogRecord.scan(line, from: start),
+                  JSONObjectScanner.skipWhitespace(line, end) == line.count else { return [] }
             switch record.schema {
             case .logShow: return [.logShowNDJSON]
             case .pymobiledevice3: return [.pymobiledevice3JSON]

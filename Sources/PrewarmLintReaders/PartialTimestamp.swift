@@ -28,7 +28,7 @@ public struct PartialTimestamp: Sendable, Hashable {
 
 /// Parsers for the timestamp spellings of the supported formats. Each returns the index after
 /// the timestamp so the caller can go on scanning.
-enum TimestampText {
+enum TimestampParsing {
     /// `YYYY-MM-DD HH:MM:SS[.fraction][±HHMM|±HH:MM|Z]`, also with `T` between date and time.
     static func dateTime(_ bytes: UnsafeRawBufferPointer, at start: Int, allowOffset: Bool = true) -> (PartialTimestamp, end: Int)? {
         guard let year = bytes.digits(at: start, length: 4), bytes.matches("-", at: start + 4),

@@ -50,6 +50,11 @@ public struct TimestampResolver: Sendable {
 
     /// Completes a partial timestamp; nil when its fields do not name a real time.
     public mutating func resolve(_ partial: PartialTimestamp, text: String) -> LogTimestamp? {
+        resolve(partial, text: TimestampText(text))
+    }
+
+    /// Completes a partial timestamp whose text is kept as a ``TimestampText``.
+    public mutating func resolve(_ partial: PartialTimestamp, text: TimestampText) -> LogTimestamp? {
         var inferred: LogTimestamp.InferredParts = []
         let offset: Int
         if let own = partial.utcOffsetSeconds {
@@ -82,7 +87,7 @@ public struct TimestampResolver: Sendable {
         guard civil.isValid else { return nil }
         let instant = civil.microsecondsSinceEpoch(utcOffsetSeconds: offset)
         lastInstant = instant
-        return LogTimestamp(microsecondsSinceEpoch: instant, utcOffsetSeconds: offset, text: text, inferred: inferred)
+        return LogTimestamp(microsecondsSinceEpoch: instant, utcOffsetSeconds: offset, storedText: text, inferred: inferred)
     }
 
     /// Takes the notes about assumptions made since the last call (each assumption is noted once per input).

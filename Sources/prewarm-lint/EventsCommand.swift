@@ -6,9 +6,11 @@ struct EventsCommand: ParsableCommand {
         commandName: "events",
         abstract: "Print the normalized events of the inputs.",
         discussion: """
-        Events are printed in input order, inputs in the order given (directories sorted by path).
-        Diagnostics and a summary per input go to standard error, so standard output stays data.
-        Exit status: 0 when every input was read, 2 when an input could not be read (the others
+        Events are printed in input order, inputs in the order given (directories sorted by path). \
+        Diagnostics and a summary per input go to standard error, so standard output stays data. \
+        A time marked ~ had a part inferred (date, year or UTC offset).
+
+        Exit status: 0 when every input was read, 2 when an input could not be read (the others \
         are still read), 64 on a usage error.
         """
     )
@@ -63,6 +65,7 @@ struct EventsCommand: ParsableCommand {
         if format == .table, !discovery.inputs.isEmpty { StandardStreams.out(table.header) }
         let reader = InputReader(options: options)
         var summaries: [InputSummary] = []
+        var notLogs: [String] = []
         for discovered in discovery.inputs {
             var printed = 0
             var suppressed = 0
@@ -85,13 +88,18 @@ struct EventsCommand: ParsableCommand {
             }
             if let failure = summary.failure {
                 if summary.skippedAsNotALog {
-                    StandardStreams.err("\(summary.input): note: skipped, not a log (\(failure.message))")
+                    notLogs.append(summary.input)
                 } else {
                     StandardStreams.err(failure.description)
                     failed = true
                 }
             }
             summaries.append(summary)
+        }
+        if !notLogs.isEmpty {
+            let shown = notLogs.prefix(3).joined(separator: ", ")
+            let more = notLogs.count > 3 ? " and \(notLogs.count - 3) more" : ""
+            StandardStreams.err("note: skipped \(notLogs.count) file\(notLogs.count == 1 ? "" : "s") in directories that \(notLogs.count == 1 ? "is" : "are") not logs: \(shown)\(more) (name a file to see why)")
         }
         let summaryReporter = InputSummaryReporter()
         for summary in summaries where summary.format != nil {

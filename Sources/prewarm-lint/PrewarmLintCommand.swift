@@ -6,9 +6,9 @@ struct PrewarmLintCommand: ParsableCommand {
         commandName: "prewarm-lint",
         abstract: "Turn exported iOS device logs into answers: was this launch prewarmed, and what broke because of it?",
         discussion: """
-        Reads `log show` (default, compact, syslog, json, ndjson), Console.app copies, idevicesyslog,
-        pymobiledevice3, the Xcode console and unifiedlog_iterator JSONL, from files, directories,
-        .gz files or standard input (`-`). The format is sniffed from the content.
+        Reads `log show` (default, compact, syslog, json, ndjson), Console.app copies, idevicesyslog, \
+        pymobiledevice3, the Xcode console and unifiedlog_iterator JSONL, from files, directories, \
+        .gz files or standard input (`-`). The format is sniffed from the content, never from the name.
         """,
         version: ToolVersion.current,
         subcommands: [EventsCommand.self, FormatsCommand.self],

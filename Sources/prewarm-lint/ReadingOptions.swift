@@ -15,7 +15,7 @@ struct ReadingOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("The year of the first event, for formats without one (idevicesyslog).", valueName: "YYYY"))
     var year: Int?
 
-    @Option(name: .long, help: ArgumentHelp("The UTC offset of times printed without one (compact style, idevicesyslog, pymobiledevice3).", valueName: "±HH:MM"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("The UTC offset of times printed without one (compact style, idevicesyslog, pymobiledevice3).", valueName: "±HH:MM"))
     var utcOffset: String?
 
     func validate() throws {

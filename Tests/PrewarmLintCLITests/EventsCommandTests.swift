@@ -25,8 +25,8 @@ struct EventsCommandTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let outURL = folder.appendingPathComponent("stdout"), errURL = folder.appendingPathComponent("stderr")
-        FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
@@ -95,7 +95,8 @@ struct EventsCommandTests {
     func directory() throws {
         let run = try Self.run(["events", "--format", "ndjson", "--date", "2024-01-01", "--year", "2024", Self.corpus.path])
         #expect(run.status == 0)
-        #expect(run.stderr.contains("not-a-log-crash-report/log.txt: note: skipped, not a log"))
+        #expect(run.stderr.contains(" files in directories that are not logs: "))
+        #expect(!run.stderr.contains("expected.json:"), "a golden file was read as a log")
         let paths = run.stdout.split(separator: "\n").compactMap { line -> String? in
             guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
                   let origin = object["origin"] as? [String: Any] else { return nil }
@@ -117,6 +118,16 @@ struct EventsCommandTests {
         let badDate = try Self.run(["events", "--date", "2023-02-30", "x"])
         #expect(badDate.status == 64)
         #expect(badDate.stderr.contains("--date '2023-02-30' is not a real date"))
+    }
+
+    @Test("--utc-offset takes a negative offset as its value, and the year comes from --year")
+    func negativeOffset() throws {
+        let run = try Self.run(["events", "--format", "ndjson", "--year", "2020", "--utc-offset", "-05:00", "-"],
+                               stdin: Data("Nov 12 12:24:37 iPad SpringBoard(FrontBoard)[510] <Notice>: [application<com.x>:796] Bootstrap success!\n".utf8))
+        #expect(run.status == 0)
+        #expect(run.stdout.contains("\"time\":\"2020-11-12T12:24:37.000000-05:00\""))
+        #expect(run.stdout.contains("\"inferred\":[\"year\",\"utcOffset\"]"))
+        #expect(run.stderr.contains("-:1: note: UTC offset not in the input; using -05:00 from --utc-offset [inferred-time]"))
     }
 
     @Test("--input-format forces a format")

@@ -26,7 +26,9 @@ struct FormatSnifferTests {
 
     @Test("text that is no log is not sniffed as one")
     func rejects() {
-        for text in ["", "hello world\nthis is prose\n", "Exception Type:  EXC_CRASH (SIGKILL)\n", "\u{0}\u{1}\u{2}binary", "{\"name\":\"not a log\"}\n"] {
+        for text in ["", "hello world\nthis is prose\n", "Exception Type:  EXC_CRASH (SIGKILL)\n", "\u{0}\u{1}\u{2}binary", "{\"name\":\"not a log\"}\n",
+                     // a pretty-printed document whose lines hold objects followed by commas (our own expected.json)
+                     "{\n  \"events\": [\n    {\"time\":\"2024\",\"process\":\"x\",\"message\":\"y\"},\n    {\"time\":\"2024\",\"process\":\"x\",\"message\":\"y\"}\n  ]\n}\n"] {
             #expect(Array(text.utf8).withUnsafeBytes { FormatSniffer.sniff($0, isComplete: true) } == nil, "\(text)")
         }
     }

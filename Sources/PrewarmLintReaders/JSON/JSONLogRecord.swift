@@ -112,7 +112,7 @@ struct JSONLogRecord {
     var schema: Schema? {
         if eventMessage != nil || processImagePath != nil || messageType != nil || eventType != nil { return .logShow }
         if level != nil || imageName != nil || filename != nil || procid != nil { return .pymobiledevice3 }
-        if logType != nil || eventTypeSnake != nil || library != nil || (time != nil && process != nil) { return .unifiedLogIterator }
+        if time?.kind == .number, logType != nil || eventTypeSnake != nil || library != nil || process != nil { return .unifiedLogIterator }
         if count != nil || finished != nil, timestamp == nil, message == nil { return .trailer }
         return nil
     }
@@ -159,12 +159,11 @@ struct JSONLogRecord {
         case .logShow, .pymobiledevice3:
             guard let value = self.timestamp, value.kind == .string else { return invalid("record has no 'timestamp'") }
             let raw = bytes.slice(value.range.lowerBound, value.range.upperBound)
-            let text = UTF8Text.decode(raw).text
-            guard let (partial, end) = TimestampText.dateTime(raw, at: 0), end == raw.count,
-                  let resolved = resolver.resolve(partial, text: text)
+            guard let (partial, end) = TimestampParsing.dateTime(raw, at: 0), end == raw.count,
+                  let resolved = resolver.resolve(partial, text: TimestampText(utf8: raw))
             else {
                 return .rejected(ReaderDiagnostic(code: .invalidTimestamp, severity: .warning,
-                                                 message: "'\(text)' is not a valid timestamp; record skipped", origin: origin))
+                                                 message: "'\(UTF8Text.decode(raw).text)' is not a valid timestamp; record skipped", origin: origin))
             }
             timestamp = resolved
         case .unifiedLogIterator:

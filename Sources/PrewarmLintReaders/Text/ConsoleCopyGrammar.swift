@@ -98,7 +98,7 @@ public struct ConsoleColumnLayout: Sendable, Hashable {
     }
 
     static func isTime(_ field: UnsafeRawBufferPointer) -> Bool {
-        guard let (_, end) = TimestampText.timeOfDay(field, at: 0, allowSpaceBeforeOffset: true) else { return false }
+        guard let (_, end) = TimestampParsing.timeOfDay(field, at: 0, allowSpaceBeforeOffset: true) else { return false }
         return end == field.count
     }
 
@@ -155,7 +155,7 @@ struct ConsoleCopyGrammar: TextRecordGrammar {
         }
         let timeIndex = layout!.timeIndex
         let timeField = fields[timeIndex]
-        guard let (time, end) = TimestampText.timeOfDay(timeField, at: 0, allowSpaceBeforeOffset: true), end == timeField.count
+        guard let (time, end) = TimestampParsing.timeOfDay(timeField, at: 0, allowSpaceBeforeOffset: true), end == timeField.count
         else { return .other }
         func range(_ field: UnsafeRawBufferPointer) -> Range<Int> {
             let lower = field.baseAddress! - line.baseAddress!

@@ -67,7 +67,7 @@ struct IDeviceSyslogGrammar: TextRecordGrammar {
         }
         var start = 0
         while start < line.count, line[start] == .space { start += 1 }
-        guard let (time, afterTime) = TimestampText.monthDayTime(line, at: start), line.matches(" ", at: afterTime)
+        guard let (time, afterTime) = TimestampParsing.monthDayTime(line, at: start), line.matches(" ", at: afterTime)
         else { return ByteLine(bytes: line, number: 0, byteOffset: 0).isBlank ? .skipped(.blank) : .other }
         var processStart = afterTime + 1
         guard let tail = RelayRecordTail.parse(line, from: processStart, imageOpen: UInt8(ascii: "("), imageClose: UInt8(ascii: ")"))
@@ -97,7 +97,7 @@ struct PyMobileDevice3Grammar: TextRecordGrammar {
     static let format = LogFormat.pymobiledevice3
 
     func classify(_ line: UnsafeRawBufferPointer) -> TextLineKind {
-        guard let (time, afterTime) = TimestampText.dateTime(line, at: 0, allowOffset: false), line.matches(" ", at: afterTime),
+        guard let (time, afterTime) = TimestampParsing.dateTime(line, at: 0, allowOffset: false), line.matches(" ", at: afterTime),
               let tail = RelayRecordTail.parse(line, from: afterTime + 1, imageOpen: UInt8(ascii: "{"), imageClose: UInt8(ascii: "}"))
         else { return ByteLine(bytes: line, number: 0, byteOffset: 0).isBlank ? .skipped(.blank) : .other }
         var head = TextRecordHead(time: time, timeText: 0..<afterTime, message: tail.messageStart..<line.count)

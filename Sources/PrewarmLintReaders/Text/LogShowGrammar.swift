@@ -11,7 +11,7 @@ struct LogShowGrammar: TextRecordGrammar {
     static let format = LogFormat.logShow
 
     func classify(_ line: UnsafeRawBufferPointer) -> TextLineKind {
-        guard let (time, afterTime) = TimestampText.dateTime(line, at: 0), time.utcOffsetSeconds != nil,
+        guard let (time, afterTime) = TimestampParsing.dateTime(line, at: 0), time.utcOffsetSeconds != nil,
               afterTime < line.count, line[afterTime] == .space
         else { return ExporterChrome.classify(line).map(TextLineKind.skipped) ?? (ByteLine(bytes: line, number: 0, byteOffset: 0).isBlank ? .skipped(.blank) : .other) }
         // Thread, Type, Activity, PID, TTL: whitespace-separated columns.
@@ -76,7 +76,7 @@ struct LogShowCompactGrammar: TextRecordGrammar {
 
     func classify(_ line: UnsafeRawBufferPointer) -> TextLineKind {
         if let chrome = ExporterChrome.classify(line) { return .skipped(chrome) }
-        guard let (time, afterTime) = TimestampText.dateTime(line, at: 0, allowOffset: false),
+        guard let (time, afterTime) = TimestampParsing.dateTime(line, at: 0, allowOffset: false),
               afterTime < line.count, line[afterTime] == .space
         else { return ByteLine(bytes: line, number: 0, byteOffset: 0).isBlank ? .skipped(.blank) : .other }
         let typeStart = afterTime + 1
@@ -110,7 +110,7 @@ struct LogShowSyslogGrammar: TextRecordGrammar {
 
     func classify(_ line: UnsafeRawBufferPointer) -> TextLineKind {
         if let chrome = ExporterChrome.classify(line) { return .skipped(chrome) }
-        guard let (time, afterTime) = TimestampText.dateTime(line, at: 0), time.utcOffsetSeconds != nil,
+        guard let (time, afterTime) = TimestampParsing.dateTime(line, at: 0), time.utcOffsetSeconds != nil,
               line.matches("  ", at: afterTime)
         else { return ByteLine(bytes: line, number: 0, byteOffset: 0).isBlank ? .skipped(.blank) : .other }
         let hostStart = line.skippingSpaces(from: afterTime)
@@ -136,7 +136,7 @@ struct XcodeConsoleGrammar: TextRecordGrammar {
     static let format = LogFormat.xcodeConsole
 
     func classify(_ line: UnsafeRawBufferPointer) -> TextLineKind {
-        guard let (time, afterTime) = TimestampText.dateTime(line, at: 0), time.utcOffsetSeconds != nil,
+        guard let (time, afterTime) = TimestampParsing.dateTime(line, at: 0), time.utcOffsetSeconds != nil,
               afterTime < line.count, line[afterTime] == .space
         else { return ByteLine(bytes: line, number: 0, byteOffset: 0).isBlank ? .skipped(.blank) : .other }
         let processStart = afterTime + 1

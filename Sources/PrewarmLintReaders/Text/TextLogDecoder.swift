@@ -113,10 +113,10 @@ struct TextLogDecoder: LogDecoder {
         flushOrphans(emit: emit)
         let bytes = line.bytes
         let origin = EventOrigin(input: configuration.inputName, line: line.number, byteOffset: line.byteOffset)
-        let timeText = String(decoding: bytes.slice(head.timeText.lowerBound, head.timeText.upperBound).bindMemory(to: UInt8.self), as: UTF8.self)
+        let timeText = TimestampText(utf8: bytes.slice(head.timeText.lowerBound, head.timeText.upperBound))
         guard let timestamp = resolver.resolve(head.time, text: timeText) else {
             discarded = ReaderDiagnostic(code: .invalidTimestamp, severity: .warning,
-                                         message: "'\(timeText)' is not a valid time; record skipped", origin: origin, lineCount: lines)
+                                         message: "'\(timeText.string)' is not a valid time; record skipped", origin: origin, lineCount: lines)
             return
         }
         for note in resolver.takeNotes() {
