@@ -25,6 +25,31 @@ public struct CivilDateTime: Sendable, Hashable, Comparable {
         self.microsecond = microsecond
     }
 
+    /// A date written `2024-05-02`; nil when the text is not one or names no real day.
+    public init?(dateText text: String) {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+              let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]) else { return nil }
+        self.init(year: year, month: month, day: day)
+        guard isValid else { return nil }
+    }
+
+    /// A UTC offset written `+02:00`, `-0500`, `+2` or `Z`, in seconds east of UTC; nil otherwise.
+    public static func utcOffsetSeconds(fromText text: String) -> Int? {
+        if text == "Z" || text == "UTC" { return 0 }
+        guard let sign = text.first, sign == "+" || sign == "-" else { return nil }
+        let digits = text.dropFirst().filter { $0 != ":" }
+        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+        let hours: Int, minutes: Int
+        switch digits.count {
+        case 1, 2: (hours, minutes) = (Int(digits)!, 0)
+        case 4: (hours, minutes) = (Int(digits.prefix(2))!, Int(digits.suffix(2))!)
+        default: return nil
+        }
+        guard hours <= 23, minutes <= 59 else { return nil }
+        return (sign == "-" ? -1 : 1) * (hours * 3600 + minutes * 60)
+    }
+
     /// The local date and time of an instant seen at a UTC offset.
     public init(microsecondsSinceEpoch: Int64, utcOffsetSeconds: Int) {
         let local = microsecondsSinceEpoch + Int64(utcOffsetSeconds) * 1_000_000

@@ -26,6 +26,29 @@ public struct PartialTimestamp: Sendable, Hashable {
     }
 }
 
+extension PartialTimestamp {
+    /// Parses a date and time as `log show` and ISO 8601 write them: `2024-05-02 11:13:48`,
+    /// with an optional fraction, `T` instead of the space, and an optional offset (`+0200`,
+    /// `+02:00`, ` +0200`, `Z`). A date alone means its midnight. Nil when the text is not one.
+    public init?(parsing text: String) {
+        var copy = text
+        let parsed = copy.withUTF8 { utf8 -> PartialTimestamp? in
+            let bytes = UnsafeRawBufferPointer(utf8)
+            if bytes.count == 10, let day = CivilDateTime(dateText: text) {
+                return PartialTimestamp(year: day.year, month: day.month, day: day.day, hour: 0, minute: 0, second: 0)
+            }
+            guard var (partial, end) = TimestampParsing.dateTime(bytes, at: 0, allowOffset: true) else { return nil }
+            if end < bytes.count, bytes[end] == .space, let (offset, offsetEnd) = TimestampParsing.utcOffset(bytes, at: end + 1) {
+                partial.utcOffsetSeconds = offset
+                end = offsetEnd
+            }
+            return end == bytes.count ? partial : nil
+        }
+        guard let parsed else { return nil }
+        self = parsed
+    }
+}
+
 /// Parsers for the timestamp spellings of the supported formats. Each returns the index after
 /// the timestamp so the caller can go on scanning.
 enum TimestampParsing {

@@ -44,12 +44,9 @@ public struct CorpusCase: Sendable {
     /// reference time is given, so results never depend on when the repository was checked out.
     public var configuration: ReaderConfiguration {
         var inference = TimeInference()
-        if let date = description.date {
-            let parts = date.split(separator: "-").compactMap { Int($0) }
-            if parts.count == 3 { inference.date = CivilDateTime(year: parts[0], month: parts[1], day: parts[2]) }
-        }
+        inference.date = description.date.flatMap(CivilDateTime.init(dateText:))
         inference.year = description.year
-        if let offset = description.utcOffset { inference.utcOffsetSeconds = CorpusCase.parseOffset(offset) }
+        inference.utcOffsetSeconds = description.utcOffset.flatMap(CivilDateTime.utcOffsetSeconds(fromText:))
         return ReaderConfiguration(inputName: description.log, timeInference: inference)
     }
 
@@ -121,13 +118,5 @@ public struct CorpusCase: Sendable {
             return "\(name)/expected.json differs at line \(index + 1):\n  expected: \(a)\n  actual:   \(b)"
         }
         return "\(name)/expected.json has \(expectedLines.count) lines, the result has \(actualLines.count)"
-    }
-
-    static func parseOffset(_ text: String) -> Int? {
-        if text == "Z" { return 0 }
-        guard let sign = text.first, sign == "+" || sign == "-" else { return nil }
-        let digits = text.dropFirst().filter { $0 != ":" }
-        guard digits.count == 4, let hours = Int(digits.prefix(2)), let minutes = Int(digits.suffix(2)) else { return nil }
-        return (sign == "-" ? -1 : 1) * (hours * 3600 + minutes * 60)
     }
 }

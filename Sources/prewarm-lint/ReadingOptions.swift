@@ -30,18 +30,15 @@ struct ReadingOptions: ParsableArguments {
 
     func parsedDate() throws -> CivilDateTime? {
         guard let date else { return nil }
-        let parts = date.split(separator: "-")
-        guard parts.count == 3, let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]) else {
-            throw ValidationError("--date must look like 2024-05-02, not '\(date)'")
+        guard let civil = CivilDateTime(dateText: date) else {
+            throw ValidationError("--date must be a real day written like 2024-05-02, not '\(date)'")
         }
-        let civil = CivilDateTime(year: year, month: month, day: day)
-        guard civil.isValid else { throw ValidationError("--date '\(date)' is not a real date") }
         return civil
     }
 
     func parsedOffset() throws -> Int? {
         guard let utcOffset else { return nil }
-        guard let seconds = UTCOffsetText.parse(utcOffset) else {
+        guard let seconds = CivilDateTime.utcOffsetSeconds(fromText: utcOffset) else {
             throw ValidationError("--utc-offset must look like +02:00, -0500 or Z, not '\(utcOffset)'")
         }
         return seconds
@@ -53,23 +50,5 @@ struct ReadingOptions: ParsableArguments {
             timeInference: TimeInference(date: try parsedDate(), year: year, utcOffsetSeconds: try parsedOffset()),
             standardInputReferenceInstant: now
         )
-    }
-}
-
-enum UTCOffsetText {
-    /// `+02:00`, `-0500`, `+2`, `Z`.
-    static func parse(_ text: String) -> Int? {
-        if text == "Z" || text == "UTC" { return 0 }
-        guard let sign = text.first, sign == "+" || sign == "-" else { return nil }
-        let digits = text.dropFirst().filter { $0 != ":" }
-        guard digits.allSatisfy(\.isNumber), !digits.isEmpty else { return nil }
-        let hours: Int, minutes: Int
-        switch digits.count {
-        case 1, 2: hours = Int(digits)!; minutes = 0
-        case 4: hours = Int(digits.prefix(2))!; minutes = Int(digits.suffix(2))!
-        default: return nil
-        }
-        guard hours <= 23, minutes <= 59 else { return nil }
-        return (sign == "-" ? -1 : 1) * (hours * 3600 + minutes * 60)
     }
 }

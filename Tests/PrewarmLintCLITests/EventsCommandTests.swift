@@ -117,7 +117,7 @@ struct EventsCommandTests {
         #expect(badFormat.stderr.contains("unknown input format 'csv'"))
         let badDate = try Self.run(["events", "--date", "2023-02-30", "x"])
         #expect(badDate.status == 64)
-        #expect(badDate.stderr.contains("--date '2023-02-30' is not a real date"))
+        #expect(badDate.stderr.contains("--date must be a real day written like 2024-05-02, not '2023-02-30'"))
     }
 
     @Test("--utc-offset takes a negative offset as its value, and the year comes from --year")
