@@ -40,6 +40,7 @@ let package = Package(
         .executableTarget(name: "prewarm-lint-benchmark", dependencies: ["PrewarmLint"]),
 
         .testTarget(name: "PrewarmLintModelTests", dependencies: ["PrewarmLintModel"]),
+        .testTarget(name: "PrewarmLintReportersTests", dependencies: ["PrewarmLintReporters"]),
         .testTarget(name: "PrewarmLintReadersTests", dependencies: ["PrewarmLintReaders", "PrewarmLintTesting"]),
         .testTarget(name: "PrewarmLintCorpusTests", dependencies: ["PrewarmLint", "PrewarmLintTesting"]),
         .testTarget(name: "PrewarmLintCLITests", dependencies: ["PrewarmLintTesting", "prewarm-lint"]),

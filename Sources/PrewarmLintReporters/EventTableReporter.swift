@@ -4,7 +4,7 @@ public import PrewarmLintModel
 ///
 /// ```
 /// TIME                              TYPE     PROCESS[PID]                 MESSAGE
-/// 2023-07-19 08:22:51.916784 +03:00 info     remotepairingd[599]          [com.apple.dt.remotepairing:networktunnelmanager] tunnel-1: …
+/// 2023-07-19 08:22:51.916784 +03:00 info     remotepairingd[599]          (RemotePairing) [com.apple.dt.remotepairing:networktunnelmanager] tunnel-1: …
 /// ```
 /// A time with an inferred part is marked `~` after it. Continuation lines of a multi-line
 /// message are indented under the message column.
@@ -30,9 +30,10 @@ public struct EventTableReporter: Sendable {
         if !event.timestamp.inferred.isEmpty { time += "~" }
         var process = event.process.isEmpty ? "?" : event.process
         if let pid = event.pid { process += "[\(pid)]" }
-        var scope = ""
+        // As `log show` prints them: `(senderImage) [subsystem:category] message`.
+        var scope = event.senderImage.map { "(\($0)) " } ?? ""
         if event.subsystem != nil || event.category != nil {
-            scope = "[\(event.subsystem ?? ""):\(event.category ?? "")] "
+            scope += "[\(event.subsystem ?? ""):\(event.category ?? "")] "
         }
         let type = event.type.rawValue
         let coloredType = useColor ? color(for: event.type) + pad(type, 9) + "\u{1B}[0m" : pad(type, 9)

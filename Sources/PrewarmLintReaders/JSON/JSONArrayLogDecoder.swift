@@ -16,7 +16,6 @@ struct JSONArrayLogDecoder: LogDecoder {
     private enum State { case between, record, skippingRecord, garbage }
     private var state = State.between
     private var insideArray = false
-    private var sawArray = false
     private var record: [UInt8] = []
     private var depth = 0
     private var inString = false
@@ -53,7 +52,7 @@ struct JSONArrayLogDecoder: LogDecoder {
                 switch byte {
                 case .newline: line += 1; lineHasBytes = false
                 case .space, .tab, .carriageReturn: lineHasBytes = true
-                case UInt8(ascii: "[") where !insideArray: insideArray = true; sawArray = true; lineHasBytes = true
+                case UInt8(ascii: "[") where !insideArray: insideArray = true; lineHasBytes = true
                 case UInt8(ascii: ","), UInt8(ascii: "]"):
                     guard insideArray else { fallthrough }
                     if byte == UInt8(ascii: "]") { insideArray = false }
@@ -129,7 +128,6 @@ struct JSONArrayLogDecoder: LogDecoder {
             break
         }
         state = .between
-        _ = sawArray
     }
 
     private mutating func finishRecord(emit: (ReaderOutput) -> Void) {

@@ -1,0 +1,37 @@
+import PrewarmLintModel
+import PrewarmLintReporters
+import Testing
+
+@Suite("event reporters")
+struct EventReporterTests {
+    static let event = LogEvent(
+        timestamp: LogTimestamp(microsecondsSinceEpoch: 1_689_744_171_916_784, utcOffsetSeconds: 3 * 3600,
+                                text: "2023-07-19 08:22:51.916784+0300"),
+        process: "remotepairingd", pid: 599, senderImage: "RemotePairing", subsystem: "com.apple.dt.remotepairing",
+        category: "networktunnelmanager", type: .info, threadID: 0x3058, activityID: nil,
+        message: "tunnel-1: \"up\"\n\tsecond line", origin: EventOrigin(input: "device.log", line: 2, byteOffset: 90)
+    )
+
+    @Test("ndjson: every key, in order, escaped")
+    func ndjson() {
+        #expect(EventNDJSONReporter().line(for: Self.event) == #"{"time":"2023-07-19T08:22:51.916784+03:00","timeText":"2023-07-19 08:22:51.916784+0300","inferred":[],"process":"remotepairingd","pid":599,"senderImage":"RemotePairing","subsystem":"com.apple.dt.remotepairing","category":"networktunnelmanager","type":"info","thread":12376,"activity":null,"message":"tunnel-1: \"up\"\n\tsecond line","origin":{"path":"device.log","line":2,"byteOffset":90}}"#)
+    }
+
+    @Test("table: aligned columns, inferred time marked, continuation lines indented")
+    func table() {
+        var event = Self.event
+        event.timestamp.inferred = [.date]
+        let row = EventTableReporter().row(for: event)
+        #expect(row == "2023-07-19 08:22:51.916784 +03:00~ info     remotepairingd[599]          (RemotePairing) [com.apple.dt.remotepairing:networktunnelmanager] tunnel-1: \"up\"\n"
+                + String(repeating: " ", count: 73) + "\tsecond line")
+    }
+
+    @Test("summary line: counts, reasons and diagnostics")
+    func summary() {
+        let line = InputSummaryReporter().line(
+            input: "a.log", formatName: "log-show", compressed: true, lines: 18, events: 5,
+            skipped: [("blank", 0), ("header", 1), ("trailer", 3)], diagnosedLines: 2,
+            diagnostics: [(.error, 0), (.warning, 1), (.note, 2)])
+        #expect(line == "a.log: log-show (gzip), 5 events from 18 lines; skipped 1 header, 3 trailer, 2 unusable (see diagnostics); 1 warning, 2 notes")
+    }
+}
