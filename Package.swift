@@ -3,6 +3,7 @@ import PackageDescription
 
 // The pipeline, one stage per module, data flowing one way:
 //   bytes ─▶ PrewarmLintReaders (sniff the format, decode records)  ─▶ PrewarmLintModel values
+//         ─▶ PrewarmLintClassifier (process roles, event meanings)
 //         ─▶ PrewarmLintReporters (render events, summaries)
 //         ─▶ PrewarmLint (the facade: inputs, pipeline) ─▶ prewarm-lint (the CLI)
 // Library targets depend on Foundation and system C libraries only; the CLI adds ArgumentParser.
@@ -26,8 +27,10 @@ let package = Package(
             providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
         ),
         .target(name: "PrewarmLintReaders", dependencies: ["PrewarmLintModel", "CZlib"]),
+        // Process roles and event meanings, from a signature table kept as data.
+        .target(name: "PrewarmLintClassifier", dependencies: ["PrewarmLintModel"]),
         .target(name: "PrewarmLintReporters", dependencies: ["PrewarmLintModel"]),
-        .target(name: "PrewarmLint", dependencies: ["PrewarmLintModel", "PrewarmLintReaders", "PrewarmLintReporters"]),
+        .target(name: "PrewarmLint", dependencies: ["PrewarmLintModel", "PrewarmLintReaders", "PrewarmLintClassifier", "PrewarmLintReporters"]),
         .executableTarget(
             name: "prewarm-lint",
             dependencies: [
@@ -40,6 +43,7 @@ let package = Package(
         .executableTarget(name: "prewarm-lint-benchmark", dependencies: ["PrewarmLint"]),
 
         .testTarget(name: "PrewarmLintModelTests", dependencies: ["PrewarmLintModel"]),
+        .testTarget(name: "PrewarmLintClassifierTests", dependencies: ["PrewarmLintClassifier", "PrewarmLintTesting"]),
         .testTarget(name: "PrewarmLintReportersTests", dependencies: ["PrewarmLintReporters"]),
         .testTarget(name: "PrewarmLintReadersTests", dependencies: ["PrewarmLintReaders", "PrewarmLintTesting"]),
         .testTarget(name: "PrewarmLintCorpusTests", dependencies: ["PrewarmLint", "PrewarmLintTesting"]),

@@ -1,3 +1,4 @@
 @_exported import PrewarmLintModel
 @_exported import PrewarmLintReaders
 @_exported import PrewarmLintReporters
+@_exported import PrewarmLintClassifier

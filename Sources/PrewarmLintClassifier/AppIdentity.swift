@@ -1,0 +1,145 @@
+import Foundation
+
+/// An app as daemon messages name it: its bundle identifier, and its pid when the message gives one.
+public struct AppIdentity: Sendable, Hashable, CustomStringConvertible {
+    /// The bundle identifier (`com.example.ledger`), with RunningBoard's decorations removed.
+    public var bundleID: String
+    /// The process id, when the message names one.
+    public var pid: Int?
+
+    public init(bundleID: String, pid: Int? = nil) {
+        self.bundleID = bundleID
+        self.pid = pid
+    }
+
+    public var description: String { pid.map { "\(bundleID)[\($0)]" } ?? bundleID }
+}
+
+/// Finds app identities in daemon messages.
+///
+/// The spellings, from `../shared/research/message-templates.md` and the real excerpts:
+/// - RunningBoard, iOS 17+: `[app<com.example.ledger(501)>:2231]`, `app<com.example.ledger(BED36376-…)>`
+///   (a persona in parentheses);
+/// - iOS 14–16: `[application<com.AppCo.MyApp>:432]`, `application<com.xyz>`;
+/// - macOS: `app<application.com.mowglii.ItsycalApp.35153645.35153651(501)>`;
+/// - `xpcservice<com.example.widget([app<com.example>:2231])>`: the host app is the subject;
+/// - `[app<…>:-1]` before a pid exists (FrontBoard's proem), read as no pid;
+/// - `Received state update for 9529 (app<…>, running-active-Visible` (pid first);
+/// - SpringBoard `Application process state changed for com.x: <…; pid: 1957; …>`,
+///   `[sceneID:com.x-default]`, `Prewarming for launch of com.x`; dasd `Attempting prewarm for com.x`.
+public enum AppIdentityParser {
+    /// The first app identity in `message`, or nil.
+    public static func firstIdentity(in message: String) -> AppIdentity? {
+        let utf8 = Array(message.utf8)
+        // `xpcservice<…([app<…>:pid])>`: the host app inside is the subject.
+        var searchFrom = 0
+        if let xpc = find(utf8, "xpcservice<", from: 0), let inner = find(utf8, "([app<", from: xpc) {
+            searchFrom = inner + 1
+        }
+        var position = searchFrom
+        while position < utf8.count {
+            guard let open = find(utf8, "<", from: position) else { break }
+            position = open + 1
+            let isApp = open >= 3 && utf8[(open - 3)..<open].elementsEqual("app".utf8)
+            let isApplication = open >= 11 && utf8[(open - 11)..<open].elementsEqual("application".utf8)
+            guard isApp || isApplication else { continue }
+            let wordStart = open - (isApplication ? 11 : 3)
+            if wordStart > 0, isIdentifierByte(utf8[wordStart - 1]) { continue }  // `webapp<`, `myapplication<`
+            guard let close = matchingClose(utf8, from: open) else { continue }
+            var bundle = String(decoding: utf8[(open + 1)..<close], as: UTF8.self)
+            bundle = normalizedBundle(bundle)
+            guard !bundle.isEmpty, bundle != "<private>", !bundle.hasPrefix("<") else { continue }
+            var pid: Int?
+            // `…>:2231]`
+            if close + 2 < utf8.count, utf8[close + 1] == UInt8(ascii: ":") {
+                var index = close + 2
+                var value = 0
+                var digits = 0
+                while index < utf8.count, utf8[index] >= 0x30, utf8[index] <= 0x39, digits < 9 {
+                    value = value * 10 + Int(utf8[index] - 0x30)
+                    index += 1
+                    digits += 1
+                }
+                if digits > 0 { pid = value }
+            }
+            if pid == nil, let leading = pidBefore(utf8, identityStart: wordStart) { pid = leading }
+            return AppIdentity(bundleID: bundle, pid: pid)
+        }
+        return plainBundleIdentity(in: message)
+    }
+
+    /// Removes RunningBoard's decorations: a `(persona)` suffix, macOS's `application.` prefix and
+    /// trailing numeric components.
+    static func normalizedBundle(_ raw: String) -> String {
+        var bundle = raw
+        if let paren = bundle.firstIndex(of: "(") { bundle = String(bundle[..<paren]) }
+        if bundle.hasPrefix("application.") {
+            var parts = bundle.dropFirst("application.".count).split(separator: ".")
+            while let last = parts.last, parts.count > 2, last.allSatisfy(\.isNumber) { parts.removeLast() }
+            bundle = parts.joined(separator: ".")
+        }
+        return bundle
+    }
+
+    /// `Received state update for 9529 (app<…>, …`: the pid printed before the identity.
+    private static func pidBefore(_ utf8: [UInt8], identityStart: Int) -> Int? {
+        guard identityStart >= 3, utf8[identityStart - 1] == UInt8(ascii: "(") , utf8[identityStart - 2] == UInt8(ascii: " ") else { return nil }
+        var index = identityStart - 3
+        var digits: [UInt8] = []
+        while index >= 0, utf8[index] >= 0x30, utf8[index] <= 0x39 { digits.insert(utf8[index], at: 0); index -= 1 }
+        guard !digits.isEmpty, index >= 0, utf8[index] == UInt8(ascii: " ") else { return nil }
+        return Int(String(decoding: digits, as: UTF8.self))
+    }
+
+    /// Identities spelled as a bare bundle id after known phrases.
+    private static func plainBundleIdentity(in message: String) -> AppIdentity? {
+        for phrase in ["Application process state changed for ", "Prewarming for launch of ", "Attempting prewarm for ",
+                       "Prelaunched app: ", "DASDPREWARM Prewarm app success: ", "DASDPREWARM Prewarm app attempt: ",
+                       "Prewarm terminated for ", "Prewarm assertion lost for ", "Requesting prewarm termination for ",
+                       "Bootstrapping ", "[sceneID:", "_mutateContextIfNeeded called for "] {
+            guard let range = message.range(of: phrase) else { continue }
+            let rest = message[range.upperBound...]
+            var bundle = String(rest.prefix { !" :,;>)]".contains($0) })
+            if phrase == "[sceneID:", bundle.hasSuffix("-default") { bundle.removeLast("-default".count) }
+            guard bundle.contains("."), bundle != "<private>" else { continue }
+            var pid: Int?
+            if let pidRange = rest.range(of: "pid: ") {
+                pid = Int(rest[pidRange.upperBound...].prefix { $0.isNumber })
+            } else if phrase == "Prelaunched app: ", let open = rest.firstIndex(of: "(") {
+                pid = Int(rest[rest.index(after: open)...].prefix { $0.isNumber })
+            }
+            return AppIdentity(bundleID: bundle, pid: pid)
+        }
+        return nil
+    }
+
+    private static func isIdentifierByte(_ byte: UInt8) -> Bool {
+        (byte | 0x20) &- 0x61 < 26 || byte &- 0x30 < 10 || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ".")
+    }
+
+    private static func find(_ utf8: [UInt8], _ needle: String, from start: Int) -> Int? {
+        let pattern = Array(needle.utf8)
+        guard pattern.count <= utf8.count else { return nil }
+        var index = start
+        while index + pattern.count <= utf8.count {
+            if utf8[index] == pattern[0], utf8[index..<(index + pattern.count)].elementsEqual(pattern) { return index }
+            index += 1
+        }
+        return nil
+    }
+
+    /// The `>` closing the `<` at `open`, skipping nested `<…>`.
+    private static func matchingClose(_ utf8: [UInt8], from open: Int) -> Int? {
+        var depth = 0
+        var index = open
+        while index < utf8.count, index - open < 512 {
+            if utf8[index] == UInt8(ascii: "<") { depth += 1 }
+            if utf8[index] == UInt8(ascii: ">") {
+                depth -= 1
+                if depth == 0 { return index }
+            }
+            index += 1
+        }
+        return nil
+    }
+}

@@ -1,0 +1,44 @@
+/// What an event means for a launch, as far as one line can tell.
+///
+/// Two meanings exist to say what a line is *not*: ``launchPreparation`` is SpringBoard's
+/// `Prewarming for launch of …`, printed on every user tap (real excerpt in
+/// `../shared/research/formats.md` §2.1), and ``closureGeneration`` is dasd's
+/// `DAS DYLD3 Closure Generation` launch. Neither is a dasd prewarm.
+public enum EventMeaning: String, Sendable, Hashable, CaseIterable, Codable {
+    /// dasd asked for, or runningboardd executed, a prewarm launch.
+    case prewarmRequest = "prewarm-request"
+    /// dasd declined or failed to prewarm (opted out, not yet allowed, already running, error).
+    case prewarmRefused = "prewarm-refused"
+    /// dasd ended a prewarm (termination requested, assertion lost).
+    case prewarmEnded = "prewarm-ended"
+    /// SpringBoard's page prewarming during a user tap: not a dasd prewarm.
+    case launchPreparation = "launch-preparation"
+    /// dasd's dyld closure launch: not a prewarm.
+    case closureGeneration = "closure-generation"
+    /// The user started the launch (icon tap, `foreground-interactive` bootstrap, FBApplicationProcess assertion).
+    case userLaunchRequest = "user-launch-request"
+    /// A launch into the background (push, background fetch, BGTask): `FBWorkspace (BackgroundActive)`.
+    case backgroundLaunchRequest = "background-launch-request"
+    /// runningboardd executed a launch request for another reason.
+    case launchRequest = "launch-request"
+    /// The process exists: job created, process tracked, managed.
+    case processStart = "process-start"
+    /// A lifecycle state was computed or set (see the event's detail).
+    case stateChange = "state-change"
+    /// The app became visible and interactive: bootstrap success, scene activated, foreground.
+    case activation
+    /// The process was suspended.
+    case suspension
+    /// The process ended (exit, kill, jetsam), with the reason in the detail.
+    case termination
+    /// A watchdog fired (0x8BADF00D, watchdog transgression).
+    case watchdog
+    /// A keychain read failed because the keychain was locked (-25308, errSecInteractionNotAllowed).
+    case keychainFailure = "keychain-failure"
+    /// The app touched the keychain (a `SecItem…` activity or call).
+    case keychainAccess = "keychain-access"
+    /// A file, defaults or database error that means data protection (Operation not permitted, NSCocoaErrorDomain 257).
+    case dataProtectionFailure = "data-protection-failure"
+    /// One of the app's own lifecycle lines (`didFinishLaunching`, `sceneDidBecomeActive`, …); the detail names it.
+    case appLifecycle = "app-lifecycle"
+}

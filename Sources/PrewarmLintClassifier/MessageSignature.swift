@@ -1,0 +1,65 @@
+import Foundation
+
+/// One message template the classifier recognises: who prints it, what it means, and the real
+/// line it was taken from.
+///
+/// Signatures are data, not code: ``SignatureTable/builtIn`` lists them in order, and the first
+/// that matches an event wins. Every entry's ``example`` is checked by the tests to classify as
+/// the entry says, so the table cannot drift from the lines it claims to recognise.
+public struct MessageSignature: Sendable, Hashable {
+    /// A stable identifier, `<process>-<what>` (`rb-prewarm-launch-request`).
+    public var id: String
+    /// The roles of the processes that print it.
+    public var roles: Set<ProcessRole>
+    /// What it means.
+    public var meaning: EventMeaning
+    /// Texts that must all appear in the message.
+    public var all: [String]
+    /// Texts of which at least one must appear (empty: no such condition). The first found becomes
+    /// the detail when ``detailAfter`` is nil.
+    public var any: [String]
+    /// Texts that must not appear.
+    public var none: [String]
+    /// Where the detail starts: the text after this marker, up to the first of `" ("`, `","` or the
+    /// end of the line (`Setting process visibility to: ` → `Foreground`).
+    public var detailAfter: String?
+    /// The OS versions it was seen on (`iOS 14–26`).
+    public var seenOn: String
+    /// A real message it matches, verbatim but for `…` where a long descriptor was cut.
+    public var example: String
+    /// Where the example comes from (a `../shared/real-logs/` excerpt or a decompiled template).
+    public var source: String
+
+    public init(id: String, roles: Set<ProcessRole>, meaning: EventMeaning, all: [String] = [], any: [String] = [],
+                none: [String] = [], detailAfter: String? = nil, seenOn: String, example: String, source: String) {
+        self.id = id
+        self.roles = roles
+        self.meaning = meaning
+        self.all = all
+        self.any = any
+        self.none = none
+        self.detailAfter = detailAfter
+        self.seenOn = seenOn
+        self.example = example
+        self.source = source
+    }
+
+    /// The detail this signature reads from `message` when it matches, or nil when it does not match.
+    public func match(_ message: String) -> (matched: Bool, detail: String?) {
+        for text in all where !message.contains(text) { return (false, nil) }
+        for text in none where message.contains(text) { return (false, nil) }
+        var found: String?
+        if !any.isEmpty {
+            found = any.first { message.contains($0) }
+            if found == nil { return (false, nil) }
+        }
+        if let marker = detailAfter, let range = message.range(of: marker) {
+            let rest = message[range.upperBound...]
+            let end = [" (", ",", "\n"].compactMap { rest.range(of: $0)?.lowerBound }.min() ?? rest.endIndex
+            var detail = String(rest[..<end])
+            if detail.hasSuffix(".") { detail.removeLast() }
+            return (true, detail.isEmpty ? nil : detail)
+        }
+        return (true, found)
+    }
+}

@@ -1,0 +1,49 @@
+/// What the log has taught so far about which processes are apps: their pids, names and bundle ids.
+///
+/// Daemon lines name apps by identity and pid (`[app<com.example.ledger(501)>:2231]`); securityd
+/// (`Ledger Pro[2231]/1#4 LF=0 …`) and the kernel (`target Samsara Internal:377`, `Sandbox: Ledger
+/// Pro(2231) deny`) pair a process name with that pid. Together they say that process `Ledger Pro`
+/// with pid 2231 is the app `com.example.ledger`, so its own lines can be classified as the app's.
+///
+/// Bounded: at most ``capacity`` pids are remembered (the oldest are forgotten first).
+public struct ProcessDirectory: Sendable {
+    public static let capacity = 100_000
+
+    /// Bundle id by pid, from daemon identities.
+    public private(set) var bundleByPID: [Int: String] = [:]
+    /// Process name by pid, from securityd, kernel and the processes' own lines.
+    public private(set) var nameByPID: [Int: String] = [:]
+    private var order: [Int] = []
+
+    public init() {}
+
+    /// The app a process is, when the log has said so.
+    public func app(pid: Int?, name: String) -> AppIdentity? {
+        guard let pid, let bundle = bundleByPID[pid] else { return nil }
+        if let known = nameByPID[pid], !name.isEmpty, known != name { return nil }  // pid reused by another process
+        return AppIdentity(bundleID: bundle, pid: pid)
+    }
+
+    mutating func learn(_ identity: AppIdentity) {
+        guard let pid = identity.pid, pid > 0 else { return }
+        if bundleByPID[pid] != identity.bundleID {
+            if bundleByPID[pid] == nil { remember(pid) }
+            bundleByPID[pid] = identity.bundleID
+            nameByPID[pid] = nil  // a new app on this pid: the old name no longer holds
+        }
+    }
+
+    mutating func learn(name: String, pid: Int) {
+        guard pid > 0, !name.isEmpty, bundleByPID[pid] != nil else { return }
+        nameByPID[pid] = name
+    }
+
+    private mutating func remember(_ pid: Int) {
+        order.append(pid)
+        if order.count > Self.capacity {
+            let forgotten = order.removeFirst()
+            bundleByPID[forgotten] = nil
+            nameByPID[forgotten] = nil
+        }
+    }
+}

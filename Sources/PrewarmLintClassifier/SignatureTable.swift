@@ -1,0 +1,265 @@
+/// The message templates the classifier knows, in the order they are tried.
+///
+/// Order matters where templates overlap; the rule is *specific before general*:
+/// - the DAS prewarm and closure-generation launch requests come before the generic
+///   `Executing launch request`, whose explanation they refine;
+/// - `Calculated state` lines that mean suspension or activation come before the general state change;
+/// - FrontBoard's `Not Running` task state (an exit) comes before the general task-state change.
+/// Sources: `../shared/research/message-templates.md` (decompiled daemons) and `../shared/real-logs/`.
+public struct SignatureTable: Sendable {
+    public var signatures: [MessageSignature]
+
+    public init(signatures: [MessageSignature]) {
+        self.signatures = signatures
+    }
+
+    /// The first signature of `role` matching `message`, with its detail.
+    public func match(_ message: String, role: ProcessRole) -> (signature: MessageSignature, detail: String?)? {
+        for signature in signatures where signature.roles.contains(role) {
+            let result = signature.match(message)
+            if result.matched { return (signature, result.detail) }
+        }
+        return nil
+    }
+
+    public static let builtIn = SignatureTable(signatures: dasd + runningboard + frontBoard + security + kernel + app + anyProcess)
+
+    // MARK: - dasd
+
+    static let dasd: [MessageSignature] = [
+        MessageSignature(
+            id: "dasd-prewarm-attempt", roles: [.dasd], meaning: .prewarmRequest,
+            any: ["Attempting prewarm for ", "Prelaunched app: ", "DASDPREWARM Prewarm app attempt: ", "DASDPREWARM Prewarm app success: "],
+            seenOn: "iOS 15–26 (tvOS 18.2.1 _APRSPrewarmInterface.m, iOS 26.1 _DASSwapModelApplicationUsage.m)",
+            example: "Attempting prewarm for com.example.ledger",
+            source: "template 'Attempting prewarm for %@' (TV _APRSPrewarmInterface.m:122)"),
+        MessageSignature(
+            id: "dasd-prewarm-refused", roles: [.dasd], meaning: .prewarmRefused,
+            any: ["Refusing to prewarm", "Prewarm not yet allowed", "Skipping from Prewarm", "Class C not yet available",
+                  "Encountered error with prelaunch", "DASDPREWARM Encountered error launching"],
+            seenOn: "iOS 15–26",
+            example: "DASPREWARM Refusing to prewarm com.example.ledger because it not allowed by developer",
+            source: "template 'DASPREWARM Refusing to prewarm %@ because it not allowed by developer' (I26 _DASSwapModelApplicationUsage.m)"),
+        MessageSignature(
+            id: "dasd-prewarm-ended", roles: [.dasd], meaning: .prewarmEnded,
+            any: ["Prewarm terminated for ", "Prewarm assertion lost for ", "Requesting prewarm termination for "],
+            seenOn: "iOS 15–26 (tvOS 18.2.1)",
+            example: "Prewarm assertion lost for com.example.ledger",
+            source: "template 'Prewarm assertion lost for %@' (TV _APRSPrewarmInterface.m:223)"),
+    ]
+
+    // MARK: - runningboardd
+
+    static let runningboard: [MessageSignature] = [
+        MessageSignature(
+            id: "rb-prewarm-launch-request", roles: [.runningboardd], meaning: .prewarmRequest,
+            all: ["Executing launch request for ", "(DAS Prewarm launch)"],
+            seenOn: "iOS 15+",
+            example: "Executing launch request for application<com.xyz> (DAS Prewarm launch)",
+            source: "real-logs 01 (Lyft, WWDC lab)"),
+        MessageSignature(
+            id: "rb-dasd-dyldlaunch-attribute", roles: [.runningboardd], meaning: .prewarmRequest,
+            all: ["domain:\"com.apple.dasd\"", "name:\"DYLDLaunch\""],
+            seenOn: "iOS 15+",
+            example: "Acquiring assertion targeting app<com.example.ledger(501)> from originator [daemon<com.apple.dasd>:105] with description <RBSAssertionDescriptor| \"DAS Prewarm launch\" ID:33-105-77 target:app<com.example.ledger(501)> attributes:[\n<RBSDomainAttribute| domain:\"com.apple.dasd\" name:\"DYLDLaunch\" sourceEnvironment:\"(null)\">\n]>",
+            source: "real-logs 37 (the attribute line and closing); descriptor shape of formats.md §2.1"),
+        MessageSignature(
+            id: "rb-closure-generation-launch", roles: [.runningboardd], meaning: .closureGeneration,
+            all: ["Executing launch request for ", "(DAS DYLD3 Closure Generation)"],
+            seenOn: "iOS 15+",
+            example: "Executing launch request for app<com.example.ledger(501)> (DAS DYLD3 Closure Generation)",
+            source: "template 'Executing launch request for %{public}@ (%{public}@)' with dasd's closure explanation (TV RBProcessManager.m:762, _APRSPrewarmInterface.m:241)"),
+        MessageSignature(
+            id: "rb-user-launch-assertion", roles: [.runningboardd], meaning: .userLaunchRequest,
+            all: ["Acquiring assertion targeting ", "FBApplicationProcess", "Bootstrap-Foreground"],
+            seenOn: "iOS 14.5–26",
+            example: "Acquiring assertion targeting app<com.hightowerai.MobileJarvisNative(BED36376-5A4B-42A9-9620-6AE0BC5F0283)> from originator [osservice<com.apple.SpringBoard>:34] with description <RBSAssertionDescriptor| \"FBApplicationProcess\" ID:33-34-2065846 target:app<com.hightowerai.MobileJarvisNative(BED36376-5A4B-42A9-9620-6AE0BC5F0283)> attributes:[\n\t<RBSDomainAttribute| domain:\"com.apple.frontboard\" name:\"Bootstrap-Foreground\" sourceEnvironment:\"(null)\">,\n\t<RBSDomainAttribute| domain:\"com.apple.frontboard\" name:\"Visibility\" sourceEnvironment:\"(null)\">\n\t]>",
+            source: "formats.md §2.1 (Console copy of an iPhone launch)"),
+        MessageSignature(
+            id: "rb-background-launch-assertion", roles: [.runningboardd], meaning: .backgroundLaunchRequest,
+            all: ["Acquiring assertion targeting ", "FBWorkspace (BackgroundActive)"],
+            seenOn: "iOS 14–26",
+            example: "Acquiring assertion targeting [application<com.elsystm.elsystm>:1957] from originator [daemon<com.apple.SpringBoard>:59] with description <RBSAssertionDescriptor| \"FBWorkspace (BackgroundActive)\" ID:32-59-4107 target:1957 attributes:[\n\t<RBSRunningReasonAttribute| runningReason:10001>,\n\t]>",
+            source: "real-logs 25 (flutterfire background push launch)"),
+        MessageSignature(
+            id: "rb-launch-request", roles: [.runningboardd], meaning: .launchRequest,
+            all: ["Executing launch request for "], detailAfter: "> (",
+            seenOn: "iOS 14–26, macOS",
+            example: "Executing launch request for app<com.example.ledger(501)> (FBApplicationProcess)",
+            source: "template 'Executing launch request for %{public}@ (%{public}@)' (TV RBProcessManager.m:762)"),
+        MessageSignature(
+            id: "rb-process-start", roles: [.runningboardd], meaning: .processStart,
+            any: ["Now tracking process", "This process will be managed", "Creating and launching job for", "reported to RB as running",
+                  "processStartTime calculated start"],
+            seenOn: "iOS 14–26",
+            example: "[application<com.AppCo.MyApp>:432] This process will be managed.",
+            source: "real-logs 07 (Intune, iOS 14.5)"),
+        MessageSignature(
+            id: "rb-state-suspended", roles: [.runningboardd, .springboard, .app, .dasd], meaning: .suspension,
+            all: ["running-suspended"], any: ["Calculated state for ", "Received state update for "],
+            seenOn: "iOS 14–26",
+            example: "Received state update for 2231 (app<com.example.ledger(501)>, running-suspended-NotVisible",
+            source: "template 'Received state update for %d (%{public}@, %{public}@%{public}@' (TV RBSConnection.m:2217), the line people quote"),
+        MessageSignature(
+            id: "rb-suspending-task", roles: [.runningboardd], meaning: .suspension,
+            all: ["Suspending task."],
+            seenOn: "iOS 14–26",
+            example: "[app<com.example.ledger(501)>:2231] Suspending task.",
+            source: "template '%{public}@ Suspending task.' (TV RunningBoard.m:2858)"),
+        MessageSignature(
+            id: "rb-state-active-foreground", roles: [.runningboardd], meaning: .activation,
+            all: ["Calculated state for ", "running-active (role: UserInteractive"],
+            seenOn: "iOS 14–26",
+            example: "Calculated state for application<com.AppCo.MyApp>: running-active (role: UserInteractiveNonFocal)",
+            source: "real-logs 08 (Intune, iOS 14.5)"),
+        MessageSignature(
+            id: "rb-calculated-state", roles: [.runningboardd], meaning: .stateChange,
+            all: ["Calculated state for "], detailAfter: ">: ",
+            seenOn: "iOS 14–26, macOS",
+            example: "Calculated state for application<com.elsystm.elsystm>: running-active (role: Background)",
+            source: "real-logs 25 (background push launch)"),
+        MessageSignature(
+            id: "rb-resuming-task", roles: [.runningboardd], meaning: .stateChange,
+            all: ["Resuming task."],
+            seenOn: "iOS 14–26",
+            example: "[application<com.REDACTED>:796] Resuming task.",
+            source: "real-logs 14 (idevicesyslog, iPadOS 14.2)"),
+        MessageSignature(
+            id: "rb-termination", roles: [.runningboardd], meaning: .termination,
+            any: ["termination reported by launchd", "termination reported by proc_exit", "Removing process: ", "Removed job for "],
+            detailAfter: "termination reported by launchd ",
+            seenOn: "iOS 14–26, macOS",
+            example: "[app<com.example.ledger(501)>:2231] termination reported by launchd (2, 9, 9)",
+            source: "template '%{public}@ termination reported by launchd (%u, %llu, %u)' (TV RunningBoard.m:2499)"),
+    ]
+
+    // MARK: - SpringBoard / FrontBoard
+
+    static let frontBoard: [MessageSignature] = [
+        MessageSignature(
+            id: "sb-prewarming-for-launch", roles: [.springboard], meaning: .launchPreparation,
+            all: ["Prewarming for launch of "],
+            seenOn: "iOS 15–26",
+            example: "Prewarming for launch of com.hightowerai.MobileJarvisNative",
+            source: "formats.md §2.1 (a user tap: shared-cache page prewarming, not dasd)"),
+        MessageSignature(
+            id: "sb-bootstrap-foreground-interactive", roles: [.springboard], meaning: .userLaunchRequest,
+            all: ["Bootstrapping ", "with intent foreground-interactive"],
+            seenOn: "iOS 26",
+            example: "Bootstrapping app<com.hightowerai.MobileJarvisNative> with intent foreground-interactive",
+            source: "formats.md §2.1 (Console copy of an iPhone launch)"),
+        MessageSignature(
+            id: "sb-icon-tap", roles: [.springboard], meaning: .userLaunchRequest,
+            any: ["Icon tapped", "SBUIApplicationIconLaunchEventLabel"],
+            seenOn: "iOS 14",
+            example: "Icon tapped: <private>",
+            source: "real-logs 22 (idevicesyslog, iOS 14)"),
+        MessageSignature(
+            id: "sb-activating-from-icon", roles: [.springboard], meaning: .userLaunchRequest,
+            all: ["Activating ", " from icon"],
+            seenOn: "iOS 14",
+            example: "Activating <private> from icon",
+            source: "real-logs 22 (idevicesyslog, iOS 14)"),
+        MessageSignature(
+            id: "fb-bootstrap-success", roles: [.springboard], meaning: .activation,
+            all: ["Bootstrap success"],
+            seenOn: "iOS 14–26",
+            example: "[application<com.REDACTED>:796] Bootstrap success!",
+            source: "real-logs 14 (idevicesyslog, iPadOS 14.2)"),
+        MessageSignature(
+            id: "fb-scene-activated", roles: [.springboard], meaning: .activation,
+            any: ["Scene activated.", "state did change: ForegroundActive"],
+            seenOn: "iOS 14–26",
+            example: "[(FBSceneManager):sceneID:com.example.ledger-default][1] Scene activated.",
+            source: "observed-only form quoted in message-templates.md (excerpt 02)"),
+        MessageSignature(
+            id: "fb-visibility-foreground", roles: [.springboard], meaning: .activation,
+            all: ["Setting process visibility to: Foreground"],
+            seenOn: "iOS 14–26",
+            example: "[application<com.AppCo.MyApp>:432] Setting process visibility to: Foreground",
+            source: "real-logs 08 (Intune, iOS 14.5)"),
+        MessageSignature(
+            id: "fb-process-exited", roles: [.springboard], meaning: .termination,
+            all: ["Process exited: "], detailAfter: "status:",
+            seenOn: "iOS 15–26",
+            example: "[application<app.alextran.immich>:8295] Process exited: <RBSProcessExitContext| specific, status:<RBSProcessExitStatus| domain:jetsam(1) code:per-process-limit(7)>>.",
+            source: "real-logs 39 (immich, jetsam)"),
+        MessageSignature(
+            id: "fb-task-state-not-running", roles: [.springboard], meaning: .termination,
+            all: ["Setting process task state to: Not Running"],
+            seenOn: "iOS 14–26",
+            example: "[application<app.alextran.immich>:8295] Setting process task state to: Not Running",
+            source: "real-logs 39 (immich, jetsam)"),
+        MessageSignature(
+            id: "fb-state-change", roles: [.springboard], meaning: .stateChange,
+            any: ["Setting process visibility to: ", "Setting process task state to: ", "Scene lifecycle state did change: ",
+                  "Application process state changed for "],
+            seenOn: "iOS 13–26",
+            example: "[sceneID:com.samsara.troy-default] Scene lifecycle state did change: Foreground",
+            source: "real-logs 11 (code-push, iOS 13/14)"),
+    ]
+
+    // MARK: - securityd
+
+    static let security: [MessageSignature] = [
+        MessageSignature(
+            id: "securityd-keychain-locked", roles: [.securityd], meaning: .keychainFailure,
+            any: ["Code=-25308", "keychain is locked"],
+            seenOn: "iOS 9–26",
+            example: "logoutRepro[2247]/1#4 LF=0 copy_matching Error Domain=NSOSStatusErrorDomain Code=-25308 \"ks_crypt: e00002e2 failed to 'od' item (class 6, bag: 0) Access to item attempted while keychain is locked.\" UserInfo={numberOfErrorsDeep=0, NSDescription=ks_crypt: e00002e2 failed to 'od' item (class 6, bag: 0) Access to item attempted while keychain is locked.}",
+            source: "real-logs 03 (Salesforce SDK #3437, iPadOS 15)"),
+    ]
+
+    // MARK: - kernel
+
+    static let kernel: [MessageSignature] = [
+        MessageSignature(
+            id: "kernel-jetsam-kill", roles: [.kernel], meaning: .termination,
+            all: ["memorystatus: killing_"], detailAfter: "memorystatus: ",
+            seenOn: "iOS 14–26",
+            example: "1234.567 memorystatus: killing_specific_process pid 2231 [Ledger Pro] (per-process-limit 10 3s rf:- type:app) 51200KB - memorystatus_available_pages: 12345",
+            source: "template 'memorystatus: killing_specific_process pid %d [%s] (%s %d %llus rf:%s type:%s) …' (ipsw-diffs, iOS 26 kernel)"),
+    ]
+
+    // MARK: - the app
+
+    static let app: [MessageSignature] = [
+        MessageSignature(
+            id: "app-keychain-interaction-not-allowed", roles: [.app, .other], meaning: .keychainFailure,
+            any: ["errSecInteractionNotAllowed", "-25308"],
+            seenOn: "any",
+            example: "SecItemCopyMatching: errSecInteractionNotAllowed (-25308)",
+            source: "app line shape from domain.md §5 (keychain read while locked)"),
+        MessageSignature(
+            id: "app-keychain-access", roles: [.app], meaning: .keychainAccess,
+            any: ["SecItemCopyMatching", "SecItemAdd", "SecItemUpdate", "SecItemDelete"],
+            seenOn: "any",
+            example: "SecItemCopyMatching",
+            source: "formats.md §1.3 (the '(Security) SecItemCopyMatching' activity of a real capture)"),
+        MessageSignature(
+            id: "app-data-protection", roles: [.app, .other], meaning: .dataProtectionFailure,
+            any: ["NSCocoaErrorDomain Code=257", "isProtectedDataAvailable", "protected data is unavailable",
+                  "Operation not permitted"],
+            seenOn: "any",
+            example: "Error Domain=NSCocoaErrorDomain Code=257 \"The file “store.sqlite” couldn’t be opened because you don’t have permission to view it.\"",
+            source: "domain.md §5 (protected data before unlock: NSCocoaErrorDomain 257)"),
+        MessageSignature(
+            id: "app-lifecycle", roles: [.app, .other], meaning: .appLifecycle,
+            any: ["willFinishLaunching", "didFinishLaunching", "willConnectTo", "sceneWillEnterForeground", "sceneDidBecomeActive",
+                  "applicationDidBecomeActive", "applicationWillEnterForeground", "UIApplicationMain", "ActivePrewarm"],
+            seenOn: "any",
+            example: "didFinishLaunchingWithOptions applicationState=2",
+            source: "domain.md §3 (UIKit callbacks) and §4 (teams' own launch markers)"),
+    ]
+
+    // MARK: - any process
+
+    static let anyProcess: [MessageSignature] = [
+        MessageSignature(
+            id: "watchdog", roles: Set(ProcessRole.allCases), meaning: .watchdog,
+            any: ["0x8BADF00D", "0x8badf00d", "watchdog transgression", "Provision violated for watchdog"],
+            seenOn: "iOS 10–26",
+            example: "<RBSTerminateContext| domain:10 code:0x8BADF00D explanation:scene-create watchdog transgression: application<jp.go.mhlw.covid19radar>:27928 exhausted CPU time allowance of 3.37 seconds",
+            source: "real-logs 19 (cocoa, crash report text)"),
+    ]
+}

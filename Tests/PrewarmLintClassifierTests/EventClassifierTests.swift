@@ -1,0 +1,170 @@
+import Foundation
+import PrewarmLintClassifier
+import PrewarmLintModel
+import PrewarmLintReaders
+import PrewarmLintTesting
+import Testing
+
+func event(_ process: String, _ message: String, pid: Int? = nil, line: Int = 1) -> LogEvent {
+    LogEvent(timestamp: LogTimestamp(microsecondsSinceEpoch: Int64(line) * 1000, utcOffsetSeconds: 0, text: "t"),
+             process: process, pid: pid, message: message, origin: EventOrigin(input: "test", line: line, byteOffset: 0))
+}
+
+@Suite("signature table")
+struct SignatureTableTests {
+    static let processForRole: [ProcessRole: String] = [
+        .dasd: "dasd", .runningboardd: "runningboardd", .springboard: "SpringBoard", .securityd: "securityd", .kernel: "kernel",
+    ]
+
+    @Test("ids are unique and kebab-case")
+    func ids() {
+        let ids = SignatureTable.builtIn.signatures.map(\.id)
+        #expect(Set(ids).count == ids.count)
+        for id in ids { #expect(id.allSatisfy { $0.isLowercase || $0.isNumber || $0 == "-" }, "\(id)") }
+    }
+
+    @Test("each signature's own example classifies as that signature, from every role it names",
+          arguments: SignatureTable.builtIn.signatures.map(\.id))
+    func example(id: String) throws {
+        let signature = try #require(SignatureTable.builtIn.signatures.first { $0.id == id })
+        for role in signature.roles.sorted(by: { $0.rawValue < $1.rawValue }) {
+            var classifier = EventClassifier()
+            let process: String
+            switch role {
+            case .app:
+                // Teach the classifier that pid 2231 is an app first, as a runningboardd line would.
+                _ = classifier.classify(event("runningboardd", "[app<com.example.ledger(501)>:2231] This process will be managed."))
+                process = "Ledger Pro"
+            case .other:
+                process = "Ledger Pro"
+            default:
+                process = try #require(Self.processForRole[role])
+            }
+            let classified = classifier.classify(event(process, signature.example, pid: 2231))
+            #expect(classified.role == role, "\(id) as \(role)")
+            #expect(classified.signatureID == id, "\(id) as \(role) matched \(classified.signatureID ?? "nothing")")
+            #expect(classified.meaning == signature.meaning)
+        }
+    }
+}
+
+@Suite("AppIdentityParser")
+struct AppIdentityParserTests {
+    @Test("every identity spelling of the real logs", arguments: [
+        ("Executing launch request for application<com.xyz> (DAS Prewarm launch)", "com.xyz", nil),
+        ("[application<com.AppCo.MyApp>:432] This process will be managed.", "com.AppCo.MyApp", 432),
+        ("Acquiring assertion targeting app<com.hightowerai.MobileJarvisNative(BED36376-5A4B-42A9-9620-6AE0BC5F0283)> from originator [osservice<com.apple.SpringBoard>:34]",
+         "com.hightowerai.MobileJarvisNative", nil),
+        ("Removed job for [app<application.com.mowglii.ItsycalApp.35153645.35153651(501)>:73215]", "com.mowglii.ItsycalApp", 73215),
+        ("[app<com.example.ledger(501)>:-1] Now flagged as pending exit for reason: launch failed", "com.example.ledger", nil),
+        ("Received state update for 9529 (app<com.example.ledger(501)>, running-suspended-NotVisible", "com.example.ledger", 9529),
+        ("Acquiring assertion targeting xpcservice<com.example.ledger.widget([app<com.example.ledger(501)>:2231])> from originator", "com.example.ledger", 2231),
+        ("Application process state changed for com.elsystm.elsystm: <SBApplicationProcessState: 0x281a5ea00; pid: 1957; taskState: Running; visibility: Background>",
+         "com.elsystm.elsystm", 1957),
+        ("[sceneID:com.samsara.troy-default] Scene lifecycle state did change: Foreground", "com.samsara.troy", nil),
+        ("Prewarming for launch of com.hightowerai.MobileJarvisNative", "com.hightowerai.MobileJarvisNative", nil),
+    ] as [(String, String, Int?)])
+    func identity(message: String, bundle: String, pid: Int?) throws {
+        let identity = try #require(AppIdentityParser.firstIdentity(in: message))
+        #expect(identity.bundleID == bundle)
+        #expect(identity.pid == pid)
+    }
+
+    @Test("no identity where there is none, or only a redacted one")
+    func none() {
+        #expect(AppIdentityParser.firstIdentity(in: "Icon tapped: <private>") == nil)
+        #expect(AppIdentityParser.firstIdentity(in: "Activating <private> from icon") == nil)
+        #expect(AppIdentityParser.firstIdentity(in: "Created <FBWorkspace: 0x1; webapp<x>>") == nil)
+    }
+}
+
+@Suite("EventClassifier on real excerpts")
+struct RealExcerptClassificationTests {
+    static let realLogs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("shared/real-logs")
+
+    static func classify(_ file: String) throws -> [ClassifiedEvent] {
+        let bytes = Array(try Data(contentsOf: realLogs.appendingPathComponent(file)))
+        var configuration = ReaderConfiguration(inputName: file)
+        configuration.timeInference.date = CivilDateTime(year: 2022, month: 1, day: 1)
+        var classifier = EventClassifier()
+        return ReaderVerifier.read(bytes, configuration: configuration).events.map { classifier.classify($0) }
+    }
+
+    @Test("excerpt 01: the DAS prewarm launch request, about com.xyz")
+    func prewarmRequest() throws {
+        let line = try #require(try Self.classify("01-lyft-das-prewarm-launch-line.log").first)
+        #expect(line.role == .runningboardd)
+        #expect(line.meaning == .prewarmRequest)
+        #expect(line.signatureID == "rb-prewarm-launch-request")
+        #expect(line.subject == AppIdentity(bundleID: "com.xyz"))
+    }
+
+    @Test("no other real excerpt contains a prewarm request")
+    func noFalsePrewarm() throws {
+        let files = try FileManager.default.contentsOfDirectory(atPath: Self.realLogs.path).sorted()
+        for file in files where !file.hasPrefix("01-") && !file.hasPrefix("19-") && !file.hasPrefix("37-") {
+            let prewarm = try Self.classify(file).filter { $0.meaning == .prewarmRequest }
+            #expect(prewarm.isEmpty, "\(file): \(prewarm.map(\.event.message))")
+        }
+    }
+
+    @Test("excerpt 03: securityd's -25308 is a keychain failure of logoutRepro, pid 2247")
+    func keychain() throws {
+        let lines = try Self.classify("03-salesforce3437-securityd-25308-keychain-locked.log")
+        #expect(lines.count == 3)
+        for line in lines {
+            #expect(line.role == .securityd)
+            #expect(line.meaning == .keychainFailure)
+            #expect(line.subject == AppIdentity(bundleID: "logoutRepro", pid: 2247))
+        }
+    }
+
+    @Test("excerpt 25: a background launch, then a background running state")
+    func background() throws {
+        let lines = try Self.classify("25-flutterfire5702-ios14-background-push-launch.log")
+        #expect(lines.map(\.meaning) == [.stateChange, .backgroundLaunchRequest, nil, nil, nil, .stateChange])
+        #expect(lines[1].subject == AppIdentity(bundleID: "com.elsystm.elsystm", pid: 1957))
+        #expect(lines[5].detail == "running-active")
+    }
+
+    @Test("excerpt 39: FrontBoard's exit line is a termination with the jetsam status")
+    func jetsam() throws {
+        let lines = try Self.classify("39-immich54-ios-jetsam-per-process-limit-process-exited.log")
+        let exit = try #require(lines.first { $0.signatureID == "fb-process-exited" })
+        #expect(exit.meaning == .termination)
+        #expect(exit.detail == "<RBSProcessExitStatus| domain:jetsam(1) code:per-process-limit(7)>>")
+        #expect(exit.subject == AppIdentity(bundleID: "app.alextran.immich", pid: 8295))
+        #expect(lines.contains { $0.signatureID == "fb-task-state-not-running" })
+    }
+
+    @Test("excerpt 14: running-active as user-interactive and Bootstrap success are activation")
+    func activation() throws {
+        let lines = try Self.classify("14-macios10086-idevicesyslog-ipad-bootstrap-success.log")
+        #expect(lines.filter { $0.meaning == .activation }.map(\.signatureID) == ["rb-state-active-foreground", "fb-bootstrap-success"])
+    }
+}
+
+@Suite("ProcessDirectory")
+struct ProcessDirectoryTests {
+    @Test("an app's own lines are the app's once a daemon names its pid; a reused pid under another name is not")
+    func learnsApps() {
+        var classifier = EventClassifier()
+        #expect(classifier.classify(event("Ledger Pro", "didFinishLaunching", pid: 2231)).role == .other)
+        _ = classifier.classify(event("runningboardd", "[app<com.example.ledger(501)>:2231] Now tracking process"))
+        let own = classifier.classify(event("Ledger Pro", "SecItemCopyMatching", pid: 2231))
+        #expect(own.role == .app)
+        #expect(own.meaning == .keychainAccess)
+        #expect(own.subject == AppIdentity(bundleID: "com.example.ledger", pid: 2231))
+        #expect(classifier.classify(event("Other App", "hello", pid: 2231)).role == .other)
+    }
+
+    @Test("securityd and the kernel teach a process name for an app pid")
+    func learnsNames() {
+        var classifier = EventClassifier()
+        _ = classifier.classify(event("runningboardd", "[app<com.samsara.troy>:377] Set jetsam priority to 10 [0] flag[1]"))
+        let kernel = classifier.classify(event("kernel", "memorystatus: set assertion priority(10) target Samsara Internal:377"))
+        #expect(kernel.subject == AppIdentity(bundleID: "com.samsara.troy", pid: 377))
+        #expect(classifier.directory.nameByPID[377] == "Samsara Internal")
+    }
+}
