@@ -29,7 +29,7 @@ let package = Package(
         .target(name: "PrewarmLintReaders", dependencies: ["PrewarmLintModel", "CZlib"]),
         // Process roles and event meanings, from a signature table kept as data.
         .target(name: "PrewarmLintClassifier", dependencies: ["PrewarmLintModel"]),
-        .target(name: "PrewarmLintReporters", dependencies: ["PrewarmLintModel"]),
+        .target(name: "PrewarmLintReporters", dependencies: ["PrewarmLintModel", "PrewarmLintClassifier"]),
         .target(name: "PrewarmLint", dependencies: ["PrewarmLintModel", "PrewarmLintReaders", "PrewarmLintClassifier", "PrewarmLintReporters"]),
         .executableTarget(
             name: "prewarm-lint",
@@ -44,7 +44,7 @@ let package = Package(
 
         .testTarget(name: "PrewarmLintModelTests", dependencies: ["PrewarmLintModel"]),
         .testTarget(name: "PrewarmLintClassifierTests", dependencies: ["PrewarmLintClassifier", "PrewarmLintTesting"]),
-        .testTarget(name: "PrewarmLintReportersTests", dependencies: ["PrewarmLintReporters"]),
+        .testTarget(name: "PrewarmLintReportersTests", dependencies: ["PrewarmLintReporters", "PrewarmLintClassifier"]),
         .testTarget(name: "PrewarmLintReadersTests", dependencies: ["PrewarmLintReaders", "PrewarmLintTesting"]),
         .testTarget(name: "PrewarmLintCorpusTests", dependencies: ["PrewarmLint", "PrewarmLintTesting"]),
         .testTarget(name: "PrewarmLintCLITests", dependencies: ["PrewarmLintTesting", "prewarm-lint"]),

@@ -1,18 +1,35 @@
 import Foundation
 
-/// An app as daemon messages name it: its bundle identifier, and its pid when the message gives one.
+/// An app as the log names it: by bundle identifier (daemon identities), by process name
+/// (securityd's and the kernel's client names, the app's own lines), and by pid — whichever the
+/// lines give. At least one of ``bundleID`` and ``processName`` is set.
 public struct AppIdentity: Sendable, Hashable, CustomStringConvertible {
     /// The bundle identifier (`com.example.ledger`), with RunningBoard's decorations removed.
-    public var bundleID: String
-    /// The process id, when the message names one.
+    public var bundleID: String?
+    /// The process name (`Ledger Pro`), when known.
+    public var processName: String?
+    /// The process id, when known.
     public var pid: Int?
 
-    public init(bundleID: String, pid: Int? = nil) {
+    /// An app named by its bundle identifier.
+    public init(bundleID: String, processName: String? = nil, pid: Int? = nil) {
         self.bundleID = bundleID
+        self.processName = processName
         self.pid = pid
     }
 
-    public var description: String { pid.map { "\(bundleID)[\($0)]" } ?? bundleID }
+    /// A process named only by its name, such as a securityd client not yet known by bundle id.
+    public init(processName: String, pid: Int?) {
+        self.bundleID = nil
+        self.processName = processName
+        self.pid = pid
+    }
+
+    /// `com.example.ledger[2231]`, or the process name when the bundle id is unknown.
+    public var description: String {
+        let name = bundleID ?? processName ?? "?"
+        return pid.map { "\(name)[\($0)]" } ?? name
+    }
 }
 
 /// Finds app identities in daemon messages.

@@ -71,12 +71,12 @@ public struct EventClassifier: Sendable {
             // `Ledger Pro[2231]/1#4 LF=0 copy_matching …`: the client's name and pid.
             if let client = Self.securityClient(event.message) {
                 directory.learn(name: client.name, pid: client.pid)
-                result.subject = directory.app(pid: client.pid, name: client.name) ?? AppIdentity(bundleID: client.name, pid: client.pid)
+                result.subject = directory.app(pid: client.pid, name: client.name) ?? AppIdentity(processName: client.name, pid: client.pid)
             }
         case .kernel:
             if let target = Self.kernelTarget(event.message) {
                 directory.learn(name: target.name, pid: target.pid)
-                result.subject = directory.app(pid: target.pid, name: target.name)
+                result.subject = directory.app(pid: target.pid, name: target.name) ?? AppIdentity(processName: target.name, pid: target.pid)
             }
         case .other:
             break

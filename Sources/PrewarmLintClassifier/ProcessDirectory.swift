@@ -21,14 +21,14 @@ public struct ProcessDirectory: Sendable {
     public func app(pid: Int?, name: String) -> AppIdentity? {
         guard let pid, let bundle = bundleByPID[pid] else { return nil }
         if let known = nameByPID[pid], !name.isEmpty, known != name { return nil }  // pid reused by another process
-        return AppIdentity(bundleID: bundle, pid: pid)
+        return AppIdentity(bundleID: bundle, processName: nameByPID[pid] ?? (name.isEmpty ? nil : name), pid: pid)
     }
 
     mutating func learn(_ identity: AppIdentity) {
-        guard let pid = identity.pid, pid > 0 else { return }
-        if bundleByPID[pid] != identity.bundleID {
+        guard let pid = identity.pid, pid > 0, let bundle = identity.bundleID else { return }
+        if bundleByPID[pid] != bundle {
             if bundleByPID[pid] == nil { remember(pid) }
-            bundleByPID[pid] = identity.bundleID
+            bundleByPID[pid] = bundle
             nameByPID[pid] = nil  // a new app on this pid: the old name no longer holds
         }
     }

@@ -1,4 +1,5 @@
 public import PrewarmLintModel
+public import PrewarmLintClassifier
 
 /// Renders events as NDJSON, one object per line, for pipelines (`prewarm-lint events --format ndjson`).
 ///
@@ -9,14 +10,16 @@ public import PrewarmLintModel
 ///  "category":"networktunnelmanager","type":"info","thread":12376,"activity":null,"message":"tunnel-1: …",
 ///  "origin":{"path":"device.log","line":2,"byteOffset":90}}
 /// ```
-/// Documented in `docs/events-schema.md`. Adding keys is compatible; renaming or removing one is not.
+/// With a classification, four keys follow `origin`: `role`, `meaning` (or null), `detail` (or
+/// null) and `app` (`{"bundleID","process","pid"}`, each possibly null, or null). Documented in `docs/events-schema.md`. Adding keys is
+/// compatible; renaming or removing one is not.
 public struct EventNDJSONReporter: Sendable {
     public static let schemaVersion = 1
 
     public init() {}
 
-    /// One event as one line of JSON, without the line break.
-    public func line(for event: LogEvent) -> String {
+    /// One event as one line of JSON, without the line break; with its classification when given.
+    public func line(for event: LogEvent, classification: ClassifiedEvent? = nil) -> String {
         var writer = JSONTextWriter()
         writer.beginObject()
         writer.field("time", event.timestamp.iso8601)
@@ -40,6 +43,21 @@ public struct EventNDJSONReporter: Sendable {
         writer.field("line", event.origin.line)
         writer.field("byteOffset", event.origin.byteOffset)
         writer.endObject()
+        if let classification {
+            writer.field("role", classification.role.rawValue)
+            writer.field("meaning", classification.meaning?.rawValue)
+            writer.field("detail", classification.detail)
+            writer.key("app")
+            if let subject = classification.subject {
+                writer.beginObject()
+                writer.field("bundleID", subject.bundleID)
+                writer.field("process", subject.processName)
+                writer.field("pid", subject.pid)
+                writer.endObject()
+            } else {
+                writer.string(nil)
+            }
+        }
         writer.endObject()
         return writer.text
     }

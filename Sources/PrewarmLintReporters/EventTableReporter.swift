@@ -1,4 +1,5 @@
 public import PrewarmLintModel
+public import PrewarmLintClassifier
 
 /// Renders events as a readable table for a terminal (`prewarm-lint events`).
 ///
@@ -7,7 +8,8 @@ public import PrewarmLintModel
 /// 2023-07-19 08:22:51.916784 +03:00 info     remotepairingd[599]          (RemotePairing) [com.apple.dt.remotepairing:networktunnelmanager] tunnel-1: …
 /// ```
 /// A time with an inferred part is marked `~` after it. Continuation lines of a multi-line
-/// message are indented under the message column.
+/// message are indented under the message column. With a classification, a line that means
+/// something for a launch starts with its meaning: `«prewarm-request com.xyz»`.
 public struct EventTableReporter: Sendable {
     public var useColor: Bool
 
@@ -19,7 +21,7 @@ public struct EventTableReporter: Sendable {
         pad("TIME", 35) + pad("TYPE", 9) + pad("PROCESS[PID]", 29) + "MESSAGE"
     }
 
-    public func row(for event: LogEvent) -> String {
+    public func row(for event: LogEvent, classification: ClassifiedEvent? = nil) -> String {
         let civil = CivilDateTime(microsecondsSinceEpoch: event.timestamp.microsecondsSinceEpoch,
                                   utcOffsetSeconds: event.timestamp.utcOffsetSeconds)
         var time = civil.iso8601(utcOffsetSeconds: event.timestamp.utcOffsetSeconds)
@@ -34,6 +36,12 @@ public struct EventTableReporter: Sendable {
         var scope = event.senderImage.map { "(\($0)) " } ?? ""
         if event.subsystem != nil || event.category != nil {
             scope += "[\(event.subsystem ?? ""):\(event.category ?? "")] "
+        }
+        if let classification, let meaning = classification.meaning {
+            var tag = meaning.rawValue
+            if let subject = classification.subject { tag += " \(subject)" }
+            let marked = "«\(tag)» "
+            scope = (useColor ? "\u{1B}[1m" + marked + "\u{1B}[0m" : marked) + scope
         }
         let type = event.type.rawValue
         let coloredType = useColor ? color(for: event.type) + pad(type, 9) + "\u{1B}[0m" : pad(type, 9)

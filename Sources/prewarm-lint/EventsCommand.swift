@@ -39,6 +39,11 @@ struct EventsCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Only events whose message contains this text (case-insensitive).", valueName: "text"))
     var grep: String?
 
+    @Option(name: .long, help: ArgumentHelp("Only events with this meaning (repeatable), e.g. prewarm-request, keychain-failure.", valueName: "meaning"))
+    var meaning: [String] = []
+
+    var meanings: Set<EventMeaning> { Set(meaning.compactMap(EventMeaning.init(rawValue:))) }
+
     @Option(name: .long, help: ArgumentHelp("Diagnostics printed per input (all are counted in the summary).", valueName: "n"))
     var maxDiagnostics = 20
 
@@ -46,6 +51,9 @@ struct EventsCommand: ParsableCommand {
     var noColor = false
 
     func validate() throws {
+        for name in meaning where EventMeaning(rawValue: name) == nil {
+            throw ValidationError("unknown meaning '\(name)'; one of: \(EventMeaning.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
         if let since, TimeBound(since) == nil { throw ValidationError("--since must look like 2024-05-02 11:13:48[.ffffff][+02:00], not '\(since)'") }
         if let until, TimeBound(until) == nil { throw ValidationError("--until must look like 2024-05-02 11:13:48[.ffffff][+02:00], not '\(until)'") }
     }
@@ -67,13 +75,17 @@ struct EventsCommand: ParsableCommand {
         var summaries: [InputSummary] = []
         var notLogs: [String] = []
         for discovered in discovery.inputs {
+            // One classifier per input: what it learns about pids holds within one log.
+            var classifier = EventClassifier()
             var printed = 0
             var suppressed = 0
             let summary = reader.read(discovered.input, foundInDirectory: discovered.foundInDirectory) { output in
                 switch output {
                 case .event(let event):
-                    guard filter.accepts(event) else { return }
-                    StandardStreams.out(format == .table ? table.row(for: event) : ndjson.line(for: event))
+                    let classified = classifier.classify(event)
+                    guard filter.accepts(event), meanings.isEmpty || classified.meaning.map(meanings.contains) == true else { return }
+                    StandardStreams.out(format == .table ? table.row(for: event, classification: classified)
+                                                          : ndjson.line(for: event, classification: classified))
                 case .diagnostic(let diagnostic):
                     if printed < maxDiagnostics {
                         StandardStreams.err(diagnostic.description)

@@ -130,6 +130,24 @@ struct EventsCommandTests {
         #expect(run.stderr.contains("-:1: note: UTC offset not in the input; using -05:00 from --utc-offset [inferred-time]"))
     }
 
+    @Test("every event is classified; --meaning keeps the prewarm request of excerpt 01")
+    func classification() throws {
+        let log = Self.corpus.appendingPathComponent("console-copy-library-category-columns/log.txt").path
+        let run = try Self.run(["events", "--format", "ndjson", "--meaning", "prewarm-request", "--date", "2022-06-08", log])
+        #expect(run.status == 0)
+        let lines = run.stdout.split(separator: "\n")
+        #expect(lines.count == 1)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
+        #expect(object["role"] as? String == "runningboardd")
+        #expect(object["meaning"] as? String == "prewarm-request")
+        #expect((object["app"] as? [String: Any])?["bundleID"] as? String == "com.xyz")
+        let table = try Self.run(["events", "--date", "2022-06-08", log])
+        #expect(table.stdout.contains("«prewarm-request com.xyz» (RunningBoard) [:process] Executing launch request for application<com.xyz> (DAS Prewarm launch)"))
+        let bad = try Self.run(["events", "--meaning", "prewarm", log])
+        #expect(bad.status == 64)
+        #expect(bad.stderr.contains("unknown meaning 'prewarm'; one of: prewarm-request"))
+    }
+
     @Test("--input-format forces a format")
     func forced() throws {
         let run = try Self.run(["events", "--format", "ndjson", "--input-format", "console-copy", "--date", "2024-01-01", "-"],

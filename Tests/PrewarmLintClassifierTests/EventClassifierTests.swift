@@ -116,7 +116,7 @@ struct RealExcerptClassificationTests {
         for line in lines {
             #expect(line.role == .securityd)
             #expect(line.meaning == .keychainFailure)
-            #expect(line.subject == AppIdentity(bundleID: "logoutRepro", pid: 2247))
+            #expect(line.subject == AppIdentity(processName: "logoutRepro", pid: 2247))
         }
     }
 
@@ -155,7 +155,7 @@ struct ProcessDirectoryTests {
         let own = classifier.classify(event("Ledger Pro", "SecItemCopyMatching", pid: 2231))
         #expect(own.role == .app)
         #expect(own.meaning == .keychainAccess)
-        #expect(own.subject == AppIdentity(bundleID: "com.example.ledger", pid: 2231))
+        #expect(own.subject == AppIdentity(bundleID: "com.example.ledger", processName: "Ledger Pro", pid: 2231))
         #expect(classifier.classify(event("Other App", "hello", pid: 2231)).role == .other)
     }
 
@@ -164,7 +164,7 @@ struct ProcessDirectoryTests {
         var classifier = EventClassifier()
         _ = classifier.classify(event("runningboardd", "[app<com.samsara.troy>:377] Set jetsam priority to 10 [0] flag[1]"))
         let kernel = classifier.classify(event("kernel", "memorystatus: set assertion priority(10) target Samsara Internal:377"))
-        #expect(kernel.subject == AppIdentity(bundleID: "com.samsara.troy", pid: 377))
+        #expect(kernel.subject == AppIdentity(bundleID: "com.samsara.troy", processName: "Samsara Internal", pid: 377))
         #expect(classifier.directory.nameByPID[377] == "Samsara Internal")
     }
 }
