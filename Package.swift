@@ -29,8 +29,10 @@ let package = Package(
         .target(name: "PrewarmLintReaders", dependencies: ["PrewarmLintModel", "CZlib"]),
         // Process roles and event meanings, from a signature table kept as data.
         .target(name: "PrewarmLintClassifier", dependencies: ["PrewarmLintModel"]),
+        // Launch sessions from classified events: a pure state machine, no I/O, no clock.
+        .target(name: "PrewarmLintSessions", dependencies: ["PrewarmLintModel", "PrewarmLintClassifier"]),
         .target(name: "PrewarmLintReporters", dependencies: ["PrewarmLintModel", "PrewarmLintClassifier"]),
-        .target(name: "PrewarmLint", dependencies: ["PrewarmLintModel", "PrewarmLintReaders", "PrewarmLintClassifier", "PrewarmLintReporters"]),
+        .target(name: "PrewarmLint", dependencies: ["PrewarmLintModel", "PrewarmLintReaders", "PrewarmLintClassifier", "PrewarmLintSessions", "PrewarmLintReporters"]),
         .executableTarget(
             name: "prewarm-lint",
             dependencies: [
@@ -43,6 +45,7 @@ let package = Package(
         .executableTarget(name: "prewarm-lint-benchmark", dependencies: ["PrewarmLint"]),
 
         .testTarget(name: "PrewarmLintModelTests", dependencies: ["PrewarmLintModel"]),
+        .testTarget(name: "PrewarmLintSessionsTests", dependencies: ["PrewarmLintSessions", "PrewarmLintTesting"]),
         .testTarget(name: "PrewarmLintClassifierTests", dependencies: ["PrewarmLintClassifier", "PrewarmLintTesting"]),
         .testTarget(name: "PrewarmLintReportersTests", dependencies: ["PrewarmLintReporters", "PrewarmLintClassifier"]),
         .testTarget(name: "PrewarmLintReadersTests", dependencies: ["PrewarmLintReaders", "PrewarmLintTesting"]),

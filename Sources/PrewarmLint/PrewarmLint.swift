@@ -2,3 +2,4 @@
 @_exported import PrewarmLintReaders
 @_exported import PrewarmLintReporters
 @_exported import PrewarmLintClassifier
+@_exported import PrewarmLintSessions

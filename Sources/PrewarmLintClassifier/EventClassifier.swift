@@ -79,7 +79,11 @@ public struct EventClassifier: Sendable {
                 result.subject = directory.app(pid: target.pid, name: target.name) ?? AppIdentity(processName: target.name, pid: target.pid)
             }
         case .other:
-            break
+            // A client line naming an app (`Received state update for 2231 (app<…>, …`) is about that app.
+            if result.meaning != nil, let identity = AppIdentityParser.firstIdentity(in: event.message) {
+                directory.learn(identity)
+                result.subject = identity
+            }
         }
         if role == .app, let pid = event.pid { directory.learn(name: event.process, pid: pid) }
         return result

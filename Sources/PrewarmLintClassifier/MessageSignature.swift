@@ -20,9 +20,11 @@ public struct MessageSignature: Sendable, Hashable {
     public var any: [String]
     /// Texts that must not appear.
     public var none: [String]
-    /// Where the detail starts: the text after this marker, up to the first of `" ("`, `","` or the
-    /// end of the line (`Setting process visibility to: ` → `Foreground`).
+    /// Where the detail starts: the text after this marker, up to the first of ``detailEnds``
+    /// (`Setting process visibility to: ` → `Foreground`).
     public var detailAfter: String?
+    /// Where the detail ends (the first found); the end of the line at the latest.
+    public var detailEnds: [String]
     /// The OS versions it was seen on (`iOS 14–26`).
     public var seenOn: String
     /// A real message it matches, verbatim but for `…` where a long descriptor was cut.
@@ -31,7 +33,8 @@ public struct MessageSignature: Sendable, Hashable {
     public var source: String
 
     public init(id: String, roles: Set<ProcessRole>, meaning: EventMeaning, all: [String] = [], any: [String] = [],
-                none: [String] = [], detailAfter: String? = nil, seenOn: String, example: String, source: String) {
+                none: [String] = [], detailAfter: String? = nil, detailEnds: [String] = [" (", ","],
+                seenOn: String, example: String, source: String) {
         self.id = id
         self.roles = roles
         self.meaning = meaning
@@ -39,6 +42,7 @@ public struct MessageSignature: Sendable, Hashable {
         self.any = any
         self.none = none
         self.detailAfter = detailAfter
+        self.detailEnds = detailEnds
         self.seenOn = seenOn
         self.example = example
         self.source = source
@@ -55,7 +59,7 @@ public struct MessageSignature: Sendable, Hashable {
         }
         if let marker = detailAfter, let range = message.range(of: marker) {
             let rest = message[range.upperBound...]
-            let end = [" (", ",", "\n"].compactMap { rest.range(of: $0)?.lowerBound }.min() ?? rest.endIndex
+            let end = (detailEnds + ["\n"]).compactMap { rest.range(of: $0)?.lowerBound }.min() ?? rest.endIndex
             var detail = String(rest[..<end])
             if detail.hasSuffix(".") { detail.removeLast() }
             return (true, detail.isEmpty ? nil : detail)

@@ -95,7 +95,8 @@ public struct SignatureTable: Sendable {
             example: "[application<com.AppCo.MyApp>:432] This process will be managed.",
             source: "real-logs 07 (Intune, iOS 14.5)"),
         MessageSignature(
-            id: "rb-state-suspended", roles: [.runningboardd, .springboard, .app, .dasd], meaning: .suspension,
+            // RunningBoardServices logs `Received state update` inside its clients: SpringBoard, dasd, the app.
+            id: "rb-state-suspended", roles: [.runningboardd, .springboard, .app, .dasd, .other], meaning: .suspension,
             all: ["running-suspended"], any: ["Calculated state for ", "Received state update for "],
             seenOn: "iOS 14–26",
             example: "Received state update for 2231 (app<com.example.ledger(501)>, running-suspended-NotVisible",
@@ -127,7 +128,7 @@ public struct SignatureTable: Sendable {
         MessageSignature(
             id: "rb-termination", roles: [.runningboardd], meaning: .termination,
             any: ["termination reported by launchd", "termination reported by proc_exit", "Removing process: ", "Removed job for "],
-            detailAfter: "termination reported by launchd ",
+            detailAfter: "termination reported by launchd ", detailEnds: [],
             seenOn: "iOS 14–26, macOS",
             example: "[app<com.example.ledger(501)>:2231] termination reported by launchd (2, 9, 9)",
             source: "template '%{public}@ termination reported by launchd (%u, %llu, %u)' (TV RunningBoard.m:2499)"),

@@ -1,0 +1,90 @@
+public import PrewarmLintModel
+public import PrewarmLintClassifier
+
+/// One lifetime of one app process, rebuilt from the lines of several daemons and the app itself.
+///
+/// The questions of `../shared/domain.md` §6: which app and pid; how the process was born and
+/// which line says so; when it was suspended, activated, killed; how long each phase took; which
+/// app callbacks ran before the user came; and how sure we are.
+public struct LaunchSession: Sendable, Hashable {
+    /// How the process came to be running.
+    public enum Kind: String, Sendable, Hashable, CaseIterable, Codable {
+        /// The user tapped and a new process was bootstrapped for it.
+        case coldLaunch = "cold-launch"
+        /// dasd prewarmed the process and the user never activated it in the log.
+        case prewarmUnused = "prewarm-unused"
+        /// dasd prewarmed the process, and the user later activated that same process.
+        case prewarmThenLaunch = "prewarm-then-launch"
+        /// Launched into the background (push, fetch, BGTask).
+        case backgroundLaunch = "background-launch"
+        /// A process that was already running (suspended) was brought back by the user.
+        case resume
+        /// The log does not say how the process started.
+        case unknown
+    }
+
+    /// How sure the kind is.
+    public enum Confidence: String, Sendable, Hashable, Codable {
+        /// Proven by the line that decides it (runningboardd's `DAS Prewarm launch` request, a foreground-interactive bootstrap).
+        case certain
+        /// Several lines agree but the deciding one is missing (dasd's attempt without runningboardd's request).
+        case likely
+        /// Inferred from indirect evidence (a suspended, not visible state before any request).
+        case guess
+    }
+
+    /// A point in the session's life, with the line that shows it.
+    public struct Milestone: Sendable, Hashable {
+        public enum Name: String, Sendable, Hashable, CaseIterable, Codable {
+            case prewarmRequest, launchRequest, processStart, suspended, activation, active, termination
+        }
+        public var name: Name
+        public var time: LogTimestamp
+        public var evidence: EventOrigin
+        /// What the line adds: a state, an exit status.
+        public var detail: String?
+
+        public init(name: Name, time: LogTimestamp, evidence: EventOrigin, detail: String? = nil) {
+            self.name = name
+            self.time = time
+            self.evidence = evidence
+            self.detail = detail
+        }
+    }
+
+    /// The app, as precisely as the log names it.
+    public var app: AppIdentity
+    public var kind: Kind
+    public var confidence: Confidence
+    /// The line that decided the kind.
+    public var decidedBy: EventOrigin?
+    /// In the order they happened; each name at most once (the first occurrence).
+    public var milestones: [Milestone]
+    /// The app's own lifecycle lines (`didFinishLaunching`…) logged before activation, in order.
+    public var callbacksBeforeActivation: [EventOrigin]
+    /// Why the evidence is incomplete (redacted identities, a log that begins mid-session, no end), empty when it is not.
+    public var incompleteEvidence: [String]
+
+    public init(app: AppIdentity, kind: Kind = .unknown, confidence: Confidence = .guess, decidedBy: EventOrigin? = nil,
+                milestones: [Milestone] = [], callbacksBeforeActivation: [EventOrigin] = [], incompleteEvidence: [String] = []) {
+        self.app = app
+        self.kind = kind
+        self.confidence = confidence
+        self.decidedBy = decidedBy
+        self.milestones = milestones
+        self.callbacksBeforeActivation = callbacksBeforeActivation
+        self.incompleteEvidence = incompleteEvidence
+    }
+
+    /// Whether the evidence is incomplete: the session must not be reported as clean.
+    public var evidenceIncomplete: Bool { !incompleteEvidence.isEmpty }
+
+    /// The milestone of a name, if it happened.
+    public func milestone(_ name: Milestone.Name) -> Milestone? { milestones.first { $0.name == name } }
+
+    /// Milliseconds from the first milestone to the second, when both happened.
+    public func milliseconds(from start: Milestone.Name, to end: Milestone.Name) -> Int64? {
+        guard let a = milestone(start), let b = milestone(end) else { return nil }
+        return (b.time.microsecondsSinceEpoch - a.time.microsecondsSinceEpoch) / 1000
+    }
+}

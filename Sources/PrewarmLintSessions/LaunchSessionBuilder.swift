@@ -1,0 +1,180 @@
+import PrewarmLintModel
+public import PrewarmLintClassifier
+
+/// Rebuilds launch sessions from classified events: a pure state machine (events in, sessions
+/// out; no I/O, no clock), one session per app process lifetime.
+///
+/// Lines are joined by app, not by time: dasd and runningboardd name the bundle
+/// (`Executing launch request for app<com.x(501)> (DAS Prewarm launch)`), runningboardd and
+/// FrontBoard add the pid (`[app<com.x(501)>:2231] …`), and a later line about the same bundle with
+/// another pid is another process. A session ends when a new one starts for its app, or at
+/// ``finish()``; exit lines (FrontBoard's `Process exited`, runningboardd's `termination reported
+/// by launchd`) mark it terminated without opening a new one, since several follow each exit.
+///
+/// How the kind is decided (`../shared/domain.md` §2 and §6):
+/// - runningboardd's `DAS Prewarm launch` request or the dasd `DYLDLaunch` attribute: prewarm, certain;
+///   dasd's own attempt lines alone: prewarm, likely;
+/// - then an activation of that process: `prewarm-then-launch`; none before it ends: `prewarm-unused`;
+/// - a foreground-interactive bootstrap or FBApplicationProcess assertion: `cold-launch`, certain;
+///   an icon tap alone: likely;
+/// - an `FBWorkspace (BackgroundActive)` assertion: `background-launch`, certain;
+/// - an activation with no start in the log after a suspended, not visible state: `prewarm-then-launch`,
+///   a guess (said so in `incompleteEvidence`); after nothing at all: `unknown`.
+/// SpringBoard's `Prewarming for launch of` and dasd's closure generation never make a prewarm.
+public struct LaunchSessionBuilder: Sendable {
+    private var open: [String: LaunchSession] = [:]
+    private var order: [String] = []
+    private var terminated: Set<String> = []
+    private var finished: [LaunchSession] = []
+
+    public init() {}
+
+    /// Takes one event; returns the sessions this event closed (usually none).
+    public mutating func consume(_ classified: ClassifiedEvent) -> [LaunchSession] {
+        guard let meaning = classified.meaning, let subject = classified.subject, let key = subject.bundleID ?? subject.processName
+        else { return [] }
+        var closed: [LaunchSession] = []
+        if let session = open[key], startsNewProcess(classified, meaning: meaning, subject: subject, after: session, key: key) {
+            var ended = session
+            if !terminated.contains(key) { ended.incompleteEvidence.append("no exit line before the next process of this app") }
+            closed.append(finalize(ended))
+            open[key] = nil
+            terminated.remove(key)
+        }
+        if terminated.contains(key) {
+            // More lines about the exited process (FrontBoard's clean-up, runningboardd's bookkeeping) add nothing.
+            if meaning == .termination, var session = open[key], session.milestone(.termination)?.detail == nil, classified.detail != nil {
+                session.milestones = session.milestones.map { $0.name == .termination ? LaunchSession.Milestone(
+                    name: .termination, time: $0.time, evidence: $0.evidence, detail: classified.detail) : $0 }
+                open[key] = session
+            }
+            return closed
+        }
+        if open[key] == nil {
+            // A session starts with a line about its start or its life, not with an exit or a bare state.
+            guard opensSession(meaning) else { return closed }
+            open[key] = LaunchSession(app: subject)
+            order.append(key)
+        }
+        var session = open[key]!
+        if session.app.pid == nil { session.app.pid = subject.pid }
+        if session.app.bundleID == nil { session.app.bundleID = subject.bundleID }
+        if session.app.processName == nil { session.app.processName = subject.processName }
+        apply(classified, meaning: meaning, to: &session, key: key)
+        open[key] = session
+        return closed
+    }
+
+    /// Whether this line is about a new process of an app that already has a session.
+    private func startsNewProcess(_ classified: ClassifiedEvent, meaning: EventMeaning, subject: AppIdentity,
+                                  after session: LaunchSession, key: String) -> Bool {
+        if let pid = subject.pid, let known = session.app.pid, pid != known { return true }
+        let starts: Set<EventMeaning> = [.prewarmRequest, .userLaunchRequest, .backgroundLaunchRequest, .processStart]
+        if terminated.contains(key) { return starts.contains(meaning) }
+        // Once activated, the process cannot be prewarmed or bootstrapped again: such a line means
+        // the previous process is gone (its exit line missing from the log).
+        guard session.milestone(.activation) != nil else { return false }
+        let bootstraps = classified.signatureID == "sb-bootstrap-foreground-interactive" || classified.signatureID == "rb-user-launch-assertion"
+        return meaning == .prewarmRequest || (meaning == .userLaunchRequest && bootstraps)
+    }
+
+    /// Ends the input: every open session, in order of first appearance.
+    public mutating func finish() -> [LaunchSession] {
+        var result: [LaunchSession] = []
+        for key in order {
+            guard let session = open[key] else { continue }
+            result.append(finalize(session))
+            open[key] = nil
+        }
+        order.removeAll()
+        terminated.removeAll()
+        return result
+    }
+
+    private func opensSession(_ meaning: EventMeaning) -> Bool {
+        switch meaning {
+        case .prewarmRequest, .userLaunchRequest, .backgroundLaunchRequest, .launchRequest, .processStart,
+             .suspension, .activation, .appLifecycle:
+            true
+        default:
+            false
+        }
+    }
+
+    private mutating func apply(_ classified: ClassifiedEvent, meaning: EventMeaning, to session: inout LaunchSession, key: String) {
+        let event = classified.event
+        func mark(_ name: LaunchSession.Milestone.Name) {
+            guard session.milestone(name) == nil else { return }
+            session.milestones.append(LaunchSession.Milestone(name: name, time: event.timestamp, evidence: event.origin, detail: classified.detail))
+        }
+        switch meaning {
+        case .prewarmRequest:
+            mark(.prewarmRequest)
+            let certain = classified.signatureID?.hasPrefix("rb-") == true
+            if session.kind != .prewarmUnused || (certain && session.confidence != .certain) {
+                session.kind = .prewarmUnused
+                session.confidence = certain ? .certain : .likely
+                session.decidedBy = event.origin
+            }
+        case .userLaunchRequest:
+            mark(.launchRequest)
+            if session.kind == .unknown && session.milestone(.processStart) == nil {
+                let certain = classified.signatureID != "sb-icon-tap" && classified.signatureID != "sb-activating-from-icon"
+                session.kind = .coldLaunch
+                session.confidence = certain ? .certain : .likely
+                session.decidedBy = event.origin
+            }
+        case .backgroundLaunchRequest:
+            mark(.launchRequest)
+            if session.kind == .unknown {
+                session.kind = .backgroundLaunch
+                session.confidence = .certain
+                session.decidedBy = event.origin
+            }
+        case .launchRequest:
+            mark(.launchRequest)
+        case .processStart:
+            mark(.processStart)
+        case .suspension:
+            if session.milestone(.activation) == nil { mark(.suspended) }
+        case .activation:
+            if classified.signatureID == "rb-state-active-foreground" { mark(.active) }
+            if session.milestone(.activation) == nil {
+                mark(.activation)
+                resolveKindAtActivation(&session, at: event.origin)
+            }
+        case .termination:
+            mark(.termination)
+            terminated.insert(key)
+        case .appLifecycle:
+            if session.milestone(.activation) == nil { session.callbacksBeforeActivation.append(event.origin) }
+        default:
+            break
+        }
+    }
+
+    private func resolveKindAtActivation(_ session: inout LaunchSession, at origin: EventOrigin) {
+        switch session.kind {
+        case .prewarmUnused:
+            session.kind = .prewarmThenLaunch
+        case .unknown:
+            if session.milestone(.suspended)?.detail?.contains("NotVisible") == true || session.milestone(.suspended) != nil {
+                session.kind = .prewarmThenLaunch
+                session.confidence = .guess
+                session.decidedBy = session.milestone(.suspended)?.evidence
+                session.incompleteEvidence.append("no prewarm request in the log: inferred from a suspended state before activation")
+            }
+        default:
+            break
+        }
+    }
+
+    private func finalize(_ session: LaunchSession) -> LaunchSession {
+        var result = session
+        result.milestones.sort { ($0.time, $0.evidence.line) < ($1.time, $1.evidence.line) }
+        if result.kind == .unknown {
+            result.incompleteEvidence.append("the log does not show how this process started")
+        }
+        return result
+    }
+}

@@ -1,0 +1,155 @@
+import Foundation
+import PrewarmLintClassifier
+import PrewarmLintModel
+import PrewarmLintReaders
+import PrewarmLintSessions
+import PrewarmLintTesting
+import Testing
+
+/// Scenarios written as Console copies with the PID column (the layout of real-logs 03), in the
+/// daemons' real message shapes (message-templates.md; real-logs 01, 08, 14, 25, 39).
+func sessions(_ text: String, date: String = "2024-03-18") throws -> [LaunchSession] {
+    var configuration = ReaderConfiguration(inputName: "scenario")
+    configuration.timeInference.date = CivilDateTime(dateText: date)
+    let outcome = ReaderVerifier.read(Array(text.utf8), configuration: configuration)
+    try #require(outcome.failure == nil)
+    var classifier = EventClassifier()
+    var builder = LaunchSessionBuilder()
+    var result: [LaunchSession] = []
+    for event in outcome.events { result += builder.consume(classifier.classify(event)) }
+    return result + builder.finish()
+}
+
+@Suite("LaunchSessionBuilder")
+struct LaunchSessionBuilderTests {
+    @Test("prewarm, didFinishLaunching while prewarmed, suspended, activated 91 minutes later")
+    func prewarmThenLaunch() throws {
+        let result = try sessions("""
+            105\tdefault\t07:41:02.118420-0700\tdasd\tAttempting prewarm for com.example.ledger
+            33\tdefault\t07:41:02.120871-0700\trunningboardd\tExecuting launch request for app<com.example.ledger(501)> (DAS Prewarm launch)
+            33\tdefault\t07:41:02.163002-0700\trunningboardd\t[app<com.example.ledger(501)>:2231] Now tracking process
+            2231\tdefault\t07:41:02.366104-0700\tLedger Pro\tdidFinishLaunchingWithOptions applicationState=2
+            33\tdefault\t07:41:03.010022-0700\trunningboardd\tCalculated state for app<com.example.ledger(501)>: running-suspended (role: None) (endowments: <private>)
+            34\tdefault\t09:12:44.501337-0700\tSpringBoard\t[app<com.example.ledger(501)>:2231] Setting process visibility to: Foreground
+            33\tdefault\t09:12:44.503120-0700\trunningboardd\tCalculated state for app<com.example.ledger(501)>: running-active (role: UserInteractiveFocal) (endowments: <private>)
+            2231\tdefault\t09:12:44.640201-0700\tLedger Pro\tsceneDidBecomeActive
+
+            """)
+        try #require(result.count == 1)
+        let session = result[0]
+        #expect(session.app == AppIdentity(bundleID: "com.example.ledger", processName: "Ledger Pro", pid: 2231))
+        #expect(session.kind == .prewarmThenLaunch)
+        #expect(session.confidence == .certain)
+        #expect(session.decidedBy?.line == 2)
+        #expect(session.milestones.map(\.name) == [.prewarmRequest, .processStart, .suspended, .activation, .active])
+        #expect(session.milestones.map(\.evidence.line) == [1, 3, 5, 6, 7])
+        #expect(session.callbacksBeforeActivation.map(\.line) == [4])
+        #expect(session.milliseconds(from: .prewarmRequest, to: .activation) == 5_502_382)
+        #expect(session.milliseconds(from: .activation, to: .active) == 1)
+        #expect(!session.evidenceIncomplete)
+    }
+
+    @Test("a plain tap with SpringBoard's 'Prewarming for launch of' is a cold launch, never a prewarm")
+    func coldLaunchTrap() throws {
+        let result = try sessions("""
+            34\tdefault\t21:28:47.038326-0500\tSpringBoard\tBootstrapping app<com.hightowerai.MobileJarvisNative> with intent foreground-interactive
+            34\tdefault\t21:28:47.039088-0500\tSpringBoard\tPrewarming for launch of com.hightowerai.MobileJarvisNative
+            33\tdefault\t21:28:47.039347-0500\trunningboardd\tAcquiring assertion targeting app<com.hightowerai.MobileJarvisNative(BED36376-5A4B-42A9-9620-6AE0BC5F0283)> from originator [osservice<com.apple.SpringBoard>:34] with description <RBSAssertionDescriptor| "FBApplicationProcess" ID:33-34-2065846 target:app<com.hightowerai.MobileJarvisNative(BED36376-5A4B-42A9-9620-6AE0BC5F0283)> attributes:[
+            \t<RBSDomainAttribute| domain:"com.apple.frontboard" name:"Bootstrap-Foreground" sourceEnvironment:"(null)">,
+            \t<RBSDomainAttribute| domain:"com.apple.frontboard" name:"Visibility" sourceEnvironment:"(null)">
+            \t]>
+            33\tdefault\t21:28:47.049211-0500\trunningboardd\t[app<com.hightowerai.MobileJarvisNative(BED36376-5A4B-42A9-9620-6AE0BC5F0283)>:9964] Now tracking process
+            34\tdefault\t21:28:47.412870-0500\tSpringBoard\t[app<com.hightowerai.MobileJarvisNative>:9964] Bootstrap success!
+
+            """)
+        try #require(result.count == 1)
+        #expect(result[0].kind == .coldLaunch)
+        #expect(result[0].confidence == .certain)
+        #expect(result[0].decidedBy?.line == 1)
+        #expect(result[0].app.pid == 9964)
+        #expect(result[0].milestone(.prewarmRequest) == nil)
+        #expect(result[0].milliseconds(from: .launchRequest, to: .activation) == 374)
+    }
+
+    @Test("a prewarm never used, then killed by jetsam: prewarm-unused with the exit status")
+    func prewarmUnusedJetsam() throws {
+        let result = try sessions("""
+            33\tdefault\t03:02:10.000100-0700\trunningboardd\tExecuting launch request for app<com.example.ledger(501)> (DAS Prewarm launch)
+            33\tdefault\t03:02:10.051000-0700\trunningboardd\t[app<com.example.ledger(501)>:2231] Now tracking process
+            33\tdefault\t03:02:11.200000-0700\trunningboardd\tCalculated state for app<com.example.ledger(501)>: running-suspended (role: None)
+            34\tdefault\t05:40:00.048506-0700\tSpringBoard\t[app<com.example.ledger(501)>:2231] Process exited: <RBSProcessExitContext| specific, status:<RBSProcessExitStatus| domain:jetsam(1) code:per-process-limit(7)>>.
+            34\tdefault\t05:40:00.050817-0700\tSpringBoard\t[app<com.example.ledger(501)>:2231] Setting process task state to: Not Running
+
+            """)
+        try #require(result.count == 1)
+        #expect(result[0].kind == .prewarmUnused)
+        #expect(result[0].confidence == .certain)
+        #expect(result[0].milestone(.termination)?.detail == "<RBSProcessExitStatus| domain:jetsam(1) code:per-process-limit(7)>>")
+        #expect(result[0].milestone(.termination)?.evidence.line == 4)
+    }
+
+    @Test("the same app launched again with a new pid after an exit is a second session")
+    func relaunch() throws {
+        let result = try sessions("""
+            34\tdefault\t10:00:00.000000-0700\tSpringBoard\tBootstrapping app<com.example.ledger> with intent foreground-interactive
+            34\tdefault\t10:00:00.300000-0700\tSpringBoard\t[app<com.example.ledger>:2231] Bootstrap success!
+            33\tdefault\t10:05:00.000000-0700\trunningboardd\t[app<com.example.ledger(501)>:2231] termination reported by launchd (2, 9, 9)
+            34\tdefault\t10:05:00.001000-0700\tSpringBoard\t[app<com.example.ledger>:2231] Setting process task state to: Not Running
+            34\tdefault\t10:06:00.000000-0700\tSpringBoard\tBootstrapping app<com.example.ledger> with intent foreground-interactive
+            34\tdefault\t10:06:00.250000-0700\tSpringBoard\t[app<com.example.ledger>:2240] Bootstrap success!
+
+            """)
+        #expect(result.map(\.kind) == [.coldLaunch, .coldLaunch])
+        #expect(result.map(\.app.pid) == [2231, 2240])
+        #expect(result[0].milestone(.termination)?.detail == "(2, 9, 9)")
+        #expect(result[1].milestone(.termination) == nil)
+    }
+
+    @Test("real excerpt 25: a background push launch")
+    func backgroundLaunch() throws {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("shared/real-logs/25-flutterfire5702-ios14-background-push-launch.log")
+        let result = try sessions(String(decoding: try Data(contentsOf: url), as: UTF8.self), date: "2021-04-28")
+        try #require(result.count == 1)
+        #expect(result[0].kind == .backgroundLaunch)
+        #expect(result[0].confidence == .certain)
+        #expect(result[0].app == AppIdentity(bundleID: "com.elsystm.elsystm", pid: 1957))
+        #expect(result[0].decidedBy?.line == 8)
+    }
+
+    @Test("real excerpt 01: a certain prewarm, never activated within the log")
+    func lyft() throws {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("shared/real-logs/01-lyft-das-prewarm-launch-line.log")
+        let result = try sessions(String(decoding: try Data(contentsOf: url), as: UTF8.self), date: "2022-06-08")
+        try #require(result.count == 1)
+        #expect(result[0].kind == .prewarmUnused)
+        #expect(result[0].confidence == .certain)
+        #expect(result[0].app.bundleID == "com.xyz")
+    }
+
+    @Test("a log that begins with the activation: unknown, and the evidence says it is incomplete")
+    func midSession() throws {
+        let result = try sessions("""
+            34\tdefault\t10:00:00.300000-0700\tSpringBoard\t[app<com.example.ledger>:2231] Setting process visibility to: Foreground
+
+            """)
+        try #require(result.count == 1)
+        #expect(result[0].kind == .unknown)
+        #expect(result[0].incompleteEvidence == ["the log does not show how this process started"])
+    }
+
+    @Test("a suspended, not visible process activated with no request in the log is a prewarm, but only a guess")
+    func guessedPrewarm() throws {
+        let result = try sessions("""
+            2231\tdefault\t07:41:03.010022-0700\tLedger Pro\tReceived state update for 2231 (app<com.example.ledger(501)>, running-suspended-NotVisible
+            34\tdefault\t09:12:44.501337-0700\tSpringBoard\t[app<com.example.ledger(501)>:2231] Setting process visibility to: Foreground
+
+            """)
+        try #require(result.count == 1)
+        #expect(result[0].kind == .prewarmThenLaunch)
+        #expect(result[0].confidence == .guess)
+        #expect(result[0].decidedBy?.line == 1)
+        #expect(result[0].evidenceIncomplete)
+    }
+}
