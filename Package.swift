@@ -31,7 +31,7 @@ let package = Package(
         .target(name: "PrewarmLintClassifier", dependencies: ["PrewarmLintModel"]),
         // Launch sessions from classified events: a pure state machine, no I/O, no clock.
         .target(name: "PrewarmLintSessions", dependencies: ["PrewarmLintModel", "PrewarmLintClassifier"]),
-        .target(name: "PrewarmLintReporters", dependencies: ["PrewarmLintModel", "PrewarmLintClassifier"]),
+        .target(name: "PrewarmLintReporters", dependencies: ["PrewarmLintModel", "PrewarmLintClassifier", "PrewarmLintSessions"]),
         .target(name: "PrewarmLint", dependencies: ["PrewarmLintModel", "PrewarmLintReaders", "PrewarmLintClassifier", "PrewarmLintSessions", "PrewarmLintReporters"]),
         .executableTarget(
             name: "prewarm-lint",

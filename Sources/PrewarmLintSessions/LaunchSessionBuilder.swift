@@ -94,7 +94,7 @@ public struct LaunchSessionBuilder: Sendable {
     private func opensSession(_ meaning: EventMeaning) -> Bool {
         switch meaning {
         case .prewarmRequest, .userLaunchRequest, .backgroundLaunchRequest, .launchRequest, .processStart,
-             .suspension, .activation, .appLifecycle:
+             .suspension, .activation, .appLifecycle, .termination, .watchdog:
             true
         default:
             false
@@ -138,12 +138,16 @@ public struct LaunchSessionBuilder: Sendable {
         case .suspension:
             if session.milestone(.activation) == nil { mark(.suspended) }
         case .activation:
-            if classified.signatureID == "rb-state-active-foreground" { mark(.active) }
             if session.milestone(.activation) == nil {
                 mark(.activation)
                 resolveKindAtActivation(&session, at: event.origin)
             }
+            if classified.signatureID == "rb-state-active-foreground" { mark(.active) }
         case .termination:
+            mark(.termination)
+            terminated.insert(key)
+        case .watchdog:
+            // The watchdog's explanation is the exit reason; the exit lines that follow add nothing.
             mark(.termination)
             terminated.insert(key)
         case .appLifecycle:

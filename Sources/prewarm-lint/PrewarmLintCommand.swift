@@ -11,7 +11,7 @@ struct PrewarmLintCommand: ParsableCommand {
         .gz files or standard input (`-`). The format is sniffed from the content, never from the name.
         """,
         version: ToolVersion.current,
-        subcommands: [EventsCommand.self, FormatsCommand.self],
+        subcommands: [EventsCommand.self, SessionsCommand.self, FormatsCommand.self],
         defaultSubcommand: EventsCommand.self
     )
 }

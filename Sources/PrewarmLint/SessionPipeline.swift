@@ -1,0 +1,102 @@
+public import PrewarmLintModel
+import PrewarmLintReaders
+import PrewarmLintClassifier
+public import PrewarmLintSessions
+
+/// Reads inputs and rebuilds their launch sessions.
+///
+/// The order of the stages, and why:
+/// 1. read each input (`InputReader`), in the order given;
+/// 2. classify its events in input order, one classifier per input — the classifier learns which
+///    pids are apps from earlier lines of the same log;
+/// 3. keep only the events that mean something for a launch (a small share of a device log);
+/// 4. merge them across inputs by time, dropping the same event seen in two inputs (same instant,
+///    pid, process and message) — two exports of one window must not make two sessions;
+/// 5. feed them, in time order, to one `LaunchSessionBuilder`: out-of-order lines within a
+///    log are put right here, before any session decision depends on their order.
+public struct SessionPipeline: Sendable {
+    public var reader: InputReader
+
+    public init(reader: InputReader) {
+        self.reader = reader
+    }
+
+    /// The result of a run.
+    public struct Result: Sendable {
+        public var sessions: [LaunchSession] = []
+        public var summaries: [InputSummary] = []
+        public var diagnostics: [ReaderDiagnostic] = []
+        /// Events dropped because another input had the same one.
+        public var duplicateEvents = 0
+    }
+
+    /// Runs the pipeline. `onDiagnostic` sees each reader diagnostic as it happens.
+    public func run(_ inputs: [DiscoveredInput], onDiagnostic: (ReaderDiagnostic) -> Void = { _ in }) -> Result {
+        var result = Result()
+        var kept: [(classified: ClassifiedEvent, input: Int)] = []
+        for (index, discovered) in inputs.enumerated() {
+            var classifier = EventClassifier()
+            let summary = reader.read(discovered.input, foundInDirectory: discovered.foundInDirectory) { output in
+                switch output {
+                case .event(let event):
+                    let classified = classifier.classify(event)
+                    if classified.meaning != nil, classified.subject != nil { kept.append((classified, index)) }
+                case .diagnostic(let diagnostic):
+                    result.diagnostics.append(diagnostic)
+                    onDiagnostic(diagnostic)
+                }
+            }
+            result.summaries.append(summary)
+        }
+        // Stable sort by time, then input order, then position in the input.
+        kept.sort { lhs, rhs in
+            let a = lhs.classified.event, b = rhs.classified.event
+            if a.timestamp.microsecondsSinceEpoch != b.timestamp.microsecondsSinceEpoch {
+                return a.timestamp.microsecondsSinceEpoch < b.timestamp.microsecondsSinceEpoch
+            }
+            if lhs.input != rhs.input { return lhs.input < rhs.input }
+            return a.origin.byteOffset < b.origin.byteOffset
+        }
+        var builder = LaunchSessionBuilder()
+        var previousInstant: Int64?
+        var seenAtInstant: [(input: Int, key: EventKey)] = []
+        for (classified, input) in kept {
+            let event = classified.event
+            if event.timestamp.microsecondsSinceEpoch != previousInstant {
+                previousInstant = event.timestamp.microsecondsSinceEpoch
+                seenAtInstant.removeAll(keepingCapacity: true)
+            }
+            let key = EventKey(event)
+            if seenAtInstant.contains(where: { $0.input != input && $0.key == key }) {
+                result.duplicateEvents += 1
+                continue
+            }
+            seenAtInstant.append((input, key))
+            result.sessions += builder.consume(classified)
+        }
+        result.sessions += builder.finish()
+        result.sessions.sort { lhs, rhs in
+            let a = lhs.milestones.first?.time.microsecondsSinceEpoch ?? 0, b = rhs.milestones.first?.time.microsecondsSinceEpoch ?? 0
+            return a != b ? a < b : lhs.app.description < rhs.app.description
+        }
+        return result
+    }
+
+    /// What makes two events from two inputs the same event: process and message at the same
+    /// instant, and the same pid when both inputs have one (a Console copy may lack the column).
+    struct EventKey: Equatable {
+        var pid: Int?
+        var process: String
+        var message: String
+        init(_ event: LogEvent) {
+            pid = event.pid
+            process = event.process
+            message = event.message
+        }
+
+        static func == (lhs: EventKey, rhs: EventKey) -> Bool {
+            if let a = lhs.pid, let b = rhs.pid, a != b { return false }
+            return lhs.process == rhs.process && lhs.message == rhs.message
+        }
+    }
+}

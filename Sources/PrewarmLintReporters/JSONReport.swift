@@ -1,0 +1,165 @@
+public import PrewarmLintModel
+public import PrewarmLintSessions
+
+/// The JSON report, schema version 1: what other tools parse. Documented in `docs/report-schema.md`.
+///
+/// ```
+/// {"schemaVersion": 1, "tool": {"name", "version"},
+///  "inputs": [{"path", "format", "events", "diagnostics"}],
+///  "sessions": [{"id", "bundleID", "process", "pid", "kind", "confidence", "start", "end",
+///                "milestones": [{"name", "time", "evidence": {"path", "line"}}],
+///                "durations": {"<name>Ms": int, …}, "evidenceIncomplete", …}],
+///  "findings": [],
+///  "diagnostics": [{"path", "line", "code", "message"}]}
+/// ```
+/// Keys are written in a fixed order and every array in a deterministic one, so the same inputs
+/// give the same bytes. Adding keys is compatible; renaming or removing one is breaking.
+public struct JSONReport: Sendable {
+    public static let schemaVersion = 1
+
+    /// One input's line in the report.
+    public struct Input: Sendable {
+        public var path: String
+        public var format: String?
+        public var events: Int
+        public var diagnostics: Int
+        /// Set when the input could not be read.
+        public var error: String?
+
+        public init(path: String, format: String?, events: Int, diagnostics: Int, error: String? = nil) {
+            self.path = path
+            self.format = format
+            self.events = events
+            self.diagnostics = diagnostics
+            self.error = error
+        }
+    }
+
+    public var toolVersion: String
+    public var inputs: [Input]
+    public var sessions: [LaunchSession]
+    public var diagnostics: [ReaderDiagnostic]
+
+    public init(toolVersion: String, inputs: [Input], sessions: [LaunchSession], diagnostics: [ReaderDiagnostic]) {
+        self.toolVersion = toolVersion
+        self.inputs = inputs
+        self.sessions = sessions
+        self.diagnostics = diagnostics
+    }
+
+    /// Stable session ids: the app, then the session's number for that app in time order (`com.example.ledger#2`).
+    public static func sessionIDs(_ sessions: [LaunchSession]) -> [String] {
+        var counts: [String: Int] = [:]
+        return sessions.map { session in
+            let name = session.app.bundleID ?? session.app.processName ?? "unknown"
+            counts[name, default: 0] += 1
+            return "\(name)#\(counts[name]!)"
+        }
+    }
+
+    /// The durations a session reports, in milliseconds, by key.
+    public static func durations(of session: LaunchSession) -> [(key: String, milliseconds: Int64)] {
+        let pairs: [(String, LaunchSession.Milestone.Name, LaunchSession.Milestone.Name)] = [
+            ("prewarmToActivationMs", .prewarmRequest, .activation),
+            ("launchRequestToActivationMs", .launchRequest, .activation),
+            ("activationToActiveMs", .activation, .active),
+            ("processStartToActiveMs", .processStart, .active),
+            ("processStartToActivationMs", .processStart, .activation),
+        ]
+        return pairs.compactMap { key, from, to in session.milliseconds(from: from, to: to).map { (key, $0) } }
+    }
+
+    /// The report as one line of JSON and a line break.
+    public func render() -> String {
+        var writer = JSONTextWriter()
+        writer.beginObject()
+        writer.field("schemaVersion", Self.schemaVersion)
+        writer.key("tool")
+        writer.beginObject()
+        writer.field("name", "prewarm-lint")
+        writer.field("version", toolVersion)
+        writer.endObject()
+        writer.key("inputs")
+        writer.beginArray()
+        for input in inputs {
+            writer.beginObject()
+            writer.field("path", input.path)
+            writer.field("format", input.format)
+            writer.field("events", input.events)
+            writer.field("diagnostics", input.diagnostics)
+            if let error = input.error { writer.field("error", error) }
+            writer.endObject()
+        }
+        writer.endArray()
+        writer.key("sessions")
+        writer.beginArray()
+        for (session, id) in zip(sessions, Self.sessionIDs(sessions)) {
+            Self.write(session, id: id, to: &writer)
+        }
+        writer.endArray()
+        writer.key("findings")
+        writer.beginArray()
+        writer.endArray()
+        writer.key("diagnostics")
+        writer.beginArray()
+        for diagnostic in diagnostics {
+            writer.beginObject()
+            writer.field("path", diagnostic.origin.input)
+            writer.field("line", diagnostic.origin.line)
+            writer.field("code", diagnostic.code.rawValue)
+            writer.field("severity", diagnostic.severity.rawValue)
+            writer.field("message", diagnostic.message)
+            writer.endObject()
+        }
+        writer.endArray()
+        writer.endObject()
+        return writer.text + "\n"
+    }
+
+    static func write(_ session: LaunchSession, id: String, to writer: inout JSONTextWriter) {
+        func origin(_ origin: EventOrigin) {
+            writer.beginObject()
+            writer.field("path", origin.input)
+            writer.field("line", origin.line)
+            writer.endObject()
+        }
+        writer.beginObject()
+        writer.field("id", id)
+        writer.field("bundleID", session.app.bundleID)
+        writer.field("process", session.app.processName)
+        writer.field("pid", session.app.pid)
+        writer.field("kind", session.kind.rawValue)
+        writer.field("confidence", session.confidence.rawValue)
+        writer.key("decidedBy")
+        if let decidedBy = session.decidedBy { origin(decidedBy) } else { writer.string(nil) }
+        writer.field("start", session.milestones.first?.time.iso8601)
+        writer.field("end", session.milestones.last?.time.iso8601)
+        writer.key("milestones")
+        writer.beginArray()
+        for milestone in session.milestones {
+            writer.beginObject()
+            writer.field("name", milestone.name.rawValue)
+            writer.field("time", milestone.time.iso8601)
+            if let detail = milestone.detail { writer.field("detail", detail) }
+            writer.key("evidence")
+            origin(milestone.evidence)
+            writer.endObject()
+        }
+        writer.endArray()
+        writer.key("durations")
+        writer.beginObject()
+        for (key, milliseconds) in durations(of: session) { writer.field(key, milliseconds) }
+        writer.endObject()
+        writer.key("callbacksBeforeActivation")
+        writer.beginArray()
+        for callback in session.callbacksBeforeActivation { origin(callback) }
+        writer.endArray()
+        writer.key("evidenceIncomplete")
+        writer.bool(session.evidenceIncomplete)
+        writer.key("incompleteEvidence")
+        writer.beginArray()
+        for reason in session.incompleteEvidence { writer.string(reason) }
+        writer.endArray()
+        writer.endObject()
+    }
+}

@@ -1,0 +1,83 @@
+import PrewarmLintModel
+public import PrewarmLintSessions
+
+/// A readable timeline per session, for a terminal (`prewarm-lint sessions`).
+///
+/// ```
+/// com.example.ledger[2231] (Ledger Pro): prewarm-then-launch, certain (log.txt:2)
+///   07:41:02.118 prewarm request      log.txt:1
+///   07:41:02.163 process start        log.txt:3   +45 ms
+///   07:41:03.010 suspended            log.txt:5   +847 ms   running-suspended
+///   09:12:44.501 activation           log.txt:6   +1 h 31 min
+///   prewarm → activation 1 h 31 min 42 s; activation → active 1 ms
+///   callbacks before activation: log.txt:4
+/// ```
+public struct SessionTimelineReporter: Sendable {
+    public init() {}
+
+    public func render(_ session: LaunchSession, id: String) -> String {
+        var lines: [String] = []
+        var title = "\(id)"
+        if let pid = session.app.pid { title += " pid \(pid)" }
+        if let name = session.app.processName, name != session.app.bundleID { title += " (\(name))" }
+        title += ": \(session.kind.rawValue), \(session.confidence.rawValue)"
+        if let decidedBy = session.decidedBy { title += " (\(decidedBy))" }
+        lines.append(title)
+        var previous: Int64?
+        for milestone in session.milestones {
+            let civil = CivilDateTime(microsecondsSinceEpoch: milestone.time.microsecondsSinceEpoch, utcOffsetSeconds: milestone.time.utcOffsetSeconds)
+            let clock = String(civil.iso8601(utcOffsetSeconds: milestone.time.utcOffsetSeconds).dropFirst(11).prefix(12))
+            var line = "  \(clock) \(pad(Self.label(milestone.name), 16)) \(pad(milestone.evidence.description, 28))"
+            if let previous { line += " " + pad("+" + Self.duration(milestone.time.microsecondsSinceEpoch - previous), 16) } else { line += " " + pad("", 16) }
+            if let detail = milestone.detail { line += " " + detail }
+            lines.append(line.trailingSpacesRemoved())
+            previous = milestone.time.microsecondsSinceEpoch
+        }
+        let durations = [
+            ("prewarm → activation", LaunchSession.Milestone.Name.prewarmRequest, LaunchSession.Milestone.Name.activation),
+            ("launch request → activation", .launchRequest, .activation),
+            ("activation → active", .activation, .active),
+            ("process start → active", .processStart, .active),
+        ].compactMap { label, from, to in session.milliseconds(from: from, to: to).map { "\(label) \(Self.duration($0 * 1000))" } }
+        if !durations.isEmpty { lines.append("  " + durations.joined(separator: "; ")) }
+        if !session.callbacksBeforeActivation.isEmpty {
+            lines.append("  app callbacks before activation: " + session.callbacksBeforeActivation.map(\.description).joined(separator: ", "))
+        }
+        for reason in session.incompleteEvidence { lines.append("  evidence incomplete: \(reason)") }
+        return lines.joined(separator: "\n")
+    }
+
+    static func label(_ name: LaunchSession.Milestone.Name) -> String {
+        switch name {
+        case .prewarmRequest: "prewarm request"
+        case .launchRequest: "launch request"
+        case .processStart: "process start"
+        case .suspended: "suspended"
+        case .activation: "activation"
+        case .active: "active"
+        case .termination: "termination"
+        }
+    }
+
+    /// `845 ms`, `3.2 s`, `1 h 31 min 42 s`.
+    static func duration(_ microseconds: Int64) -> String {
+        let milliseconds = microseconds / 1000
+        if milliseconds < 1000 { return "\(milliseconds) ms" }
+        let seconds = milliseconds / 1000
+        if seconds < 60 { return "\(seconds).\(milliseconds % 1000 / 100) s" }
+        if seconds < 3600 { return "\(seconds / 60) min \(seconds % 60) s" }
+        return "\(seconds / 3600) h \(seconds / 60 % 60) min \(seconds % 60) s"
+    }
+
+    private func pad(_ text: String, _ width: Int) -> String {
+        text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
+    }
+}
+
+extension String {
+    func trailingSpacesRemoved() -> String {
+        var copy = self
+        while copy.last == " " { copy.removeLast() }
+        return copy
+    }
+}

@@ -1,0 +1,96 @@
+import ArgumentParser
+import PrewarmLint
+
+struct SessionsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sessions",
+        abstract: "Rebuild every launch session: was it prewarmed, when was it activated, how did it end?",
+        discussion: """
+        Joins dasd, runningboardd, SpringBoard/FrontBoard and the app's own lines into one session per app \\
+        process, across all inputs (merged by time; an event present in two inputs counts once). Each \\
+        session says its kind (cold-launch, prewarm-unused, prewarm-then-launch, background-launch, resume, \\
+        unknown), how sure that is and which line decided it, its milestones with evidence, and when the \\
+        evidence is incomplete.
+
+        Exit status: 0 when every input was read, 2 when an input could not be read, 64 on a usage error.
+        """
+    )
+
+    enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
+        case text, json
+    }
+
+    @OptionGroup var reading: ReadingOptions
+
+    @Option(name: .long, help: "Output format: text timelines, or the JSON report (schema version 1, docs/report-schema.md).")
+    var format: OutputFormat = .text
+
+    @Option(name: .long, help: ArgumentHelp("Only sessions of this app (bundle id or process name; repeatable).", valueName: "bundle-id"))
+    var app: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("Diagnostics printed (all are counted in the report).", valueName: "n"))
+    var maxDiagnostics = 20
+
+    func run() throws {
+        let options = try reading.readOptions(now: StandardStreams.now())
+        let discovery = InputDiscovery.expand(reading.paths)
+        var failed = false
+        for failure in discovery.failures {
+            StandardStreams.err("\(failure.path): error: \(failure.message)")
+            failed = true
+        }
+        var printed = 0
+        let pipeline = SessionPipeline(reader: InputReader(options: options))
+        let result = pipeline.run(discovery.inputs) { diagnostic in
+            guard format == .text, printed < maxDiagnostics, diagnostic.severity >= .warning else { return }
+            StandardStreams.err(diagnostic.description)
+            printed += 1
+        }
+        var notLogs: [String] = []
+        for summary in result.summaries {
+            guard let failure = summary.failure else { continue }
+            if summary.skippedAsNotALog { notLogs.append(summary.input) } else {
+                StandardStreams.err(failure.description)
+                failed = true
+            }
+        }
+        let wanted = Set(app)
+        let sessions = result.sessions
+        let ids = JSONReport.sessionIDs(sessions)
+        let selected = zip(sessions, ids).filter { session, _ in
+            wanted.isEmpty || session.app.bundleID.map(wanted.contains) == true || session.app.processName.map(wanted.contains) == true
+        }
+        switch format {
+        case .json:
+            let report = JSONReport(
+                toolVersion: ToolVersion.current,
+                inputs: result.summaries.map {
+                    JSONReport.Input(path: $0.input, format: $0.format?.rawValue, events: $0.statistics.events,
+                                     diagnostics: $0.statistics.diagnostics.values.reduce(0, +),
+                                     error: $0.skippedAsNotALog ? nil : $0.failure?.message)
+                },
+                sessions: selected.map(\.0),
+                diagnostics: result.diagnostics
+            )
+            StandardStreams.out(String(report.render().dropLast()))
+        case .text:
+            let timeline = SessionTimelineReporter()
+            for (session, id) in selected {
+                StandardStreams.out(timeline.render(session, id: id))
+                StandardStreams.out("")
+            }
+            if !notLogs.isEmpty {
+                StandardStreams.err("note: skipped \(notLogs.count) file\(notLogs.count == 1 ? "" : "s") in directories that \(notLogs.count == 1 ? "is" : "are") not logs")
+            }
+            let kinds = Dictionary(grouping: selected.map(\.0), by: \.kind).mapValues(\.count)
+            let counted = LaunchSession.Kind.allCases.compactMap { kind in kinds[kind].map { "\($0) \(kind.rawValue)" } }
+            let read = result.summaries.filter { $0.format != nil }.count
+            var line = "\(selected.count) session\(selected.count == 1 ? "" : "s") from \(read) input\(read == 1 ? "" : "s")"
+            if !counted.isEmpty { line += ": " + counted.joined(separator: ", ") }
+            if result.duplicateEvents > 0 { line += "; \(result.duplicateEvents) events seen in two inputs counted once" }
+            StandardStreams.err(line)
+        }
+        StandardStreams.flush()
+        if failed { throw ExitCode(2) }
+    }
+}
