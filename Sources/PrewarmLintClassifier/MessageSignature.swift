@@ -15,9 +15,11 @@ public struct MessageSignature: Sendable, Hashable {
     public var meaning: EventMeaning
     /// Texts that must all appear in the message.
     public var all: [String]
-    /// Texts of which at least one must appear (empty: no such condition). The first found becomes
-    /// the detail when ``detailAfter`` is nil.
+    /// Texts of which at least one must appear (empty: no such condition).
     public var any: [String]
+    /// Whether the text of ``any`` that was found is the detail (the callback an app line names),
+    /// when ``detailAfter`` does not give one.
+    public var anyIsDetail: Bool
     /// Texts that must not appear.
     public var none: [String]
     /// Where the detail starts: the text after this marker, up to the first of ``detailEnds``
@@ -32,7 +34,7 @@ public struct MessageSignature: Sendable, Hashable {
     /// Where the example comes from (a `../shared/real-logs/` excerpt or a decompiled template).
     public var source: String
 
-    public init(id: String, roles: Set<ProcessRole>, meaning: EventMeaning, all: [String] = [], any: [String] = [],
+    public init(id: String, roles: Set<ProcessRole>, meaning: EventMeaning, all: [String] = [], any: [String] = [], anyIsDetail: Bool = false,
                 none: [String] = [], detailAfter: String? = nil, detailEnds: [String] = [" (", ","],
                 seenOn: String, example: String, source: String) {
         self.id = id
@@ -40,6 +42,7 @@ public struct MessageSignature: Sendable, Hashable {
         self.meaning = meaning
         self.all = all
         self.any = any
+        self.anyIsDetail = anyIsDetail
         self.none = none
         self.detailAfter = detailAfter
         self.detailEnds = detailEnds
@@ -64,6 +67,6 @@ public struct MessageSignature: Sendable, Hashable {
             if detail.hasSuffix(".") { detail.removeLast() }
             return (true, detail.isEmpty ? nil : detail)
         }
-        return (true, found)
+        return (true, anyIsDetail ? found : nil)
     }
 }

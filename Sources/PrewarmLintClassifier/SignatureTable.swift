@@ -95,9 +95,15 @@ public struct SignatureTable: Sendable {
             example: "[application<com.AppCo.MyApp>:432] This process will be managed.",
             source: "real-logs 07 (Intune, iOS 14.5)"),
         MessageSignature(
+            id: "rb-state-suspended", roles: [.runningboardd], meaning: .suspension,
+            all: ["Calculated state for ", "running-suspended"], detailAfter: ">: ",
+            seenOn: "iOS 14–26",
+            example: "Calculated state for app<com.example.ledger(501)>: running-suspended (role: None) (endowments: <private>)",
+            source: "template 'Calculated state for %{public}@: %{public}@ (role: %{public}@) (endowments: %@)' (TV RBProcessMonitor.m:305); state value seen in real logs"),
+        MessageSignature(
             // RunningBoardServices logs `Received state update` inside its clients: SpringBoard, dasd, the app.
-            id: "rb-state-suspended", roles: [.runningboardd, .springboard, .app, .dasd, .other], meaning: .suspension,
-            all: ["running-suspended"], any: ["Calculated state for ", "Received state update for "],
+            id: "rbs-state-update-suspended", roles: [.runningboardd, .springboard, .app, .dasd, .other], meaning: .suspension,
+            all: ["Received state update for ", "running-suspended"], detailAfter: ">, ",
             seenOn: "iOS 14–26",
             example: "Received state update for 2231 (app<com.example.ledger(501)>, running-suspended-NotVisible",
             source: "template 'Received state update for %d (%{public}@, %{public}@%{public}@' (TV RBSConnection.m:2217), the line people quote"),
@@ -181,10 +187,16 @@ public struct SignatureTable: Sendable {
             source: "real-logs 08 (Intune, iOS 14.5)"),
         MessageSignature(
             id: "fb-process-exited", roles: [.springboard], meaning: .termination,
-            all: ["Process exited: "], detailAfter: "status:",
+            all: ["Process exited: "], detailAfter: "<RBSProcessExitStatus| ", detailEnds: [">"],
             seenOn: "iOS 15–26",
             example: "[application<app.alextran.immich>:8295] Process exited: <RBSProcessExitContext| specific, status:<RBSProcessExitStatus| domain:jetsam(1) code:per-process-limit(7)>>.",
             source: "real-logs 39 (immich, jetsam)"),
+        MessageSignature(
+            id: "fb-visibility-background", roles: [.springboard], meaning: .stateChange,
+            all: ["Setting process visibility to: Background"], detailAfter: "visibility to: ",
+            seenOn: "iOS 14–26",
+            example: "[app<com.example.ledger>:2231] Setting process visibility to: Background",
+            source: "template '%{public}@ Setting process visibility to: %{public}@' (I182 FBProcess.m)"),
         MessageSignature(
             id: "fb-task-state-not-running", roles: [.springboard], meaning: .termination,
             all: ["Setting process task state to: Not Running"],
@@ -205,7 +217,7 @@ public struct SignatureTable: Sendable {
     static let security: [MessageSignature] = [
         MessageSignature(
             id: "securityd-keychain-locked", roles: [.securityd], meaning: .keychainFailure,
-            any: ["Code=-25308", "keychain is locked"],
+            any: ["Code=-25308", "keychain is locked"], anyIsDetail: true,
             seenOn: "iOS 9–26",
             example: "logoutRepro[2247]/1#4 LF=0 copy_matching Error Domain=NSOSStatusErrorDomain Code=-25308 \"ks_crypt: e00002e2 failed to 'od' item (class 6, bag: 0) Access to item attempted while keychain is locked.\" UserInfo={numberOfErrorsDeep=0, NSDescription=ks_crypt: e00002e2 failed to 'od' item (class 6, bag: 0) Access to item attempted while keychain is locked.}",
             source: "real-logs 03 (Salesforce SDK #3437, iPadOS 15)"),
@@ -227,27 +239,27 @@ public struct SignatureTable: Sendable {
     static let app: [MessageSignature] = [
         MessageSignature(
             id: "app-keychain-interaction-not-allowed", roles: [.app, .other], meaning: .keychainFailure,
-            any: ["errSecInteractionNotAllowed", "-25308"],
+            any: ["errSecInteractionNotAllowed", "-25308"], anyIsDetail: true,
             seenOn: "any",
             example: "SecItemCopyMatching: errSecInteractionNotAllowed (-25308)",
             source: "app line shape from domain.md §5 (keychain read while locked)"),
         MessageSignature(
             id: "app-keychain-access", roles: [.app], meaning: .keychainAccess,
-            any: ["SecItemCopyMatching", "SecItemAdd", "SecItemUpdate", "SecItemDelete"],
+            any: ["SecItemCopyMatching", "SecItemAdd", "SecItemUpdate", "SecItemDelete"], anyIsDetail: true,
             seenOn: "any",
             example: "SecItemCopyMatching",
             source: "formats.md §1.3 (the '(Security) SecItemCopyMatching' activity of a real capture)"),
         MessageSignature(
             id: "app-data-protection", roles: [.app, .other], meaning: .dataProtectionFailure,
             any: ["NSCocoaErrorDomain Code=257", "isProtectedDataAvailable", "protected data is unavailable",
-                  "Operation not permitted"],
+                  "Operation not permitted"], anyIsDetail: true,
             seenOn: "any",
             example: "Error Domain=NSCocoaErrorDomain Code=257 \"The file “store.sqlite” couldn’t be opened because you don’t have permission to view it.\"",
             source: "domain.md §5 (protected data before unlock: NSCocoaErrorDomain 257)"),
         MessageSignature(
             id: "app-lifecycle", roles: [.app, .other], meaning: .appLifecycle,
             any: ["willFinishLaunching", "didFinishLaunching", "willConnectTo", "sceneWillEnterForeground", "sceneDidBecomeActive",
-                  "applicationDidBecomeActive", "applicationWillEnterForeground", "UIApplicationMain", "ActivePrewarm"],
+                  "applicationDidBecomeActive", "applicationWillEnterForeground", "UIApplicationMain", "ActivePrewarm"], anyIsDetail: true,
             seenOn: "any",
             example: "didFinishLaunchingWithOptions applicationState=2",
             source: "domain.md §3 (UIKit callbacks) and §4 (teams' own launch markers)"),
@@ -258,7 +270,8 @@ public struct SignatureTable: Sendable {
     static let anyProcess: [MessageSignature] = [
         MessageSignature(
             id: "watchdog", roles: Set(ProcessRole.allCases), meaning: .watchdog,
-            any: ["0x8BADF00D", "0x8badf00d", "watchdog transgression", "Provision violated for watchdog"],
+            any: ["0x8BADF00D", "0x8badf00d", "watchdog transgression", "Provision violated for watchdog"], anyIsDetail: true,
+            detailAfter: "explanation:", detailEnds: [":"],
             seenOn: "iOS 10–26",
             example: "<RBSTerminateContext| domain:10 code:0x8BADF00D explanation:scene-create watchdog transgression: application<jp.go.mhlw.covid19radar>:27928 exhausted CPU time allowance of 3.37 seconds",
             source: "real-logs 19 (cocoa, crash report text)"),

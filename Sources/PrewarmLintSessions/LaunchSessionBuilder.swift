@@ -25,7 +25,9 @@ public struct LaunchSessionBuilder: Sendable {
     private var open: [String: LaunchSession] = [:]
     private var order: [String] = []
     private var terminated: Set<String> = []
-    private var finished: [LaunchSession] = []
+    /// Apps seen going to the background before any start or activation in the log: their next
+    /// activation is a resume.
+    private var backgrounded: [String: EventOrigin] = [:]
 
     public init() {}
 
@@ -40,6 +42,7 @@ public struct LaunchSessionBuilder: Sendable {
             closed.append(finalize(ended))
             open[key] = nil
             terminated.remove(key)
+            backgrounded[key] = nil
         }
         if terminated.contains(key) {
             // More lines about the exited process (FrontBoard's clean-up, runningboardd's bookkeeping) add nothing.
@@ -51,8 +54,9 @@ public struct LaunchSessionBuilder: Sendable {
             return closed
         }
         if open[key] == nil {
-            // A session starts with a line about its start or its life, not with an exit or a bare state.
-            guard opensSession(meaning) else { return closed }
+            // A session starts with a line about its start or its life, not with an exit or a bare state;
+            // an app going to the background is the exception: it was in use before the log began.
+            guard opensSession(meaning) || classified.signatureID == "fb-visibility-background" else { return closed }
             open[key] = LaunchSession(app: subject)
             order.append(key)
         }
@@ -82,6 +86,7 @@ public struct LaunchSessionBuilder: Sendable {
     public mutating func finish() -> [LaunchSession] {
         var result: [LaunchSession] = []
         for key in order {
+            backgrounded[key] = nil
             guard let session = open[key] else { continue }
             result.append(finalize(session))
             open[key] = nil
@@ -133,6 +138,11 @@ public struct LaunchSessionBuilder: Sendable {
             }
         case .launchRequest:
             mark(.launchRequest)
+        case .stateChange:
+            if classified.signatureID == "fb-visibility-background", session.milestone(.activation) == nil,
+               session.milestone(.launchRequest) == nil, session.milestone(.prewarmRequest) == nil, backgrounded[key] == nil {
+                backgrounded[key] = event.origin
+            }
         case .processStart:
             mark(.processStart)
         case .suspension:
@@ -140,7 +150,7 @@ public struct LaunchSessionBuilder: Sendable {
         case .activation:
             if session.milestone(.activation) == nil {
                 mark(.activation)
-                resolveKindAtActivation(&session, at: event.origin)
+                resolveKindAtActivation(&session, key: key)
             }
             if classified.signatureID == "rb-state-active-foreground" { mark(.active) }
         case .termination:
@@ -157,12 +167,17 @@ public struct LaunchSessionBuilder: Sendable {
         }
     }
 
-    private func resolveKindAtActivation(_ session: inout LaunchSession, at origin: EventOrigin) {
+    private func resolveKindAtActivation(_ session: inout LaunchSession, key: String) {
         switch session.kind {
         case .prewarmUnused:
             session.kind = .prewarmThenLaunch
         case .unknown:
-            if session.milestone(.suspended)?.detail?.contains("NotVisible") == true || session.milestone(.suspended) != nil {
+            if let background = backgrounded[key] {
+                // The app was in use before the log began, went to the background, and came back.
+                session.kind = .resume
+                session.confidence = .likely
+                session.decidedBy = background
+            } else if session.milestone(.suspended) != nil {
                 session.kind = .prewarmThenLaunch
                 session.confidence = .guess
                 session.decidedBy = session.milestone(.suspended)?.evidence

@@ -133,7 +133,7 @@ struct RealExcerptClassificationTests {
         let lines = try Self.classify("39-immich54-ios-jetsam-per-process-limit-process-exited.log")
         let exit = try #require(lines.first { $0.signatureID == "fb-process-exited" })
         #expect(exit.meaning == .termination)
-        #expect(exit.detail == "<RBSProcessExitStatus| domain:jetsam(1) code:per-process-limit(7)>>")
+        #expect(exit.detail == "domain:jetsam(1) code:per-process-limit(7)")
         #expect(exit.subject == AppIdentity(bundleID: "app.alextran.immich", pid: 8295))
         #expect(lines.contains { $0.signatureID == "fb-task-state-not-running" })
     }

@@ -84,7 +84,7 @@ struct LaunchSessionBuilderTests {
         try #require(result.count == 1)
         #expect(result[0].kind == .prewarmUnused)
         #expect(result[0].confidence == .certain)
-        #expect(result[0].milestone(.termination)?.detail == "<RBSProcessExitStatus| domain:jetsam(1) code:per-process-limit(7)>>")
+        #expect(result[0].milestone(.termination)?.detail == "domain:jetsam(1) code:per-process-limit(7)")
         #expect(result[0].milestone(.termination)?.evidence.line == 4)
     }
 

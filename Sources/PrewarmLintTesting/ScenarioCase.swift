@@ -1,0 +1,104 @@
+public import Foundation
+import PrewarmLint
+
+/// One case of `Corpus/scenarios/`: a launch story rendered in several formats (`logs`), and the
+/// sessions every rendering must yield (`expected.json`).
+///
+/// `expected.json` names evidence by the *text* of the deciding line rather than its line number,
+/// so one file holds for every rendering: the Console copy and the ndjson of a scenario must give
+/// the same sessions, down to which line decided each one.
+public struct ScenarioCase: Sendable {
+    public struct Description: Codable, Sendable {
+        public var title: String
+        public var shows: String
+        public var source: String
+        public var logs: [String]
+        public var date: String?
+    }
+
+    public var directory: URL
+    public var name: String { directory.lastPathComponent }
+    public var description: Description
+
+    public init(directory: URL) throws {
+        self.directory = directory
+        description = try JSONDecoder().decode(Description.self, from: Data(contentsOf: directory.appendingPathComponent("case.json")))
+    }
+
+    public static func all(in folder: URL) throws -> [ScenarioCase] {
+        try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted().compactMap { name in
+            let directory = folder.appendingPathComponent(name)
+            guard FileManager.default.fileExists(atPath: directory.appendingPathComponent("case.json").path) else { return nil }
+            return try ScenarioCase(directory: directory)
+        }
+    }
+
+    /// The sessions of one rendering, as the text `expected.json` holds.
+    public func renderSessions(log: String) throws -> String {
+        let path = directory.appendingPathComponent(log).path
+        var inference = TimeInference()
+        inference.date = description.date.flatMap(CivilDateTime.init(dateText:))
+        let options = ReadOptions(timeInference: inference)
+        // The text of every line, to name evidence by what it says.
+        var messages: [Int: String] = [:]
+        _ = InputReader(options: options).read(.file(path)) { output in
+            if case .event(let event) = output { messages[event.origin.line] = event.message.split(separator: "\n").first.map(String.init) ?? "" }
+        }
+        let result = SessionPipeline(reader: InputReader(options: options)).run([DiscoveredInput(input: .file(path), foundInDirectory: false)])
+        var lines: [String] = []
+        for (session, id) in zip(result.sessions, JSONReport.sessionIDs(result.sessions)) {
+            var writer = JSONTextWriter()
+            writer.beginObject()
+            writer.field("id", id)
+            writer.field("bundleID", session.app.bundleID)
+            writer.field("process", session.app.processName)
+            writer.field("pid", session.app.pid)
+            writer.field("kind", session.kind.rawValue)
+            writer.field("confidence", session.confidence.rawValue)
+            writer.field("decidedBy", session.decidedBy.flatMap { messages[$0.line] })
+            writer.key("milestones")
+            writer.beginArray()
+            for milestone in session.milestones {
+                writer.beginObject()
+                writer.field("name", milestone.name.rawValue)
+                writer.field("time", milestone.time.iso8601)
+                writer.field("detail", milestone.detail)
+                writer.field("evidence", messages[milestone.evidence.line])
+                writer.endObject()
+            }
+            writer.endArray()
+            writer.key("durations")
+            writer.beginObject()
+            for (key, milliseconds) in JSONReport.durations(of: session) { writer.field(key, milliseconds) }
+            writer.endObject()
+            writer.key("callbacksBeforeActivation")
+            writer.beginArray()
+            for callback in session.callbacksBeforeActivation { writer.string(messages[callback.line]) }
+            writer.endArray()
+            writer.key("incompleteEvidence")
+            writer.beginArray()
+            for reason in session.incompleteEvidence { writer.string(reason) }
+            writer.endArray()
+            writer.endObject()
+            lines.append("  " + writer.text)
+        }
+        return "[\n" + lines.joined(separator: ",\n") + (lines.isEmpty ? "]\n" : "\n]\n")
+    }
+
+    /// Compares with `expected.json`; with `PREWARM_LINT_RECORD=1` writes it and fails, as ``CorpusCase`` does.
+    public func compareWithExpected(_ actual: String) throws -> String? {
+        let url = directory.appendingPathComponent("expected.json")
+        if ProcessInfo.processInfo.environment["PREWARM_LINT_RECORD"] == "1" {
+            try actual.write(to: url, atomically: true, encoding: .utf8)
+            return "recorded a new \(name)/expected.json: review it, then run the tests again without PREWARM_LINT_RECORD"
+        }
+        guard let expected = try? String(contentsOf: url, encoding: .utf8) else {
+            return "\(name)/expected.json is missing: run the tests with PREWARM_LINT_RECORD=1 to record it"
+        }
+        if expected == actual { return nil }
+        for (index, (a, b)) in zip(expected.split(separator: "\n"), actual.split(separator: "\n")).enumerated() where a != b {
+            return "\(name)/expected.json differs at line \(index + 1):\n  expected: \(a)\n  actual:   \(b)"
+        }
+        return "\(name)/expected.json and the result differ in length"
+    }
+}

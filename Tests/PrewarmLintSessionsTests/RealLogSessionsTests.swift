@@ -1,0 +1,46 @@
+import Foundation
+import PrewarmLint
+import Testing
+
+@Suite("sessions of ../shared/real-logs")
+struct RealLogSessionsTests {
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("shared/real-logs")
+    static let files = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted()
+
+    static func sessions(_ file: String) -> [LaunchSession] {
+        let options = ReadOptions(timeInference: TimeInference(date: CivilDateTime(year: 2022, month: 6, day: 8), year: 2022))
+        let input = DiscoveredInput(input: .file(folder.appendingPathComponent(file).path), foundInDirectory: true)
+        return SessionPipeline(reader: InputReader(options: options)).run([input]).sessions
+    }
+
+    @Test("no excerpt but 01 yields a prewarm; none yields a session without an app", arguments: files)
+    func noInventedPrewarm(file: String) {
+        for session in Self.sessions(file) {
+            #expect(session.app.bundleID != nil || session.app.processName != nil)
+            if !file.hasPrefix("01-") {
+                #expect(![.prewarmUnused, .prewarmThenLaunch].contains(session.kind), "\(file): \(session.app) \(session.kind)")
+            }
+        }
+    }
+
+    @Test("excerpt 01 yields one prewarm session whose prewarm is certain, decided by its only line")
+    func lyft() throws {
+        let sessions = Self.sessions("01-lyft-das-prewarm-launch-line.log")
+        try #require(sessions.count == 1)
+        #expect(sessions[0].kind == .prewarmUnused)
+        #expect(sessions[0].confidence == .certain)
+        #expect(sessions[0].decidedBy?.line == 7)
+        #expect(sessions[0].milestone(.prewarmRequest)?.evidence.line == 7)
+    }
+
+    @Test("excerpt 08 (Intune, iOS 14.5): the app activated, pid 432, start not in the excerpt")
+    func intune() throws {
+        let sessions = Self.sessions("08-intune137-ios145-process-running-foreground.log")
+        try #require(sessions.count == 1)
+        #expect(sessions[0].app == AppIdentity(bundleID: "com.AppCo.MyApp", pid: 432))
+        #expect(sessions[0].kind == .unknown)
+        #expect(sessions[0].milestones.map(\.name) == [.activation, .active])
+        #expect(sessions[0].evidenceIncomplete)
+    }
+}
