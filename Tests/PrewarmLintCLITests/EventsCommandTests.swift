@@ -156,3 +156,50 @@ struct EventsCommandTests {
         #expect(run.stdout.contains("\"process\":\"kernel\""))
     }
 }
+
+@Suite("prewarm-lint sessions")
+struct SessionsCommandTests {
+    static let scenarios = EventsCommandTests.repositoryRoot.appendingPathComponent("Corpus/scenarios")
+
+    @Test("text: one timeline per session with its kind, confidence and deciding line; a summary on stderr")
+    func text() throws {
+        let log = Self.scenarios.appendingPathComponent("prewarm-then-launch-scene-app/log.txt").path
+        let run = try EventsCommandTests.run(["sessions", "--date", "2024-03-18", log])
+        #expect(run.status == 0)
+        #expect(run.stdout.hasPrefix("com.example.ledger#1 pid 2231 (Ledger Pro): prewarm-then-launch, certain (\(log):2)\n"))
+        #expect(run.stdout.contains("  prewarm → activation 1 h 31 min 42 s; activation → active 1 ms; process start → active 1 h 31 min 42 s"))
+        // Line 7: the FBApplicationProcess-free prewarm descriptor above it spans lines 3-5.
+        #expect(run.stdout.contains("  app callbacks before activation: \(log):7"))
+        #expect(run.stderr.contains("1 session from 1 input: 1 prewarm-then-launch"))
+    }
+
+    @Test("json: the v1 report, the same sessions from the Console copy and the ndjson together, counted once")
+    func jsonAcrossInputs() throws {
+        let folder = Self.scenarios.appendingPathComponent("two-apps-interleaved")
+        let run = try EventsCommandTests.run(["sessions", "--format", "json", "--date", "2024-03-18",
+                                              folder.appendingPathComponent("log.txt").path, folder.appendingPathComponent("log.ndjson").path])
+        #expect(run.status == 0)
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        #expect(report["schemaVersion"] as? Int == 1)
+        #expect((report["inputs"] as? [[String: Any]])?.map { $0["format"] as? String } == ["console-copy", "log-show-ndjson"])
+        let sessions = try #require(report["sessions"] as? [[String: Any]])
+        #expect(sessions.map { $0["id"] as? String } == ["com.example.ledger#1", "com.example.notes#1"])
+        #expect(sessions.map { $0["kind"] as? String } == ["prewarm-unused", "cold-launch"])
+        #expect((sessions[1]["durations"] as? [String: Int])?["launchRequestToActivationMs"] == 290)
+        #expect((report["findings"] as? [Any])?.isEmpty == true)
+        let text = try EventsCommandTests.run(["sessions", "--date", "2024-03-18",
+                                               folder.appendingPathComponent("log.txt").path, folder.appendingPathComponent("log.ndjson").path])
+        // 9 lines each; the kernel priority line means nothing for a launch, the other 8 are kept once.
+        #expect(text.stderr.contains("2 sessions from 2 inputs: 1 cold-launch, 1 prewarm-unused; 8 events seen in two inputs counted once"))
+    }
+
+    @Test("--app keeps one app's sessions")
+    func appFilter() throws {
+        let log = Self.scenarios.appendingPathComponent("pid-reuse/log.txt").path
+        let run = try EventsCommandTests.run(["sessions", "--date", "2024-03-18", "--app", "com.example.ledger", log])
+        #expect(run.status == 0)
+        #expect(run.stdout.contains("com.example.ledger#1 pid 2231"))
+        #expect(run.stdout.contains("com.example.ledger#2 pid 2240"))
+        #expect(!run.stdout.contains("com.example.notes"))
+    }
+}
