@@ -10,10 +10,13 @@ public import PrewarmLintSessions
 /// 2. classify its events in input order, one classifier per input — the classifier learns which
 ///    pids are apps from earlier lines of the same log;
 /// 3. keep only the events that mean something for a launch (a small share of a device log);
-/// 4. merge them across inputs by time, dropping the same event seen in two inputs (same instant,
-///    pid, process and message) — two exports of one window must not make two sessions;
-/// 5. feed them, in time order, to one `LaunchSessionBuilder`: out-of-order lines within a
-///    log are put right here, before any session decision depends on their order.
+/// 4. put them in time order before any session decision depends on it: a single input streams
+///    through a small reorder window (``reorderWindow`` events) straight into the builder, so
+///    memory stays bounded whatever the input's size; several inputs are merged by time, dropping
+///    the same event seen in two inputs (same instant, pid, process and message) — two exports of
+///    one window must not make two sessions. That merge holds the launch-relevant events of all
+///    inputs, without their message text (a few hundred bytes each);
+/// 5. feed them to one `LaunchSessionBuilder`.
 public struct SessionPipeline: Sendable {
     public var reader: InputReader
 
@@ -30,8 +33,12 @@ public struct SessionPipeline: Sendable {
         public var duplicateEvents = 0
     }
 
+    /// How many launch-relevant events a single input may hold back to put out-of-order lines in order.
+    public static let reorderWindow = 512
+
     /// Runs the pipeline. `onDiagnostic` sees each reader diagnostic as it happens.
     public func run(_ inputs: [DiscoveredInput], onDiagnostic: (ReaderDiagnostic) -> Void = { _ in }) -> Result {
+        if inputs.count == 1 { return runStreaming(inputs[0], onDiagnostic: onDiagnostic) }
         var result = Result()
         var kept: [(classified: ClassifiedEvent, input: Int)] = []
         for (index, discovered) in inputs.enumerated() {
@@ -39,8 +46,11 @@ public struct SessionPipeline: Sendable {
             let summary = reader.read(discovered.input, foundInDirectory: discovered.foundInDirectory) { output in
                 switch output {
                 case .event(let event):
-                    let classified = classifier.classify(event)
-                    if classified.meaning != nil, classified.subject != nil { kept.append((classified, index)) }
+                    var classified = classifier.classify(event)
+                    if classified.meaning != nil, classified.subject != nil {
+                        classified.event.message = Self.compactMessage(classified.event.message)
+                        kept.append((classified, index))
+                    }
                 case .diagnostic(let diagnostic):
                     result.diagnostics.append(diagnostic)
                     onDiagnostic(diagnostic)
@@ -75,11 +85,57 @@ public struct SessionPipeline: Sendable {
             result.sessions += builder.consume(classified)
         }
         result.sessions += builder.finish()
-        result.sessions.sort { lhs, rhs in
+        Self.sortSessions(&result.sessions)
+        return result
+    }
+
+    /// One input, streamed: classified events go through a reorder window into the builder.
+    private func runStreaming(_ input: DiscoveredInput, onDiagnostic: (ReaderDiagnostic) -> Void) -> Result {
+        var result = Result()
+        var classifier = EventClassifier()
+        var builder = LaunchSessionBuilder()
+        var window: [ClassifiedEvent] = []
+        window.reserveCapacity(2 * Self.reorderWindow)
+        func admit(_ classified: ClassifiedEvent) {
+            // Insert in time order (stable: after equal instants). When the window is full, release
+            // its earlier half at once: every event still has at least `reorderWindow` later lines
+            // in which an earlier-stamped line may arrive, and the shift is paid once per half.
+            let instant = classified.event.timestamp.microsecondsSinceEpoch
+            var index = window.count
+            while index > 0, window[index - 1].event.timestamp.microsecondsSinceEpoch > instant { index -= 1 }
+            window.insert(classified, at: index)
+            if window.count >= 2 * Self.reorderWindow {
+                for released in window[0..<Self.reorderWindow] { result.sessions += builder.consume(released) }
+                window.removeFirst(Self.reorderWindow)
+            }
+        }
+        let summary = reader.read(input.input, foundInDirectory: input.foundInDirectory) { output in
+            switch output {
+            case .event(let event):
+                let classified = classifier.classify(event)
+                if classified.meaning != nil, classified.subject != nil { admit(classified) }
+            case .diagnostic(let diagnostic):
+                result.diagnostics.append(diagnostic)
+                onDiagnostic(diagnostic)
+            }
+        }
+        result.summaries.append(summary)
+        for classified in window { result.sessions += builder.consume(classified) }
+        result.sessions += builder.finish()
+        Self.sortSessions(&result.sessions)
+        return result
+    }
+
+    static func sortSessions(_ sessions: inout [LaunchSession]) {
+        sessions.sort { lhs, rhs in
             let a = lhs.milestones.first?.time.microsecondsSinceEpoch ?? 0, b = rhs.milestones.first?.time.microsecondsSinceEpoch ?? 0
             return a != b ? a < b : lhs.app.description < rhs.app.description
         }
-        return result
+    }
+
+    /// Messages are kept only as long as the duplicate check needs them: long descriptors are cut.
+    static func compactMessage(_ message: String) -> String {
+        message.utf8.count <= 256 ? message : String(message.prefix(256))
     }
 
     /// What makes two events from two inputs the same event: process and message at the same

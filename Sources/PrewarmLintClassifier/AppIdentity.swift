@@ -47,7 +47,10 @@ public struct AppIdentity: Sendable, Hashable, CustomStringConvertible {
 public enum AppIdentityParser {
     /// The first app identity in `message`, or nil.
     public static func firstIdentity(in message: String) -> AppIdentity? {
-        let utf8 = Array(message.utf8)
+        ByteSearch.withBytes(of: message) { utf8 in identity(in: utf8) } ?? plainBundleIdentity(in: message)
+    }
+
+    private static func identity(in utf8: UnsafeBufferPointer<UInt8>) -> AppIdentity? {
         // `xpcservice<…([app<…>:pid])>`: the host app inside is the subject.
         var searchFrom = 0
         if let xpc = find(utf8, "xpcservice<", from: 0), let inner = find(utf8, "([app<", from: xpc) {
@@ -82,7 +85,7 @@ public enum AppIdentityParser {
             if pid == nil, let leading = pidBefore(utf8, identityStart: wordStart) { pid = leading }
             return AppIdentity(bundleID: bundle, pid: pid)
         }
-        return plainBundleIdentity(in: message)
+        return nil
     }
 
     /// Removes RunningBoard's decorations: a `(persona)` suffix, macOS's `application.` prefix and
@@ -99,7 +102,7 @@ public enum AppIdentityParser {
     }
 
     /// `Received state update for 9529 (app<…>, …`: the pid printed before the identity.
-    private static func pidBefore(_ utf8: [UInt8], identityStart: Int) -> Int? {
+    private static func pidBefore(_ utf8: UnsafeBufferPointer<UInt8>, identityStart: Int) -> Int? {
         guard identityStart >= 3, utf8[identityStart - 1] == UInt8(ascii: "(") , utf8[identityStart - 2] == UInt8(ascii: " ") else { return nil }
         var index = identityStart - 3
         var digits: [UInt8] = []
@@ -109,44 +112,59 @@ public enum AppIdentityParser {
     }
 
     /// Identities spelled as a bare bundle id after known phrases.
-    private static func plainBundleIdentity(in message: String) -> AppIdentity? {
-        for phrase in ["Application process state changed for ", "Prewarming for launch of ", "Attempting prewarm for ",
+    private static let plainPhrases: [String] = ["Application process state changed for ", "Prewarming for launch of ", "Attempting prewarm for ",
                        "Prelaunched app: ", "DASDPREWARM Prewarm app success: ", "DASDPREWARM Prewarm app attempt: ",
                        "Prewarm terminated for ", "Prewarm assertion lost for ", "Requesting prewarm termination for ",
-                       "Bootstrapping ", "[sceneID:", "_mutateContextIfNeeded called for "] {
-            guard let range = message.range(of: phrase) else { continue }
-            let rest = message[range.upperBound...]
-            var bundle = String(rest.prefix { !" :,;>)]".contains($0) })
-            if phrase == "[sceneID:", bundle.hasSuffix("-default") { bundle.removeLast("-default".count) }
-            guard bundle.contains("."), bundle != "<private>" else { continue }
-            var pid: Int?
-            if let pidRange = rest.range(of: "pid: ") {
-                pid = Int(rest[pidRange.upperBound...].prefix { $0.isNumber })
-            } else if phrase == "Prelaunched app: ", let open = rest.firstIndex(of: "(") {
-                pid = Int(rest[rest.index(after: open)...].prefix { $0.isNumber })
+                       "Bootstrapping ", "[sceneID:", "_mutateContextIfNeeded called for "]
+    private static let plainPhraseBytes = plainPhrases.map { Array($0.utf8) }
+
+    private static func plainBundleIdentity(in message: String) -> AppIdentity? {
+        ByteSearch.withBytes(of: message) { bytes -> AppIdentity? in
+            for (phrase, pattern) in zip(plainPhrases, plainPhraseBytes) {
+                guard let at = ByteSearch.firstOffset(of: pattern, in: bytes) else { continue }
+                var end = at + pattern.count
+                let start = end
+                while end < bytes.count, !" :,;>)]".utf8.contains(bytes[end]) { end += 1 }
+                var bundle = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+                if phrase == "[sceneID:", bundle.hasSuffix("-default") { bundle.removeLast("-default".count) }
+                guard bundle.contains("."), bundle != "<private>" else { continue }
+                let rest = UnsafeBufferPointer(rebasing: bytes[end...])
+                var pid: Int?
+                if let pidAt = ByteSearch.firstOffset(of: Array("pid: ".utf8), in: rest) {
+                    pid = leadingNumber(UnsafeBufferPointer(rebasing: rest[(pidAt + 5)...]))
+                } else if phrase == "Prelaunched app: ", let open = ByteSearch.firstOffset(of: [UInt8(ascii: "(")], in: rest) {
+                    pid = leadingNumber(UnsafeBufferPointer(rebasing: rest[(open + 1)...]))
+                }
+                return AppIdentity(bundleID: bundle, pid: pid)
             }
-            return AppIdentity(bundleID: bundle, pid: pid)
+            return nil
         }
-        return nil
+    }
+
+    private static func leadingNumber(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        var value = 0
+        var digits = 0
+        for byte in bytes {
+            guard byte >= 0x30, byte <= 0x39, digits < 9 else { break }
+            value = value * 10 + Int(byte - 0x30)
+            digits += 1
+        }
+        return digits > 0 ? value : nil
     }
 
     private static func isIdentifierByte(_ byte: UInt8) -> Bool {
         (byte | 0x20) &- 0x61 < 26 || byte &- 0x30 < 10 || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ".")
     }
 
-    private static func find(_ utf8: [UInt8], _ needle: String, from start: Int) -> Int? {
-        let pattern = Array(needle.utf8)
-        guard pattern.count <= utf8.count else { return nil }
-        var index = start
-        while index + pattern.count <= utf8.count {
-            if utf8[index] == pattern[0], utf8[index..<(index + pattern.count)].elementsEqual(pattern) { return index }
-            index += 1
-        }
-        return nil
+    private static func find(_ utf8: UnsafeBufferPointer<UInt8>, _ needle: StaticString, from start: Int) -> Int? {
+        guard start < utf8.count else { return nil }
+        let pattern = Array(UnsafeBufferPointer(start: needle.utf8Start, count: needle.utf8CodeUnitCount))
+        let tail = UnsafeBufferPointer(rebasing: utf8[start...])
+        return ByteSearch.firstOffset(of: pattern, in: tail).map { $0 + start }
     }
 
     /// The `>` closing the `<` at `open`, skipping nested `<…>`.
-    private static func matchingClose(_ utf8: [UInt8], from open: Int) -> Int? {
+    private static func matchingClose(_ utf8: UnsafeBufferPointer<UInt8>, from open: Int) -> Int? {
         var depth = 0
         var index = open
         while index < utf8.count, index - open < 512 {

@@ -1,5 +1,3 @@
-import Foundation
-
 /// One message template the classifier recognises: who prints it, what it means, and the real
 /// line it was taken from.
 ///
@@ -27,6 +25,13 @@ public struct MessageSignature: Sendable, Hashable {
     public var detailAfter: String?
     /// Where the detail ends (the first found); the end of the line at the latest.
     public var detailEnds: [String]
+    // The match texts as bytes, for `memmem` (see ``ByteSearch``).
+    private var allBytes: [[UInt8]] = []
+    private var anyBytes: [[UInt8]] = []
+    private var noneBytes: [[UInt8]] = []
+    private var detailAfterBytes: [UInt8]?
+    private var detailEndBytes: [[UInt8]] = []
+
     /// The OS versions it was seen on (`iOS 14–26`).
     public var seenOn: String
     /// A real message it matches, verbatim but for `…` where a long descriptor was cut.
@@ -46,6 +51,11 @@ public struct MessageSignature: Sendable, Hashable {
         self.none = none
         self.detailAfter = detailAfter
         self.detailEnds = detailEnds
+        self.allBytes = all.map { Array($0.utf8) }
+        self.anyBytes = any.map { Array($0.utf8) }
+        self.noneBytes = none.map { Array($0.utf8) }
+        self.detailAfterBytes = detailAfter.map { Array($0.utf8) }
+        self.detailEndBytes = detailEnds.map { Array($0.utf8) }
         self.seenOn = seenOn
         self.example = example
         self.source = source
@@ -53,20 +63,29 @@ public struct MessageSignature: Sendable, Hashable {
 
     /// The detail this signature reads from `message` when it matches, or nil when it does not match.
     public func match(_ message: String) -> (matched: Bool, detail: String?) {
-        for text in all where !message.contains(text) { return (false, nil) }
-        for text in none where message.contains(text) { return (false, nil) }
-        var found: String?
-        if !any.isEmpty {
-            found = any.first { message.contains($0) }
-            if found == nil { return (false, nil) }
+        let found: String?? = ByteSearch.withBytes(of: message) { bytes -> String?? in
+            for needle in allBytes where ByteSearch.firstOffset(of: needle, in: bytes) == nil { return .none }
+            for needle in noneBytes where ByteSearch.firstOffset(of: needle, in: bytes) != nil { return .none }
+            if anyBytes.isEmpty { return .some(nil) }
+            for (index, needle) in anyBytes.enumerated() where ByteSearch.firstOffset(of: needle, in: bytes) != nil {
+                return .some(any[index])
+            }
+            return .none
         }
-        if let marker = detailAfter, let range = message.range(of: marker) {
-            let rest = message[range.upperBound...]
-            let end = (detailEnds + ["\n"]).compactMap { rest.range(of: $0)?.lowerBound }.min() ?? rest.endIndex
-            var detail = String(rest[..<end])
-            if detail.hasSuffix(".") { detail.removeLast() }
-            return (true, detail.isEmpty ? nil : detail)
+        guard case .some(let found) = found else { return (false, nil) }
+        if let marker = detailAfterBytes, let detail = ByteSearch.withBytes(of: message, { bytes -> String? in
+            guard let at = ByteSearch.firstOffset(of: marker, in: bytes) else { return nil }
+            let rest = UnsafeBufferPointer(rebasing: bytes[(at + marker.count)...])
+            var end = rest.count
+            for terminator in detailEndBytes + [[UInt8(ascii: "\n")]] {
+                if let offset = ByteSearch.firstOffset(of: terminator, in: rest), offset < end { end = offset }
+            }
+            if end > 0, rest[end - 1] == UInt8(ascii: ".") { end -= 1 }
+            return end > 0 ? String(decoding: UnsafeBufferPointer(rebasing: rest[..<end]), as: UTF8.self) : nil
+        }) {
+            return (true, detail)
         }
+        if detailAfterBytes != nil, !anyIsDetail { return (true, nil) }
         return (true, anyIsDetail ? found : nil)
     }
 }

@@ -7,19 +7,35 @@
 /// - FrontBoard's `Not Running` task state (an exit) comes before the general task-state change.
 /// Sources: `../shared/research/message-templates.md` (decompiled daemons) and `../shared/real-logs/`.
 public struct SignatureTable: Sendable {
-    public var signatures: [MessageSignature]
+    public var signatures: [MessageSignature] {
+        didSet { indicesByRole = Self.index(signatures) }
+    }
+    /// For each role, the positions of its signatures, so an event is tried only against its own.
+    private var indicesByRole: [ProcessRole: [Int]]
 
     public init(signatures: [MessageSignature]) {
         self.signatures = signatures
+        self.indicesByRole = Self.index(signatures)
+    }
+
+    private static func index(_ signatures: [MessageSignature]) -> [ProcessRole: [Int]] {
+        var result: [ProcessRole: [Int]] = [:]
+        for (position, signature) in signatures.enumerated() {
+            for role in signature.roles { result[role, default: []].append(position) }
+        }
+        return result
     }
 
     /// The first signature of `role` matching `message`, with its detail.
     public func match(_ message: String, role: ProcessRole) -> (signature: MessageSignature, detail: String?)? {
-        for signature in signatures where signature.roles.contains(role) {
-            let result = signature.match(message)
-            if result.matched { return (signature, result.detail) }
+        guard let positions = indicesByRole[role] else { return nil }
+        return signatures.withUnsafeBufferPointer { table in
+            for position in positions {
+                let result = table[position].match(message)
+                if result.matched { return (table[position], result.detail) }
+            }
+            return nil
         }
-        return nil
     }
 
     public static let builtIn = SignatureTable(signatures: dasd + runningboard + frontBoard + security + kernel + app + anyProcess)

@@ -2,6 +2,7 @@
 //
 //   prewarm-lint-benchmark generate FORMAT MEGABYTES PATH [SEED]   writes a synthetic device log
 //   prewarm-lint-benchmark read PATH [RUNS]                         reads it to events, reports MB/s and peak RSS
+//   prewarm-lint-benchmark sessions PATH [RUNS]                      reads, classifies and rebuilds sessions (SessionPipeline)
 //   prewarm-lint-benchmark jsondecoder PATH [RUNS]                   Foundation's JSONDecoder on the same ndjson (the oracle's speed)
 //
 // `scripts/benchmark` builds this in release mode and runs the standard set.
@@ -82,6 +83,29 @@ case "read":
     print(String(format: "%d runs: best %.1f MB/s, median %.1f MB/s (%.2f M events/s at the median), %d events, cpu %.2f s/run (median), peak RSS %.1f MB",
                  runs, best, median, Double(events) / (Double(size) / 1_048_576 / median) / 1e6, events, cpu.sorted()[cpu.count / 2],
                  peakResidentMegabytes()))
+
+case "sessions":
+    let rest = Array(arguments.dropFirst())
+    guard let path = rest.first else { fail("usage: sessions PATH [RUNS]") }
+    let runs = rest.count > 1 ? Int(rest[1]) ?? 3 : 3
+    let size = fileSize(path)
+    var rates: [Double] = []
+    var cpu: [Double] = []
+    var sessionCount = 0
+    for _ in 0..<runs {
+        let reader = InputReader(options: ReadOptions(timeInference: TimeInference(date: CivilDateTime(year: 2024, month: 3, day: 18), year: 2024)))
+        let startCPU = cpuSeconds()
+        let start = monotonicSeconds()
+        let result = SessionPipeline(reader: reader).run([DiscoveredInput(input: .file(path), foundInDirectory: false)])
+        let elapsed = monotonicSeconds() - start
+        cpu.append(cpuSeconds() - startCPU)
+        sessionCount = result.sessions.count
+        rates.append(Double(size) / 1_048_576 / elapsed)
+        print(String(format: "run: %.2f s, %.1f MB/s, %d sessions", elapsed, Double(size) / 1_048_576 / elapsed, sessionCount))
+    }
+    rates.sort()
+    print(String(format: "%d runs: best %.1f MB/s, median %.1f MB/s, %d sessions, cpu %.2f s/run (median), peak RSS %.1f MB",
+                 runs, rates.last!, rates[rates.count / 2], sessionCount, cpu.sorted()[cpu.count / 2], peakResidentMegabytes()))
 
 case "jsondecoder":
     struct Record: Decodable {

@@ -1,0 +1,39 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Substring search over UTF-8 bytes: `memchr` for the first byte, `memcmp` for the rest.
+///
+/// `String.contains(_:)` resolves to Foundation's CFString search once Foundation is imported,
+/// which costs ~10× a byte search on the classifier's hot path (measured with callgrind:
+/// 2.0 G of 6.0 G instructions on an 8 MB log). Signature texts are ASCII, so byte equality is
+/// the right equality.
+enum ByteSearch {
+    /// The byte offset of the first `needle` in `haystack`, or nil.
+    static func firstOffset(of needle: [UInt8], in haystack: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard !needle.isEmpty else { return 0 }
+        guard needle.count <= haystack.count, let base = haystack.baseAddress else { return nil }
+        return needle.withUnsafeBufferPointer { pattern -> Int? in
+            let first = Int32(pattern[0])
+            let last = haystack.count - pattern.count
+            var position = 0
+            while position <= last {
+                guard let hit = memchr(base + position, first, last - position + 1) else { return nil }
+                let offset = UnsafeRawPointer(hit) - UnsafeRawPointer(base)
+                if memcmp(base + offset, pattern.baseAddress!, pattern.count) == 0 { return offset }
+                position = offset + 1
+            }
+            return nil
+        }
+    }
+
+    /// Runs `body` over the UTF-8 bytes of `text` without copying when it is a native string.
+    static func withBytes<R>(of text: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        if let result = text.utf8.withContiguousStorageIfAvailable(body) { return result }
+        return Array(text.utf8).withUnsafeBufferPointer(body)
+    }
+}
