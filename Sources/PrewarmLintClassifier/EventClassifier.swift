@@ -50,9 +50,11 @@ public struct EventClassifier: Sendable {
     }
 
     public mutating func classify(_ event: LogEvent) -> ClassifiedEvent {
-        let role = self.role(of: event)
+        let known = ProcessRole.known(processName: event.process)
+        let role = self.role(of: event, known: known)
         var result = ClassifiedEvent(event: event, role: role)
-        if role != .other || mayBeApp(event) {
+        // An unknown process may be an app not yet named by a daemon: its own lines are tried too.
+        if role != .other || known == nil {
             if let (signature, detail) = table.match(event.message, role: role == .other ? .other : role) {
                 result.meaning = signature.meaning
                 result.signatureID = signature.id
@@ -89,41 +91,71 @@ public struct EventClassifier: Sendable {
         return result
     }
 
-    private func role(of event: LogEvent) -> ProcessRole {
-        if let known = ProcessRole.known(processName: event.process) { return known }
+    private func role(of event: LogEvent, known: ProcessRole?) -> ProcessRole {
+        if let known { return known }
         if event.subsystem == "com.apple.FrontBoard" && event.process == "SpringBoard" { return .springboard }
         if directory.app(pid: event.pid, name: event.process) != nil { return .app }
         return .other
     }
 
-    /// An unknown process whose line looks like an app's own (lifecycle, keychain, data protection).
-    private func mayBeApp(_ event: LogEvent) -> Bool {
-        ProcessRole.known(processName: event.process) == nil
-    }
-
+    /// `Ledger Pro[2231]/1#4 LF=0 copy_matching …`: securityd's client, by name and pid.
     static func securityClient(_ message: String) -> (name: String, pid: Int)? {
-        guard let slash = message.range(of: "]/"), let open = message[..<slash.lowerBound].lastIndex(of: "[") else { return nil }
-        guard let pid = Int(message[message.index(after: open)..<slash.lowerBound]) else { return nil }
-        let name = String(message[..<open])
-        return name.isEmpty ? nil : (name, pid)
+        ByteSearch.withBytes(of: message) { bytes in
+            guard let slash = ByteSearch.firstOffset(of: Array("]/".utf8), in: bytes) else { return nil }
+            var open = slash - 1
+            while open >= 0, bytes[open] != UInt8(ascii: "[") { open -= 1 }
+            guard open > 0, let pid = number(bytes, from: open + 1, to: slash) else { return nil }
+            return (String(decoding: UnsafeBufferPointer(rebasing: bytes[..<open]), as: UTF8.self), pid)
+        }
     }
 
     /// `memorystatus: set assertion priority(10) target Samsara Internal:377`,
-    /// `Sandbox: Ledger Pro(2231) deny(1) …`, `killing_specific_process pid 2231 [Ledger Pro]`.
+    /// `Sandbox: Ledger Pro(2231) deny(1) …`, `killing_specific_process pid 2231 [Ledger Pro]`:
+    /// the kernel's target, by name and pid.
     static func kernelTarget(_ message: String) -> (name: String, pid: Int)? {
-        if let range = message.range(of: " target "), let colon = message[range.upperBound...].lastIndex(of: ":"),
-           let pid = Int(message[message.index(after: colon)...]) {
-            return (String(message[range.upperBound..<colon]), pid)
+        ByteSearch.withBytes(of: message) { bytes in
+            if let target = ByteSearch.firstOffset(of: Array(" target ".utf8), in: bytes) {
+                let start = target + 8
+                var colon = bytes.count - 1
+                while colon > start, bytes[colon] != UInt8(ascii: ":") { colon -= 1 }
+                if colon > start, let pid = number(bytes, from: colon + 1, to: bytes.count) {
+                    return (String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<colon]), as: UTF8.self), pid)
+                }
+            }
+            if let sandbox = ByteSearch.firstOffset(of: Array("Sandbox: ".utf8), in: bytes) {
+                let start = sandbox + 9
+                var open = start
+                while open < bytes.count, bytes[open] != UInt8(ascii: "(") { open += 1 }
+                var close = open
+                while close < bytes.count, bytes[close] != UInt8(ascii: ")") { close += 1 }
+                if close < bytes.count, let pid = number(bytes, from: open + 1, to: close) {
+                    return (String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<open]), as: UTF8.self), pid)
+                }
+            }
+            // `memorystatus: killing_specific_process pid 2231 [Ledger Pro] (…)`
+            if let pidAt = ByteSearch.firstOffset(of: Array(" pid ".utf8), in: bytes) {
+                var end = pidAt + 5
+                while end < bytes.count, bytes[end] >= 0x30, bytes[end] <= 0x39 { end += 1 }
+                if end + 1 < bytes.count, bytes[end] == .init(ascii: " "), bytes[end + 1] == UInt8(ascii: "["),
+                   let pid = number(bytes, from: pidAt + 5, to: end) {
+                    var close = end + 2
+                    while close < bytes.count, bytes[close] != UInt8(ascii: "]") { close += 1 }
+                    if close < bytes.count {
+                        return (String(decoding: UnsafeBufferPointer(rebasing: bytes[(end + 2)..<close]), as: UTF8.self), pid)
+                    }
+                }
+            }
+            return nil
         }
-        if let range = message.range(of: "Sandbox: "), let open = message[range.upperBound...].firstIndex(of: "("),
-           let close = message[open...].firstIndex(of: ")"), let pid = Int(message[message.index(after: open)..<close]) {
-            return (String(message[range.upperBound..<open]), pid)
+    }
+
+    private static func number(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> Int? {
+        guard start < end, end - start <= 9 else { return nil }
+        var value = 0
+        for index in start..<end {
+            guard bytes[index] >= 0x30, bytes[index] <= 0x39 else { return nil }
+            value = value * 10 + Int(bytes[index] - 0x30)
         }
-        if let range = message.range(of: " pid "), let open = message[range.upperBound...].firstIndex(of: "["),
-           let close = message[open...].firstIndex(of: "]"),
-           let pid = Int(message[range.upperBound..<open].trimmingCharacters(in: .whitespaces)) {
-            return (String(message[message.index(after: open)..<close]), pid)
-        }
-        return nil
+        return value
     }
 }

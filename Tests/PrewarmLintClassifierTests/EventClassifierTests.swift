@@ -166,5 +166,10 @@ struct ProcessDirectoryTests {
         let kernel = classifier.classify(event("kernel", "memorystatus: set assertion priority(10) target Samsara Internal:377"))
         #expect(kernel.subject == AppIdentity(bundleID: "com.samsara.troy", processName: "Samsara Internal", pid: 377))
         #expect(classifier.directory.nameByPID[377] == "Samsara Internal")
+        let sandbox = classifier.classify(event("kernel", "Sandbox: Samsara Internal(377) deny(1) sysctl-read kern.bootargs"))
+        #expect(sandbox.subject == AppIdentity(bundleID: "com.samsara.troy", processName: "Samsara Internal", pid: 377))
+        let jetsam = classifier.classify(event("kernel", "1234.567 memorystatus: killing_specific_process pid 377 [Samsara Internal] (per-process-limit 10 3s rf:- type:app) 51200KB - memorystatus_available_pages: 12345"))
+        #expect(jetsam.meaning == .termination)
+        #expect(jetsam.subject == AppIdentity(bundleID: "com.samsara.troy", processName: "Samsara Internal", pid: 377))
     }
 }
