@@ -112,8 +112,7 @@ public struct SessionPipeline: Sendable {
         let summary = reader.read(input.input, foundInDirectory: input.foundInDirectory) { output in
             switch output {
             case .event(let event):
-                let classified = classifier.classify(event)
-                if classified.meaning != nil, classified.subject != nil { admit(classified) }
+                if let classified = classifier.classifyIfMeaningful(event) { admit(classified) }
             case .diagnostic(let diagnostic):
                 result.diagnostics.append(diagnostic)
                 onDiagnostic(diagnostic)

@@ -49,6 +49,13 @@ public struct EventClassifier: Sendable {
         self.table = table
     }
 
+    /// Classifies an event, and returns it only when it means something for a launch (a meaning
+    /// and an app it concerns): the fast path for pipelines that drop the rest.
+    public mutating func classifyIfMeaningful(_ event: LogEvent) -> ClassifiedEvent? {
+        let classified = classify(event)
+        return classified.meaning != nil && classified.subject != nil ? classified : nil
+    }
+
     public mutating func classify(_ event: LogEvent) -> ClassifiedEvent {
         let known = ProcessRole.known(processName: event.process)
         let role = self.role(of: event, known: known)

@@ -25,13 +25,6 @@ public struct MessageSignature: Sendable, Hashable {
     public var detailAfter: String?
     /// Where the detail ends (the first found); the end of the line at the latest.
     public var detailEnds: [String]
-    // The match texts as bytes, for `memmem` (see ``ByteSearch``).
-    private var allBytes: [[UInt8]] = []
-    private var anyBytes: [[UInt8]] = []
-    private var noneBytes: [[UInt8]] = []
-    private var detailAfterBytes: [UInt8]?
-    private var detailEndBytes: [[UInt8]] = []
-
     /// The OS versions it was seen on (`iOS 14–26`).
     public var seenOn: String
     /// A real message it matches, verbatim but for `…` where a long descriptor was cut.
@@ -51,11 +44,6 @@ public struct MessageSignature: Sendable, Hashable {
         self.none = none
         self.detailAfter = detailAfter
         self.detailEnds = detailEnds
-        self.allBytes = all.map { Array($0.utf8) }
-        self.anyBytes = any.map { Array($0.utf8) }
-        self.noneBytes = none.map { Array($0.utf8) }
-        self.detailAfterBytes = detailAfter.map { Array($0.utf8) }
-        self.detailEndBytes = detailEnds.map { Array($0.utf8) }
         self.seenOn = seenOn
         self.example = example
         self.source = source
@@ -63,29 +51,57 @@ public struct MessageSignature: Sendable, Hashable {
 
     /// The detail this signature reads from `message` when it matches, or nil when it does not match.
     public func match(_ message: String) -> (matched: Bool, detail: String?) {
-        let found: String?? = ByteSearch.withBytes(of: message) { bytes -> String?? in
-            for needle in allBytes where ByteSearch.firstOffset(of: needle, in: bytes) == nil { return .none }
-            for needle in noneBytes where ByteSearch.firstOffset(of: needle, in: bytes) != nil { return .none }
-            if anyBytes.isEmpty { return .some(nil) }
-            for (index, needle) in anyBytes.enumerated() where ByteSearch.firstOffset(of: needle, in: bytes) != nil {
-                return .some(any[index])
-            }
-            return .none
+        SignatureMatcher(self).match(message)
+    }
+}
+
+/// A ``MessageSignature`` compiled for matching: its texts as bytes, in an immutable object, so
+/// trying a signature against a line copies nothing (a struct of arrays and strings would be
+/// retained and released field by field for every signature tried on every line).
+final class SignatureMatcher: Sendable {
+    let all: [[UInt8]]
+    let any: [[UInt8]]
+    let anyTexts: [String]
+    let none: [[UInt8]]
+    let anyIsDetail: Bool
+    let detailAfter: [UInt8]?
+    let detailEnds: [[UInt8]]
+
+    init(_ signature: MessageSignature) {
+        all = signature.all.map { Array($0.utf8) }
+        any = signature.any.map { Array($0.utf8) }
+        anyTexts = signature.any
+        none = signature.none.map { Array($0.utf8) }
+        anyIsDetail = signature.anyIsDetail
+        detailAfter = signature.detailAfter.map { Array($0.utf8) }
+        detailEnds = (signature.detailEnds + ["\n"]).map { Array($0.utf8) }
+    }
+
+    func match(_ message: String) -> (matched: Bool, detail: String?) {
+        ByteSearch.withBytes(of: message) { match($0) }
+    }
+
+    /// Matches the bytes of a message; the detail is decoded only on a match.
+    func match(_ bytes: UnsafeBufferPointer<UInt8>) -> (matched: Bool, detail: String?) {
+        for needle in all where ByteSearch.firstOffset(of: needle, in: bytes) == nil { return (false, nil) }
+        for needle in none where ByteSearch.firstOffset(of: needle, in: bytes) != nil { return (false, nil) }
+        var found: String?
+        if !any.isEmpty {
+            guard let index = any.firstIndex(where: { ByteSearch.firstOffset(of: $0, in: bytes) != nil }) else { return (false, nil) }
+            found = anyTexts[index]
         }
-        guard case .some(let found) = found else { return (false, nil) }
-        if let marker = detailAfterBytes, let detail = ByteSearch.withBytes(of: message, { bytes -> String? in
-            guard let at = ByteSearch.firstOffset(of: marker, in: bytes) else { return nil }
+        if let marker = detailAfter, let at = ByteSearch.firstOffset(of: marker, in: bytes) {
             let rest = UnsafeBufferPointer(rebasing: bytes[(at + marker.count)...])
             var end = rest.count
-            for terminator in detailEndBytes + [[UInt8(ascii: "\n")]] {
+            for terminator in detailEnds {
                 if let offset = ByteSearch.firstOffset(of: terminator, in: rest), offset < end { end = offset }
             }
             if end > 0, rest[end - 1] == UInt8(ascii: ".") { end -= 1 }
-            return end > 0 ? String(decoding: UnsafeBufferPointer(rebasing: rest[..<end]), as: UTF8.self) : nil
-        }) {
-            return (true, detail)
+            if end > 0 { return (true, String(decoding: UnsafeBufferPointer(rebasing: rest[..<end]), as: UTF8.self)) }
+            if !anyIsDetail { return (true, nil) }
+        } else if detailAfter != nil, !anyIsDetail {
+            return (true, nil)
         }
-        if detailAfterBytes != nil, !anyIsDetail { return (true, nil) }
         return (true, anyIsDetail ? found : nil)
     }
 }

@@ -8,31 +8,30 @@
 /// Sources: `../shared/research/message-templates.md` (decompiled daemons) and `../shared/real-logs/`.
 public struct SignatureTable: Sendable {
     public var signatures: [MessageSignature] {
-        didSet { indicesByRole = Self.index(signatures) }
+        didSet { compile() }
     }
-    /// For each role, the positions of its signatures, so an event is tried only against its own.
-    private var indicesByRole: [ProcessRole: [Int]]
+    /// For each role (by `ProcessRole.allCases` order), its signatures' positions and matchers, so
+    /// an event is tried only against its own role's signatures, in table order.
+    private var byRole: [[(position: Int, matcher: SignatureMatcher)]] = []
 
     public init(signatures: [MessageSignature]) {
         self.signatures = signatures
-        self.indicesByRole = Self.index(signatures)
+        compile()
     }
 
-    private static func index(_ signatures: [MessageSignature]) -> [ProcessRole: [Int]] {
-        var result: [ProcessRole: [Int]] = [:]
-        for (position, signature) in signatures.enumerated() {
-            for role in signature.roles { result[role, default: []].append(position) }
+    private mutating func compile() {
+        byRole = ProcessRole.allCases.map { role in
+            signatures.enumerated().filter { $0.element.roles.contains(role) }.map { ($0.offset, SignatureMatcher($0.element)) }
         }
-        return result
     }
 
     /// The first signature of `role` matching `message`, with its detail.
     public func match(_ message: String, role: ProcessRole) -> (signature: MessageSignature, detail: String?)? {
-        guard let positions = indicesByRole[role] else { return nil }
-        return signatures.withUnsafeBufferPointer { table in
-            for position in positions {
-                let result = table[position].match(message)
-                if result.matched { return (table[position], result.detail) }
+        let candidates = byRole[ProcessRole.allCases.firstIndex(of: role)!]
+        return ByteSearch.withBytes(of: message) { bytes in
+            for (position, matcher) in candidates {
+                let result = matcher.match(bytes)
+                if result.matched { return (signatures[position], result.detail) }
             }
             return nil
         }

@@ -12,11 +12,15 @@ enum SyntheticLogFormat: String {
 /// issue #6 grows it into the realistic many-app generator.
 struct SyntheticLogGenerator {
     let format: SyntheticLogFormat
+    /// The share of lines (percent) from processes that have nothing to do with launches, as on a
+    /// real device, where most lines matter to no rule. 0 keeps the dense launch-heavy mix.
+    let noisePercent: Int
     private var state: UInt64
     private var microseconds: Int64 = 1_710_772_800_000_000  // 2024-03-18T14:40:00Z
 
-    init(format: SyntheticLogFormat, seed: UInt64) {
+    init(format: SyntheticLogFormat, seed: UInt64, noisePercent: Int = 0) {
         self.format = format
+        self.noisePercent = noisePercent
         self.state = seed &* 0x9E37_79B9_7F4A_7C15 | 1
     }
 
@@ -25,6 +29,31 @@ struct SyntheticLogGenerator {
         state ^= state >> 7
         state ^= state << 17
         return Int(state % UInt64(bound))
+    }
+
+    /// Daemons of a real device that log constantly and never about launches; half are not in the
+    /// classifier's list of known system processes, as most of a real device's hundreds are not.
+    private static let noise: [(String, Int, String, String, String)] = [
+        ("locationd", 88, "CoreLocation", "com.apple.locationd.Core", "Client"),
+        ("wifid", 71, "WiFiPolicy", "com.apple.WiFiPolicy", "WiFi"),
+        ("CommCenter", 91, "CommCenter", "com.apple.CommCenter", "ul"),
+        ("symptomsd", 130, "SymptomEvaluator", "com.apple.symptomsd", "analytics"),
+        ("akd", 202, "AuthKit", "com.apple.authkit", "core"),
+        ("geod", 214, "GeoServices", "com.apple.GeoServices", "tiles"),
+        ("assistantd", 230, "AssistantServices", "com.apple.assistant", "Connection"),
+        ("com.apple.WebKit.Networking", 640, "Network", "com.apple.network", "connection"),
+        ("healthd", 151, "HealthDaemon", "com.apple.healthkit", "sync"),
+        ("bluetoothd", 77, "bluetoothd", "com.apple.bluetooth", "Server.LE"),
+    ]
+
+    private mutating func noiseMessage() -> String {
+        switch next(5) {
+        case 0: return "[C\(next(9000)):\(next(9))] event: client:connection_idle @\(next(999)).\(next(999))s"
+        case 1: return "Received bytes: \(next(99999)) from \(next(255)).\(next(255)).\(next(255)).\(next(255)):443 on en0"
+        case 2: return "-[CLClientManager onClientEvent:] Client com.example.maps has registered for significant location changes"
+        case 3: return "Timer fired for task \(next(99999)) with tolerance \(next(100)) ms, next fire in \(next(3600)) s"
+        default: return "Cache hit ratio \(next(100))%, \(next(5000)) entries, \(next(2000)) KB resident"
+        }
     }
 
     private static let bundles = ["com.example.ledger", "com.example.mail", "com.example.maps", "com.acme.chat", "org.example.reader"]
@@ -68,10 +97,20 @@ struct SyntheticLogGenerator {
         }
         while written < target {
             microseconds += Int64(50 + next(4000))
-            let processIndex = next(Self.processes.count)
-            let process = Self.processes[processIndex]
+            var processIndex = next(Self.processes.count)
+            var process = Self.processes[processIndex]
             let bundle = Self.bundles[next(Self.bundles.count)]
-            let text = message(process: processIndex, bundle: bundle, pid: 1000 + next(3000))
+            var text: String
+            if noisePercent > 0, next(100) < noisePercent {
+                let daemon = Self.noise[next(Self.noise.count)]
+                process = (daemon.0, daemon.1, "/usr/libexec/\(daemon.0)", daemon.2, daemon.3, daemon.4)
+                processIndex = -1
+                text = noiseMessage()
+            } else {
+                // Each app keeps its pid, as a real process does, so sessions are real sessions.
+                let pid = 1000 + (Self.bundles.firstIndex(of: bundle) ?? 0) * 11 + (noisePercent > 0 ? 0 : next(3000))
+                text = message(process: processIndex, bundle: bundle, pid: pid)
+            }
             let type = ["Default", "Info", "Debug", "Error"][next(4)]
             let thread = 0x1000 + next(0xfffff)
             let local = microseconds - 7 * 3_600_000_000

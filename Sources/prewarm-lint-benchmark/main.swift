@@ -1,6 +1,6 @@
 // prewarm-lint-benchmark: throughput and memory of the readers, outside the test suite.
 //
-//   prewarm-lint-benchmark generate FORMAT MEGABYTES PATH [SEED]   writes a synthetic device log
+//   prewarm-lint-benchmark generate FORMAT MEGABYTES PATH [SEED] [NOISE%]  writes a synthetic device log
 //   prewarm-lint-benchmark read PATH [RUNS]                         reads it to events, reports MB/s and peak RSS
 //   prewarm-lint-benchmark sessions PATH [RUNS]                      reads, classifies and rebuilds sessions (SessionPipeline)
 //   prewarm-lint-benchmark jsondecoder PATH [RUNS]                   Foundation's JSONDecoder on the same ndjson (the oracle's speed)
@@ -47,10 +47,11 @@ switch command {
 case "generate":
     let rest = Array(arguments.dropFirst())
     guard rest.count >= 3, let format = SyntheticLogFormat(rawValue: rest[0]), let megabytes = Int(rest[1]) else {
-        fail("usage: generate ndjson|log-show|console-copy MEGABYTES PATH [SEED]")
+        fail("usage: generate ndjson|log-show|console-copy MEGABYTES PATH [SEED] [NOISE_PERCENT]")
     }
     let seed = rest.count > 3 ? UInt64(rest[3]) ?? 1 : 1
-    var generator = SyntheticLogGenerator(format: format, seed: seed)
+    let noise = rest.count > 4 ? Int(rest[4]) ?? 0 : 0
+    var generator = SyntheticLogGenerator(format: format, seed: seed, noisePercent: noise)
     try generator.write(to: rest[2], bytes: megabytes << 20)
 
 case "read":
