@@ -44,25 +44,44 @@ public struct ClassifiedEvent: Sendable, Hashable {
 public struct EventClassifier: Sendable {
     public let table: SignatureTable
     public private(set) var directory = ProcessDirectory()
+    private var roleCache = ProcessRoleCache()
 
     public init(table: SignatureTable = .builtIn) {
         self.table = table
     }
 
     /// Classifies an event, and returns it only when it means something for a launch (a meaning
-    /// and an app it concerns): the fast path for pipelines that drop the rest.
+    /// and an app it concerns): the fast path for pipelines that drop the rest, which never copies
+    /// the events it drops.
     public mutating func classifyIfMeaningful(_ event: LogEvent) -> ClassifiedEvent? {
-        let classified = classify(event)
-        return classified.meaning != nil && classified.subject != nil ? classified : nil
+        let analysis = analyze(event)
+        guard analysis.meaning != nil, analysis.subject != nil else { return nil }
+        return ClassifiedEvent(event: event, role: analysis.role, meaning: analysis.meaning, signatureID: analysis.signatureID,
+                               subject: analysis.subject, detail: analysis.detail)
     }
 
     public mutating func classify(_ event: LogEvent) -> ClassifiedEvent {
-        let known = ProcessRole.known(processName: event.process)
+        let analysis = analyze(event)
+        return ClassifiedEvent(event: event, role: analysis.role, meaning: analysis.meaning, signatureID: analysis.signatureID,
+                               subject: analysis.subject, detail: analysis.detail)
+    }
+
+    /// What ``ClassifiedEvent`` says about an event, without the event.
+    private struct Analysis {
+        var role: ProcessRole
+        var meaning: EventMeaning?
+        var signatureID: String?
+        var subject: AppIdentity?
+        var detail: String?
+    }
+
+    private mutating func analyze(_ event: LogEvent) -> Analysis {
+        let known = roleCache.role(of: event.process)
         let role = self.role(of: event, known: known)
-        var result = ClassifiedEvent(event: event, role: role)
+        var result = Analysis(role: role)
         // An unknown process may be an app not yet named by a daemon: its own lines are tried too.
         if role != .other || known == nil {
-            if let (signature, detail) = table.match(event.message, role: role == .other ? .other : role) {
+            if let (signature, detail) = table.match(event.message, role: role) {
                 result.meaning = signature.meaning
                 result.signatureID = signature.id
                 result.detail = detail
@@ -99,6 +118,7 @@ public struct EventClassifier: Sendable {
     }
 
     private func role(of event: LogEvent, known: ProcessRole?) -> ProcessRole {
+        // (`known` is `ProcessRole.known(processName:)`, looked up once per name.)
         if let known { return known }
         if event.subsystem == "com.apple.FrontBoard" && event.process == "SpringBoard" { return .springboard }
         if directory.app(pid: event.pid, name: event.process) != nil { return .app }

@@ -40,3 +40,24 @@ public enum ProcessRole: String, Sendable, Hashable, CaseIterable, Codable {
         "remotepairingd", "chronod", "backupd", "searchd", "suggestd", "useractivityd", "mDNSResponder",
     ]
 }
+
+/// Remembers ``ProcessRole/known(processName:)`` for the process names seen lately.
+///
+/// A direct-mapped cache of 64 names: readers intern process names, so a hit is usually a pointer
+/// comparison, where the lookup itself compares against five names and hashes into a set.
+struct ProcessRoleCache: Sendable {
+    private var names = [String?](repeating: nil, count: 64)
+    private var roles = [ProcessRole?](repeating: nil, count: 64)
+
+    mutating func role(of name: String) -> ProcessRole? {
+        var slot = name.utf8.count
+        if let first = name.utf8.first { slot = slot &* 31 &+ Int(first) }
+        if let last = name.utf8.last { slot = slot &* 31 &+ Int(last) }
+        slot &= 63
+        if let cached = names[slot], cached == name { return roles[slot] }
+        let role = ProcessRole.known(processName: name)
+        names[slot] = name
+        roles[slot] = role
+        return role
+    }
+}
