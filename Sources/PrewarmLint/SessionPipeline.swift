@@ -43,6 +43,7 @@ public struct SessionPipeline: Sendable {
         var kept: [(classified: ClassifiedEvent, input: Int)] = []
         for (index, discovered) in inputs.enumerated() {
             var classifier = EventClassifier()
+            var redactions = RedactionTally()
             let summary = reader.read(discovered.input, foundInDirectory: discovered.foundInDirectory) { output in
                 switch output {
                 case .event(let event):
@@ -50,6 +51,8 @@ public struct SessionPipeline: Sendable {
                     if classified.meaning != nil, classified.subject != nil {
                         classified.event.message = Self.compactMessage(classified.event.message)
                         kept.append((classified, index))
+                    } else if classified.meaning != nil {
+                        redactions.note(event, classified: classified)
                     }
                 case .diagnostic(let diagnostic):
                     result.diagnostics.append(diagnostic)
@@ -57,6 +60,10 @@ public struct SessionPipeline: Sendable {
                 }
             }
             result.summaries.append(summary)
+            if let diagnostic = redactions.diagnostic() {
+                result.diagnostics.append(diagnostic)
+                onDiagnostic(diagnostic)
+            }
         }
         // Stable sort by time, then input order, then position in the input.
         kept.sort { lhs, rhs in
@@ -89,6 +96,29 @@ public struct SessionPipeline: Sendable {
         return result
     }
 
+    /// Counts launch-relevant lines whose app is `<private>` and reports them once per input: such
+    /// lines (`Activating <private> from icon`, real-logs 22) cannot be joined to any session, so
+    /// the sessions of that input may be missing evidence.
+    struct RedactionTally {
+        var first: EventOrigin?
+        var count = 0
+
+        mutating func note(_ event: LogEvent, classified: ClassifiedEvent?) {
+            guard classified == nil || classified!.subject == nil else { return }
+            guard event.message.contains("<private>") else { return }
+            if first == nil { first = event.origin }
+            count += 1
+        }
+
+        func diagnostic() -> ReaderDiagnostic? {
+            guard let first else { return nil }
+            let what = count == 1 ? "1 launch line names its app" : "\(count) launch lines name their app"
+            return ReaderDiagnostic(code: .redactedEvidence, severity: .warning,
+                                    message: "\(what) as <private> and could not be joined to a session; sessions may be incomplete",
+                                    origin: first, lineCount: 0)
+        }
+    }
+
     /// One input, streamed: classified events go through a reorder window into the builder.
     private func runStreaming(_ input: DiscoveredInput, onDiagnostic: (ReaderDiagnostic) -> Void) -> Result {
         var result = Result()
@@ -109,16 +139,23 @@ public struct SessionPipeline: Sendable {
                 window.removeFirst(Self.reorderWindow)
             }
         }
+        var redactions = RedactionTally()
         let summary = reader.read(input.input, foundInDirectory: input.foundInDirectory) { output in
             switch output {
             case .event(let event):
-                if let classified = classifier.classifyIfMeaningful(event) { admit(classified) }
+                let classified = classifier.classifyIfMeaningful(event)
+                if let classified { admit(classified) }
+                if classified == nil, classifier.lastMeaning != nil { redactions.note(event, classified: nil) }
             case .diagnostic(let diagnostic):
                 result.diagnostics.append(diagnostic)
                 onDiagnostic(diagnostic)
             }
         }
         result.summaries.append(summary)
+        if let diagnostic = redactions.diagnostic() {
+            result.diagnostics.append(diagnostic)
+            onDiagnostic(diagnostic)
+        }
         for classified in window { result.sessions += builder.consume(classified) }
         result.sessions += builder.finish()
         Self.sortSessions(&result.sessions)

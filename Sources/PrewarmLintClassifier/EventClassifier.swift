@@ -45,6 +45,9 @@ public struct EventClassifier: Sendable {
     public let table: SignatureTable
     public private(set) var directory = ProcessDirectory()
     private var roleCache = ProcessRoleCache()
+    /// The meaning of the last event given to ``classifyIfMeaningful(_:)``, even when it was not
+    /// returned for lack of an app (a redacted identity).
+    public private(set) var lastMeaning: EventMeaning?
 
     public init(table: SignatureTable = .builtIn) {
         self.table = table
@@ -55,6 +58,7 @@ public struct EventClassifier: Sendable {
     /// the events it drops.
     public mutating func classifyIfMeaningful(_ event: LogEvent) -> ClassifiedEvent? {
         let analysis = analyze(event)
+        lastMeaning = analysis.meaning
         guard analysis.meaning != nil, analysis.subject != nil else { return nil }
         return ClassifiedEvent(event: event, role: analysis.role, meaning: analysis.meaning, signatureID: analysis.signatureID,
                                subject: analysis.subject, detail: analysis.detail)

@@ -80,6 +80,8 @@ public struct DiagnosticCode: RawRepresentable, Sendable, Hashable, Codable, Cus
     public static let inferredTime = DiagnosticCode(rawValue: "inferred-time")
     /// The input is not in any format prewarm-lint reads.
     public static let unrecognizedFormat = DiagnosticCode(rawValue: "unrecognized-format")
+    /// Launch-relevant lines whose app is redacted (`<private>`): they cannot be joined to a session.
+    public static let redactedEvidence = DiagnosticCode(rawValue: "redacted-evidence")
     /// The input could not be opened or read.
     public static let unreadableInput = DiagnosticCode(rawValue: "unreadable-input")
 }

@@ -2,6 +2,7 @@
 //
 //   prewarm-lint-benchmark generate FORMAT MEGABYTES PATH [SEED] [NOISE%]  writes a synthetic device log
 //   prewarm-lint-benchmark read PATH [RUNS]                         reads it to events, reports MB/s and peak RSS
+//   prewarm-lint-benchmark classify PATH [RUNS]                      reads and classifies every event (no sessions)
 //   prewarm-lint-benchmark sessions PATH [RUNS]                      reads, classifies and rebuilds sessions (SessionPipeline)
 //   prewarm-lint-benchmark jsondecoder PATH [RUNS]                   Foundation's JSONDecoder on the same ndjson (the oracle's speed)
 //
@@ -84,6 +85,30 @@ case "read":
     print(String(format: "%d runs: best %.1f MB/s, median %.1f MB/s (%.2f M events/s at the median), %d events, cpu %.2f s/run (median), peak RSS %.1f MB",
                  runs, best, median, Double(events) / (Double(size) / 1_048_576 / median) / 1e6, events, cpu.sorted()[cpu.count / 2],
                  peakResidentMegabytes()))
+
+case "classify":
+    let rest = Array(arguments.dropFirst())
+    guard let path = rest.first else { fail("usage: classify PATH [RUNS]") }
+    let runs = rest.count > 1 ? Int(rest[1]) ?? 3 : 3
+    let size = fileSize(path)
+    var rates: [Double] = []
+    var meaningful = 0
+    for _ in 0..<runs {
+        let reader = InputReader(options: ReadOptions(timeInference: TimeInference(date: CivilDateTime(year: 2024, month: 3, day: 18), year: 2024)))
+        var classifier = EventClassifier()
+        var count = 0
+        let start = monotonicSeconds()
+        _ = reader.read(.file(path)) { output in
+            if case .event(let event) = output, classifier.classifyIfMeaningful(event) != nil { count += 1 }
+        }
+        let elapsed = monotonicSeconds() - start
+        meaningful = count
+        rates.append(Double(size) / 1_048_576 / elapsed)
+        print(String(format: "run: %.2f s, %.1f MB/s", elapsed, Double(size) / 1_048_576 / elapsed))
+    }
+    rates.sort()
+    print(String(format: "%d runs: best %.1f MB/s, median %.1f MB/s, %d launch-relevant events, peak RSS %.1f MB",
+                 runs, rates.last!, rates[rates.count / 2], meaningful, peakResidentMegabytes()))
 
 case "sessions":
     let rest = Array(arguments.dropFirst())

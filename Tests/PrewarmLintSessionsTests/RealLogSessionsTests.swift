@@ -34,6 +34,18 @@ struct RealLogSessionsTests {
         #expect(sessions[0].milestone(.prewarmRequest)?.evidence.line == 7)
     }
 
+    @Test("excerpt 22: the icon tap and activation name the app <private>: no session, and a diagnostic says why")
+    func redacted() throws {
+        let options = ReadOptions(timeInference: TimeInference(year: 2020))
+        let input = DiscoveredInput(input: .file(Self.folder.appendingPathComponent("22-nativescript8920-idevicesyslog-icon-tap-indented.log").path),
+                                    foundInDirectory: false)
+        let result = SessionPipeline(reader: InputReader(options: options)).run([input])
+        #expect(result.sessions.isEmpty)
+        let diagnostic = try #require(result.diagnostics.first { $0.code == .redactedEvidence })
+        #expect(diagnostic.origin.line == 9)
+        #expect(diagnostic.message == "2 launch lines name their app as <private> and could not be joined to a session; sessions may be incomplete")
+    }
+
     @Test("excerpt 08 (Intune, iOS 14.5): the app activated, pid 432, start not in the excerpt")
     func intune() throws {
         let sessions = Self.sessions("08-intune137-ios145-process-running-foreground.log")
