@@ -45,7 +45,7 @@ let package = Package(
         .executableTarget(name: "prewarm-lint-benchmark", dependencies: ["PrewarmLint"]),
 
         .testTarget(name: "PrewarmLintModelTests", dependencies: ["PrewarmLintModel"]),
-        .testTarget(name: "PrewarmLintSessionsTests", dependencies: ["PrewarmLintSessions", "PrewarmLintTesting"]),
+        .testTarget(name: "PrewarmLintSessionsTests", dependencies: ["PrewarmLint", "PrewarmLintTesting"]),
         .testTarget(name: "PrewarmLintClassifierTests", dependencies: ["PrewarmLintClassifier", "PrewarmLintTesting"]),
         .testTarget(name: "PrewarmLintReportersTests", dependencies: ["PrewarmLintReporters", "PrewarmLintClassifier"]),
         .testTarget(name: "PrewarmLintReadersTests", dependencies: ["PrewarmLintReaders", "PrewarmLintTesting"]),

@@ -42,27 +42,10 @@ public struct SessionPipeline: Sendable {
         var result = Result()
         var kept: [(classified: ClassifiedEvent, input: Int)] = []
         for (index, discovered) in inputs.enumerated() {
-            var classifier = EventClassifier()
-            var redactions = RedactionTally()
-            let summary = reader.read(discovered.input, foundInDirectory: discovered.foundInDirectory) { output in
-                switch output {
-                case .event(let event):
-                    var classified = classifier.classify(event)
-                    if classified.meaning != nil, classified.subject != nil {
-                        classified.event.message = Self.compactMessage(classified.event.message)
-                        kept.append((classified, index))
-                    } else if classified.meaning != nil {
-                        redactions.note(event, classified: classified)
-                    }
-                case .diagnostic(let diagnostic):
-                    result.diagnostics.append(diagnostic)
-                    onDiagnostic(diagnostic)
-                }
-            }
-            result.summaries.append(summary)
-            if let diagnostic = redactions.diagnostic() {
-                result.diagnostics.append(diagnostic)
-                onDiagnostic(diagnostic)
+            readClassified(discovered, into: &result, onDiagnostic: onDiagnostic) { classified in
+                var compact = classified
+                compact.event.message = Self.compactMessage(classified.event.message)
+                kept.append((compact, index))
             }
         }
         // Stable sort by time, then input order, then position in the input.
@@ -103,8 +86,8 @@ public struct SessionPipeline: Sendable {
         var first: EventOrigin?
         var count = 0
 
-        mutating func note(_ event: LogEvent, classified: ClassifiedEvent?) {
-            guard classified == nil || classified!.subject == nil else { return }
+        /// Notes a launch-relevant line that has no app; counted when it names one as `<private>`.
+        mutating func note(_ event: LogEvent) {
             guard event.message.contains("<private>") else { return }
             if first == nil { first = event.origin }
             count += 1
@@ -122,7 +105,7 @@ public struct SessionPipeline: Sendable {
     /// One input, streamed: classified events go through a reorder window into the builder.
     private func runStreaming(_ input: DiscoveredInput, onDiagnostic: (ReaderDiagnostic) -> Void) -> Result {
         var result = Result()
-        var classifier = EventClassifier()
+        var sessions: [LaunchSession] = []  // not `result.sessions`: `result` is borrowed while reading
         var builder = LaunchSessionBuilder()
         var window: [ClassifiedEvent] = []
         window.reserveCapacity(2 * Self.reorderWindow)
@@ -135,31 +118,45 @@ public struct SessionPipeline: Sendable {
             while index > 0, window[index - 1].event.timestamp.microsecondsSinceEpoch > instant { index -= 1 }
             window.insert(classified, at: index)
             if window.count >= 2 * Self.reorderWindow {
-                for released in window[0..<Self.reorderWindow] { result.sessions += builder.consume(released) }
+                for released in window[0..<Self.reorderWindow] { sessions += builder.consume(released) }
                 window.removeFirst(Self.reorderWindow)
             }
         }
-        var redactions = RedactionTally()
-        let summary = reader.read(input.input, foundInDirectory: input.foundInDirectory) { output in
-            switch output {
-            case .event(let event):
-                let classified = classifier.classifyIfMeaningful(event)
-                if let classified { admit(classified) }
-                if classified == nil, classifier.lastMeaning != nil { redactions.note(event, classified: nil) }
-            case .diagnostic(let diagnostic):
-                result.diagnostics.append(diagnostic)
-                onDiagnostic(diagnostic)
-            }
-        }
-        result.summaries.append(summary)
-        if let diagnostic = redactions.diagnostic() {
-            result.diagnostics.append(diagnostic)
-            onDiagnostic(diagnostic)
-        }
+        readClassified(input, into: &result, onDiagnostic: onDiagnostic, admit)
+        result.sessions = sessions
         for classified in window { result.sessions += builder.consume(classified) }
         result.sessions += builder.finish()
         Self.sortSessions(&result.sessions)
         return result
+    }
+
+    /// Reads one input, classifies its events (one classifier per input: what it learns about pids
+    /// holds within one log) and hands on the launch-relevant ones; diagnostics go to the result,
+    /// with one `redacted-evidence` diagnostic when launch lines named their app `<private>`.
+    private func readClassified(_ input: DiscoveredInput, into result: inout Result,
+                                onDiagnostic: (ReaderDiagnostic) -> Void, _ body: (ClassifiedEvent) -> Void) {
+        var classifier = EventClassifier()
+        var redactions = RedactionTally()
+        var diagnostics: [ReaderDiagnostic] = []
+        let summary = reader.read(input.input, foundInDirectory: input.foundInDirectory) { output in
+            switch output {
+            case .event(let event):
+                if let classified = classifier.classifyIfMeaningful(event) {
+                    body(classified)
+                } else if classifier.lastMeaning != nil {
+                    redactions.note(event)
+                }
+            case .diagnostic(let diagnostic):
+                diagnostics.append(diagnostic)
+                onDiagnostic(diagnostic)
+            }
+        }
+        if let diagnostic = redactions.diagnostic() {
+            diagnostics.append(diagnostic)
+            onDiagnostic(diagnostic)
+        }
+        result.diagnostics += diagnostics
+        result.summaries.append(summary)
     }
 
     static func sortSessions(_ sessions: inout [LaunchSession]) {

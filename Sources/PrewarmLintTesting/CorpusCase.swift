@@ -99,24 +99,8 @@ public struct CorpusCase: Sendable {
         return text
     }
 
-    /// Compares `actual` with the case's `expected.json`. With `PREWARM_LINT_RECORD=1` in the
-    /// environment it writes the file instead and still fails, so a recording run can never pass.
-    /// - Returns: nil when they match, else what to say.
+    /// Compares `actual` with the case's `expected.json` (see ``GoldenFile``).
     public func compareWithExpected(_ actual: String) throws -> String? {
-        let url = directory.appendingPathComponent("expected.json")
-        if ProcessInfo.processInfo.environment["PREWARM_LINT_RECORD"] == "1" {
-            try actual.write(to: url, atomically: true, encoding: .utf8)
-            return "recorded a new \(name)/expected.json: review it, then run the tests again without PREWARM_LINT_RECORD"
-        }
-        guard let expected = try? String(contentsOf: url, encoding: .utf8) else {
-            return "\(name)/expected.json is missing: run the tests with PREWARM_LINT_RECORD=1 to record it"
-        }
-        if expected == actual { return nil }
-        let expectedLines = expected.split(separator: "\n", omittingEmptySubsequences: false)
-        let actualLines = actual.split(separator: "\n", omittingEmptySubsequences: false)
-        for (index, (a, b)) in zip(expectedLines, actualLines).enumerated() where a != b {
-            return "\(name)/expected.json differs at line \(index + 1):\n  expected: \(a)\n  actual:   \(b)"
-        }
-        return "\(name)/expected.json has \(expectedLines.count) lines, the result has \(actualLines.count)"
+        try GoldenFile.compare(actual, with: directory.appendingPathComponent("expected.json"), name: name)
     }
 }

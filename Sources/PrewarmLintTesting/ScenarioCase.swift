@@ -85,20 +85,8 @@ public struct ScenarioCase: Sendable {
         return "[\n" + lines.joined(separator: ",\n") + (lines.isEmpty ? "]\n" : "\n]\n")
     }
 
-    /// Compares with `expected.json`; with `PREWARM_LINT_RECORD=1` writes it and fails, as ``CorpusCase`` does.
+    /// Compares `actual` with the case's `expected.json` (see ``GoldenFile``).
     public func compareWithExpected(_ actual: String) throws -> String? {
-        let url = directory.appendingPathComponent("expected.json")
-        if ProcessInfo.processInfo.environment["PREWARM_LINT_RECORD"] == "1" {
-            try actual.write(to: url, atomically: true, encoding: .utf8)
-            return "recorded a new \(name)/expected.json: review it, then run the tests again without PREWARM_LINT_RECORD"
-        }
-        guard let expected = try? String(contentsOf: url, encoding: .utf8) else {
-            return "\(name)/expected.json is missing: run the tests with PREWARM_LINT_RECORD=1 to record it"
-        }
-        if expected == actual { return nil }
-        for (index, (a, b)) in zip(expected.split(separator: "\n"), actual.split(separator: "\n")).enumerated() where a != b {
-            return "\(name)/expected.json differs at line \(index + 1):\n  expected: \(a)\n  actual:   \(b)"
-        }
-        return "\(name)/expected.json and the result differ in length"
+        try GoldenFile.compare(actual, with: directory.appendingPathComponent("expected.json"), name: name)
     }
 }

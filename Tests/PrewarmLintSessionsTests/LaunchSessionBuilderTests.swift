@@ -1,4 +1,5 @@
 import Foundation
+import PrewarmLint
 import PrewarmLintClassifier
 import PrewarmLintModel
 import PrewarmLintReaders
@@ -151,5 +152,35 @@ struct LaunchSessionBuilderTests {
         #expect(result[0].confidence == .guess)
         #expect(result[0].decidedBy?.line == 1)
         #expect(result[0].evidenceIncomplete)
+    }
+}
+
+@Suite("SessionPipeline")
+struct SessionPipelineTests {
+    @Test("a long log overflows the reorder window many times and still yields every session, in order")
+    func longLog() throws {
+        // 3,000 cold launches of 3 apps, each with an exit: far more events than the reorder window holds.
+        var lines: [String] = []
+        var second = 0
+        for index in 0..<3000 {
+            let bundle = ["com.example.ledger", "com.example.notes", "com.acme.chat"][index % 3]
+            let pid = 1000 + index
+            func stamp(_ offset: Int) -> String {
+                let total = second + offset
+                return String(format: "%02d:%02d:%02d.000000-0700", total / 3600 % 24, total / 60 % 60, total % 60)
+            }
+            lines.append("34\tdefault\t\(stamp(0))\tSpringBoard\tBootstrapping app<\(bundle)> with intent foreground-interactive")
+            lines.append("34\tdefault\t\(stamp(1))\tSpringBoard\t[app<\(bundle)>:\(pid)] Bootstrap success!")
+            lines.append("33\tdefault\t\(stamp(2))\trunningboardd\t[app<\(bundle)(501)>:\(pid)] termination reported by launchd (2, 9, 9)")
+            second += 3
+        }
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("prewarm-lint-long-\(UUID().uuidString).txt")
+        try (lines.joined(separator: "\n") + "\n").write(to: url, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let options = ReadOptions(timeInference: TimeInference(date: CivilDateTime(year: 2024, month: 3, day: 18)))
+        let result = SessionPipeline(reader: InputReader(options: options)).run([DiscoveredInput(input: .file(url.path), foundInDirectory: false)])
+        #expect(result.sessions.count == 3000)
+        #expect(result.sessions.allSatisfy { $0.kind == .coldLaunch && $0.milestone(.termination)?.detail == "(2, 9, 9)" })
+        #expect(result.sessions.map { $0.app.pid! } == Array(1000..<4000))
     }
 }
