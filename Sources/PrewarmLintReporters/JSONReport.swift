@@ -69,6 +69,14 @@ public struct JSONReport: Sendable {
         return pairs.compactMap { key, from, to in session.milliseconds(from: from, to: to).map { (key, $0) } }
     }
 
+    /// `{"path": …, "line": …}`.
+    public static func writeOrigin(_ origin: EventOrigin, to writer: inout JSONTextWriter) {
+        writer.beginObject()
+        writer.field("path", origin.input)
+        writer.field("line", origin.line)
+        writer.endObject()
+    }
+
     /// The report as one line of JSON and a line break.
     public func render() -> String {
         var writer = JSONTextWriter()
@@ -116,13 +124,11 @@ public struct JSONReport: Sendable {
         return writer.text + "\n"
     }
 
-    static func write(_ session: LaunchSession, id: String, to writer: inout JSONTextWriter) {
-        func origin(_ origin: EventOrigin) {
-            writer.beginObject()
-            writer.field("path", origin.input)
-            writer.field("line", origin.line)
-            writer.endObject()
-        }
+    /// Writes one session object. `evidence` writes a line reference; by default `{"path","line"}`
+    /// (test goldens write the line's text instead, so one golden holds for every rendering).
+    public static func write(_ session: LaunchSession, id: String, to writer: inout JSONTextWriter,
+                             evidence: (EventOrigin, inout JSONTextWriter) -> Void = JSONReport.writeOrigin) {
+        func origin(_ origin: EventOrigin) { evidence(origin, &writer) }
         writer.beginObject()
         writer.field("id", id)
         writer.field("bundleID", session.app.bundleID)

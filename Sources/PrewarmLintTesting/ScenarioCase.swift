@@ -4,8 +4,8 @@ import PrewarmLint
 /// One case of `Corpus/scenarios/`: a launch story rendered in several formats (`logs`), and the
 /// sessions every rendering must yield (`expected.json`).
 ///
-/// `expected.json` names evidence by the *text* of the deciding line rather than its line number,
-/// so one file holds for every rendering: the Console copy and the ndjson of a scenario must give
+/// `expected.json` holds the sessions as the JSON report writes them, except that evidence is named
+/// by the *text* of its line rather than its path and line number, so one file holds for every rendering: the Console copy and the ndjson of a scenario must give
 /// the same sessions, down to which line decided each one.
 public struct ScenarioCase: Sendable {
     public struct Description: Codable, Sendable {
@@ -48,38 +48,7 @@ public struct ScenarioCase: Sendable {
         var lines: [String] = []
         for (session, id) in zip(result.sessions, JSONReport.sessionIDs(result.sessions)) {
             var writer = JSONTextWriter()
-            writer.beginObject()
-            writer.field("id", id)
-            writer.field("bundleID", session.app.bundleID)
-            writer.field("process", session.app.processName)
-            writer.field("pid", session.app.pid)
-            writer.field("kind", session.kind.rawValue)
-            writer.field("confidence", session.confidence.rawValue)
-            writer.field("decidedBy", session.decidedBy.flatMap { messages[$0.line] })
-            writer.key("milestones")
-            writer.beginArray()
-            for milestone in session.milestones {
-                writer.beginObject()
-                writer.field("name", milestone.name.rawValue)
-                writer.field("time", milestone.time.iso8601)
-                writer.field("detail", milestone.detail)
-                writer.field("evidence", messages[milestone.evidence.line])
-                writer.endObject()
-            }
-            writer.endArray()
-            writer.key("durations")
-            writer.beginObject()
-            for (key, milliseconds) in JSONReport.durations(of: session) { writer.field(key, milliseconds) }
-            writer.endObject()
-            writer.key("callbacksBeforeActivation")
-            writer.beginArray()
-            for callback in session.callbacksBeforeActivation { writer.string(messages[callback.line]) }
-            writer.endArray()
-            writer.key("incompleteEvidence")
-            writer.beginArray()
-            for reason in session.incompleteEvidence { writer.string(reason) }
-            writer.endArray()
-            writer.endObject()
+            JSONReport.write(session, id: id, to: &writer) { origin, writer in writer.string(messages[origin.line]) }
             lines.append("  " + writer.text)
         }
         return "[\n" + lines.joined(separator: ",\n") + (lines.isEmpty ? "]\n" : "\n]\n")
