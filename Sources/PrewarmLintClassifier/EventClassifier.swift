@@ -57,7 +57,8 @@ public struct EventClassifier: Sendable {
     /// and an app it concerns): the fast path for pipelines that drop the rest, which never copies
     /// the events it drops.
     public mutating func classifyIfMeaningful(_ event: LogEvent) -> ClassifiedEvent? {
-        let analysis = analyze(event)
+        // A process not known as an app can only matter through a line that names its app.
+        let analysis = analyze(event, namingOnlyForOther: true)
         lastMeaning = analysis.meaning
         guard analysis.meaning != nil, analysis.subject != nil else { return nil }
         return ClassifiedEvent(event: event, role: analysis.role, meaning: analysis.meaning, signatureID: analysis.signatureID,
@@ -79,13 +80,13 @@ public struct EventClassifier: Sendable {
         var detail: String?
     }
 
-    private mutating func analyze(_ event: LogEvent) -> Analysis {
+    private mutating func analyze(_ event: LogEvent, namingOnlyForOther: Bool = false) -> Analysis {
         let known = roleCache.role(of: event.process)
         let role = self.role(of: event, known: known)
         var result = Analysis(role: role)
         // An unknown process may be an app not yet named by a daemon: its own lines are tried too.
         if role != .other || known == nil {
-            if let (signature, detail) = table.match(event.message, role: role) {
+            if let (signature, detail) = table.match(event.message, role: role, namingOnly: namingOnlyForOther && role == .other) {
                 result.meaning = signature.meaning
                 result.signatureID = signature.id
                 result.detail = detail

@@ -13,6 +13,9 @@ public struct SignatureTable: Sendable {
     /// For each role (by `ProcessRole.allCases` order), its signatures' positions and matchers, so
     /// an event is tried only against its own role's signatures, in table order.
     private var byRole: [[(position: Int, matcher: SignatureMatcher)]] = []
+    /// The same, limited to signatures whose lines name the app they concern (their example holds an
+    /// identity): all that can place a line of a not-yet-known process in a session.
+    private var naming: [[(position: Int, matcher: SignatureMatcher)]] = []
 
     public init(signatures: [MessageSignature]) {
         self.signatures = signatures
@@ -23,11 +26,17 @@ public struct SignatureTable: Sendable {
         byRole = ProcessRole.allCases.map { role in
             signatures.enumerated().filter { $0.element.roles.contains(role) }.map { ($0.offset, SignatureMatcher($0.element)) }
         }
+        naming = byRole.map { candidates in
+            candidates.filter { AppIdentityParser.firstIdentity(in: signatures[$0.position].example) != nil }
+        }
     }
 
-    /// The first signature of `role` matching `message`, with its detail.
-    public func match(_ message: String, role: ProcessRole) -> (signature: MessageSignature, detail: String?)? {
-        let candidates = byRole[ProcessRole.allCases.firstIndex(of: role)!]
+    /// The first signature of `role` matching `message`, with its detail. With `namingOnly`, only
+    /// signatures whose lines name their app are tried.
+    public func match(_ message: String, role: ProcessRole, namingOnly: Bool = false) -> (signature: MessageSignature, detail: String?)? {
+        let roleIndex = ProcessRole.allCases.firstIndex(of: role)!
+        let candidates = namingOnly ? naming[roleIndex] : byRole[roleIndex]
+        guard !candidates.isEmpty else { return nil }
         return ByteSearch.withBytes(of: message) { bytes in
             for (position, matcher) in candidates {
                 let result = matcher.match(bytes)
