@@ -31,6 +31,8 @@ public struct SessionPipeline: Sendable {
         public var diagnostics: [ReaderDiagnostic] = []
         /// Events dropped because another input had the same one.
         public var duplicateEvents = 0
+
+        public init() {}
     }
 
     /// How many launch-relevant events a single input may hold back to put out-of-order lines in order.

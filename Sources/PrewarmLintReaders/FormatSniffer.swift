@@ -19,7 +19,20 @@ public enum FormatSniffer {
         let first = JSONObjectScanner.skipWhitespace(bytes, 0)
         if first < bytes.count, bytes[first] == UInt8(ascii: "[") {
             let next = JSONObjectScanner.skipWhitespace(bytes, first + 1)
-            if next < bytes.count, bytes[next] == UInt8(ascii: "{") || bytes[next] == UInt8(ascii: "]") { return .logShowJSON }
+            // An empty array is what `log show --style json` prints for no match.
+            if next < bytes.count, bytes[next] == UInt8(ascii: "]") { return .logShowJSON }
+            if next < bytes.count, bytes[next] == UInt8(ascii: "{") {
+                // The first object must be a log record: by its keys when it is whole in the sample,
+                // else by the keys its start shows.
+                if let (record, _) = try? JSONLogRecord.scan(bytes, from: next) {
+                    return record.schema == .logShow ? .logShowJSON : nil
+                }
+                let start = bytes.slice(next, bytes.count)
+                if start.firstIndex(of: "\"eventMessage\"", from: 0) != nil || start.firstIndex(of: "\"processImagePath\"", from: 0) != nil {
+                    return .logShowJSON
+                }
+                return nil
+            }
         }
 
         var votes: [LogFormat: Int] = [:]

@@ -28,6 +28,9 @@ struct SessionsCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Only sessions of this app (bundle id or process name; repeatable).", valueName: "bundle-id"))
     var app: [String] = []
 
+    @Flag(name: .long, help: "Rebuild each input's sessions on its own instead of merging the inputs as one device's logs.")
+    var separately = false
+
     @Option(name: .long, help: ArgumentHelp("Diagnostics printed (all are counted in the report).", valueName: "n"))
     var maxDiagnostics = 20
 
@@ -41,10 +44,21 @@ struct SessionsCommand: ParsableCommand {
         }
         var printed = 0
         let pipeline = SessionPipeline(reader: InputReader(options: options))
-        let result = pipeline.run(discovery.inputs) { diagnostic in
+        let onDiagnostic: (ReaderDiagnostic) -> Void = { diagnostic in
             guard format == .text, printed < maxDiagnostics, diagnostic.severity >= .warning else { return }
             StandardStreams.err(diagnostic.description)
             printed += 1
+        }
+        var result = SessionPipeline.Result()
+        if separately {
+            for input in discovery.inputs {
+                let one = pipeline.run([input], onDiagnostic: onDiagnostic)
+                result.sessions += one.sessions
+                result.summaries += one.summaries
+                result.diagnostics += one.diagnostics
+            }
+        } else {
+            result = pipeline.run(discovery.inputs, onDiagnostic: onDiagnostic)
         }
         var notLogs: [String] = []
         for summary in result.summaries {

@@ -193,6 +193,20 @@ struct SessionsCommandTests {
         #expect(text.stderr.contains("2 sessions from 2 inputs: 1 cold-launch, 1 prewarm-unused; 8 events seen in two inputs counted once"))
     }
 
+    @Test("--separately: every scenario of the corpus on its own, in path order")
+    func separately() throws {
+        let run = try EventsCommandTests.run(["sessions", "--separately", "--format", "json", "--date", "2024-03-18", Self.scenarios.path])
+        #expect(run.status == 0)
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        let inputs = try #require(report["inputs"] as? [[String: Any]])
+        // 13 scenarios × (log.txt, log.ndjson); case.json and expected.json are not logs.
+        #expect(inputs.filter { $0["format"] as? String != nil }.count == 26)
+        let sessions = try #require(report["sessions"] as? [[String: Any]])
+        // Each scenario's sessions, once per rendering: 16 per rendering.
+        #expect(sessions.count == 32)
+        #expect(sessions.filter { $0["kind"] as? String == "resume" }.count == 2)
+    }
+
     @Test("--app keeps one app's sessions")
     func appFilter() throws {
         let log = Self.scenarios.appendingPathComponent("pid-reuse/log.txt").path

@@ -27,6 +27,8 @@ struct FormatSnifferTests {
     @Test("text that is no log is not sniffed as one")
     func rejects() {
         for text in ["", "hello world\nthis is prose\n", "Exception Type:  EXC_CRASH (SIGKILL)\n", "\u{0}\u{1}\u{2}binary", "{\"name\":\"not a log\"}\n",
+                     // a JSON array of objects that are not log records (our own scenario goldens)
+                     "[\n  {\"id\":\"com.x#1\",\"kind\":\"cold-launch\",\"process\":\"x\"}\n]\n",
                      // a pretty-printed document whose lines hold objects followed by commas (our own expected.json)
                      "{\n  \"events\": [\n    {\"time\":\"2024\",\"process\":\"x\",\"message\":\"y\"},\n    {\"time\":\"2024\",\"process\":\"x\",\"message\":\"y\"}\n  ]\n}\n"] {
             #expect(Array(text.utf8).withUnsafeBytes { FormatSniffer.sniff($0, isComplete: true) } == nil, "\(text)")
