@@ -57,6 +57,11 @@ public struct EventClassifier: Sendable {
     /// and an app it concerns): the fast path for pipelines that drop the rest, which never copies
     /// the events it drops.
     public mutating func classifyIfMeaningful(_ event: LogEvent) -> ClassifiedEvent? {
+        // A known daemon that plays no part in launches (locationd, wifid…): nothing to learn or match.
+        if roleCache.role(of: event.process) == .other {
+            lastMeaning = nil
+            return nil
+        }
         // A process not known as an app can only matter through a line that names its app.
         let analysis = analyze(event, namingOnlyForOther: true)
         lastMeaning = analysis.meaning
