@@ -23,7 +23,9 @@ public import PrewarmLintClassifier
 /// SpringBoard's `Prewarming for launch of` and dasd's closure generation never make a prewarm.
 public struct LaunchSessionBuilder: Sendable {
     private var open: [String: LaunchSession] = [:]
+    /// Apps in order of first appearance, each once: its size is the number of apps, not of sessions.
     private var order: [String] = []
+    private var ordered: Set<String> = []
     private var terminated: Set<String> = []
     /// Apps seen going to the background before any start or activation in the log: their next
     /// activation is a resume.
@@ -58,7 +60,7 @@ public struct LaunchSessionBuilder: Sendable {
             // an app going to the background is the exception: it was in use before the log began.
             guard opensSession(meaning) || classified.signatureID == "fb-visibility-background" else { return closed }
             open[key] = LaunchSession(app: subject)
-            order.append(key)
+            if ordered.insert(key).inserted { order.append(key) }
         }
         var session = open[key]!
         if session.app.pid == nil { session.app.pid = subject.pid }
@@ -92,6 +94,7 @@ public struct LaunchSessionBuilder: Sendable {
             open[key] = nil
         }
         order.removeAll()
+        ordered.removeAll()
         terminated.removeAll()
         return result
     }
