@@ -228,12 +228,18 @@ public struct SignatureTable: Sendable {
             example: "[application<app.alextran.immich>:8295] Setting process task state to: Not Running",
             source: "real-logs 39 (immich, jetsam)"),
         MessageSignature(
+            id: "fb-scene-foreground", roles: [.springboard], meaning: .activation,
+            all: ["Scene lifecycle state did change: Foreground"],
+            seenOn: "iOS 13–26",
+            example: "[sceneID:com.samsara.troy-default] Scene lifecycle state did change: Foreground",
+            source: "real-logs 11 (code-push, iOS 13/14)"),
+        MessageSignature(
             id: "fb-state-change", roles: [.springboard], meaning: .stateChange,
             any: ["Setting process visibility to: ", "Setting process task state to: ", "Scene lifecycle state did change: ",
                   "Application process state changed for "],
             seenOn: "iOS 13–26",
-            example: "[sceneID:com.samsara.troy-default] Scene lifecycle state did change: Foreground",
-            source: "real-logs 11 (code-push, iOS 13/14)"),
+            example: "[application<com.AppCo.MyApp>:432] Setting process task state to: Running",
+            source: "real-logs 08 (Intune, iOS 14.5)"),
     ]
 
     // MARK: - securityd

@@ -28,7 +28,7 @@ public struct SessionTimelineReporter: Sendable {
             let civil = CivilDateTime(microsecondsSinceEpoch: milestone.time.microsecondsSinceEpoch, utcOffsetSeconds: milestone.time.utcOffsetSeconds)
             let clock = String(civil.iso8601(utcOffsetSeconds: milestone.time.utcOffsetSeconds).dropFirst(11).prefix(12))
             var line = "  \(clock) \(pad(Self.label(milestone.name), 16)) \(pad(milestone.evidence.description, 28))"
-            if let previous { line += " " + pad("+" + Self.duration(milestone.time.microsecondsSinceEpoch - previous), 16) } else { line += " " + pad("", 16) }
+            if let previous { line += " " + pad("+" + Self.duration(milestone.time.microsecondsSinceEpoch - previous), 16) }
             if let detail = milestone.detail { line += " " + detail }
             lines.append(line.trailingSpacesRemoved())
             previous = milestone.time.microsecondsSinceEpoch

@@ -41,8 +41,39 @@ func fileSize(_ path: String) -> Int {
     ((try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? Int) ?? 0
 }
 
+/// The reader every mode uses: the generator's logs start on 2024-03-18.
+func benchmarkReader() -> InputReader {
+    InputReader(options: ReadOptions(timeInference: TimeInference(date: CivilDateTime(year: 2024, month: 3, day: 18), year: 2024)))
+}
+
+/// Runs `body` on the file named by the arguments RUNS times (default 3) and prints each run, then
+/// the best and median throughput, the median CPU time and the peak RSS. `body` returns what it counted.
+func measure(_ mode: String, _ body: (String) -> String) {
+    let rest = Array(CommandLine.arguments.dropFirst(2))
+    guard let path = rest.first else { fail("usage: \(mode) PATH [RUNS]") }
+    let runs = rest.count > 1 ? Int(rest[1]) ?? 3 : 3
+    let megabytes = Double(fileSize(path)) / 1_048_576
+    var rates: [Double] = []
+    var cpu: [Double] = []
+    var counted = ""
+    for _ in 0..<runs {
+        let startCPU = cpuSeconds()
+        let start = monotonicSeconds()
+        counted = body(path)
+        let elapsed = monotonicSeconds() - start
+        cpu.append(cpuSeconds() - startCPU)
+        rates.append(megabytes / elapsed)
+        print(String(format: "run: %.2f s, %.1f MB/s, ", elapsed, megabytes / elapsed) + counted)
+    }
+    rates.sort()
+    print(String(format: "%d runs: best %.1f MB/s, median %.1f MB/s, cpu %.2f s/run (median), peak RSS %.1f MB, ",
+                 runs, rates.last!, rates[rates.count / 2], cpu.sorted()[cpu.count / 2], peakResidentMegabytes()) + counted)
+}
+
 let arguments = CommandLine.arguments.dropFirst()
-guard let command = arguments.first else { fail("usage: generate FORMAT MEGABYTES PATH [SEED] | read PATH [RUNS] | jsondecoder PATH [RUNS]") }
+guard let command = arguments.first else {
+    fail("usage: generate FORMAT MEGABYTES PATH [SEED] [NOISE%] | read|classify|sessions|jsondecoder PATH [RUNS]")
+}
 
 switch command {
 case "generate":
@@ -56,82 +87,30 @@ case "generate":
     try generator.write(to: rest[2], bytes: megabytes << 20)
 
 case "read":
-    let rest = Array(arguments.dropFirst())
-    guard let path = rest.first else { fail("usage: read PATH [RUNS]") }
-    let runs = rest.count > 1 ? Int(rest[1]) ?? 3 : 3
-    let size = fileSize(path)
-    var rates: [Double] = []
-    var events = 0
-    var cpu: [Double] = []
-    for _ in 0..<runs {
-        let reader = InputReader(options: ReadOptions(timeInference: TimeInference(date: CivilDateTime(year: 2024, month: 3, day: 18), year: 2024)))
+    measure("read") { path in
         var count = 0
-        let startCPU = cpuSeconds()
-        let start = monotonicSeconds()
-        let summary = reader.read(.file(path)) { output in
+        let summary = benchmarkReader().read(.file(path)) { output in
             if case .event = output { count += 1 }
         }
-        let elapsed = monotonicSeconds() - start
-        cpu.append(cpuSeconds() - startCPU)
         if let failure = summary.failure { fail(failure.description) }
-        events = count
-        rates.append(Double(size) / 1_048_576 / elapsed)
-        print(String(format: "run: %.2f s, %.1f MB/s", elapsed, Double(size) / 1_048_576 / elapsed))
+        return "\(count) events"
     }
-    rates.sort()
-    let median = rates[rates.count / 2]
-    let best = rates.last!
-    print(String(format: "file: %@ (%.0f MB), format detected by sniffing", path, Double(size) / 1_048_576))
-    print(String(format: "%d runs: best %.1f MB/s, median %.1f MB/s (%.2f M events/s at the median), %d events, cpu %.2f s/run (median), peak RSS %.1f MB",
-                 runs, best, median, Double(events) / (Double(size) / 1_048_576 / median) / 1e6, events, cpu.sorted()[cpu.count / 2],
-                 peakResidentMegabytes()))
 
 case "classify":
-    let rest = Array(arguments.dropFirst())
-    guard let path = rest.first else { fail("usage: classify PATH [RUNS]") }
-    let runs = rest.count > 1 ? Int(rest[1]) ?? 3 : 3
-    let size = fileSize(path)
-    var rates: [Double] = []
-    var meaningful = 0
-    for _ in 0..<runs {
-        let reader = InputReader(options: ReadOptions(timeInference: TimeInference(date: CivilDateTime(year: 2024, month: 3, day: 18), year: 2024)))
+    measure("classify") { path in
         var classifier = EventClassifier()
         var count = 0
-        let start = monotonicSeconds()
-        _ = reader.read(.file(path)) { output in
+        _ = benchmarkReader().read(.file(path)) { output in
             if case .event(let event) = output, classifier.classifyIfMeaningful(event) != nil { count += 1 }
         }
-        let elapsed = monotonicSeconds() - start
-        meaningful = count
-        rates.append(Double(size) / 1_048_576 / elapsed)
-        print(String(format: "run: %.2f s, %.1f MB/s", elapsed, Double(size) / 1_048_576 / elapsed))
+        return "\(count) launch-relevant events"
     }
-    rates.sort()
-    print(String(format: "%d runs: best %.1f MB/s, median %.1f MB/s, %d launch-relevant events, peak RSS %.1f MB",
-                 runs, rates.last!, rates[rates.count / 2], meaningful, peakResidentMegabytes()))
 
 case "sessions":
-    let rest = Array(arguments.dropFirst())
-    guard let path = rest.first else { fail("usage: sessions PATH [RUNS]") }
-    let runs = rest.count > 1 ? Int(rest[1]) ?? 3 : 3
-    let size = fileSize(path)
-    var rates: [Double] = []
-    var cpu: [Double] = []
-    var sessionCount = 0
-    for _ in 0..<runs {
-        let reader = InputReader(options: ReadOptions(timeInference: TimeInference(date: CivilDateTime(year: 2024, month: 3, day: 18), year: 2024)))
-        let startCPU = cpuSeconds()
-        let start = monotonicSeconds()
-        let result = SessionPipeline(reader: reader).run([DiscoveredInput(input: .file(path), foundInDirectory: false)])
-        let elapsed = monotonicSeconds() - start
-        cpu.append(cpuSeconds() - startCPU)
-        sessionCount = result.sessions.count
-        rates.append(Double(size) / 1_048_576 / elapsed)
-        print(String(format: "run: %.2f s, %.1f MB/s, %d sessions", elapsed, Double(size) / 1_048_576 / elapsed, sessionCount))
+    measure("sessions") { path in
+        let result = SessionPipeline(reader: benchmarkReader()).run([DiscoveredInput(input: .file(path), foundInDirectory: false)])
+        return "\(result.sessions.count) sessions"
     }
-    rates.sort()
-    print(String(format: "%d runs: best %.1f MB/s, median %.1f MB/s, %d sessions, cpu %.2f s/run (median), peak RSS %.1f MB",
-                 runs, rates.last!, rates[rates.count / 2], sessionCount, cpu.sorted()[cpu.count / 2], peakResidentMegabytes()))
 
 case "jsondecoder":
     struct Record: Decodable {

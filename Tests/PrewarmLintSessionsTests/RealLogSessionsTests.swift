@@ -46,6 +46,16 @@ struct RealLogSessionsTests {
         #expect(diagnostic.message == "2 launch lines name their app as <private> and could not be joined to a session; sessions may be incomplete")
     }
 
+    @Test("excerpt 11: the scene reaching Foreground is the activation of com.samsara.troy")
+    func sceneForeground() throws {
+        let sessions = Self.sessions("11-codepush1858-scene-lifecycle-foreground.log")
+        try #require(sessions.count == 1)
+        #expect(sessions[0].app.bundleID == "com.samsara.troy")
+        #expect(sessions[0].milestones.map(\.name) == [.activation])
+        #expect(sessions[0].milestone(.activation)?.evidence.line == 15)  // the descriptor on line 7 spans three lines
+        #expect(sessions[0].kind == .unknown)
+    }
+
     @Test("excerpt 08 (Intune, iOS 14.5): the app activated, pid 432, start not in the excerpt")
     func intune() throws {
         let sessions = Self.sessions("08-intune137-ios145-process-running-foreground.log")
