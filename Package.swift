@@ -4,9 +4,10 @@ import PackageDescription
 // The pipeline, one stage per module, data flowing one way:
 //   bytes ─▶ PrewarmLintReaders (sniff the format, decode records)  ─▶ PrewarmLintModel values
 //         ─▶ PrewarmLintClassifier (process roles, event meanings)
-//         ─▶ PrewarmLintReporters (render events, summaries)
+//         ─▶ PrewarmLintSessions (launch sessions) ─▶ PrewarmLintRules (findings)
+//         ─▶ PrewarmLintReporters (events, sessions, findings: text, JSON, SARIF, Markdown…)
 //         ─▶ PrewarmLint (the facade: inputs, pipeline) ─▶ prewarm-lint (the CLI)
-// Library targets depend on Foundation and system C libraries only; the CLI adds ArgumentParser.
+// Library targets depend on Foundation and system C libraries only; the CLI adds ArgumentParser and Yams.
 let package = Package(
     name: "prewarm-lint",
     products: [
@@ -17,6 +18,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // `.prewarm-lint.yml`, read by the CLI only.
+        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
     ],
     targets: [
         .target(name: "PrewarmLintModel"),
@@ -31,13 +34,16 @@ let package = Package(
         .target(name: "PrewarmLintClassifier", dependencies: ["PrewarmLintModel"]),
         // Launch sessions from classified events: a pure state machine, no I/O, no clock.
         .target(name: "PrewarmLintSessions", dependencies: ["PrewarmLintModel", "PrewarmLintClassifier"]),
-        .target(name: "PrewarmLintReporters", dependencies: ["PrewarmLintModel", "PrewarmLintClassifier", "PrewarmLintSessions"]),
-        .target(name: "PrewarmLint", dependencies: ["PrewarmLintModel", "PrewarmLintReaders", "PrewarmLintClassifier", "PrewarmLintSessions", "PrewarmLintReporters"]),
+        // Hazard rules over sessions: one file per rule, with the examples that test and document it.
+        .target(name: "PrewarmLintRules", dependencies: ["PrewarmLintModel", "PrewarmLintClassifier", "PrewarmLintSessions"]),
+        .target(name: "PrewarmLintReporters", dependencies: ["PrewarmLintModel", "PrewarmLintClassifier", "PrewarmLintSessions", "PrewarmLintRules"]),
+        .target(name: "PrewarmLint", dependencies: ["PrewarmLintModel", "PrewarmLintReaders", "PrewarmLintClassifier", "PrewarmLintSessions", "PrewarmLintRules", "PrewarmLintReporters"]),
         .executableTarget(
             name: "prewarm-lint",
             dependencies: [
                 "PrewarmLint",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Yams", package: "Yams"),
             ]
         ),
         .target(name: "PrewarmLintTesting", dependencies: ["PrewarmLint"]),
@@ -49,6 +55,7 @@ let package = Package(
         .testTarget(name: "PrewarmLintClassifierTests", dependencies: ["PrewarmLintClassifier", "PrewarmLintTesting"]),
         .testTarget(name: "PrewarmLintReportersTests", dependencies: ["PrewarmLintReporters", "PrewarmLintClassifier"]),
         .testTarget(name: "PrewarmLintReadersTests", dependencies: ["PrewarmLintReaders", "PrewarmLintTesting"]),
+        .testTarget(name: "PrewarmLintRulesTests", dependencies: ["PrewarmLint", "PrewarmLintTesting"]),
         .testTarget(name: "PrewarmLintCorpusTests", dependencies: ["PrewarmLint", "PrewarmLintTesting"]),
         .testTarget(name: "PrewarmLintCLITests", dependencies: ["PrewarmLintTesting", "prewarm-lint"]),
     ],

@@ -3,3 +3,4 @@
 @_exported import PrewarmLintReporters
 @_exported import PrewarmLintClassifier
 @_exported import PrewarmLintSessions
+@_exported import PrewarmLintRules

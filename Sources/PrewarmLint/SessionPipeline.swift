@@ -1,6 +1,6 @@
 public import PrewarmLintModel
 import PrewarmLintReaders
-import PrewarmLintClassifier
+public import PrewarmLintClassifier
 public import PrewarmLintSessions
 
 /// Reads inputs and rebuilds their launch sessions.
@@ -19,9 +19,13 @@ public import PrewarmLintSessions
 /// 5. feed them to one `LaunchSessionBuilder`.
 public struct SessionPipeline: Sendable {
     public var reader: InputReader
+    /// The templates the classifier knows: the built-in table, with a team's markers first
+    /// (`LintConfiguration.signatureTable()`).
+    public var signatures: SignatureTable
 
-    public init(reader: InputReader) {
+    public init(reader: InputReader, signatures: SignatureTable = .builtIn) {
         self.reader = reader
+        self.signatures = signatures
     }
 
     /// The result of a run.
@@ -137,7 +141,7 @@ public struct SessionPipeline: Sendable {
     /// with one `redacted-evidence` diagnostic when launch lines named their app `<private>`.
     private func readClassified(_ input: DiscoveredInput, into result: inout Result,
                                 onDiagnostic: (ReaderDiagnostic) -> Void, _ body: (ClassifiedEvent) -> Void) {
-        var classifier = EventClassifier()
+        var classifier = EventClassifier(table: signatures)
         var redactions = RedactionTally()
         var diagnostics: [ReaderDiagnostic] = []
         let summary = reader.read(input.input, foundInDirectory: input.foundInDirectory) { output in

@@ -41,4 +41,20 @@ public enum EventMeaning: String, Sendable, Hashable, CaseIterable, Codable {
     case dataProtectionFailure = "data-protection-failure"
     /// One of the app's own lifecycle lines (`didFinishLaunching`, `sceneDidBecomeActive`, …); the detail names it.
     case appLifecycle = "app-lifecycle"
+    /// Work the app does for a user it assumes is there: analytics, network requests, a session start.
+    case appWork = "app-work"
+    /// The app read `UIApplication.applicationState`; the detail is the state it read, when the line says.
+    case stateQuery = "state-query"
+    /// A call that may block the main thread at launch: pasteboard, contacts, permission checks, biometrics.
+    case blockingCall = "blocking-call"
+    /// The app's own "launch started" marker (a launch timer starts).
+    case launchTimerStart = "launch-timer-start"
+    /// The app's own "launch finished" marker (a launch timer stops).
+    case launchTimerEnd = "launch-timer-end"
+    /// The app reported how long its launch took (the value is in the message).
+    case launchDuration = "launch-duration"
+    /// The app drew its first frame.
+    case firstFrame = "first-frame"
+    /// The app took its background code path (skipped UI or session setup because it thought no user was there).
+    case backgroundPath = "background-path"
 }

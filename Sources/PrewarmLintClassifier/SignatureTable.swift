@@ -251,6 +251,12 @@ public struct SignatureTable: Sendable {
             seenOn: "iOS 9–26",
             example: "logoutRepro[2247]/1#4 LF=0 copy_matching Error Domain=NSOSStatusErrorDomain Code=-25308 \"ks_crypt: e00002e2 failed to 'od' item (class 6, bag: 0) Access to item attempted while keychain is locked.\" UserInfo={numberOfErrorsDeep=0, NSDescription=ks_crypt: e00002e2 failed to 'od' item (class 6, bag: 0) Access to item attempted while keychain is locked.}",
             source: "real-logs 03 (Salesforce SDK #3437, iPadOS 15)"),
+        MessageSignature(
+            id: "securityd-keychain-call", roles: [.securityd], meaning: .keychainAccess,
+            all: [" LF="], any: [" copy_matching ", " add ", " update ", " delete "],
+            seenOn: "iOS 9–26",
+            example: "Ledger Pro[2231]/1#4 LF=0 copy_matching Error Domain=NSOSStatusErrorDomain Code=-25300 \"no matching items found\" UserInfo={numberOfErrorsDeep=0, NSDescription=no matching items found}",
+            source: "template '%@ %@ %@' of securityd.m:8811 (message-templates.md, securityd) with the client prefix of real-logs 03; -25300 is errSecItemNotFound"),
     ]
 
     // MARK: - kernel
@@ -287,12 +293,49 @@ public struct SignatureTable: Sendable {
             example: "Error Domain=NSCocoaErrorDomain Code=257 \"The file “store.sqlite” couldn’t be opened because you don’t have permission to view it.\"",
             source: "domain.md §5 (protected data before unlock: NSCocoaErrorDomain 257)"),
         MessageSignature(
+            id: "app-launch-duration", roles: [.app], meaning: .launchDuration,
+            any: ["launch duration", "Launch duration", "launch time:", "Launch time:", "launch took", "Launch took"], anyIsDetail: true,
+            seenOn: "any",
+            example: "App launch took 7326 ms",
+            source: "domain.md §4 (teams' own launch-duration lines; SDK issues report launches 'over 1 minute')"),
+        MessageSignature(
+            id: "app-first-frame", roles: [.app], meaning: .firstFrame,
+            any: ["first frame", "First frame", "firstFrame"], anyIsDetail: true,
+            seenOn: "any",
+            example: "First frame rendered",
+            source: "domain.md §4 (post-main ends at the first frame; teams log it as a marker)"),
+        MessageSignature(
             id: "app-lifecycle", roles: [.app, .other], meaning: .appLifecycle,
             any: ["willFinishLaunching", "didFinishLaunching", "willConnectTo", "sceneWillEnterForeground", "sceneDidBecomeActive",
                   "applicationDidBecomeActive", "applicationWillEnterForeground", "UIApplicationMain", "ActivePrewarm"], anyIsDetail: true,
             seenOn: "any",
             example: "didFinishLaunchingWithOptions applicationState=2",
             source: "domain.md §3 (UIKit callbacks) and §4 (teams' own launch markers)"),
+        MessageSignature(
+            id: "app-state-query", roles: [.app], meaning: .stateQuery,
+            any: ["applicationState", "UIApplicationState"], anyIsDetail: true,
+            seenOn: "any",
+            example: "Checking applicationState before restoring the session: background",
+            source: "domain.md §5 (state assumed at launch: the app line reading state)"),
+        MessageSignature(
+            id: "app-network-task", roles: [.app], meaning: .appWork,
+            all: ["Task <", "> resuming"],
+            seenOn: "iOS 11–26",
+            example: "Task <5C5F1A2B-3D4E-4F60-8172-93A4B5C6D7E8>.<1> resuming, timeouts(60.0, 604800.0) qos(0x19) voucher((null)) activity(00000000-0000-0000-0000-000000000000)",
+            source: "CFNetwork's task log line as printed in apps' own process (subsystem com.apple.CFNetwork, category Summary)"),
+        MessageSignature(
+            id: "app-analytics", roles: [.app], meaning: .appWork,
+            any: ["[Firebase/Analytics]", "[FirebaseAnalytics]", "session started", "Session started", "app_open", "App opened"], anyIsDetail: true,
+            seenOn: "any",
+            example: "10.24.0 - [FirebaseAnalytics][I-ACS023007] Analytics v.10.24.0 started",
+            source: "domain.md §5 (analytics sessions and 'app opened' events during prewarm); Firebase's console prefix"),
+        MessageSignature(
+            id: "app-blocking-call", roles: [.app], meaning: .blockingCall,
+            any: ["UIPasteboard", "CNContactStore", "requestAuthorization", "authorizationStatus", "evaluatePolicy", "PHPhotoLibrary"],
+            anyIsDetail: true,
+            seenOn: "any",
+            example: "UIPasteboard general: reading items",
+            source: "domain.md §4 (work that blocks the main thread at launch: pasteboard, address book, Touch ID, permission checks)"),
     ]
 
     // MARK: - any process

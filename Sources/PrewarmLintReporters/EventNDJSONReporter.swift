@@ -13,7 +13,7 @@ public import PrewarmLintClassifier
 /// With a classification, four keys follow `origin`: `role`, `meaning` (or null), `detail` (or
 /// null) and `app` (`{"bundleID","process","pid"}`, each possibly null, or null). Documented in `docs/events-schema.md`. Adding keys is
 /// compatible; renaming or removing one is not.
-public struct EventNDJSONReporter: Sendable {
+public struct EventNDLintReporter: Sendable {
     public static let schemaVersion = 1
 
     public init() {}

@@ -55,6 +55,7 @@ public struct SessionTimelineReporter: Sendable {
         case .suspended: "suspended"
         case .activation: "activation"
         case .active: "active"
+        case .firstFrame: "first frame"
         case .termination: "termination"
         }
     }

@@ -36,7 +36,7 @@ public struct LaunchSession: Sendable, Hashable {
     /// A point in the session's life, with the line that shows it.
     public struct Milestone: Sendable, Hashable {
         public enum Name: String, Sendable, Hashable, CaseIterable, Codable {
-            case prewarmRequest, launchRequest, processStart, suspended, activation, active, termination
+            case prewarmRequest, launchRequest, processStart, suspended, activation, active, firstFrame, termination
         }
         public var name: Name
         public var time: LogTimestamp
@@ -64,6 +64,14 @@ public struct LaunchSession: Sendable, Hashable {
     public var callbacksBeforeActivation: [EventOrigin]
     /// Why the evidence is incomplete (redacted identities, a log that begins mid-session, no end), empty when it is not.
     public var incompleteEvidence: [String]
+    /// The launch-relevant lines of this process, in the order they were consumed (time order),
+    /// with their text: what rules read and findings quote. At most ``eventLimit`` are kept; the
+    /// rest are counted in ``eventsNotKept``.
+    public var events: [SessionEvent] = []
+    /// Lines of this session beyond ``eventLimit``, counted, not kept.
+    public var eventsNotKept = 0
+    /// How many lines a session keeps with their text.
+    public static let eventLimit = 512
 
     public init(app: AppIdentity, kind: Kind = .unknown, confidence: Confidence = .guess, decidedBy: EventOrigin? = nil,
                 milestones: [Milestone] = [], callbacksBeforeActivation: [EventOrigin] = [], incompleteEvidence: [String] = []) {
@@ -76,6 +84,9 @@ public struct LaunchSession: Sendable, Hashable {
         self.incompleteEvidence = incompleteEvidence
     }
 
+    /// The kept line at an origin (a milestone's evidence, a deciding line).
+    public func event(at origin: EventOrigin) -> SessionEvent? { events.first { $0.origin == origin } }
+
     /// Whether the evidence is incomplete: the session must not be reported as clean.
     public var evidenceIncomplete: Bool { !incompleteEvidence.isEmpty }
 
@@ -86,5 +97,55 @@ public struct LaunchSession: Sendable, Hashable {
     public func milliseconds(from start: Milestone.Name, to end: Milestone.Name) -> Int64? {
         guard let a = milestone(start), let b = milestone(end) else { return nil }
         return (b.time.microsecondsSinceEpoch - a.time.microsecondsSinceEpoch) / 1000
+    }
+}
+
+/// One line of a session, kept with what rules need and findings quote.
+public struct SessionEvent: Sendable, Hashable {
+    public var origin: EventOrigin
+    public var time: LogTimestamp
+    public var process: String
+    public var pid: Int?
+    public var role: ProcessRole
+    public var meaning: EventMeaning
+    public var signatureID: String?
+    public var detail: String?
+    /// The message, at most ``textLimit`` bytes (cut on a character boundary, marked `…`); a
+    /// multi-line message keeps its lines (a watchdog's `WatchdogVisibility:` is on a later one).
+    public var text: String
+
+    /// How much of a message is kept.
+    public static let textLimit = 1024
+
+    /// The first line of ``text``: what a one-line quote shows.
+    public var firstLine: Substring {
+        text.firstIndex(where: { $0 == "\n" || $0 == "\r" }).map { text[..<$0] } ?? Substring(text)
+    }
+
+    public init(origin: EventOrigin, time: LogTimestamp, process: String, pid: Int?, role: ProcessRole, meaning: EventMeaning,
+                signatureID: String? = nil, detail: String? = nil, text: String) {
+        self.origin = origin
+        self.time = time
+        self.process = process
+        self.pid = pid
+        self.role = role
+        self.meaning = meaning
+        self.signatureID = signatureID
+        self.detail = detail
+        self.text = text
+    }
+
+    /// The kept form of a message: cut at ``textLimit`` bytes.
+    public static func keptText(_ message: String) -> String {
+        guard message.utf8.count > textLimit else { return message }
+        var end = message.utf8.index(message.startIndex, offsetBy: textLimit)
+        while end > message.startIndex, !message.unicodeScalars.indices.contains(end) { end = message.utf8.index(before: end) }
+        return String(message[..<end]) + "…"
+    }
+
+    /// `process[pid]: first line`, as a log line names its sender.
+    public var quoted: String {
+        if let pid { return "\(process)[\(pid)]: \(firstLine)" }
+        return "\(process): \(firstLine)"
     }
 }

@@ -47,7 +47,12 @@ public struct LaunchSessionBuilder: Sendable {
             backgrounded[key] = nil
         }
         if terminated.contains(key) {
-            // More lines about the exited process (FrontBoard's clean-up, runningboardd's bookkeeping) add nothing.
+            // More lines about the exited process (FrontBoard's clean-up, runningboardd's bookkeeping) add nothing
+            // to its milestones; they are kept as its lines.
+            if var session = open[key] {
+                record(classified, meaning: meaning, in: &session)
+                open[key] = session
+            }
             if meaning == .termination, var session = open[key], session.milestone(.termination)?.detail == nil, classified.detail != nil {
                 session.milestones = session.milestones.map { $0.name == .termination ? LaunchSession.Milestone(
                     name: .termination, time: $0.time, evidence: $0.evidence, detail: classified.detail) : $0 }
@@ -63,6 +68,7 @@ public struct LaunchSessionBuilder: Sendable {
             if ordered.insert(key).inserted { order.append(key) }
         }
         var session = open[key]!
+        record(classified, meaning: meaning, in: &session)
         if session.app.pid == nil { session.app.pid = subject.pid }
         if session.app.bundleID == nil { session.app.bundleID = subject.bundleID }
         if session.app.processName == nil { session.app.processName = subject.processName }
@@ -99,10 +105,22 @@ public struct LaunchSessionBuilder: Sendable {
         return result
     }
 
+    /// Keeps the line with its text, up to ``LaunchSession/eventLimit``.
+    private func record(_ classified: ClassifiedEvent, meaning: EventMeaning, in session: inout LaunchSession) {
+        guard session.events.count < LaunchSession.eventLimit else {
+            session.eventsNotKept += 1
+            return
+        }
+        let event = classified.event
+        session.events.append(SessionEvent(origin: event.origin, time: event.timestamp, process: event.process, pid: event.pid,
+                                           role: classified.role, meaning: meaning, signatureID: classified.signatureID,
+                                           detail: classified.detail, text: SessionEvent.keptText(event.message)))
+    }
+
     private func opensSession(_ meaning: EventMeaning) -> Bool {
         switch meaning {
         case .prewarmRequest, .userLaunchRequest, .backgroundLaunchRequest, .launchRequest, .processStart,
-             .suspension, .activation, .appLifecycle, .termination, .watchdog:
+             .suspension, .activation, .appLifecycle, .termination, .watchdog, .keychainFailure, .dataProtectionFailure:
             true
         default:
             false
@@ -165,6 +183,8 @@ public struct LaunchSessionBuilder: Sendable {
             terminated.insert(key)
         case .appLifecycle:
             if session.milestone(.activation) == nil { session.callbacksBeforeActivation.append(event.origin) }
+        case .firstFrame:
+            mark(.firstFrame)
         default:
             break
         }
@@ -196,6 +216,9 @@ public struct LaunchSessionBuilder: Sendable {
         result.milestones.sort { ($0.time, $0.evidence.line) < ($1.time, $1.evidence.line) }
         if result.kind == .unknown {
             result.incompleteEvidence.append("the log does not show how this process started")
+        }
+        if result.eventsNotKept > 0 {
+            result.incompleteEvidence.append("\(result.eventsNotKept) more lines of this process were counted but not kept (limit \(LaunchSession.eventLimit))")
         }
         return result
     }

@@ -57,7 +57,7 @@ public struct CorpusCase: Sendable {
 
     /// The outcome rendered as the text `expected.json` holds: stable, one event per line.
     public static func render(_ outcome: ReaderVerifier.Outcome) -> String {
-        let events = EventNDJSONReporter()
+        let events = EventNDLintReporter()
         var text = "{\n  \"schemaVersion\": 1,\n"
         text += "  \"format\": \(outcome.format.map { "\"\($0.rawValue)\"" } ?? "null"),\n"
         if let failure = outcome.failure {

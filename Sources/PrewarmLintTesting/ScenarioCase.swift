@@ -46,9 +46,9 @@ public struct ScenarioCase: Sendable {
         }
         let result = SessionPipeline(reader: InputReader(options: options)).run([DiscoveredInput(input: .file(path), foundInDirectory: false)])
         var lines: [String] = []
-        for (session, id) in zip(result.sessions, JSONReport.sessionIDs(result.sessions)) {
+        for (session, id) in zip(result.sessions, LintReport.sessionIDs(result.sessions)) {
             var writer = JSONTextWriter()
-            JSONReport.write(session, id: id, to: &writer) { origin, writer in writer.string(messages[origin.line]) }
+            LintReport.write(session, id: id, to: &writer) { origin, writer in writer.string(messages[origin.line]) }
             lines.append("  " + writer.text)
         }
         return "[\n" + lines.joined(separator: ",\n") + (lines.isEmpty ? "]\n" : "\n]\n")

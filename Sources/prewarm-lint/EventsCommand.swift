@@ -69,7 +69,7 @@ struct EventsCommand: ParsableCommand {
             failed = true
         }
         let table = EventTableReporter(useColor: !noColor && StandardStreams.stdoutIsTerminal)
-        let ndjson = EventNDJSONReporter()
+        let ndjson = EventNDLintReporter()
         if format == .table, !discovery.inputs.isEmpty { StandardStreams.out(table.header) }
         let reader = InputReader(options: options)
         var summaries: [InputSummary] = []

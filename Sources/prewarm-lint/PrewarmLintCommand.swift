@@ -9,10 +9,13 @@ struct PrewarmLintCommand: ParsableCommand {
         Reads `log show` (default, compact, syslog, json, ndjson), Console.app copies, idevicesyslog, \
         pymobiledevice3, the Xcode console and unifiedlog_iterator JSONL, from files, directories, \
         .gz files or standard input (`-`). The format is sniffed from the content, never from the name.
+
+        `prewarm-lint logs/` lints (the default command); `sessions` shows the launch sessions, `events` \
+        the classified events.
         """,
         version: ToolVersion.current,
-        subcommands: [EventsCommand.self, SessionsCommand.self, FormatsCommand.self],
-        defaultSubcommand: EventsCommand.self
+        subcommands: [LintCommand.self, SessionsCommand.self, EventsCommand.self, RulesCommand.self, ExplainCommand.self, FormatsCommand.self],
+        defaultSubcommand: LintCommand.self
     )
 }
 

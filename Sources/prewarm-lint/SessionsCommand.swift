@@ -70,16 +70,16 @@ struct SessionsCommand: ParsableCommand {
         }
         let wanted = Set(app)
         let sessions = result.sessions
-        let ids = JSONReport.sessionIDs(sessions)
+        let ids = LintReport.sessionIDs(sessions)
         let selected = zip(sessions, ids).filter { session, _ in
             wanted.isEmpty || session.app.bundleID.map(wanted.contains) == true || session.app.processName.map(wanted.contains) == true
         }
         switch format {
         case .json:
-            let report = JSONReport(
+            let report = LintReport(
                 toolVersion: ToolVersion.current,
                 inputs: result.summaries.map {
-                    JSONReport.Input(path: $0.input, format: $0.format?.rawValue, events: $0.statistics.events,
+                    LintReport.Input(path: $0.input, format: $0.format?.rawValue, events: $0.statistics.events,
                                      diagnostics: $0.statistics.diagnostics.values.reduce(0, +),
                                      error: $0.skippedAsNotALog ? nil : $0.failure?.message)
                 },

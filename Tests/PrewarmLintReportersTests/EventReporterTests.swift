@@ -14,7 +14,7 @@ struct EventReporterTests {
 
     @Test("ndjson: every key, in order, escaped")
     func ndjson() {
-        #expect(EventNDJSONReporter().line(for: Self.event) == #"{"time":"2023-07-19T08:22:51.916784+03:00","timeText":"2023-07-19 08:22:51.916784+0300","inferred":[],"process":"remotepairingd","pid":599,"senderImage":"RemotePairing","subsystem":"com.apple.dt.remotepairing","category":"networktunnelmanager","type":"info","thread":12376,"activity":null,"message":"tunnel-1: \"up\"\n\tsecond line","origin":{"path":"device.log","line":2,"byteOffset":90}}"#)
+        #expect(EventNDLintReporter().line(for: Self.event) == #"{"time":"2023-07-19T08:22:51.916784+03:00","timeText":"2023-07-19 08:22:51.916784+0300","inferred":[],"process":"remotepairingd","pid":599,"senderImage":"RemotePairing","subsystem":"com.apple.dt.remotepairing","category":"networktunnelmanager","type":"info","thread":12376,"activity":null,"message":"tunnel-1: \"up\"\n\tsecond line","origin":{"path":"device.log","line":2,"byteOffset":90}}"#)
     }
 
     @Test("table: aligned columns, inferred time marked, continuation lines indented")

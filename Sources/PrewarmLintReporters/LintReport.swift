@@ -1,7 +1,10 @@
 public import PrewarmLintModel
 public import PrewarmLintSessions
+public import PrewarmLintRules
 
-/// The JSON report, schema version 1: what other tools parse. Documented in `docs/report-schema.md`.
+/// What a run found: inputs, sessions, findings, diagnostics. Every reporter renders this value;
+/// ``render()`` gives the JSON report, schema version 1: what other tools parse. Documented in
+/// `docs/report-schema.md`.
 ///
 /// ```
 /// {"schemaVersion": 1, "tool": {"name", "version"},
@@ -9,12 +12,13 @@ public import PrewarmLintSessions
 ///  "sessions": [{"id", "bundleID", "process", "pid", "kind", "confidence", "start", "end",
 ///                "milestones": [{"name", "time", "evidence": {"path", "line"}}],
 ///                "durations": {"<name>Ms": int, …}, "evidenceIncomplete", …}],
-///  "findings": [],
+///  "findings": [{"rule", "severity", "message", "session", "app", "location": {"path", "line"},
+///                "evidence": [{"path", "line", "time", "label", "text"}], "missingEvidence"}],
 ///  "diagnostics": [{"path", "line", "code", "message"}]}
 /// ```
 /// Keys are written in a fixed order and every array in a deterministic one, so the same inputs
 /// give the same bytes. Adding keys is compatible; renaming or removing one is breaking.
-public struct JSONReport: Sendable {
+public struct LintReport: Sendable {
     public static let schemaVersion = 1
 
     /// One input's line in the report.
@@ -38,13 +42,35 @@ public struct JSONReport: Sendable {
     public var toolVersion: String
     public var inputs: [Input]
     public var sessions: [LaunchSession]
+    /// One per session: ``sessionIDs(_:)`` of all the run's sessions (kept when sessions are filtered).
+    public var sessionIDs: [String]
+    public var findings: [Finding]
     public var diagnostics: [ReaderDiagnostic]
+    /// Findings a baseline suppressed (counted, not listed).
+    public var baselineSuppressed: Int
+    /// Set when the run was interrupted: the report covers what was read until then.
+    public var partial: Bool
 
-    public init(toolVersion: String, inputs: [Input], sessions: [LaunchSession], diagnostics: [ReaderDiagnostic]) {
+    public init(toolVersion: String, inputs: [Input], sessions: [LaunchSession], sessionIDs: [String]? = nil, findings: [Finding] = [],
+                diagnostics: [ReaderDiagnostic], baselineSuppressed: Int = 0, partial: Bool = false) {
         self.toolVersion = toolVersion
         self.inputs = inputs
         self.sessions = sessions
+        self.sessionIDs = sessionIDs ?? Self.sessionIDs(sessions)
+        self.findings = findings
         self.diagnostics = diagnostics
+        self.baselineSuppressed = baselineSuppressed
+        self.partial = partial
+    }
+
+    /// Findings per severity, highest first, for summaries.
+    public var findingCounts: [(severity: Severity, count: Int)] {
+        [Severity.error, .warning, .info].map { severity in (severity, findings.filter { $0.severity == severity }.count) }
+    }
+
+    /// The session with this id.
+    public func session(id: String) -> LaunchSession? {
+        sessionIDs.firstIndex(of: id).map { sessions[$0] }
     }
 
     /// Stable session ids: the app, then the session's number for that app in time order (`com.example.ledger#2`).
@@ -101,13 +127,16 @@ public struct JSONReport: Sendable {
         writer.endArray()
         writer.key("sessions")
         writer.beginArray()
-        for (session, id) in zip(sessions, Self.sessionIDs(sessions)) {
+        for (session, id) in zip(sessions, sessionIDs) {
             Self.write(session, id: id, to: &writer)
         }
         writer.endArray()
         writer.key("findings")
         writer.beginArray()
+        for finding in findings { Self.write(finding, to: &writer) }
         writer.endArray()
+        if baselineSuppressed > 0 { writer.field("baselineSuppressed", baselineSuppressed) }
+        if partial { writer.key("partial"); writer.bool(true) }
         writer.key("diagnostics")
         writer.beginArray()
         for diagnostic in diagnostics {
@@ -124,10 +153,44 @@ public struct JSONReport: Sendable {
         return writer.text + "\n"
     }
 
+    /// Writes one finding object (also one line of `--format ndjson`).
+    public static func write(_ finding: Finding, to writer: inout JSONTextWriter, withLocations: Bool = true) {
+        writer.beginObject()
+        writer.field("rule", finding.ruleID)
+        writer.field("severity", finding.severity.rawValue)
+        writer.field("message", finding.message)
+        writer.field("session", finding.sessionID)
+        writer.field("sessionKind", finding.sessionKind.rawValue)
+        writer.field("app", finding.appName)
+        writer.field("pid", finding.app.pid)
+        writer.key("location")
+        if let location = finding.location {
+            if withLocations { writeOrigin(location, to: &writer) } else { writer.string(finding.evidence.first?.text) }
+        } else {
+            writer.string(nil)
+        }
+        writer.key("evidence")
+        writer.beginArray()
+        for evidence in finding.evidence {
+            writer.beginObject()
+            if withLocations {
+                writer.field("path", evidence.origin.input)
+                writer.field("line", evidence.origin.line)
+            }
+            writer.field("time", evidence.time.iso8601)
+            writer.field("label", evidence.label)
+            writer.field("text", evidence.text)
+            writer.endObject()
+        }
+        writer.endArray()
+        writer.field("missingEvidence", finding.missingEvidence)
+        writer.endObject()
+    }
+
     /// Writes one session object. `evidence` writes a line reference; by default `{"path","line"}`
     /// (test goldens write the line's text instead, so one golden holds for every rendering).
     public static func write(_ session: LaunchSession, id: String, to writer: inout JSONTextWriter,
-                             evidence: (EventOrigin, inout JSONTextWriter) -> Void = JSONReport.writeOrigin) {
+                             evidence: (EventOrigin, inout JSONTextWriter) -> Void = LintReport.writeOrigin) {
         func origin(_ origin: EventOrigin) { evidence(origin, &writer) }
         writer.beginObject()
         writer.field("id", id)

@@ -1,0 +1,89 @@
+import PrewarmLintModel
+public import PrewarmLintRules
+import PrewarmLintSessions
+
+/// Findings the way compilers print diagnostics, for a terminal or an editor's problem matcher:
+///
+/// ```
+/// log.txt:9: error: [keychain-while-locked] keychain read failed: keychain is locked (-25308) in a prewarm-then-launch session, …
+///     log.txt:9  keychain failure  securityd[115]: Ledger Pro[2231]/1#4 LF=0 copy_matching …
+///     log.txt:2  session kind      runningboardd[33]: Executing launch request for … (DAS Prewarm launch)
+/// ```
+/// then, once per session with findings, its timeline; then a summary line.
+public struct FindingTextReporter: Sendable {
+    /// ANSI colours (only on a terminal; the CLI decides).
+    public var color: Bool
+    /// Print the timeline of each session that has findings.
+    public var timelines: Bool
+
+    public init(color: Bool = false, timelines: Bool = true) {
+        self.color = color
+        self.timelines = timelines
+    }
+
+    public func render(_ report: LintReport) -> String {
+        var out = ""
+        var sessionOrder: [String] = []
+        var bySession: [String: [Finding]] = [:]
+        for finding in report.findings {
+            if bySession[finding.sessionID] == nil { sessionOrder.append(finding.sessionID) }
+            bySession[finding.sessionID, default: []].append(finding)
+        }
+        let timeline = SessionTimelineReporter()
+        for id in sessionOrder {
+            for finding in bySession[id]! {
+                out += line(finding) + "\n"
+                let width = finding.evidence.map { $0.origin.description.count }.max() ?? 0
+                let labelWidth = finding.evidence.map(\.label.count).max() ?? 0
+                for evidence in finding.evidence {
+                    let place = evidence.origin.description.padding(width)
+                    out += "    \(dim(place))  \(evidence.label.padding(labelWidth))  \(evidence.text)\n"
+                }
+                if let missing = finding.missingEvidence { out += "    \(dim("evidence incomplete:")) \(missing)\n" }
+            }
+            if timelines, let session = report.session(id: id) {
+                out += timeline.render(session, id: id).split(separator: "\n").map { "  │ " + $0 }.joined(separator: "\n") + "\n"
+            }
+            out += "\n"
+        }
+        out += summary(report) + "\n"
+        return out
+    }
+
+    /// `path:line: severity: [rule] message`.
+    public func line(_ finding: Finding) -> String {
+        let place = finding.location.map { "\($0.input):\($0.line): " } ?? ""
+        return "\(place)\(paint(finding.severity)): [\(finding.ruleID)] \(finding.message)"
+    }
+
+    /// `3 findings (1 error, 2 warnings) in 4 sessions from 2 inputs; 1 suppressed by the baseline`.
+    public func summary(_ report: LintReport) -> String {
+        let counts = report.findingCounts.filter { $0.count > 0 }.map { "\($0.count) \($0.severity.rawValue)\($0.count == 1 ? "" : "s")" }
+        var text = report.findings.isEmpty ? "no findings" : "\(report.findings.count) finding\(report.findings.count == 1 ? "" : "s") (\(counts.joined(separator: ", ")))"
+        let read = report.inputs.filter { $0.format != nil }.count
+        text += " in \(report.sessions.count) session\(report.sessions.count == 1 ? "" : "s") from \(read) input\(read == 1 ? "" : "s")"
+        if report.baselineSuppressed > 0 { text += "; \(report.baselineSuppressed) suppressed by the baseline" }
+        let incomplete = report.sessions.filter(\.evidenceIncomplete).count
+        if incomplete > 0 { text += "; evidence incomplete in \(incomplete) session\(incomplete == 1 ? "" : "s")" }
+        if report.partial { text += "; interrupted: partial report" }
+        return text
+    }
+
+    private func paint(_ severity: Severity) -> String {
+        guard color else { return severity.rawValue }
+        let code = switch severity {
+        case .error: "1;31"
+        case .warning: "1;33"
+        case .info: "1;36"
+        }
+        return "\u{1B}[\(code)m\(severity.rawValue)\u{1B}[0m"
+    }
+
+    private func dim(_ text: String) -> String { color ? "\u{1B}[2m\(text)\u{1B}[0m" : text }
+}
+
+extension String {
+    func padding(_ width: Int) -> String {
+        count >= width ? self : self + String(repeating: " ", count: width - count)
+    }
+}

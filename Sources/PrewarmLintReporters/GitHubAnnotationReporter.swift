@@ -1,0 +1,46 @@
+public import PrewarmLintRules
+
+/// GitHub Actions workflow commands: each finding becomes an annotation on its log line
+/// (`::error file=logs/device.log,line=9,title=keychain-while-locked::…`).
+/// Property values escape `%`, CR, LF, `:` and `,`; messages escape `%`, CR and LF, as the runner expects.
+public struct GitHubAnnotationReporter: Sendable {
+    public init() {}
+
+    public func render(_ report: LintReport) -> String {
+        var out = ""
+        for finding in report.findings {
+            let command = switch finding.severity {
+            case .error: "error"
+            case .warning: "warning"
+            case .info: "notice"
+            }
+            var properties: [String] = []
+            if let location = finding.location {
+                properties.append("file=\(Self.escapeProperty(location.input))")
+                properties.append("line=\(location.line)")
+            }
+            properties.append("title=\(Self.escapeProperty("\(finding.ruleID) (\(finding.sessionID))"))")
+            out += "::\(command) \(properties.joined(separator: ","))::\(Self.escapeData(finding.message))\n"
+        }
+        return out
+    }
+
+    static func escapeData(_ text: String) -> String {
+        text.replacingAll("%", with: "%25").replacingAll("\r", with: "%0D").replacingAll("\n", with: "%0A")
+    }
+
+    static func escapeProperty(_ text: String) -> String {
+        escapeData(text).replacingAll(":", with: "%3A").replacingAll(",", with: "%2C")
+    }
+}
+
+extension String {
+    func replacingAll(_ target: Character, with replacement: String) -> String {
+        guard contains(target) else { return self }
+        var out = ""
+        for character in self {
+            if character == target { out += replacement } else { out.append(character) }
+        }
+        return out
+    }
+}

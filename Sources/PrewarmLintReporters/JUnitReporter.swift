@@ -1,0 +1,68 @@
+public import PrewarmLintRules
+
+/// JUnit XML, for CI systems that show test results: one test case per session (passing when it
+/// has no finding at or above `failOn`), each finding at or above it a `<failure>`, lower ones in
+/// `<system-out>`.
+public struct JUnitReporter: Sendable {
+    public var failOn: Severity
+
+    public init(failOn: Severity = .warning) {
+        self.failOn = failOn
+    }
+
+    public func render(_ report: LintReport) -> String {
+        let failing = report.findings.filter { $0.severity >= failOn }
+        var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        out += "<testsuites name=\"prewarm-lint\" tests=\"\(report.sessions.count)\" failures=\"\(Set(failing.map(\.sessionID)).count)\">\n"
+        out += "  <testsuite name=\"prewarm-lint\" tests=\"\(report.sessions.count)\" failures=\"\(Set(failing.map(\.sessionID)).count)\" errors=\"0\">\n"
+        for (session, id) in zip(report.sessions, report.sessionIDs) {
+            let findings = report.findings.filter { $0.sessionID == id }
+            let app = session.app.bundleID ?? session.app.processName ?? "unknown"
+            let name = "\(id) \(session.kind.rawValue)"
+            let failures = findings.filter { $0.severity >= failOn }
+            let others = findings.filter { $0.severity < failOn }
+            if findings.isEmpty {
+                out += "    <testcase classname=\"\(Self.escape(app))\" name=\"\(Self.escape(name))\"/>\n"
+                continue
+            }
+            out += "    <testcase classname=\"\(Self.escape(app))\" name=\"\(Self.escape(name))\">\n"
+            for finding in failures {
+                out += "      <failure type=\"\(finding.ruleID)\" message=\"\(Self.escape(finding.message))\">"
+                out += Self.escape(Self.body(finding)) + "</failure>\n"
+            }
+            if !others.isEmpty {
+                out += "      <system-out>" + Self.escape(others.map { "\($0.severity.rawValue): [\($0.ruleID)] \($0.message)\n" + Self.body($0) }.joined(separator: "\n")) + "</system-out>\n"
+            }
+            out += "    </testcase>\n"
+        }
+        out += "  </testsuite>\n</testsuites>\n"
+        return out
+    }
+
+    static func body(_ finding: Finding) -> String {
+        finding.evidence.map { "\($0.origin): \($0.label): \($0.text)" }.joined(separator: "\n")
+    }
+
+    /// XML text and attribute escaping; characters XML 1.0 cannot hold become U+FFFD.
+    static func escape(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "\n": out += "&#10;"
+            case "\t": out += "&#9;"
+            case "\r": out += "&#13;"
+            default:
+                if scalar.value < 0x20 || (scalar.value >= 0xFFFE && scalar.value <= 0xFFFF) || (0xD800...0xDFFF).contains(scalar.value) {
+                    out.unicodeScalars.append("\u{FFFD}")
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out
+    }
+}

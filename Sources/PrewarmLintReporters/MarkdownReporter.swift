@@ -1,0 +1,102 @@
+public import PrewarmLintRules
+import PrewarmLintSessions
+import PrewarmLintModel
+
+/// A report to paste into a bug tracker: a summary table, the sessions, each finding with its
+/// evidence in a code block, and a Mermaid gantt of the sessions (GitHub renders it).
+public struct MarkdownReporter: Sendable {
+    public init() {}
+
+    public func render(_ report: LintReport) -> String {
+        var out = "# prewarm-lint report\n\n"
+        let summary = FindingTextReporter().summary(report)
+        out += summary.prefix(1).uppercased() + summary.dropFirst() + ".\n\n"
+        out += "| severity | findings |\n|---|---:|\n"
+        for (severity, count) in report.findingCounts { out += "| \(severity.rawValue) | \(count) |\n" }
+        out += "\n## Sessions\n\n"
+        if report.sessions.isEmpty {
+            out += "No launch session in these logs.\n"
+        } else {
+            out += "| session | pid | kind | confidence | prewarm → activation | activation → active | findings |\n|---|---:|---|---|---:|---:|---|\n"
+            for (session, id) in zip(report.sessions, report.sessionIDs) {
+                let findings = report.findings.filter { $0.sessionID == id }.map { "`\($0.ruleID)`" }
+                let cells = [
+                    "`\(id)`", session.app.pid.map(String.init) ?? "",
+                    session.kind.rawValue + (session.evidenceIncomplete ? " ⚠︎" : ""), session.confidence.rawValue,
+                    session.milliseconds(from: .prewarmRequest, to: .activation).map { SpokenDuration.text(microseconds: $0 * 1000) } ?? "",
+                    session.milliseconds(from: .activation, to: .active).map { SpokenDuration.text(microseconds: $0 * 1000) } ?? "",
+                    findings.joined(separator: ", "),
+                ]
+                out += "| " + cells.map(Self.cell).joined(separator: " | ") + " |\n"
+            }
+            let incomplete = zip(report.sessions, report.sessionIDs).filter { $0.0.evidenceIncomplete }
+            if !incomplete.isEmpty {
+                out += "\n⚠︎ evidence incomplete:\n"
+                for (session, id) in incomplete { out += "- `\(id)`: \(session.incompleteEvidence.joined(separator: "; "))\n" }
+            }
+            out += "\n" + gantt(report)
+        }
+        out += "\n## Findings\n\n"
+        if report.findings.isEmpty { out += "None.\n" }
+        for finding in report.findings {
+            let place = finding.location.map { " — `\($0.input):\($0.line)`" } ?? ""
+            out += "### \(finding.severity.rawValue): `\(finding.ruleID)` in `\(finding.sessionID)`\(place)\n\n"
+            out += "\(Self.inline(finding.message))\n\n"
+            out += "~~~~text\n"
+            for evidence in finding.evidence {
+                out += "\(evidence.origin.input):\(evidence.origin.line) \(evidence.time.iso8601) [\(evidence.label)]\n  \(evidence.text)\n"
+            }
+            out += "~~~~\n\n"
+            if let missing = finding.missingEvidence { out += "_Evidence incomplete: \(Self.inline(missing))._\n\n" }
+        }
+        if !report.diagnostics.isEmpty {
+            out += "## Reading diagnostics\n\n\(report.diagnostics.count) diagnostic\(report.diagnostics.count == 1 ? "" : "s"); the first:\n\n~~~~text\n"
+            for diagnostic in report.diagnostics.prefix(10) { out += diagnostic.description + "\n" }
+            out += "~~~~\n"
+        }
+        out += "\n<sub>prewarm-lint \(report.toolVersion), report schema \(LintReport.schemaVersion)\(report.partial ? "; interrupted, partial" : "")</sub>\n"
+        return out
+    }
+
+    /// A Mermaid gantt: a section per session, a bar per phase between consecutive milestones.
+    func gantt(_ report: LintReport) -> String {
+        var out = "```mermaid\ngantt\n    title Launch sessions (log time)\n    dateFormat YYYY-MM-DD HH:mm:ss.SSS\n    axisFormat %H:%M:%S\n"
+        for (session, id) in zip(report.sessions, report.sessionIDs) where !session.milestones.isEmpty {
+            out += "    section \(Self.ganttText(id)) \(session.kind.rawValue)\n"
+            let milestones = session.milestones
+            if milestones.count == 1 {
+                out += "    \(SessionTimelineReporter.label(milestones[0].name)) :milestone, \(Self.ganttTime(milestones[0].time)), 0d\n"
+                continue
+            }
+            for (from, to) in zip(milestones, milestones.dropFirst()) {
+                let flagged = from.name == .prewarmRequest || from.name == .suspended ? "active, " : ""
+                out += "    \(SessionTimelineReporter.label(from.name)) → \(SessionTimelineReporter.label(to.name)) :\(flagged)\(Self.ganttTime(from.time)), \(Self.ganttTime(to.time))\n"
+            }
+        }
+        return out + "```\n"
+    }
+
+    /// Local log time as Mermaid's `dateFormat` reads it.
+    static func ganttTime(_ time: LogTimestamp) -> String {
+        let iso = time.iso8601
+        // `2026-03-14T06:02:11.118420-07:00` → `2026-03-14 06:02:11.118`
+        let date = iso.prefix(10), clock = iso.dropFirst(11).prefix(12)
+        return "\(date) \(clock)"
+    }
+
+    static func ganttText(_ text: String) -> String {
+        String(text.map { $0 == ":" || $0 == "#" || $0 == ";" ? "·" : $0 })
+    }
+
+    static func cell(_ text: String) -> String { text.replacingAll("|", with: "\\|").replacingAll("\n", with: " ") }
+
+    /// Text in a Markdown paragraph: characters that would start markup escaped.
+    static func inline(_ text: String) -> String {
+        var out = ""
+        for character in text {
+            if "\\`*_[]<>|".contains(character) { out.append("\\") }
+            out.append(character)
+        }
+        return out
+    }
+}

@@ -1,0 +1,44 @@
+public import PrewarmLintRules
+
+/// `docs/rules/<id>.md` and the index `docs/rules/README.md`, generated from the rules'
+/// descriptions (`prewarm-lint rules --write-docs docs/rules`); a test fails when the committed
+/// files differ from what this renders.
+public struct RuleDocumentation: Sendable {
+    public init() {}
+
+    public func page(_ rule: RuleDescription) -> String {
+        var out = "<!-- Generated from Sources/PrewarmLintRules by `prewarm-lint rules --write-docs docs/rules`. Do not edit. -->\n"
+        out += "# `\(rule.id)`: \(rule.name)\n\n"
+        out += "Default severity: **\(rule.defaultSeverity.rawValue)**\n\n"
+        out += rule.summary + "\n\n## Why\n\n" + rule.rationale + "\n"
+        if !rule.options.isEmpty {
+            out += "\n## Options\n\n| option | default | meaning |\n|---|---:|---|\n"
+            for option in rule.options {
+                out += "| `\(option.name)` | \(Self.number(option.defaultValue)) | \(option.help) |\n"
+            }
+            out += "\nIn `.prewarm-lint.yml`:\n\n```yaml\nrules:\n  \(rule.id):\n"
+            for option in rule.options { out += "    \(option.name): \(Self.number(option.defaultValue))\n" }
+            out += "```\n"
+        }
+        out += "\n## Fires on\n\nThe line marked `▶` is where the finding points.\n"
+        for example in rule.triggeringExamples { out += Self.example(example) }
+        out += "\n## Stays silent on\n"
+        for example in rule.nonTriggeringExamples { out += Self.example(example) }
+        return out
+    }
+
+    public func index(_ rules: [RuleDescription]) -> String {
+        var out = "<!-- Generated from Sources/PrewarmLintRules by `prewarm-lint rules --write-docs docs/rules`. Do not edit. -->\n"
+        out += "# Rules\n\n| id | default | fires when |\n|---|---|---|\n"
+        for rule in rules { out += "| [`\(rule.id)`](\(rule.id).md) | \(rule.defaultSeverity.rawValue) | \(rule.summary) |\n" }
+        return out
+    }
+
+    static func example(_ example: RuleExample) -> String {
+        "\n### \(example.title)\n\n```text\n\(example.text)\n```\n"
+    }
+
+    static func number(_ value: Double) -> String {
+        value == value.rounded() ? String(Int64(value)) : String(value)
+    }
+}

@@ -1,0 +1,187 @@
+public import PrewarmLintRules
+import PrewarmLintModel
+
+/// SARIF 2.1.0 (OASIS), for code-scanning dashboards: the rules run, one result per finding at its
+/// decisive line with the other evidence as related locations, reader diagnostics as tool
+/// notifications. Validated against the OASIS schema in the tests.
+public struct SARIFReporter: Sendable {
+    public var rules: [RuleDescription]
+
+    public init(rules: [RuleDescription]) {
+        self.rules = rules
+    }
+
+    public func render(_ report: LintReport) -> String {
+        var writer = JSONTextWriter()
+        writer.beginObject()
+        writer.field("$schema", "https://json.schemastore.org/sarif-2.1.0.json")
+        writer.field("version", "2.1.0")
+        writer.key("runs")
+        writer.beginArray()
+        writer.beginObject()
+        writer.key("tool")
+        writer.beginObject()
+        writer.key("driver")
+        writer.beginObject()
+        writer.field("name", "prewarm-lint")
+        writer.field("semanticVersion", report.toolVersion)
+        writer.key("rules")
+        writer.beginArray()
+        for rule in rules {
+            writer.beginObject()
+            writer.field("id", rule.id)
+            writer.field("name", Self.pascalCase(rule.id))
+            writer.key("shortDescription")
+            text(rule.summary, to: &writer)
+            writer.key("fullDescription")
+            text(rule.rationale, to: &writer)
+            writer.key("help")
+            writer.beginObject()
+            writer.field("text", rule.rationale)
+            writer.field("markdown", rule.rationale)
+            writer.endObject()
+            writer.key("defaultConfiguration")
+            writer.beginObject()
+            writer.field("level", Self.level(rule.defaultSeverity))
+            writer.endObject()
+            writer.endObject()
+        }
+        writer.endArray()
+        writer.endObject()
+        writer.endObject()
+        writer.key("invocations")
+        writer.beginArray()
+        writer.beginObject()
+        writer.key("executionSuccessful")
+        writer.bool(report.inputs.allSatisfy { $0.error == nil } && !report.partial)
+        writer.key("toolExecutionNotifications")
+        writer.beginArray()
+        for diagnostic in report.diagnostics {
+            writer.beginObject()
+            writer.key("message")
+            text(diagnostic.message, to: &writer)
+            writer.field("level", diagnostic.severity == .note ? "note" : (diagnostic.severity == .error ? "error" : "warning"))
+            writer.key("descriptor")
+            writer.beginObject()
+            writer.field("id", diagnostic.code.rawValue)
+            writer.endObject()
+            writer.key("locations")
+            writer.beginArray()
+            location(diagnostic.origin, snippet: nil, to: &writer)
+            writer.endArray()
+            writer.endObject()
+        }
+        writer.endArray()
+        writer.endObject()
+        writer.endArray()
+        writer.key("results")
+        writer.beginArray()
+        let indexByID = Dictionary(rules.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
+        for finding in report.findings {
+            writer.beginObject()
+            writer.field("ruleId", finding.ruleID)
+            if let index = indexByID[finding.ruleID] { writer.field("ruleIndex", index) }
+            writer.field("level", Self.level(finding.severity))
+            writer.key("message")
+            text(finding.message, to: &writer)
+            writer.key("locations")
+            writer.beginArray()
+            if let decisive = finding.evidence.first { location(decisive.origin, snippet: decisive.text, to: &writer) }
+            writer.endArray()
+            writer.key("relatedLocations")
+            writer.beginArray()
+            for (index, evidence) in finding.evidence.enumerated().dropFirst() {
+                location(evidence.origin, snippet: evidence.text, message: evidence.label, id: index, to: &writer)
+            }
+            writer.endArray()
+            writer.key("partialFingerprints")
+            writer.beginObject()
+            writer.field("prewarmLintFinding/v1", Self.fingerprint(finding.baselineKey))
+            writer.endObject()
+            writer.key("properties")
+            writer.beginObject()
+            writer.field("session", finding.sessionID)
+            writer.field("sessionKind", finding.sessionKind.rawValue)
+            writer.field("app", finding.appName)
+            if let missing = finding.missingEvidence { writer.field("missingEvidence", missing) }
+            writer.endObject()
+            writer.endObject()
+        }
+        writer.endArray()
+        writer.endObject()
+        writer.endArray()
+        writer.endObject()
+        return writer.text + "\n"
+    }
+
+    private func text(_ value: String, to writer: inout JSONTextWriter) {
+        writer.beginObject()
+        writer.field("text", value)
+        writer.endObject()
+    }
+
+    private func location(_ origin: EventOrigin, snippet: String?, message: String? = nil, id: Int? = nil, to writer: inout JSONTextWriter) {
+        writer.beginObject()
+        if let id { writer.field("id", id) }
+        writer.key("physicalLocation")
+        writer.beginObject()
+        writer.key("artifactLocation")
+        writer.beginObject()
+        writer.field("uri", Self.uri(origin.input))
+        writer.endObject()
+        writer.key("region")
+        writer.beginObject()
+        writer.field("startLine", max(1, origin.line))
+        if let snippet {
+            writer.key("snippet")
+            text(snippet, to: &writer)
+        }
+        writer.endObject()
+        writer.endObject()
+        if let message {
+            writer.key("message")
+            text(message, to: &writer)
+        }
+        writer.endObject()
+    }
+
+    static func level(_ severity: Severity) -> String {
+        switch severity {
+        case .error: "error"
+        case .warning: "warning"
+        case .info: "note"
+        }
+    }
+
+    /// `keychain-while-locked` → `KeychainWhileLocked`.
+    static func pascalCase(_ id: String) -> String {
+        id.split(separator: "-").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
+    }
+
+    /// A path as a URI reference: unreserved characters and `/` kept, the rest percent-encoded.
+    static func uri(_ path: String) -> String {
+        var out = ""
+        for byte in path.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
+                out.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                let hex = Array("0123456789ABCDEF")
+                out += "%\(hex[Int(byte >> 4)])\(hex[Int(byte & 0xF)])"
+            }
+        }
+        return out
+    }
+
+    /// FNV-1a, 64 bits, as hex: stable across runs and platforms (Swift's `Hasher` is seeded per process).
+    static func fingerprint(_ text: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x100_0000_01b3
+        }
+        let digits = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+}

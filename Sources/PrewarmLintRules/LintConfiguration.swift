@@ -1,0 +1,63 @@
+public import PrewarmLintClassifier
+
+/// How a team tunes the rules: which run, at which severity, with which thresholds, for which
+/// apps, and which of the app's own log lines mean what. A plain value: the CLI fills it from
+/// `.prewarm-lint.yml`; a library caller builds it in code.
+public struct LintConfiguration: Sendable, Hashable {
+    /// One rule's settings.
+    public struct RuleSettings: Sendable, Hashable {
+        /// `false` turns the rule off; `nil` keeps the default (on).
+        public var enabled: Bool?
+        /// Replaces the rule's severity for every finding.
+        public var severity: Severity?
+        /// Option values by name (`warning-ms`).
+        public var options: [String: Double]
+
+        public init(enabled: Bool? = nil, severity: Severity? = nil, options: [String: Double] = [:]) {
+            self.enabled = enabled
+            self.severity = severity
+            self.options = options
+        }
+    }
+
+    /// A text in the app's own lines (any process the log shows to be an app) and what it means
+    /// (`"token missing"` → `keychain-failure`).
+    public struct Marker: Sendable, Hashable {
+        /// Text that must appear in the message (case-sensitive).
+        public var text: String
+        public var meaning: EventMeaning
+
+        public init(text: String, meaning: EventMeaning) {
+            self.text = text
+            self.meaning = meaning
+        }
+    }
+
+    /// Settings by rule id.
+    public var rules: [String: RuleSettings]
+    /// When non-empty, only sessions of these apps (bundle ids or process names) are checked.
+    public var apps: [String]
+    public var markers: [Marker]
+
+    public init(rules: [String: RuleSettings] = [:], apps: [String] = [], markers: [Marker] = []) {
+        self.rules = rules
+        self.apps = apps
+        self.markers = markers
+    }
+
+    /// The meanings a marker may map to: those the rules read from the app's own lines.
+    public static let markerMeanings: [EventMeaning] = [
+        .appLifecycle, .appWork, .stateQuery, .backgroundPath, .blockingCall, .launchTimerStart, .launchTimerEnd,
+        .launchDuration, .firstFrame, .keychainAccess, .keychainFailure, .dataProtectionFailure,
+    ]
+
+    /// The classifier's table with the markers tried first, for app lines.
+    public func signatureTable(base: SignatureTable = .builtIn) -> SignatureTable {
+        guard !markers.isEmpty else { return base }
+        let custom = markers.enumerated().map { index, marker in
+            MessageSignature(id: "marker-\(index + 1)", roles: [.app], meaning: marker.meaning, all: [marker.text],
+                             detailAfter: nil, seenOn: "this team's app", example: marker.text, source: "configuration (markers)")
+        }
+        return SignatureTable(signatures: custom + base.signatures)
+    }
+}

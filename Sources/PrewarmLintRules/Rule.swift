@@ -1,0 +1,85 @@
+public import PrewarmLintSessions
+
+/// A hazard check over one launch session: what built-in rules implement, and what a caller
+/// implements to add its own (register it in a ``RuleRegistry``).
+///
+/// A rule reads the session (its kind, milestones and kept lines) and returns findings; it never
+/// fires on missing evidence alone, and says so in ``Finding/missingEvidence`` when the evidence it
+/// used was incomplete. ``RuleContext/finding(_:evidence:)`` fills in the session, the severity from
+/// the configuration and the incompleteness note.
+public protocol Rule: Sendable {
+    var description: RuleDescription { get }
+    func check(_ session: LaunchSession, in context: RuleContext) -> [Finding]
+}
+
+/// What a rule knows while it checks one session.
+public struct RuleContext: Sendable {
+    public var session: LaunchSession
+    public var sessionID: String
+    /// The rule's severity: its default, or what the configuration says.
+    public var severity: Severity
+    /// The rule's options, configured or default.
+    public var options: [String: Double]
+    let ruleID: String
+
+    public init(session: LaunchSession, sessionID: String, ruleID: String, severity: Severity, options: [String: Double]) {
+        self.session = session
+        self.sessionID = sessionID
+        self.ruleID = ruleID
+        self.severity = severity
+        self.options = options
+    }
+
+    /// A finding of this rule in this session; `severity` defaults to the rule's.
+    public func finding(_ message: String, severity: Severity? = nil, evidence: [Finding.Evidence]) -> Finding {
+        var missing: [String] = []
+        if session.confidence == .guess, session.kind != .unknown { missing.append("the session's kind (\(session.kind.rawValue)) is a guess") }
+        missing += session.incompleteEvidence.filter { !$0.hasPrefix("no exit line") }
+        return Finding(ruleID: ruleID, severity: severity ?? self.severity, message: message, sessionID: sessionID,
+                       sessionKind: session.kind, app: session.app, evidence: evidence,
+                       missingEvidence: missing.isEmpty ? nil : missing.joined(separator: "; "))
+    }
+
+    /// An option's value (configured, else the rule's default).
+    public func option(_ name: String) -> Double { options[name] ?? 0 }
+}
+
+extension LaunchSession {
+    /// dasd prewarmed this process (used or not).
+    public var wasPrewarmed: Bool { kind == .prewarmUnused || kind == .prewarmThenLaunch }
+
+    /// The user brought this process up: a cold launch, or a prewarmed process the user then activated.
+    public var wasLaunchedByUser: Bool { kind == .coldLaunch || kind == .prewarmThenLaunch }
+
+    /// The kept lines before the activation (all of them when there was none), in order.
+    public var eventsBeforeActivation: ArraySlice<SessionEvent> {
+        guard let activation = milestone(.activation) else { return events[...] }
+        let cut = events.firstIndex { $0.origin == activation.evidence } ?? events.firstIndex {
+            $0.time.microsecondsSinceEpoch > activation.time.microsecondsSinceEpoch
+        } ?? events.endIndex
+        return events[..<cut]
+    }
+
+    /// The kept line that is a milestone's evidence, as evidence.
+    public func evidence(_ name: Milestone.Name, label: String) -> Finding.Evidence? {
+        guard let milestone = milestone(name) else { return nil }
+        if let event = event(at: milestone.evidence) { return Finding.Evidence(event, label: label) }
+        return Finding.Evidence(origin: milestone.evidence, time: milestone.time, text: "", label: label)
+    }
+}
+
+/// Durations as findings say them: `845 ms`, `3.2 s`, `4 min 12 s`, `1 h 31 min`.
+public enum SpokenDuration {
+    public static func text(microseconds: Int64) -> String {
+        let milliseconds = max(0, microseconds) / 1000
+        if milliseconds < 1000 { return "\(milliseconds) ms" }
+        let seconds = milliseconds / 1000
+        if seconds < 60 { return "\(seconds).\(milliseconds % 1000 / 100) s" }
+        if seconds < 3600 { return "\(seconds / 60) min \(seconds % 60) s" }
+        return "\(seconds / 3600) h \(seconds / 60 % 60) min"
+    }
+
+    public static func between(_ start: SessionEvent, _ end: LaunchSession.Milestone) -> String {
+        text(microseconds: end.time.microsecondsSinceEpoch - start.time.microsecondsSinceEpoch)
+    }
+}

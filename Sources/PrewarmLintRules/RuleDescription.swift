@@ -1,0 +1,43 @@
+/// What a rule is, for people: listed by `prewarm-lint rules`, printed by `explain`, and rendered
+/// into `docs/rules/<id>.md`. Its examples are also its tests.
+public struct RuleDescription: Sendable, Hashable {
+    /// Stable, kebab-case; never renamed once released (`keychain-while-locked`).
+    public var id: String
+    public var name: String
+    public var defaultSeverity: Severity
+    /// One sentence: when it fires.
+    public var summary: String
+    /// Why it matters, and what to do about it (Markdown).
+    public var rationale: String
+    /// Tunable values, with their defaults.
+    public var options: [RuleOption]
+    /// Logs on which the rule fires, exactly on their marked lines.
+    public var triggeringExamples: [RuleExample]
+    /// Logs on which it must stay silent.
+    public var nonTriggeringExamples: [RuleExample]
+
+    public init(id: String, name: String, defaultSeverity: Severity, summary: String, rationale: String, options: [RuleOption] = [],
+                triggeringExamples: [RuleExample], nonTriggeringExamples: [RuleExample]) {
+        self.id = id
+        self.name = name
+        self.defaultSeverity = defaultSeverity
+        self.summary = summary
+        self.rationale = rationale
+        self.options = options
+        self.triggeringExamples = triggeringExamples
+        self.nonTriggeringExamples = nonTriggeringExamples
+    }
+}
+
+/// A number a rule reads from the configuration (`slow-activation: {warning-ms: 1000}`).
+public struct RuleOption: Sendable, Hashable {
+    public var name: String
+    public var defaultValue: Double
+    public var help: String
+
+    public init(name: String, defaultValue: Double, help: String) {
+        self.name = name
+        self.defaultValue = defaultValue
+        self.help = help
+    }
+}

@@ -1,0 +1,87 @@
+public import PrewarmLintSessions
+
+/// The rules a run uses: a value the caller can filter or extend.
+public struct RuleRegistry: Sendable {
+    public private(set) var rules: [any Rule]
+
+    public init(rules: [any Rule]) {
+        self.rules = rules
+    }
+
+    /// Every built-in rule, in documentation order.
+    public static let builtIn = RuleRegistry(rules: [
+        KeychainWhileLocked(),
+        KeychainBeforeActivation(),
+        ProtectedDataBeforeUnlock(),
+        LaunchWorkDuringPrewarm(),
+        LaunchTimerIncludesPrewarm(),
+        StateAssumedAtLaunch(),
+        LaunchWatchdog(),
+        PrewarmWasted(),
+        SlowActivation(),
+        BlockingCallBeforeFirstFrame(),
+    ])
+
+    /// The rule with this id.
+    public func rule(id: String) -> (any Rule)? { rules.first { $0.description.id == id } }
+
+    /// Only the rules `keep` accepts.
+    public func filter(_ keep: (RuleDescription) -> Bool) -> RuleRegistry {
+        RuleRegistry(rules: rules.filter { keep($0.description) })
+    }
+
+    /// This registry and another rule.
+    public func adding(_ rule: any Rule) -> RuleRegistry { RuleRegistry(rules: rules + [rule]) }
+
+    public var ids: [String] { rules.map(\.description.id) }
+}
+
+/// Runs the rules of a registry over sessions, as a configuration says.
+public struct Linter: Sendable {
+    public var registry: RuleRegistry
+    public var configuration: LintConfiguration
+
+    public init(registry: RuleRegistry = .builtIn, configuration: LintConfiguration = LintConfiguration()) {
+        self.registry = registry
+        self.configuration = configuration
+    }
+
+    /// The configuration's rule ids that no rule has: a typo the user must hear about.
+    public var unknownRuleIDs: [String] {
+        let known = Set(registry.ids)
+        return configuration.rules.keys.filter { !known.contains($0) }.sorted()
+    }
+
+    /// Findings for `sessions` (whose ids are `ids`), ordered by session, then time of the decisive
+    /// line, then rule id: the same sessions give the same findings in the same order.
+    public func findings(in sessions: [LaunchSession], ids: [String]) -> [Finding] {
+        var result: [Finding] = []
+        let apps = Set(configuration.apps)
+        for (session, id) in zip(sessions, ids) {
+            if !apps.isEmpty, !(session.app.bundleID.map(apps.contains) ?? false), !(session.app.processName.map(apps.contains) ?? false) {
+                continue
+            }
+            var ofSession: [Finding] = []
+            for rule in registry.rules {
+                let description = rule.description
+                let settings = configuration.rules[description.id]
+                if settings?.enabled == false { continue }
+                var options: [String: Double] = [:]
+                for option in description.options { options[option.name] = settings?.options[option.name] ?? option.defaultValue }
+                let context = RuleContext(session: session, sessionID: id, ruleID: description.id,
+                                          severity: settings?.severity ?? description.defaultSeverity, options: options)
+                var found = rule.check(session, in: context)
+                if let forced = settings?.severity {
+                    for index in found.indices { found[index].severity = forced }
+                }
+                ofSession += found
+            }
+            ofSession.sort { lhs, rhs in
+                let a = lhs.evidence.first?.time.microsecondsSinceEpoch ?? 0, b = rhs.evidence.first?.time.microsecondsSinceEpoch ?? 0
+                return a != b ? a < b : lhs.ruleID < rhs.ruleID
+            }
+            result += ofSession
+        }
+        return result
+    }
+}

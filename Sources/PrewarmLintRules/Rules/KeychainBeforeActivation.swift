@@ -1,0 +1,62 @@
+import PrewarmLintClassifier
+public import PrewarmLintSessions
+
+/// A prewarmed process touched the keychain before the user activated it.
+public struct KeychainBeforeActivation: Rule {
+    public init() {}
+
+    public let description = RuleDescription(
+        id: "keychain-before-activation",
+        name: "Keychain before activation",
+        defaultSeverity: .warning,
+        summary: "A prewarmed process touches the keychain before the user activates it, even when the access succeeds.",
+        rationale: """
+        During prewarm nobody is using the app, and the device may be locked: a keychain access that \
+        succeeds today fails on the next reboot (before first unlock) or for items protected \
+        `WhenUnlocked`. Reading credentials at process start — in a static initializer, \
+        `didFinishLaunching` or an SDK's setup — is the pattern behind phantom logouts. Move it to \
+        the first scene activation, or make the code that reads it survive \
+        `errSecInteractionNotAllowed`.
+        """,
+        triggeringExamples: [
+            RuleExample("the app reads the keychain while prewarmed, and the user comes later",
+                ExampleLog.prewarm(at: "06:02:11") + "\n"
+                    + ExampleLog.app("06:02:11.366104", "SecItemCopyMatching", marked: true) + "\n"
+                    + ExampleLog.suspend(at: "06:02:12") + "\n"
+                    + ExampleLog.activateExisting(at: "08:14:02")),
+            RuleExample("a locked-keychain error from securityd for a prewarm never used",
+                ExampleLog.prewarm(at: "06:02:11") + "\n"
+                    + ExampleLog.keychainLocked(at: "06:02:11.371990", marked: true) + "\n"
+                    + ExampleLog.suspend(at: "06:02:12")),
+        ],
+        nonTriggeringExamples: [
+            RuleExample("the same read on a cold launch, after activation",
+                ExampleLog.coldLaunch(at: "08:14:02") + "\n"
+                    + ExampleLog.bootstrapSuccess(at: "08:14:02") + "\n"
+                    + ExampleLog.app("08:14:02.801422", "SecItemCopyMatching")),
+            RuleExample("a prewarmed process that reads the keychain only after activation",
+                ExampleLog.prewarm(at: "06:02:11") + "\n"
+                    + ExampleLog.suspend(at: "06:02:12") + "\n"
+                    + ExampleLog.activateExisting(at: "08:14:02") + "\n"
+                    + ExampleLog.app("08:14:02.640201", "SecItemCopyMatching")),
+        ]
+    )
+
+    public func check(_ session: LaunchSession, in context: RuleContext) -> [Finding] {
+        guard session.wasPrewarmed else { return [] }
+        let touches = session.eventsBeforeActivation.filter { $0.meaning == .keychainAccess || $0.meaning == .keychainFailure }
+        guard let first = touches.first else { return [] }
+        var evidence = [Finding.Evidence(first, label: "keychain access")]
+        if let prewarm = session.evidence(.prewarmRequest, label: "prewarm request") { evidence.append(prewarm) }
+        var message = "prewarmed process touched the keychain"
+        if let activation = session.milestone(.activation) {
+            message += " \(SpokenDuration.between(first, activation)) before the user activated it"
+            if let line = session.evidence(.activation, label: "activation") { evidence.append(line) }
+        } else {
+            message += " and was never activated by the user"
+        }
+        if first.meaning == .keychainFailure { message += " (the access failed: keychain locked)" }
+        if touches.count > 1 { message += "; \(touches.count) accesses before activation" }
+        return [context.finding(message, evidence: evidence)]
+    }
+}

@@ -1,0 +1,58 @@
+import PrewarmLintClassifier
+public import PrewarmLintSessions
+
+/// A keychain read by the app failed because the keychain was locked (-25308).
+public struct KeychainWhileLocked: Rule {
+    public init() {}
+
+    public let description = RuleDescription(
+        id: "keychain-while-locked",
+        name: "Keychain read while locked",
+        defaultSeverity: .error,
+        summary: "A keychain access by the app failed with -25308 (errSecInteractionNotAllowed, \"keychain is locked\").",
+        rationale: """
+        A prewarmed process can run before the first unlock after a reboot, or while the device is \
+        locked; items protected `WhenUnlocked` (the default) or `AfterFirstUnlock` are then \
+        unreadable and `SecItemCopyMatching` returns `errSecInteractionNotAllowed` (-25308). Code that \
+        treats "no token" as "logged out" signs the user out: the phantom logout. Treat -25308 as \
+        "try again later" (observe `UIApplication.protectedDataDidBecomeAvailableNotification`), never \
+        as a missing item, and do not read credentials before the user activates the app. The finding \
+        names the session kind, since a failure in a prewarm session is the usual cause.
+        """,
+        triggeringExamples: [
+            RuleExample("securityd refuses a prewarmed process's read (real-logs 03's line, in a prewarm)",
+                ExampleLog.prewarm(at: "06:02:11") + "\n"
+                    + ExampleLog.keychainLocked(at: "06:02:11.371990", marked: true) + "\n"
+                    + ExampleLog.suspend(at: "06:02:12")),
+            RuleExample("the app logs errSecInteractionNotAllowed itself, on a cold launch",
+                ExampleLog.coldLaunch(at: "08:14:02") + "\n"
+                    + ExampleLog.app("08:14:02.690114", "SecItemCopyMatching: errSecInteractionNotAllowed (-25308)", marked: true) + "\n"
+                    + ExampleLog.bootstrapSuccess(at: "08:14:02")),
+        ],
+        nonTriggeringExamples: [
+            RuleExample("an item not found (-25300) is not a locked keychain",
+                ExampleLog.prewarm(at: "06:02:11") + "\n"
+                    + "E 06:02:11.371990 securityd[115]: Ledger Pro[2231]/1#4 LF=0 copy_matching Error Domain=NSOSStatusErrorDomain Code=-25300 \"no matching items found\" UserInfo={numberOfErrorsDeep=0, NSDescription=no matching items found}\n"
+                    + ExampleLog.suspend(at: "06:02:12")),
+        ]
+    )
+
+    public func check(_ session: LaunchSession, in context: RuleContext) -> [Finding] {
+        let failures = session.events.filter { $0.meaning == .keychainFailure }
+        guard let first = failures.first else { return [] }
+        var evidence = [Finding.Evidence(first, label: "keychain failure")]
+        var message = "keychain read failed: keychain is locked (-25308)"
+        message += " in a \(session.kind.rawValue) session"
+        if let activation = session.milestone(.activation), activation.time.microsecondsSinceEpoch >= first.time.microsecondsSinceEpoch {
+            message += ", \(SpokenDuration.between(first, activation)) before the user activated the app"
+        } else if session.kind == .prewarmUnused {
+            message += ", which the user never activated"
+        }
+        if failures.count > 1 { message += " (\(failures.count) failures)" }
+        if let decided = session.decidedBy, let line = session.event(at: decided), line.origin != first.origin {
+            evidence.append(Finding.Evidence(line, label: "session kind"))
+        }
+        evidence += failures.dropFirst().prefix(4).map { Finding.Evidence($0, label: "keychain failure") }
+        return [context.finding(message, evidence: evidence)]
+    }
+}

@@ -1,0 +1,104 @@
+import PrewarmLintClassifier
+public import PrewarmLintSessions
+
+/// An app-reported launch duration that includes the time the process spent prewarmed.
+public struct LaunchTimerIncludesPrewarm: Rule {
+    public init() {}
+
+    public let description = RuleDescription(
+        id: "launch-timer-includes-prewarm",
+        name: "Launch timer includes prewarm",
+        defaultSeverity: .warning,
+        summary: "The app reports a launch duration longer than the time since the user activated it, or its launch-start marker ran during prewarm and its end after activation.",
+        rationale: """
+        A launch timer started at process start, in a static initializer or in `didFinishLaunching` \
+        starts during prewarm, so for a prewarmed launch it measures hours of suspension: launch \
+        metrics of "over 1 minute" or "1 day" that nobody can reproduce. Start the timer at the \
+        scene's activation (or read `ActivePrewarm` and discard prewarmed samples), and measure \
+        user-perceived launch with MetricKit's `MXAppLaunchMetric`. The check: a reported duration \
+        exceeds the time between the activation and the line reporting it by more than \
+        `tolerance-ms`.
+        """,
+        options: [RuleOption(name: "tolerance-ms", defaultValue: 1000, help: "How much a reported duration may exceed the time since activation.")],
+        triggeringExamples: [
+            RuleExample("the app logs a launch of 2 hours",
+                ExampleLog.prewarm(at: "06:02:11") + "\n"
+                    + ExampleLog.suspend(at: "06:02:12") + "\n"
+                    + ExampleLog.activateExisting(at: "08:14:02") + "\n"
+                    + ExampleLog.app("08:14:02.802000", "App launch took 7911684 ms", marked: true)),
+        ],
+        nonTriggeringExamples: [
+            RuleExample("a launch time that fits after the activation",
+                ExampleLog.prewarm(at: "06:02:11") + "\n"
+                    + ExampleLog.suspend(at: "06:02:12") + "\n"
+                    + ExampleLog.activateExisting(at: "08:14:02") + "\n"
+                    + ExampleLog.app("08:14:02.802000", "App launch took 301 ms")),
+            RuleExample("a cold launch's duration",
+                ExampleLog.coldLaunch(at: "08:14:02") + "\n"
+                    + ExampleLog.bootstrapSuccess(at: "08:14:02") + "\n"
+                    + ExampleLog.app("08:14:02.820000", "App launch took 418 ms")),
+        ]
+    )
+
+    public func check(_ session: LaunchSession, in context: RuleContext) -> [Finding] {
+        guard session.kind == .prewarmThenLaunch, let activation = session.milestone(.activation) else { return [] }
+        let activationLine = session.evidence(.activation, label: "activation")
+        // An end marker after activation whose start marker ran before it.
+        let start = session.eventsBeforeActivation.first { $0.meaning == .launchTimerStart }
+        if let start, let end = session.events.first(where: {
+            $0.meaning == .launchTimerEnd && $0.time.microsecondsSinceEpoch >= activation.time.microsecondsSinceEpoch
+        }) {
+            let measured = SpokenDuration.text(microseconds: end.time.microsecondsSinceEpoch - start.time.microsecondsSinceEpoch)
+            let real = SpokenDuration.text(microseconds: end.time.microsecondsSinceEpoch - activation.time.microsecondsSinceEpoch)
+            return [context.finding("launch timer ran \(measured) from a start marker during prewarm; the user waited \(real) after activation",
+                                    evidence: [Finding.Evidence(end, label: "timer end"), Finding.Evidence(start, label: "timer start")]
+                                        + [activationLine].compactMap { $0 })]
+        }
+        let tolerance = Int64(context.option("tolerance-ms") * 1000)
+        for line in session.events where line.meaning == .launchDuration && line.time.microsecondsSinceEpoch >= activation.time.microsecondsSinceEpoch {
+            guard let reported = ReportedDuration.microseconds(in: line.text) else { continue }
+            let sinceActivation = line.time.microsecondsSinceEpoch - activation.time.microsecondsSinceEpoch
+            guard reported > sinceActivation + tolerance else { continue }
+            var evidence = [Finding.Evidence(line, label: "reported launch duration")] + [activationLine].compactMap { $0 }
+            if let prewarm = session.evidence(.prewarmRequest, label: "prewarm request") { evidence.append(prewarm) }
+            return [context.finding("app reported a launch of \(SpokenDuration.text(microseconds: reported)); only \(SpokenDuration.text(microseconds: sinceActivation)) passed since the user activated the prewarmed process",
+                                    evidence: evidence)]
+        }
+        return []
+    }
+}
+
+/// The duration an app line reports: the first number in it, with its unit (`ms` when none).
+public enum ReportedDuration {
+    /// `App launch took 7326 ms` → 7,326,000 µs; `launch time: 1.5 s` → 1,500,000 µs;
+    /// `stop 7326 0` → 7,326,000 µs.
+    public static func microseconds(in text: String) -> Int64? {
+        let scalars = Array(text.unicodeScalars)
+        var index = 0
+        while index < scalars.count {
+            guard scalars[index].properties.numericType != nil, scalars[index].isASCII else { index += 1; continue }
+            // A number inside a word (`v2`, `0x1f`) is not a duration.
+            if index > 0, scalars[index - 1].properties.isAlphabetic || scalars[index - 1] == "." { index += 1; continue }
+            var number = ""
+            while index < scalars.count, scalars[index].isASCII, scalars[index].properties.numericType != nil || scalars[index] == "." {
+                number.unicodeScalars.append(scalars[index])
+                index += 1
+            }
+            while index < scalars.count, scalars[index] == " " { index += 1 }
+            var unit = ""
+            while index < scalars.count, scalars[index].properties.isAlphabetic { unit.unicodeScalars.append(scalars[index]); index += 1 }
+            guard let value = Double(number) else { continue }
+            let scale: Double
+            switch unit.lowercased() {
+            case "s", "sec", "secs", "second", "seconds": scale = 1_000_000
+            case "min", "mins", "minute", "minutes": scale = 60_000_000
+            case "h", "hour", "hours": scale = 3_600_000_000
+            case "us", "µs": scale = 1
+            default: scale = 1000
+            }
+            let result = value * scale
+            return result < 1e17 ? Int64(result) : nil
+        }
+        return nil
+    }
+}

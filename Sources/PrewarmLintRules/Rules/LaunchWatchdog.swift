@@ -1,0 +1,70 @@
+import PrewarmLintClassifier
+public import PrewarmLintSessions
+
+/// A launch or scene-create watchdog killed the process.
+public struct LaunchWatchdog: Rule {
+    public init() {}
+
+    public let description = RuleDescription(
+        id: "launch-watchdog",
+        name: "Launch watchdog",
+        defaultSeverity: .error,
+        summary: "A launch or scene-create watchdog killed the app (0x8BADF00D, watchdog transgression); the finding says with which visibility.",
+        rationale: """
+        The watchdog kills a launch that does not finish within its budget: seconds of wall time for a \
+        foreground launch, a few seconds of CPU for a scene-create in the background. A kill with \
+        `WatchdogVisibility: Background` is typical of prewarm and background launches, where the \
+        process gets less CPU and anything that waits (the keychain while locked, a network call, a \
+        lock held by a suspended thread) runs out the clock; the user never sees it, except as a \
+        cold launch the next time and a crash report with `0x8BADF00D`. Move blocking work off the \
+        launch path and out of scene creation.
+        """,
+        triggeringExamples: [
+            RuleExample("scene-create watchdog in the background (real-logs 19's context, as runningboardd logs it)",
+                "06:10:00.001000 runningboardd[33]: Acquiring assertion targeting [app<com.example.ledger(501)>:2231] from originator [osservice<com.apple.SpringBoard>:34] with description <RBSAssertionDescriptor| \"FBWorkspace (BackgroundActive)\" ID:33-34-4107 target:2231 attributes:[\n"
+                    + "\t<RBSRunningReasonAttribute| runningReason:10001>,\n\t<RBSCPUAccessGrant| role:NonUserInteractive>\n\t]>\n"
+                    + "▶ E 06:10:08.910000 runningboardd[33]: [app<com.example.ledger(501)>:2231] Terminating with context: <RBSTerminateContext| domain:10 code:0x8BADF00D explanation:scene-create watchdog transgression: app<com.example.ledger(501)>:2231 exhausted CPU time allowance of 3.37 seconds\n"
+                    + "\tWatchdogEvent: scene-create\n\tWatchdogVisibility: Background\n\t) reportType:CrashLog maxTerminationResistance:Interactive>\n"
+                    + "06:10:08.920000 SpringBoard[34]: [app<com.example.ledger>:2231] Process exited: <RBSProcessExitContext| specific, status:<RBSProcessExitStatus| domain:frontboard(10) code:watchdog(2343432205)>>."),
+        ],
+        nonTriggeringExamples: [
+            RuleExample("a jetsam kill is not a watchdog",
+                ExampleLog.prewarm(at: "06:02:11") + "\n"
+                    + ExampleLog.suspend(at: "06:02:12") + "\n"
+                    + ExampleLog.jetsam(at: "07:30:00")),
+        ]
+    )
+
+    public func check(_ session: LaunchSession, in context: RuleContext) -> [Finding] {
+        guard let kill = session.events.first(where: { $0.meaning == .watchdog }) else { return [] }
+        let what = kill.detail.map { $0.trimmingCharacters(in: " ") } ?? "watchdog"
+        var message = "\(what) killed \(session.app.bundleID ?? session.app.processName ?? "the app") (0x8BADF00D)"
+        if let visibility = Self.value(of: "WatchdogVisibility", in: kill.text) ?? Self.value(of: "ProcessVisibility", in: kill.text) {
+            message += " while \(visibility)"
+            if visibility == "Background" { message += ": typical of a prewarm or background launch" }
+        }
+        message += " in a \(session.kind.rawValue) session"
+        var evidence = [Finding.Evidence(kill, label: "watchdog")]
+        if let decided = session.decidedBy, decided != kill.origin, let line = session.event(at: decided) {
+            evidence.append(Finding.Evidence(line, label: "session kind"))
+        }
+        return [context.finding(message, evidence: evidence)]
+    }
+
+    /// `WatchdogVisibility: Background` → `Background`.
+    static func value(of key: String, in text: String) -> String? {
+        guard let range = text.range(of: key + ": ") else { return nil }
+        let rest = text[range.upperBound...]
+        let value = rest.prefix { $0.isLetter }
+        return value.isEmpty ? nil : String(value)
+    }
+}
+
+extension String {
+    func trimmingCharacters(in set: Character) -> String {
+        var text = Substring(self)
+        while text.first == set { text = text.dropFirst() }
+        while text.last == set { text = text.dropLast() }
+        return String(text)
+    }
+}

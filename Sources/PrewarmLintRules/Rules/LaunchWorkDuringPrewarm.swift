@@ -1,0 +1,82 @@
+import PrewarmLintClassifier
+public import PrewarmLintSessions
+
+/// App launch callbacks or app work ran in a prewarm session before the user came.
+public struct LaunchWorkDuringPrewarm: Rule {
+    public init() {}
+
+    public let description = RuleDescription(
+        id: "launch-work-during-prewarm",
+        name: "Launch work during prewarm",
+        defaultSeverity: .warning,
+        summary: "App launch callbacks or app work (didFinishLaunching, analytics, network, session start) run in a prewarm session before activation.",
+        rationale: """
+        Since iOS 15 a prewarmed scene-based app runs `application(_:didFinishLaunchingWithOptions:)` \
+        with nobody there. Work placed there on the assumption that the user just tapped — an \
+        "app opened" analytics event, a session start, network refreshes, timers — then happens \
+        hours early or for a launch that never comes: inflated session counts, stale data at the real \
+        launch, wasted battery. Start such work from `sceneWillEnterForeground`/`sceneDidBecomeActive`, \
+        or check `ProcessInfo.processInfo.environment["ActivePrewarm"] == "1"` in \
+        `didFinishLaunching`. The finding points at the first piece of app work when the log shows \
+        one, else at the first launch callback.
+        """,
+        triggeringExamples: [
+            RuleExample("an analytics SDK starts a session in a prewarmed process",
+                ExampleLog.prewarm(at: "06:02:11") + "\n"
+                    + ExampleLog.app("06:02:11.366104", "didFinishLaunchingWithOptions") + "\n"
+                    + ExampleLog.app("06:02:11.402311", "10.24.0 - [FirebaseAnalytics][I-ACS023007] Analytics v.10.24.0 started", marked: true) + "\n"
+                    + ExampleLog.suspend(at: "06:02:12") + "\n"
+                    + ExampleLog.activateExisting(at: "08:14:02")),
+            RuleExample("didFinishLaunching in a prewarm that is never used",
+                ExampleLog.prewarm(at: "06:02:11") + "\n"
+                    + ExampleLog.app("06:02:11.366104", "application(_:didFinishLaunchingWithOptions:)", marked: true) + "\n"
+                    + ExampleLog.suspend(at: "06:02:12")),
+        ],
+        nonTriggeringExamples: [
+            RuleExample("the same work on a cold launch",
+                ExampleLog.coldLaunch(at: "08:14:02") + "\n"
+                    + ExampleLog.app("08:14:02.690114", "didFinishLaunchingWithOptions") + "\n"
+                    + ExampleLog.app("08:14:02.691020", "10.24.0 - [FirebaseAnalytics][I-ACS023007] Analytics v.10.24.0 started") + "\n"
+                    + ExampleLog.bootstrapSuccess(at: "08:14:02")),
+            RuleExample("a prewarmed app that waits for activation",
+                ExampleLog.prewarm(at: "06:02:11") + "\n"
+                    + ExampleLog.suspend(at: "06:02:12") + "\n"
+                    + ExampleLog.activateExisting(at: "08:14:02") + "\n"
+                    + ExampleLog.app("08:14:02.640201", "sceneDidBecomeActive") + "\n"
+                    + ExampleLog.app("08:14:02.641020", "10.24.0 - [FirebaseAnalytics][I-ACS023007] Analytics v.10.24.0 started")),
+        ]
+    )
+
+    /// Callbacks that mean launch work ran (not the scene's activation callbacks).
+    static let launchCallbacks = ["willFinishLaunching", "didFinishLaunching", "UIApplicationMain", "ActivePrewarm"]
+
+    public func check(_ session: LaunchSession, in context: RuleContext) -> [Finding] {
+        guard session.wasPrewarmed else { return [] }
+        let before = session.eventsBeforeActivation
+        let work = before.first { $0.meaning == .appWork }
+        let callback = before.first { event in
+            event.meaning == .appLifecycle && Self.launchCallbacks.contains { event.text.contains($0) }
+        }
+        guard let decisive = work ?? callback else { return [] }
+        var evidence = [Finding.Evidence(decisive, label: work != nil ? "app work" : "launch callback")]
+        if work != nil, let callback { evidence.append(Finding.Evidence(callback, label: "launch callback")) }
+        if let prewarm = session.evidence(.prewarmRequest, label: "prewarm request") { evidence.append(prewarm) }
+        let what = work != nil ? "app work (\(decisive.detail ?? "network request"))" : "launch callback \(decisive.detail ?? "")"
+        var message = "\(what.trimmingTrailingSpace) ran during prewarm"
+        if let activation = session.milestone(.activation) {
+            message += ", \(SpokenDuration.between(decisive, activation)) before the user activated the app"
+            if let line = session.evidence(.activation, label: "activation") { evidence.append(line) }
+        } else {
+            message += "; the user never activated this process"
+        }
+        return [context.finding(message, evidence: evidence)]
+    }
+}
+
+extension String {
+    var trimmingTrailingSpace: String {
+        var copy = self
+        while copy.last == " " { copy.removeLast() }
+        return copy
+    }
+}

@@ -1,0 +1,175 @@
+import Foundation
+import PrewarmLint
+import Yams
+
+/// `.prewarm-lint.yml`: found upward from the first input (or the working directory for standard
+/// input), or named with `--config`; read with Yams into a ``LintConfiguration``.
+///
+/// ```yaml
+/// apps: [com.example.ledger]          # only sessions of these apps
+/// disabled: [prewarm-wasted]          # rules turned off
+/// rules:
+///   slow-activation: {warning-ms: 800, error-ms: 3000}
+///   launch-work-during-prewarm: {severity: error}
+///   blocking-call-before-first-frame: off
+/// markers:                            # the app's own lines, taught to the tool
+///   - {match: "token missing", meaning: keychain-failure}
+///   - {match: "Analytics session started", meaning: app-work}
+/// ```
+/// An unknown key, rule, option or meaning is an error naming it and its line.
+struct ConfigurationFile {
+    static let fileName = ".prewarm-lint.yml"
+
+    struct Problem: Error, CustomStringConvertible {
+        var path: String
+        var line: Int?
+        var message: String
+        var description: String { "\(path)\(line.map { ":\($0)" } ?? ""): error: \(message)" }
+    }
+
+    /// The nearest `.prewarm-lint.yml` in the directory of `path` or above it.
+    static func find(from path: String) -> String? {
+        let manager = FileManager.default
+        var directory: URL
+        if path == "-" {
+            directory = URL(fileURLWithPath: manager.currentDirectoryPath)
+        } else {
+            var isDirectory: ObjCBool = false
+            let url = URL(fileURLWithPath: path).standardizedFileURL
+            directory = manager.fileExists(atPath: url.path, isDirectory: &isDirectory) && isDirectory.boolValue ? url : url.deletingLastPathComponent()
+        }
+        while true {
+            let candidate = directory.appendingPathComponent(fileName).path
+            if manager.fileExists(atPath: candidate) { return candidate }
+            let parent = directory.deletingLastPathComponent()
+            if parent.path == directory.path { return nil }
+            directory = parent
+        }
+    }
+
+    static func load(_ path: String, rules: [RuleDescription]) throws -> LintConfiguration {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw Problem(path: path, line: nil, message: "cannot read the configuration file")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw Problem(path: path, line: nil, message: "the configuration file is not UTF-8")
+        }
+        return try parse(text, path: path, rules: rules)
+    }
+
+    static func parse(_ text: String, path: String, rules: [RuleDescription]) throws -> LintConfiguration {
+        let root: Node?
+        do {
+            root = try Yams.compose(yaml: text)
+        } catch let error as YamlError {
+            throw Problem(path: path, line: nil, message: "not valid YAML: \(error)")
+        }
+        var configuration = LintConfiguration()
+        guard let root else { return configuration }
+        guard let top = root.mapping else { throw Problem(path: path, line: line(root), message: "expected a mapping of settings at the top") }
+        let ruleIDs = rules.map(\.id)
+        for (keyNode, value) in top {
+            let key = keyNode.string ?? ""
+            switch key {
+            case "apps":
+                configuration.apps = try strings(value, path: path, what: "apps")
+            case "disabled":
+                for id in try strings(value, path: path, what: "disabled") {
+                    guard ruleIDs.contains(id) else { throw unknownRule(id, node: value, path: path, known: ruleIDs) }
+                    configuration.rules[id, default: .init()].enabled = false
+                }
+            case "rules":
+                guard let mapping = value.mapping else { throw Problem(path: path, line: line(value), message: "'rules' must map rule ids to settings") }
+                for (idNode, settingsNode) in mapping {
+                    let id = idNode.string ?? ""
+                    guard let rule = rules.first(where: { $0.id == id }) else { throw unknownRule(id, node: idNode, path: path, known: ruleIDs) }
+                    configuration.rules[id] = try settings(settingsNode, rule: rule, path: path, existing: configuration.rules[id])
+                }
+            case "markers":
+                guard let sequence = value.sequence else { throw Problem(path: path, line: line(value), message: "'markers' must be a list of {match, meaning}") }
+                for item in sequence { configuration.markers.append(try marker(item, path: path)) }
+            default:
+                throw Problem(path: path, line: line(keyNode), message: "unknown key '\(key)'; the keys are apps, disabled, rules, markers")
+            }
+        }
+        return configuration
+    }
+
+    private static func settings(_ node: Node, rule: RuleDescription, path: String, existing: LintConfiguration.RuleSettings?) throws -> LintConfiguration.RuleSettings {
+        var settings = existing ?? LintConfiguration.RuleSettings()
+        // `rule: off`, `rule: warning`: a shorthand for enabled/severity.
+        if let scalar = node.scalar?.string {
+            try apply(scalar, to: &settings, node: node, path: path, rule: rule.id)
+            return settings
+        }
+        guard let mapping = node.mapping else { throw Problem(path: path, line: line(node), message: "settings of '\(rule.id)' must be a mapping or off/info/warning/error") }
+        for (keyNode, value) in mapping {
+            let key = keyNode.string ?? ""
+            switch key {
+            case "enabled":
+                guard let flag = value.bool else { throw Problem(path: path, line: line(value), message: "'enabled' of '\(rule.id)' must be true or false") }
+                settings.enabled = flag
+            case "severity":
+                try apply(value.string ?? "", to: &settings, node: value, path: path, rule: rule.id)
+            default:
+                guard rule.options.contains(where: { $0.name == key }) else {
+                    let options = rule.options.map(\.name)
+                    let known = (["enabled", "severity"] + options).joined(separator: ", ")
+                    throw Problem(path: path, line: line(keyNode), message: "unknown setting '\(key)' for rule '\(rule.id)'; its settings are \(known)")
+                }
+                guard let number = value.float, number >= 0 else {
+                    throw Problem(path: path, line: line(value), message: "'\(key)' of '\(rule.id)' must be a number of at least 0")
+                }
+                settings.options[key] = number
+            }
+        }
+        return settings
+    }
+
+    private static func apply(_ word: String, to settings: inout LintConfiguration.RuleSettings, node: Node, path: String, rule: String) throws {
+        if word == "off" || word == "false" {
+            settings.enabled = false
+        } else if let severity = Severity(rawValue: word) {
+            settings.severity = severity
+        } else {
+            throw Problem(path: path, line: line(node), message: "'\(word)' is not a severity for '\(rule)'; use off, info, warning or error")
+        }
+    }
+
+    private static func marker(_ node: Node, path: String) throws -> LintConfiguration.Marker {
+        guard let mapping = node.mapping else { throw Problem(path: path, line: line(node), message: "a marker must be {match: \"text\", meaning: …}") }
+        var match: String?, meaning: EventMeaning?
+        for (keyNode, value) in mapping {
+            switch keyNode.string ?? "" {
+            case "match":
+                guard let text = value.string, !text.isEmpty else { throw Problem(path: path, line: line(value), message: "a marker's 'match' must be non-empty text") }
+                match = text
+            case "meaning":
+                let allowed = LintConfiguration.markerMeanings.map(\.rawValue)
+                guard let word = value.string, let parsed = EventMeaning(rawValue: word), LintConfiguration.markerMeanings.contains(parsed) else {
+                    throw Problem(path: path, line: line(value), message: "unknown marker meaning '\(value.string ?? "")'; one of: \(allowed.joined(separator: ", "))")
+                }
+                meaning = parsed
+            default:
+                throw Problem(path: path, line: line(keyNode), message: "unknown key '\(keyNode.string ?? "")' in a marker; the keys are match and meaning")
+            }
+        }
+        guard let match, let meaning else { throw Problem(path: path, line: line(node), message: "a marker needs both 'match' and 'meaning'") }
+        return LintConfiguration.Marker(text: match, meaning: meaning)
+    }
+
+    private static func strings(_ node: Node, path: String, what: String) throws -> [String] {
+        if let single = node.scalar?.string { return [single] }
+        guard let sequence = node.sequence else { throw Problem(path: path, line: line(node), message: "'\(what)' must be a list") }
+        return try sequence.map { item in
+            guard let text = item.string else { throw Problem(path: path, line: line(item), message: "'\(what)' must list text values") }
+            return text
+        }
+    }
+
+    private static func unknownRule(_ id: String, node: Node, path: String, known: [String]) -> Problem {
+        Problem(path: path, line: line(node), message: "unknown rule '\(id)'; the rules are \(known.joined(separator: ", "))")
+    }
+
+    private static func line(_ node: Node) -> Int? { node.mark.map { $0.line } }
+}

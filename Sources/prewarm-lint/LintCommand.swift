@@ -1,0 +1,257 @@
+import ArgumentParser
+import Foundation
+import PrewarmLint
+
+/// The report formats of `lint`.
+enum ReportFormat: String, ExpressibleByArgument, CaseIterable {
+    case text, json, ndjson, sarif, markdown, github, junit
+
+    func render(_ report: LintReport, rules: [RuleDescription], color: Bool, failOn: Severity) -> String {
+        switch self {
+        case .text: FindingTextReporter(color: color).render(report)
+        case .json: report.render()
+        case .ndjson: FindingNDJSONReporter().render(report)
+        case .sarif: SARIFReporter(rules: rules).render(report)
+        case .markdown: MarkdownReporter().render(report)
+        case .github: GitHubAnnotationReporter().render(report)
+        case .junit: JUnitReporter(failOn: failOn).render(report)
+        }
+    }
+}
+
+/// `FORMAT=PATH` for `--output`.
+struct ReportOutput: ExpressibleByArgument {
+    var format: ReportFormat
+    var path: String
+
+    init?(argument: String) {
+        guard let equals = argument.firstIndex(of: "="), let format = ReportFormat(rawValue: String(argument[..<equals])) else { return nil }
+        let path = String(argument[argument.index(after: equals)...])
+        guard !path.isEmpty else { return nil }
+        self.format = format
+        self.path = path
+    }
+
+    static var defaultCompletionKind: CompletionKind { .file() }
+}
+
+/// The threshold of `--fail-on`: a severity, or never.
+enum FailThreshold: String, ExpressibleByArgument, CaseIterable {
+    case info, warning, error, never
+
+    var severity: Severity? { Severity(rawValue: rawValue) }
+}
+
+struct LintCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "lint",
+        abstract: "Find launch hazards: keychain or protected data used while locked, work done during prewarm, launch timers that include it, watchdog kills…",
+        discussion: """
+        Rebuilds every launch session (as `sessions` does) and runs the rules on them (`prewarm-lint rules` \\
+        lists them, `prewarm-lint explain RULE` explains one). Findings are printed compiler-style, \\
+        `path:line: severity: [rule] message`, with the log lines that prove them and the timeline of their \\
+        session. Settings come from the nearest .prewarm-lint.yml above the first input, or --config.
+
+        Exit status: 0 when no finding is at or above --fail-on, 1 when one is, 2 when an input could not be \\
+        read (the report is still written), 64 on a usage or configuration error.
+        """
+    )
+
+    @OptionGroup var reading: ReadingOptions
+
+    @Option(name: .long, help: "Report format on standard output.")
+    var format: ReportFormat = .text
+
+    @Option(name: .long, help: ArgumentHelp("Also write a report to a file (repeatable): json=report.json, sarif=out.sarif…", valueName: "format=path"))
+    var output: [ReportOutput] = []
+
+    @Option(name: .long, help: ArgumentHelp("Exit 1 when a finding is at or above this severity (info, warning, error, never).", valueName: "severity"))
+    var failOn: FailThreshold = .error
+
+    @Flag(name: .long, help: "Report warnings as errors (and fail on them).")
+    var strict = false
+
+    @Flag(name: .long, help: "Report errors as warnings (so only --fail-on warning fails).")
+    var lenient = false
+
+    @Option(name: .long, help: ArgumentHelp("The configuration file (default: the nearest .prewarm-lint.yml above the first input).", valueName: "path"))
+    var config: String?
+
+    @Flag(name: .long, help: "Ignore any .prewarm-lint.yml.")
+    var noConfig = false
+
+    @Option(name: .long, help: ArgumentHelp("Only run these rules (repeatable).", valueName: "rule"))
+    var rule: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("Only sessions of this app (bundle id or process name; repeatable; adds to the configuration's apps).", valueName: "bundle-id"))
+    var app: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("Hide the findings recorded in this baseline file.", valueName: "path"))
+    var baseline: String?
+
+    @Option(name: .long, help: ArgumentHelp("Record this run's findings as a baseline file, then exit 0.", valueName: "path"))
+    var writeBaseline: String?
+
+    @Flag(name: .long, help: "Replace user data (e-mails, tokens, UUIDs, home folder names) in every report, for public bug trackers.")
+    var redact = false
+
+    @Flag(name: .long, help: "Rebuild each input's sessions on its own instead of merging the inputs as one device's logs.")
+    var separately = false
+
+    @Flag(name: .long, help: "Never use colour (colour is used only on a terminal).")
+    var noColor = false
+
+    @Option(name: .long, help: ArgumentHelp("Reader diagnostics printed in text format (all are counted).", valueName: "n"))
+    var maxDiagnostics = 20
+
+    func validate() throws {
+        if strict && lenient { throw ValidationError("--strict and --lenient cannot be used together") }
+        let known = RuleRegistry.builtIn.ids
+        for id in rule where !known.contains(id) {
+            throw ValidationError("unknown rule '\(id)'; the rules are \(known.joined(separator: ", "))")
+        }
+        if config != nil && noConfig { throw ValidationError("--config and --no-config cannot be used together") }
+    }
+
+    func run() throws {
+        let options = try reading.readOptions(now: StandardStreams.now())
+        var registry = RuleRegistry.builtIn
+        if !rule.isEmpty { registry = registry.filter { rule.contains($0.id) } }
+        var configuration = LintConfiguration()
+        do {
+            if let path = config ?? (noConfig ? nil : ConfigurationFile.find(from: reading.paths[0])) {
+                configuration = try ConfigurationFile.load(path, rules: RuleRegistry.builtIn.rules.map(\.description))
+            }
+        } catch let problem as ConfigurationFile.Problem {
+            StandardStreams.err(problem.description)
+            throw ExitCode(64)
+        }
+        configuration.apps += app
+        let discovery = InputDiscovery.expand(reading.paths)
+        var unreadable = false
+        for failure in discovery.failures {
+            StandardStreams.err("\(failure.path): error: \(failure.message)")
+            unreadable = true
+        }
+        var printed = 0
+        let textOut = format == .text
+        let run = LintRun(options: options, linter: Linter(registry: registry, configuration: configuration),
+                          toolVersion: ToolVersion.current, separately: separately)
+        var report = run.run(discovery.inputs) { diagnostic in
+            guard textOut, printed < maxDiagnostics, diagnostic.severity >= .warning else { return }
+            StandardStreams.err(diagnostic.description)
+            printed += 1
+        }
+        for summary in report.inputs where summary.error != nil {
+            StandardStreams.err("\(summary.path): error: \(summary.error!)")
+            unreadable = true
+        }
+        if strict || lenient {
+            for index in report.findings.indices {
+                if strict, report.findings[index].severity == .warning { report.findings[index].severity = .error }
+                if lenient, report.findings[index].severity == .error { report.findings[index].severity = .warning }
+            }
+        }
+        if let writeBaseline {
+            let text = Baseline(findings: report.findings).text
+            guard FileManager.default.createFile(atPath: writeBaseline, contents: Data(text.utf8)) else {
+                StandardStreams.err("\(writeBaseline): error: cannot write the baseline file")
+                throw ExitCode(2)
+            }
+            StandardStreams.err("wrote \(report.findings.count) finding\(report.findings.count == 1 ? "" : "s") to the baseline \(writeBaseline)")
+            throw ExitCode(unreadable ? 2 : 0)
+        }
+        if let baseline {
+            guard let data = FileManager.default.contents(atPath: baseline), let text = String(data: data, encoding: .utf8) else {
+                StandardStreams.err("\(baseline): error: cannot read the baseline file (write one with --write-baseline)")
+                throw ExitCode(2)
+            }
+            let filtered = Baseline(text: text).filter(report.findings)
+            report.findings = filtered.kept
+            report.baselineSuppressed = filtered.suppressed
+        }
+        if redact { report = Redactor().redact(report) }
+        let threshold = failOn.severity
+        let descriptions = registry.rules.map(\.description)
+        let color = format == .text && !noColor && StandardStreams.stdoutIsTerminal && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+        for extra in output {
+            let text = extra.format.render(report, rules: descriptions, color: false, failOn: threshold ?? .error)
+            guard FileManager.default.createFile(atPath: extra.path, contents: Data(text.utf8)) else {
+                StandardStreams.err("\(extra.path): error: cannot write the \(extra.format.rawValue) report")
+                throw ExitCode(2)
+            }
+        }
+        let rendered = format.render(report, rules: descriptions, color: color, failOn: threshold ?? .error)
+        if format == .text {
+            // The summary line goes to standard error with the diagnostics; findings to standard output.
+            var lines = rendered.split(separator: "\n", omittingEmptySubsequences: false)
+            while lines.last?.isEmpty == true { lines.removeLast() }
+            let summary = lines.popLast().map(String.init) ?? ""
+            if !lines.isEmpty { StandardStreams.out(lines.joined(separator: "\n")) }
+            StandardStreams.flush()
+            StandardStreams.err(summary)
+        } else {
+            StandardStreams.out(String(rendered.dropLast()))
+        }
+        StandardStreams.flush()
+        if unreadable { throw ExitCode(2) }
+        if let threshold, report.findings.contains(where: { $0.severity >= threshold }) { throw ExitCode(1) }
+    }
+}
+
+struct RulesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rules",
+        abstract: "List the rules, or write their documentation pages."
+    )
+
+    @Option(name: .long, help: ArgumentHelp("Write docs/rules: one Markdown page per rule and an index, generated from the rules.", valueName: "directory"))
+    var writeDocs: String?
+
+    func run() throws {
+        let rules = RuleRegistry.builtIn.rules.map(\.description)
+        if let writeDocs {
+            let documentation = RuleDocumentation()
+            try FileManager.default.createDirectory(atPath: writeDocs, withIntermediateDirectories: true)
+            var files = [("README.md", documentation.index(rules))]
+            files += rules.map { ("\($0.id).md", documentation.page($0)) }
+            for (name, text) in files {
+                let path = (writeDocs as NSString).appendingPathComponent(name)
+                guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8)) else {
+                    StandardStreams.err("\(path): error: cannot write the rule's page")
+                    throw ExitCode(2)
+                }
+            }
+            StandardStreams.err("wrote \(files.count) files to \(writeDocs)")
+            return
+        }
+        let width = rules.map(\.id.count).max() ?? 0
+        for rule in rules {
+            StandardStreams.out("\(rule.id.padding(toLength: width, withPad: " ", startingAt: 0))  \(rule.defaultSeverity.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0))  \(rule.summary)")
+        }
+        StandardStreams.flush()
+    }
+}
+
+struct ExplainCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "explain",
+        abstract: "Explain a rule: why it matters, its options, and logs it fires and stays silent on."
+    )
+
+    @Argument(help: ArgumentHelp("A rule id (see `prewarm-lint rules`).", valueName: "rule"))
+    var ruleID: String
+
+    func validate() throws {
+        let known = RuleRegistry.builtIn.ids
+        guard known.contains(ruleID) else {
+            throw ValidationError("unknown rule '\(ruleID)'; the rules are \(known.joined(separator: ", "))")
+        }
+    }
+
+    func run() throws {
+        let rule = RuleRegistry.builtIn.rule(id: ruleID)!
+        StandardStreams.out(String(RuleDocumentation().page(rule.description).drop { $0 != "\n" }.dropFirst().dropLast()))
+        StandardStreams.flush()
+    }
+}

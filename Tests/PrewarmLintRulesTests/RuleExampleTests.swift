@@ -1,0 +1,148 @@
+import Foundation
+import PrewarmLint
+import PrewarmLintTesting
+import Testing
+
+/// Every rule's examples, rendered as a Console copy and as ndjson and read through the whole
+/// pipeline: a triggering example fires exactly on its marked lines (one finding per marked line,
+/// pointing at it), a non-triggering one fires nothing — for that rule alone and with every rule on.
+@Suite("rule examples")
+struct RuleExampleTests {
+    static let rules = RuleRegistry.builtIn.rules.map(\.description)
+    static let cases: [(rule: String, example: Int, triggering: Bool)] = rules.flatMap { rule in
+        rule.triggeringExamples.indices.map { (rule.id, $0, true) } + rule.nonTriggeringExamples.indices.map { (rule.id, $0, false) }
+    }
+
+    @Test("the ten rules of issue 5, each with examples both ways")
+    func registry() {
+        #expect(RuleRegistry.builtIn.ids == [
+            "keychain-while-locked", "keychain-before-activation", "protected-data-before-unlock", "launch-work-during-prewarm",
+            "launch-timer-includes-prewarm", "state-assumed-at-launch", "launch-watchdog", "prewarm-wasted", "slow-activation",
+            "blocking-call-before-first-frame",
+        ])
+        for rule in Self.rules {
+            #expect(!rule.triggeringExamples.isEmpty, "\(rule.id) has no triggering example")
+            #expect(!rule.nonTriggeringExamples.isEmpty, "\(rule.id) has no non-triggering example")
+            for example in rule.triggeringExamples { #expect(!example.markedLines.isEmpty, "\(rule.id): '\(example.title)' marks no line") }
+            for example in rule.nonTriggeringExamples { #expect(example.markedLines.isEmpty, "\(rule.id): '\(example.title)' marks a line") }
+        }
+    }
+
+    @Test("fires exactly on the marked lines, in every rendering", arguments: cases.indices)
+    func example(index: Int) throws {
+        let (id, number, triggering) = Self.cases[index]
+        let rule = try #require(Self.rules.first { $0.id == id })
+        let example = triggering ? rule.triggeringExamples[number] : rule.nonTriggeringExamples[number]
+        let expected = example.markedLines.map { ($0.time, RuleExampleRendering.quoted($0)) }
+        for rendering in RuleExampleRendering.allCases {
+            for registry in [RuleRegistry.builtIn.filter { $0.id == id }, .builtIn] {
+                let report = try rendering.lint(example, registry: registry)
+                // `Icon tapped: <private>` is how iOS prints a tap: reported as redacted evidence, and expected.
+                #expect(report.diagnostics.filter { $0.severity >= .warning && $0.code != .redactedEvidence }.isEmpty,
+                        "\(id) '\(example.title)' (\(rendering.rawValue)) reads with diagnostics: \(report.diagnostics)")
+                let findings = report.findings.filter { $0.ruleID == id }
+                let actual = findings.map { finding in
+                    (String(finding.evidence.first?.time.iso8601.dropFirst(11).prefix(15) ?? ""), finding.evidence.first?.text ?? "")
+                }
+                #expect(actual.map(\.0) == expected.map(\.0) && actual.map(\.1) == expected.map(\.1),
+                        "\(id) '\(example.title)' (\(rendering.rawValue)): fired on \(actual), expected \(expected)")
+                for finding in findings {
+                    #expect(finding.severity == rule.defaultSeverity || id == "slow-activation")
+                    #expect(!finding.message.isEmpty && !finding.message.contains("\n"))
+                    #expect(finding.sessionID.hasPrefix(ExampleLog.bundle + "#"))
+                }
+            }
+        }
+    }
+}
+
+@Suite("rule behaviour")
+struct RuleBehaviourTests {
+    @Test("slow-activation: thresholds are options, and an error above error-ms")
+    func slowActivationThresholds() throws {
+        let rule = SlowActivation().description
+        let example = rule.triggeringExamples[0]  // 2.4 s from activation to first frame
+        let only = RuleRegistry.builtIn.filter { $0.id == rule.id }
+        let defaults = try RuleExampleRendering.ndjson.lint(example, registry: only)
+        #expect(defaults.findings.map(\.severity) == [.warning])
+        #expect(defaults.findings.first?.message == "activation to first frame took 2.4 s (warning from 1000 ms)")
+        let strict = LintConfiguration(rules: [rule.id: .init(options: ["warning-ms": 500, "error-ms": 2000])])
+        let tightened = try RuleExampleRendering.ndjson.lint(example, registry: only, configuration: strict)
+        #expect(tightened.findings.map(\.severity) == [.error])
+        let relaxed = LintConfiguration(rules: [rule.id: .init(options: ["warning-ms": 3000])])
+        #expect(try RuleExampleRendering.ndjson.lint(example, registry: only, configuration: relaxed).findings.isEmpty)
+    }
+
+    @Test("configuration turns rules off, overrides severity and limits apps")
+    func configuration() throws {
+        let example = KeychainWhileLocked().description.triggeringExamples[0]
+        let off = LintConfiguration(rules: ["keychain-while-locked": .init(enabled: false)])
+        #expect(try RuleExampleRendering.consoleCopy.lint(example, configuration: off).findings.allSatisfy { $0.ruleID != "keychain-while-locked" })
+        let softer = LintConfiguration(rules: ["keychain-while-locked": .init(severity: .info)])
+        let findings = try RuleExampleRendering.consoleCopy.lint(example, configuration: softer).findings
+        #expect(findings.first { $0.ruleID == "keychain-while-locked" }?.severity == .info)
+        let otherApp = LintConfiguration(apps: ["com.example.notes"])
+        #expect(try RuleExampleRendering.consoleCopy.lint(example, configuration: otherApp).findings.isEmpty)
+    }
+
+    @Test("a team's markers teach the classifier its own lines")
+    func markers() throws {
+        // Without markers, "Token missing, showing login" means nothing; as a keychain-failure marker it fires.
+        let example = RuleExample("a marker", """
+            \(ExampleLog.prewarm(at: "06:02:11"))
+            ▶ 06:02:11.366104 Ledger Pro[2231]: Token missing, showing login
+            \(ExampleLog.suspend(at: "06:02:12"))
+            """)
+        let only = RuleRegistry.builtIn.filter { $0.id == "keychain-while-locked" }
+        #expect(try RuleExampleRendering.consoleCopy.lint(example, registry: only).findings.isEmpty)
+        let taught = LintConfiguration(markers: [.init(text: "Token missing", meaning: .keychainFailure)])
+        let findings = try RuleExampleRendering.consoleCopy.lint(example, registry: only, configuration: taught).findings
+        #expect(findings.map(\.evidence.first?.text) == ["Ledger Pro[2231]: Token missing, showing login"])
+        #expect(findings.first?.sessionKind == .prewarmUnused)
+    }
+
+    @Test("a finding in a guessed session says what evidence is missing")
+    func missingEvidence() throws {
+        // No prewarm request in the log: the kind is inferred from the suspended state.
+        let example = RuleExample("guess", """
+            \(ExampleLog.suspend(at: "06:02:12"))
+            ▶ 06:02:12.366104 Ledger Pro[2231]: 10.24.0 - [FirebaseAnalytics][I-ACS023007] Analytics v.10.24.0 started
+            \(ExampleLog.activateExisting(at: "08:14:02"))
+            """)
+        let report = try RuleExampleRendering.consoleCopy.lint(example, registry: RuleRegistry.builtIn.filter { $0.id == "launch-work-during-prewarm" })
+        let finding = try #require(report.findings.first)
+        #expect(finding.missingEvidence?.contains("guess") == true)
+    }
+
+    @Test("baselines match by rule, app and message, not by numbers")
+    func baseline() throws {
+        let example = PrewarmWasted().description.triggeringExamples[0]
+        let findings = try RuleExampleRendering.ndjson.lint(example).findings
+        let baseline = Baseline(text: Baseline(findings: findings).text)
+        #expect(baseline.filter(findings).kept.isEmpty)
+        #expect(baseline.filter(findings).suppressed == findings.count)
+        var moved = findings
+        moved[0].message = moved[0].message.replacingOccurrences(of: "2 h 1 min", with: "3 h 5 min")
+        #expect(baseline.filter(moved).kept.isEmpty, "durations changed between runs must still match")
+        moved[0].ruleID = "other-rule"
+        #expect(baseline.filter(moved).kept.count == 1)
+    }
+
+    @Test("reported durations are read with their units")
+    func reportedDurations() {
+        #expect(ReportedDuration.microseconds(in: "App launch took 7326 ms") == 7_326_000)
+        #expect(ReportedDuration.microseconds(in: "launch time: 1.5 s") == 1_500_000)
+        #expect(ReportedDuration.microseconds(in: "stop 7326 0") == 7_326_000)
+        #expect(ReportedDuration.microseconds(in: "v2 launch took 3 min") == 180_000_000)
+        #expect(ReportedDuration.microseconds(in: "no number") == nil)
+    }
+
+    @Test("application state lines")
+    func applicationState() {
+        #expect(ApplicationStateText.readsBackground("didFinishLaunchingWithOptions applicationState=2 ActivePrewarm=1"))
+        #expect(ApplicationStateText.readsBackground("applicationState: background"))
+        #expect(ApplicationStateText.readsBackground("state is UIApplicationStateBackground"))
+        #expect(!ApplicationStateText.readsBackground("application(_:didFinishLaunchingWithOptions:) applicationState=1"))
+        #expect(!ApplicationStateText.readsBackground("applicationState=0"))
+    }
+}
