@@ -57,7 +57,7 @@ let package = Package(
         .testTarget(name: "PrewarmLintReadersTests", dependencies: ["PrewarmLintReaders", "PrewarmLintTesting"]),
         .testTarget(name: "PrewarmLintRulesTests", dependencies: ["PrewarmLint", "PrewarmLintTesting"]),
         .testTarget(name: "PrewarmLintCorpusTests", dependencies: ["PrewarmLint", "PrewarmLintTesting"]),
-        .testTarget(name: "PrewarmLintCLITests", dependencies: ["PrewarmLintTesting", "prewarm-lint"]),
+        .testTarget(name: "PrewarmLintCLITests", dependencies: ["PrewarmLintTesting", "prewarm-lint"], exclude: ["Goldens", "Schemas"]),
     ],
     swiftLanguageModes: [.v6]
 )

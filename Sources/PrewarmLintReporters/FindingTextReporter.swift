@@ -33,11 +33,14 @@ public struct FindingTextReporter: Sendable {
         for id in sessionOrder {
             for finding in bySession[id]! {
                 out += line(finding) + "\n"
-                let width = finding.evidence.map { $0.origin.description.count }.max() ?? 0
+                // Evidence from the finding's own input is named by its line only.
+                let places = finding.evidence.map { evidence in
+                    evidence.origin.input == finding.location?.input ? "line \(evidence.origin.line)" : evidence.origin.description
+                }
+                let width = places.map(\.count).max() ?? 0
                 let labelWidth = finding.evidence.map(\.label.count).max() ?? 0
-                for evidence in finding.evidence {
-                    let place = evidence.origin.description.padding(width)
-                    out += "    \(dim(place))  \(evidence.label.padding(labelWidth))  \(evidence.text)\n"
+                for (evidence, place) in zip(finding.evidence, places) {
+                    out += "    \(dim(place.padding(width)))  \(evidence.label.padding(labelWidth))  \(Self.cut(evidence.text))\n"
                 }
                 if let missing = finding.missingEvidence { out += "    \(dim("evidence incomplete:")) \(missing)\n" }
             }
@@ -78,6 +81,13 @@ public struct FindingTextReporter: Sendable {
         }
         return "\u{1B}[\(code)m\(severity.rawValue)\u{1B}[0m"
     }
+
+    /// Evidence quoted in a terminal: at most ``quoteLimit`` characters (the JSON report has it whole).
+    static func cut(_ text: String) -> String {
+        text.count <= quoteLimit ? text : String(text.prefix(quoteLimit - 1)) + "…"
+    }
+
+    public static let quoteLimit = 200
 
     private func dim(_ text: String) -> String { color ? "\u{1B}[2m\(text)\u{1B}[0m" : text }
 }

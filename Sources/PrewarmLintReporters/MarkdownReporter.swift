@@ -62,7 +62,7 @@ public struct MarkdownReporter: Sendable {
     func gantt(_ report: LintReport) -> String {
         var out = "```mermaid\ngantt\n    title Launch sessions (log time)\n    dateFormat YYYY-MM-DD HH:mm:ss.SSS\n    axisFormat %H:%M:%S\n"
         for (session, id) in zip(report.sessions, report.sessionIDs) where !session.milestones.isEmpty {
-            out += "    section \(Self.ganttText(id)) \(session.kind.rawValue)\n"
+            out += "    section \(Self.ganttText(id)) (\(session.kind.rawValue))\n"
             let milestones = session.milestones
             if milestones.count == 1 {
                 out += "    \(SessionTimelineReporter.label(milestones[0].name)) :milestone, \(Self.ganttTime(milestones[0].time)), 0d\n"
@@ -85,7 +85,8 @@ public struct MarkdownReporter: Sendable {
     }
 
     static func ganttText(_ text: String) -> String {
-        String(text.map { $0 == ":" || $0 == "#" || $0 == ";" ? "·" : $0 })
+        // `:`, `#` and `;` mean something to Mermaid: `com.example.ledger#2` → `com.example.ledger 2`.
+        String(text.map { $0 == ":" || $0 == "#" || $0 == ";" ? " " : $0 })
     }
 
     static func cell(_ text: String) -> String { text.replacingAll("|", with: "\\|").replacingAll("\n", with: " ") }

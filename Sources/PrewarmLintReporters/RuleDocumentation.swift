@@ -20,7 +20,9 @@ public struct RuleDocumentation: Sendable {
             for option in rule.options { out += "    \(option.name): \(Self.number(option.defaultValue))\n" }
             out += "```\n"
         }
-        out += "\n## Fires on\n\nThe line marked `▶` is where the finding points.\n"
+        out += "\n## Fires on\n\nEach example is a log, one event per line as `time process[pid]: message` (a tab starts a continuation "
+        out += "line); `▶` marks the line the finding points at, `E` an error-level event. The tests render every example as a "
+        out += "Console.app copy and as `log show --style ndjson` and check the rule fires exactly there.\n"
         for example in rule.triggeringExamples { out += Self.example(example) }
         out += "\n## Stays silent on\n"
         for example in rule.nonTriggeringExamples { out += Self.example(example) }

@@ -19,7 +19,7 @@ struct EventsCommandTests {
         var stderr: String
     }
 
-    static func run(_ arguments: [String], stdin: Data? = nil) throws -> Run {
+    static func run(_ arguments: [String], stdin: Data? = nil, in directory: URL? = nil) throws -> Run {
         // Output goes to files, not pipes: a child filling one pipe while the test drains the other would deadlock.
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("prewarm-lint-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -30,6 +30,7 @@ struct EventsCommandTests {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
         let input = Pipe()
         process.standardOutput = try FileHandle(forWritingTo: outURL)
         process.standardError = try FileHandle(forWritingTo: errURL)

@@ -65,7 +65,7 @@ struct RuleBehaviourTests {
         let only = RuleRegistry.builtIn.filter { $0.id == rule.id }
         let defaults = try RuleExampleRendering.ndjson.lint(example, registry: only)
         #expect(defaults.findings.map(\.severity) == [.warning])
-        #expect(defaults.findings.first?.message == "activation to first frame took 2.4 s (warning from 1000 ms)")
+        #expect(defaults.findings.first?.message == "activation to first frame took 2.4 s, more than 1000 ms")
         let strict = LintConfiguration(rules: [rule.id: .init(options: ["warning-ms": 500, "error-ms": 2000])])
         let tightened = try RuleExampleRendering.ndjson.lint(example, registry: only, configuration: strict)
         #expect(tightened.findings.map(\.severity) == [.error])

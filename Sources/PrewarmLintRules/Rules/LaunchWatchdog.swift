@@ -38,12 +38,11 @@ public struct LaunchWatchdog: Rule {
     public func check(_ session: LaunchSession, in context: RuleContext) -> [Finding] {
         guard let kill = session.events.first(where: { $0.meaning == .watchdog }) else { return [] }
         let what = kill.detail.map { $0.trimmingCharacters(in: " ") } ?? "watchdog"
-        var message = "\(what) killed \(session.app.bundleID ?? session.app.processName ?? "the app") (0x8BADF00D)"
+        var message = "\(what) killed \(session.app.bundleID ?? session.app.processName ?? "the app") (0x8BADF00D) in a \(session.kind.rawValue) session"
         if let visibility = Self.value(of: "WatchdogVisibility", in: kill.text) ?? Self.value(of: "ProcessVisibility", in: kill.text) {
-            message += " while \(visibility)"
-            if visibility == "Background" { message += ": typical of a prewarm or background launch" }
+            message += ", visibility \(visibility)"
+            if visibility == "Background" { message += " (typical of prewarm and background launches)" }
         }
-        message += " in a \(session.kind.rawValue) session"
         var evidence = [Finding.Evidence(kill, label: "watchdog")]
         if let decided = session.decidedBy, decided != kill.origin, let line = session.event(at: decided) {
             evidence.append(Finding.Evidence(line, label: "session kind"))

@@ -52,7 +52,7 @@ public struct SlowActivation: Rule {
             return []
         }
         let limit = severity == .error ? context.option("error-ms") : context.option("warning-ms")
-        let message = "activation to \(endName == .firstFrame ? "first frame" : "active") took \(SpokenDuration.text(microseconds: elapsed)) (\(severity.rawValue) from \(Int(limit)) ms)"
+        let message = "activation to \(endName == .firstFrame ? "first frame" : "active") took \(SpokenDuration.text(microseconds: elapsed)), more than \(Int(limit)) ms"
         return [context.finding(message, severity: severity,
                                 evidence: [endLine] + [session.evidence(.activation, label: "activation")].compactMap { $0 })]
     }

@@ -1,0 +1,191 @@
+import Foundation
+import PrewarmLintTesting
+import Testing
+
+/// End-to-end: `prewarm-lint [lint]`, every report format against its golden, and every exit path.
+@Suite("prewarm-lint lint")
+struct LintCommandTests {
+    typealias CLI = EventsCommandTests
+    static let root = CLI.repositoryRoot
+    static let goldens = root.appendingPathComponent("Tests/PrewarmLintCLITests/Goldens")
+    static let scene = "Corpus/scenarios/prewarm-then-launch-scene-app/log.txt"
+    static let watchdog = "Corpus/scenarios/launch-watchdog-kill/log.txt"
+    static let jetsam = "Corpus/scenarios/prewarm-unused-jetsam/log.txt"
+    static let cold = "Corpus/scenarios/cold-launch/log.txt"
+
+    static func temporaryFolder() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("prewarm-lint-lint-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    @Test("every report format matches its golden; text on stdout, summary on stderr, exit 1 on an error finding")
+    func goldens() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let formats = [("json", "report.json"), ("ndjson", "report.ndjson"), ("sarif", "report.sarif"), ("markdown", "report.md"),
+                       ("github", "report.github.txt"), ("junit", "report.junit.xml")]
+        let run = try CLI.run(["--separately", "--date", "2024-03-18", "--no-color", Self.scene, Self.watchdog, Self.jetsam]
+                                + formats.flatMap { ["--output", "\($0.0)=\(folder.appendingPathComponent($0.1).path)"] }, in: Self.root)
+        #expect(run.status == 1)
+        #expect(run.stderr.hasSuffix("6 findings (2 errors, 3 warnings, 1 info) in 3 sessions from 3 inputs\n"))
+        var problems: [String] = []
+        if let problem = try GoldenFile.compare(run.stdout, with: Self.goldens.appendingPathComponent("report.txt"), name: "Goldens") { problems.append(problem) }
+        for (_, file) in formats {
+            let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+            if let problem = try GoldenFile.compare(text, with: Self.goldens.appendingPathComponent(file), name: "Goldens") { problems.append(problem) }
+        }
+        for problem in problems { Issue.record(Comment(rawValue: problem)) }
+        // The same run with --format gives the same bytes on stdout as --output wrote.
+        let json = try CLI.run(["--separately", "--date", "2024-03-18", "--format", "json", Self.scene, Self.watchdog, Self.jetsam], in: Self.root)
+        #expect(json.stdout == (try String(contentsOf: folder.appendingPathComponent("report.json"), encoding: .utf8)))
+        #expect(json.stderr.isEmpty)
+    }
+
+    @Test("the SARIF report validates against the OASIS SARIF 2.1.0 schema")
+    func sarifValidates() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let sarif = folder.appendingPathComponent("out.sarif")
+        _ = try CLI.run(["--separately", "--date", "2024-03-18", "--output", "sarif=\(sarif.path)", Self.scene, Self.watchdog, Self.jetsam, "missing.log"], in: Self.root)
+        let schema = Self.root.appendingPathComponent("Tests/PrewarmLintCLITests/Schemas/sarif-schema-2.1.0.json").path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", """
+            import json, sys, jsonschema
+            schema = json.load(open(sys.argv[1])); document = json.load(open(sys.argv[2]))
+            jsonschema.validate(document, schema)
+            assert document["runs"][0]["results"], "no results"
+            print(len(document["runs"][0]["results"]))
+            """, schema, sarif.path]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "SARIF does not validate (python3 with jsonschema is installed by .ci/run)")
+        #expect(printed == "6\n")
+    }
+
+    @Test("exit codes: 0 clean, 1 findings at --fail-on, 2 unreadable input, 64 usage; --strict and --lenient")
+    func exitCodes() throws {
+        let date = ["--date", "2024-03-18"]
+        #expect(try CLI.run(date + [Self.cold], in: Self.root).status == 0)
+        #expect(try CLI.run(date + [Self.scene], in: Self.root).status == 1)
+        #expect(try CLI.run(date + ["--fail-on", "never", Self.scene], in: Self.root).status == 0)
+        // prewarm-wasted is info: fails only from --fail-on info.
+        #expect(try CLI.run(date + [Self.jetsam], in: Self.root).status == 0)
+        #expect(try CLI.run(date + ["--fail-on", "info", Self.jetsam], in: Self.root).status == 1)
+        // --lenient turns the scene's error into a warning; --strict its warnings into errors.
+        #expect(try CLI.run(date + ["--lenient", Self.scene], in: Self.root).status == 0)
+        let strict = try CLI.run(date + ["--strict", "--rule", "launch-work-during-prewarm", Self.scene], in: Self.root)
+        #expect(strict.status == 1)
+        #expect(strict.stdout.contains(": error: [launch-work-during-prewarm]"))
+        let missing = try CLI.run(date + [Self.cold, "no-such-file.log"], in: Self.root)
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("no-such-file.log: error: "))
+        let usage = try CLI.run(["--format", "pdf", Self.cold], in: Self.root)
+        #expect(usage.status == 64)
+        #expect(usage.stderr.contains("'pdf'"))
+        let unknownRule = try CLI.run(["--rule", "keychain", Self.cold], in: Self.root)
+        #expect(unknownRule.status == 64)
+        #expect(unknownRule.stderr.contains("unknown rule 'keychain'; the rules are keychain-while-locked, "))
+    }
+
+    @Test("standard input: `pbpaste | prewarm-lint -` with a Console copy")
+    func standardInput() throws {
+        let log = try Data(contentsOf: Self.root.appendingPathComponent(Self.scene))
+        let run = try CLI.run(["-", "--date", "2024-03-18", "--format", "ndjson"], stdin: log, in: Self.root)
+        #expect(run.status == 1)
+        let rules = run.stdout.split(separator: "\n").compactMap { line in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["rule"] as? String
+        }
+        #expect(rules == ["launch-work-during-prewarm", "state-assumed-at-launch", "keychain-before-activation", "keychain-while-locked"])
+    }
+
+    @Test("configuration: found upward from the input; markers, severities, unknown keys named with their line")
+    func configuration() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let logs = folder.appendingPathComponent("logs/device")
+        try FileManager.default.createDirectory(at: logs, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: Self.root.appendingPathComponent(Self.cold), to: logs.appendingPathComponent("log.txt"))
+        let config = folder.appendingPathComponent(".prewarm-lint.yml")
+        // The cold launch's `sceneDidBecomeActive` taught as the first frame, 99 ms after `Bootstrap success!`:
+        // slow at 50 ms, and an error by the configured severity.
+        try """
+            apps: [com.example.ledger]
+            rules:
+              prewarm-wasted: off
+              slow-activation: {warning-ms: 50, severity: error}
+            markers:
+              - {match: "sceneDidBecomeActive", meaning: first-frame}
+            """.write(to: config, atomically: true, encoding: .utf8)
+        let taught = try CLI.run(["--date", "2024-03-18", logs.path])
+        #expect(taught.status == 1)
+        #expect(taught.stdout.hasPrefix("\(logs.path)/log.txt:13: error: [slow-activation] activation to first frame took 98 ms, more than 50 ms\n"))
+        try "apps: [com.example.notes]\nrules:\n  slow-activation: {warning-ms: 50}\nmarkers:\n  - {match: sceneDidBecomeActive, meaning: first-frame}\n"
+            .write(to: config, atomically: true, encoding: .utf8)
+        #expect(try CLI.run(["--date", "2024-03-18", logs.path]).status == 0, "only com.example.notes is checked")
+        try """
+            apps: [com.example.ledger]
+            rulez:
+              prewarm-wasted: off
+            """.write(to: config, atomically: true, encoding: .utf8)
+        let typo = try CLI.run(["--date", "2024-03-18", logs.path])
+        #expect(typo.status == 64)
+        #expect(typo.stderr == "\(config.path):2: error: unknown key 'rulez'; the keys are apps, disabled, rules, markers\n")
+        try "rules:\n  slow-activation: {warning-seconds: 2}\n".write(to: config, atomically: true, encoding: .utf8)
+        let option = try CLI.run(["--date", "2024-03-18", logs.path])
+        #expect(option.status == 64)
+        #expect(option.stderr == "\(config.path):2: error: unknown setting 'warning-seconds' for rule 'slow-activation'; its settings are enabled, severity, warning-ms, error-ms\n")
+        #expect(try CLI.run(["--date", "2024-03-18", "--no-config", logs.path]).status == 0)
+    }
+
+    @Test("baselines: recorded findings are hidden and counted, new ones still fail")
+    func baseline() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let baseline = folder.appendingPathComponent("baseline.txt").path
+        let write = try CLI.run(["--date", "2024-03-18", "--write-baseline", baseline, Self.scene], in: Self.root)
+        #expect(write.status == 0)
+        #expect(write.stderr.hasSuffix("wrote 4 findings to the baseline \(baseline)\n"))
+        let text = try String(contentsOfFile: baseline, encoding: .utf8)
+        #expect(text.contains("keychain-while-locked|com.example.ledger|keychain read failed: keychain is locked (-#) in a prewarm-then-launch session, # h # min before the user activated the app\n"))
+        let quiet = try CLI.run(["--date", "2024-03-18", "--baseline", baseline, Self.scene, Self.watchdog], in: Self.root)
+        #expect(quiet.status == 1, "the watchdog finding is new")
+        #expect(quiet.stdout.contains("[launch-watchdog]") && !quiet.stdout.contains("[keychain-while-locked]"))
+        #expect(quiet.stderr.contains("; 4 suppressed by the baseline"))
+    }
+
+    @Test("--redact removes e-mails, tokens, UUIDs and user names, keeps the evidence's meaning")
+    func redact() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var log = try String(contentsOf: Self.root.appendingPathComponent(Self.scene), encoding: .utf8)
+        log = log.replacingOccurrences(of: "didFinishLaunchingWithOptions applicationState=2 ActivePrewarm=1",
+                                       with: "didFinishLaunchingWithOptions applicationState=2 ActivePrewarm=1 user=jane.doe@example.com token=eyJhbGciOiJIUzI1NiJ9abc123 container=/Users/jane/Library/8C1D2E3F-4A5B-6C7D-8E9F-0A1B2C3D4E5F")
+        let file = folder.appendingPathComponent("log.txt")
+        try log.write(to: file, atomically: true, encoding: .utf8)
+        let plain = try CLI.run(["--date", "2024-03-18", "--format", "markdown", file.path])
+        #expect(plain.stdout.contains("jane.doe@example.com"))
+        let redacted = try CLI.run(["--date", "2024-03-18", "--format", "markdown", "--redact", file.path])
+        for secret in ["jane", "eyJhbGciOiJIUzI1NiJ9abc123", "8C1D2E3F-4A5B-6C7D-8E9F-0A1B2C3D4E5F"] {
+            #expect(!redacted.stdout.contains(secret), "\(secret) survived --redact")
+        }
+        #expect(redacted.stdout.contains("user=<email> token=<token> container=/Users/<user>/Library/<uuid>"))
+        #expect(redacted.stdout.contains("com.example.ledger") && redacted.stdout.contains("applicationState=2"))
+    }
+
+    @Test("rules lists every rule; explain prints one; an unknown one is a usage error")
+    func rulesAndExplain() throws {
+        let rules = try CLI.run(["rules"])
+        #expect(rules.status == 0)
+        #expect(rules.stdout.split(separator: "\n").count == 10)
+        #expect(rules.stdout.hasPrefix("keychain-while-locked             error    A keychain access by the app failed with -25308"))
+        let explain = try CLI.run(["explain", "prewarm-wasted"])
+        #expect(explain.status == 0)
+        #expect(explain.stdout.hasPrefix("# `prewarm-wasted`: Prewarm wasted\n\nDefault severity: **info**"))
+        #expect(try CLI.run(["explain", "prewarm"]).status == 64)
+    }
+}
