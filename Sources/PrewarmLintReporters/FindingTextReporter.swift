@@ -61,7 +61,7 @@ public struct FindingTextReporter: Sendable {
 
     /// `3 findings (1 error, 2 warnings) in 4 sessions from 2 inputs; 1 suppressed by the baseline`.
     public func summary(_ report: LintReport) -> String {
-        let counts = report.findingCounts.filter { $0.count > 0 }.map { "\($0.count) \($0.severity.rawValue)\($0.count == 1 ? "" : "s")" }
+        let counts = report.findingCounts.filter { $0.count > 0 }.map { "\($0.count) \($0.severity.rawValue)\($0.count == 1 || $0.severity == .info ? "" : "s")" }
         var text = report.findings.isEmpty ? "no findings" : "\(report.findings.count) finding\(report.findings.count == 1 ? "" : "s") (\(counts.joined(separator: ", ")))"
         let read = report.inputs.filter { $0.format != nil }.count
         text += " in \(report.sessions.count) session\(report.sessions.count == 1 ? "" : "s") from \(read) input\(read == 1 ? "" : "s")"

@@ -51,6 +51,11 @@ extension LaunchSession {
     /// The user brought this process up: a cold launch, or a prewarmed process the user then activated.
     public var wasLaunchedByUser: Bool { kind == .coldLaunch || kind == .prewarmThenLaunch }
 
+    /// `in a prewarm-then-launch session`; for an unknown kind, `in a session whose start is not in the log`.
+    public var kindPhrase: String {
+        kind == .unknown ? "in a session whose start is not in the log" : "in a \(kind.rawValue) session"
+    }
+
     /// The kept lines before the activation (all of them when there was none), in order.
     public var eventsBeforeActivation: ArraySlice<SessionEvent> {
         guard let activation = milestone(.activation) else { return events[...] }

@@ -54,6 +54,29 @@ public struct ScenarioCase: Sendable {
         return "[\n" + lines.joined(separator: ",\n") + (lines.isEmpty ? "]\n" : "\n]\n")
     }
 
+    /// The findings of one rendering with every built-in rule, as `findings.json` holds them
+    /// (`{"findings": [...]}`):
+    /// evidence by time, label and text, not by line, so one file holds for every rendering.
+    public func renderFindings(log: String) throws -> String {
+        let path = directory.appendingPathComponent(log).path
+        var inference = TimeInference()
+        inference.date = description.date.flatMap(CivilDateTime.init(dateText:))
+        let report = LintRun(options: ReadOptions(timeInference: inference), toolVersion: "test")
+            .run([DiscoveredInput(input: .file(path), foundInDirectory: false)])
+        let lines = report.findings.map { finding in
+            var writer = JSONTextWriter()
+            LintReport.write(finding, to: &writer, withLocations: false)
+            return "  " + writer.text
+        }
+        // An object, not a bare array: an empty `[]` would pass for an empty `log show --style json` export.
+        return "{\"findings\": [\n" + lines.joined(separator: ",\n") + (lines.isEmpty ? "]}\n" : "\n]}\n")
+    }
+
+    /// Compares `actual` with the case's `findings.json` (see ``GoldenFile``).
+    public func compareWithExpectedFindings(_ actual: String) throws -> String? {
+        try GoldenFile.compare(actual, with: directory.appendingPathComponent("findings.json"), name: name)
+    }
+
     /// Compares `actual` with the case's `expected.json` (see ``GoldenFile``).
     public func compareWithExpected(_ actual: String) throws -> String? {
         try GoldenFile.compare(actual, with: directory.appendingPathComponent("expected.json"), name: name)

@@ -25,4 +25,15 @@ struct ScenarioTests {
         }
         if let problem = try scenario.compareWithExpected(first) { Issue.record(Comment(rawValue: problem)) }
     }
+
+    @Test("every rendering of a scenario gives exactly its expected findings", arguments: scenarios.map(\.name))
+    func findings(name: String) throws {
+        let scenario = try #require(scenarios.first { $0.name == name })
+        let renderings = try scenario.description.logs.map { ($0, try scenario.renderFindings(log: $0)) }
+        let first = try #require(renderings.first)
+        for (log, text) in renderings.dropFirst() where text != first.1 {
+            Issue.record("\(name): \(log) gives other findings than \(first.0):\n\(text)\nversus\n\(first.1)")
+        }
+        if let problem = try scenario.compareWithExpectedFindings(first.1) { Issue.record(Comment(rawValue: problem)) }
+    }
 }

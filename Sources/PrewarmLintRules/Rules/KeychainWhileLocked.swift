@@ -42,7 +42,7 @@ public struct KeychainWhileLocked: Rule {
         guard let first = failures.first else { return [] }
         var evidence = [Finding.Evidence(first, label: "keychain failure")]
         var message = "keychain read failed: keychain is locked (-25308)"
-        message += " in a \(session.kind.rawValue) session"
+        message += " \(session.kindPhrase)"
         if let activation = session.milestone(.activation), activation.time.microsecondsSinceEpoch >= first.time.microsecondsSinceEpoch {
             message += ", \(SpokenDuration.between(first, activation)) before the user activated the app"
         } else if session.kind == .prewarmUnused {

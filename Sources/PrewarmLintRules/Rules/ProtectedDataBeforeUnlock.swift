@@ -39,7 +39,7 @@ public struct ProtectedDataBeforeUnlock: Rule {
         guard let first = failures.first else { return [] }
         var evidence = [Finding.Evidence(first, label: "data protection error")]
         if let decided = session.decidedBy, let line = session.event(at: decided) { evidence.append(Finding.Evidence(line, label: "session kind")) }
-        var message = "protected data unavailable (\(first.detail ?? "data protection error")) in a \(session.kind.rawValue) session"
+        var message = "protected data unavailable (\(first.detail ?? "data protection error")) \(session.kindPhrase)"
         if let activation = session.milestone(.activation) {
             message += ", \(SpokenDuration.between(first, activation)) before the user activated the app"
         } else {
