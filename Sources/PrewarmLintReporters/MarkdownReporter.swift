@@ -1,5 +1,5 @@
 public import PrewarmLintRules
-import PrewarmLintSessions
+public import PrewarmLintSessions
 import PrewarmLintModel
 
 /// A report to paste into a bug tracker: a summary table, the sessions, each finding with its
@@ -50,7 +50,9 @@ public struct MarkdownReporter: Sendable {
             if let missing = finding.missingEvidence { out += "_Evidence incomplete: \(Self.inline(missing))._\n\n" }
         }
         if !report.diagnostics.isEmpty {
-            out += "## Reading diagnostics\n\n\(report.diagnostics.count) diagnostic\(report.diagnostics.count == 1 ? "" : "s"); the first:\n\n~~~~text\n"
+            let shown = min(report.diagnostics.count, 10)
+            out += "## Reading diagnostics\n\n\(report.diagnostics.count) diagnostic\(report.diagnostics.count == 1 ? "" : "s")"
+            out += shown < report.diagnostics.count ? ", the first \(shown):\n\n~~~~text\n" : ":\n\n~~~~text\n"
             for diagnostic in report.diagnostics.prefix(10) { out += diagnostic.description + "\n" }
             out += "~~~~\n"
         }
@@ -58,19 +60,40 @@ public struct MarkdownReporter: Sendable {
         return out
     }
 
-    /// A Mermaid gantt: a section per session, a bar per phase between consecutive milestones.
+    /// A Mermaid gantt: a section per session, a bar per phase — before the activation (prewarmed and
+    /// waiting, launching, in the background), activation → first frame or active, then until the exit.
+    /// Phases, not every milestone: bars of a few milliseconds beside hours-long ones only crowd labels.
     func gantt(_ report: LintReport) -> String {
         var out = "```mermaid\ngantt\n    title Launch sessions (log time)\n    dateFormat YYYY-MM-DD HH:mm:ss.SSS\n    axisFormat %H:%M:%S\n"
-        for (session, id) in zip(report.sessions, report.sessionIDs) where !session.milestones.isEmpty {
+        for (session, id) in zip(report.sessions, report.sessionIDs) {
+            guard let first = session.milestones.first, let last = session.milestones.last else { continue }
             out += "    section \(Self.ganttText(id)) (\(session.kind.rawValue))\n"
-            let milestones = session.milestones
-            if milestones.count == 1 {
-                out += "    \(SessionTimelineReporter.label(milestones[0].name)) :milestone, \(Self.ganttTime(milestones[0].time)), 0d\n"
-                continue
+            let activation = session.milestone(.activation)
+            let shown = session.milestone(.firstFrame) ?? session.milestone(.active)
+            let waiting = switch session.kind {
+            case .prewarmUnused, .prewarmThenLaunch: "prewarmed, waiting for the user"
+            case .backgroundLaunch: "in the background"
+            case .coldLaunch: "launching"
+            default: "before activation"
             }
-            for (from, to) in zip(milestones, milestones.dropFirst()) {
-                let flagged = from.name == .prewarmRequest || from.name == .suspended ? "active, " : ""
-                out += "    \(SessionTimelineReporter.label(from.name)) → \(SessionTimelineReporter.label(to.name)) :\(flagged)\(Self.ganttTime(from.time)), \(Self.ganttTime(to.time))\n"
+            var bars: [(String, LaunchSession.Milestone, LaunchSession.Milestone, Bool)] = []
+            if let activation {
+                if activation.time.microsecondsSinceEpoch > first.time.microsecondsSinceEpoch { bars.append((waiting, first, activation, session.wasPrewarmed)) }
+                if let shown, shown.time.microsecondsSinceEpoch >= activation.time.microsecondsSinceEpoch {
+                    bars.append(("activation → \(shown.name == .firstFrame ? "first frame" : "active")", activation, shown, false))
+                }
+                let from = shown.map { $0.time.microsecondsSinceEpoch >= activation.time.microsecondsSinceEpoch ? $0 : activation } ?? activation
+                if let end = session.milestone(.termination), end.time.microsecondsSinceEpoch > from.time.microsecondsSinceEpoch {
+                    bars.append(("running until the exit", from, end, false))
+                }
+            } else if last.time.microsecondsSinceEpoch > first.time.microsecondsSinceEpoch {
+                bars.append((session.milestone(.termination) != nil ? "\(waiting), then ended" : waiting, first, last, session.wasPrewarmed))
+            }
+            if bars.isEmpty {
+                out += "    \(SessionTimelineReporter.label(first.name)) :milestone, \(Self.ganttTime(first.time)), 0d\n"
+            }
+            for (label, from, to, highlighted) in bars {
+                out += "    \(label) :\(highlighted ? "active, " : "")\(Self.ganttTime(from.time)), \(Self.ganttTime(to.time))\n"
             }
         }
         return out + "```\n"
