@@ -28,17 +28,7 @@ public struct LintRun: Sendable {
     /// Reads, rebuilds and checks. `onDiagnostic` sees each reader diagnostic as it happens.
     public func run(_ inputs: [DiscoveredInput], onDiagnostic: (ReaderDiagnostic) -> Void = { _ in }) -> LintReport {
         let pipeline = SessionPipeline(reader: InputReader(options: options), signatures: linter.configuration.signatureTable())
-        var result = SessionPipeline.Result()
-        if separately {
-            for input in inputs {
-                let one = pipeline.run([input], onDiagnostic: onDiagnostic)
-                result.sessions += one.sessions
-                result.summaries += one.summaries
-                result.diagnostics += one.diagnostics
-            }
-        } else {
-            result = pipeline.run(inputs, onDiagnostic: onDiagnostic)
-        }
+        let result = separately ? pipeline.runSeparately(inputs, onDiagnostic: onDiagnostic) : pipeline.run(inputs, onDiagnostic: onDiagnostic)
         let ids = LintReport.sessionIDs(result.sessions)
         let findings = linter.findings(in: result.sessions, ids: ids)
         return LintReport(toolVersion: toolVersion, inputs: result.summaries.map(Self.reportInput), sessions: result.sessions,

@@ -42,6 +42,18 @@ public struct SessionPipeline: Sendable {
     /// How many launch-relevant events a single input may hold back to put out-of-order lines in order.
     public static let reorderWindow = 512
 
+    /// Runs the pipeline on each input alone (a folder of unrelated logs), results in input order.
+    public func runSeparately(_ inputs: [DiscoveredInput], onDiagnostic: (ReaderDiagnostic) -> Void = { _ in }) -> Result {
+        var result = Result()
+        for input in inputs {
+            let one = run([input], onDiagnostic: onDiagnostic)
+            result.sessions += one.sessions
+            result.summaries += one.summaries
+            result.diagnostics += one.diagnostics
+        }
+        return result
+    }
+
     /// Runs the pipeline. `onDiagnostic` sees each reader diagnostic as it happens.
     public func run(_ inputs: [DiscoveredInput], onDiagnostic: (ReaderDiagnostic) -> Void = { _ in }) -> Result {
         if inputs.count == 1 { return runStreaming(inputs[0], onDiagnostic: onDiagnostic) }

@@ -49,17 +49,8 @@ struct SessionsCommand: ParsableCommand {
             StandardStreams.err(diagnostic.description)
             printed += 1
         }
-        var result = SessionPipeline.Result()
-        if separately {
-            for input in discovery.inputs {
-                let one = pipeline.run([input], onDiagnostic: onDiagnostic)
-                result.sessions += one.sessions
-                result.summaries += one.summaries
-                result.diagnostics += one.diagnostics
-            }
-        } else {
-            result = pipeline.run(discovery.inputs, onDiagnostic: onDiagnostic)
-        }
+        let result = separately ? pipeline.runSeparately(discovery.inputs, onDiagnostic: onDiagnostic)
+            : pipeline.run(discovery.inputs, onDiagnostic: onDiagnostic)
         var notLogs: [String] = []
         for summary in result.summaries {
             guard let failure = summary.failure else { continue }
@@ -78,12 +69,8 @@ struct SessionsCommand: ParsableCommand {
         case .json:
             let report = LintReport(
                 toolVersion: ToolVersion.current,
-                inputs: result.summaries.map {
-                    LintReport.Input(path: $0.input, format: $0.format?.rawValue, events: $0.statistics.events,
-                                     diagnostics: $0.statistics.diagnostics.values.reduce(0, +),
-                                     error: $0.skippedAsNotALog ? nil : $0.failure?.message)
-                },
-                sessions: selected.map(\.0),
+                inputs: result.summaries.map(LintRun.reportInput),
+                sessions: selected.map(\.0), sessionIDs: selected.map(\.1),
                 diagnostics: result.diagnostics
             )
             StandardStreams.out(String(report.render().dropLast()))
