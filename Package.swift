@@ -29,7 +29,14 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
         ),
-        .target(name: "PrewarmLintReaders", dependencies: ["PrewarmLintModel", "CZlib"]),
+        // libxml2, for plist and xctrace XML inputs, pushed chunk by chunk through SAX; imported by
+        // PrewarmLintReaders only, and there by one file (XML/XMLPushParser.swift).
+        .systemLibrary(
+            name: "CLibXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
+        ),
+        .target(name: "PrewarmLintReaders", dependencies: ["PrewarmLintModel", "CZlib", "CLibXML2"]),
         // Process roles and event meanings, from a signature table kept as data.
         .target(name: "PrewarmLintClassifier", dependencies: ["PrewarmLintModel"]),
         // Launch sessions from classified events: a pure state machine, no I/O, no clock.

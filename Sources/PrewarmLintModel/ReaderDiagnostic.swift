@@ -84,4 +84,9 @@ public struct DiagnosticCode: RawRepresentable, Sendable, Hashable, Codable, Cus
     public static let redactedEvidence = DiagnosticCode(rawValue: "redacted-evidence")
     /// The input could not be opened or read.
     public static let unreadableInput = DiagnosticCode(rawValue: "unreadable-input")
+    /// XML that is not well-formed: the parse stops there, with libxml2's message, line and column.
+    public static let malformedXML = DiagnosticCode(rawValue: "malformed-xml")
+    /// An XML document refused for safety: it declares entities (billion laughs, external entities)
+    /// or nests deeper than the limit. Nothing is expanded or fetched.
+    public static let refusedInput = DiagnosticCode(rawValue: "refused-input")
 }

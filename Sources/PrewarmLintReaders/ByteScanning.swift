@@ -18,6 +18,17 @@ extension UnsafeRawBufferPointer {
         return range.lowerBound + (UnsafeRawPointer(found) - base)
     }
 
+    /// How many times `byte` occurs.
+    func count(of byte: UInt8) -> Int {
+        var total = 0
+        var position = 0
+        while let found = firstIndex(of: byte, from: position) {
+            total += 1
+            position = found + 1
+        }
+        return total
+    }
+
     /// The index of the first occurrence of `needle` at or after `start`, or nil.
     func firstIndex(of needle: StaticString, from start: Int) -> Int? {
         let length = needle.utf8CodeUnitCount

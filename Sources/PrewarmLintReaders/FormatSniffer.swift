@@ -16,7 +16,17 @@ public enum FormatSniffer {
     public static func sniff(_ sample: UnsafeRawBufferPointer, isComplete: Bool) -> LogFormat? {
         var bytes = sample
         if bytes.hasPrefix("\u{FEFF}") { bytes = bytes.slice(3, bytes.count) }
+        if bytes.hasPrefix("bplist00") { return .binaryPlist }
         let first = JSONObjectScanner.skipWhitespace(bytes, 0)
+        if first < bytes.count, bytes[first] == UInt8(ascii: "<") {
+            // XML: by its root element, looked for in the prolog (declaration, DOCTYPE, comments).
+            let prolog = bytes.slice(first, min(bytes.count, first + 4096))
+            if prolog.firstIndex(of: "<plist", from: 0) != nil { return .plist }
+            if prolog.firstIndex(of: "<trace-query-result", from: 0) != nil || prolog.firstIndex(of: "<trace-toc", from: 0) != nil {
+                return .xctrace
+            }
+            if prolog.hasPrefix("<?xml") || prolog.hasPrefix("<!DOCTYPE") { return nil }
+        }
         if first < bytes.count, bytes[first] == UInt8(ascii: "[") {
             let next = JSONObjectScanner.skipWhitespace(bytes, first + 1)
             // An empty array is what `log show --style json` prints for no match.

@@ -25,6 +25,12 @@ public enum LogFormat: String, Sendable, Hashable, CaseIterable, Codable {
     case xcodeConsole = "xcode-console"
     /// mandiant/macos-UnifiedLogs `unifiedlog_iterator -f jsonl`: NDJSON with `time` in epoch nanoseconds.
     case unifiedLogIterator = "unifiedlog-iterator"
+    /// An XML property list: an array of dicts keyed like `log show --style json` or pymobiledevice3's JSON.
+    case plist
+    /// A binary property list (`bplist00`) of the same shapes.
+    case binaryPlist = "bplist"
+    /// `xcrun xctrace export` XML of the `os-log` or `os-signpost` table of an Instruments trace.
+    case xctrace = "xctrace-export"
 
     /// A human name for summaries.
     public var displayName: String {
@@ -40,6 +46,9 @@ public enum LogFormat: String, Sendable, Hashable, CaseIterable, Codable {
         case .pymobiledevice3JSON: "pymobiledevice3 syslog --format json"
         case .xcodeConsole: "Xcode console"
         case .unifiedLogIterator: "unifiedlog_iterator jsonl"
+        case .plist: "property list (XML)"
+        case .binaryPlist: "property list (binary)"
+        case .xctrace: "xctrace export (XML)"
         }
     }
 }

@@ -177,6 +177,12 @@ public struct LogStreamReader {
             NDJSONLogDecoder(format: format, configuration: configuration)
         case .logShowJSON:
             JSONArrayLogDecoder(configuration: configuration)
+        case .plist:
+            XMLLogDecoder.plist(configuration: configuration)
+        case .binaryPlist:
+            BinaryPlistLogDecoder(configuration: configuration)
+        case .xctrace:
+            XMLLogDecoder.xctrace(configuration: configuration)
         }
     }
 }

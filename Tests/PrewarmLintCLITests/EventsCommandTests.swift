@@ -200,12 +200,13 @@ struct SessionsCommandTests {
         #expect(run.status == 0)
         let report = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
         let inputs = try #require(report["inputs"] as? [[String: Any]])
-        // 13 scenarios × (log.txt, log.ndjson); case.json and expected.json are not logs.
-        #expect(inputs.filter { $0["format"] as? String != nil }.count == 26)
+        // 13 scenarios × (log.txt, log.ndjson, log.plist, log.bplist); case.json, expected.json and findings.json are not logs.
+        #expect(inputs.filter { $0["format"] as? String != nil }.count == 52)
+        #expect(Set(inputs.compactMap { $0["format"] as? String }) == ["console-copy", "log-show-ndjson", "plist", "bplist"])
         let sessions = try #require(report["sessions"] as? [[String: Any]])
         // Each scenario's sessions, once per rendering: 16 per rendering.
-        #expect(sessions.count == 32)
-        #expect(sessions.filter { $0["kind"] as? String == "resume" }.count == 2)
+        #expect(sessions.count == 64)
+        #expect(sessions.filter { $0["kind"] as? String == "resume" }.count == 4)
     }
 
     @Test("--app keeps one app's sessions")

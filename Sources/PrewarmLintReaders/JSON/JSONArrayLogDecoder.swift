@@ -140,17 +140,8 @@ struct JSONArrayLogDecoder: LogDecoder {
             return
         }
         var invalidUTF8 = false
-        let result = record.withUnsafeBytes { bytes -> RecordOutcome in
-            do throws(JSONSyntaxError) {
-                let (scanned, _) = try JSONLogRecord.scan(bytes, from: 0)
-                guard let schema = scanned.schema, schema != .trailer else {
-                    return .rejected(ReaderDiagnostic(code: .invalidRecord, severity: .warning,
-                                                      message: "JSON object has none of the keys of a log record", origin: origin))
-                }
-                return scanned.makeEvent(schema: schema, bytes: bytes, origin: origin, resolver: &resolver, invalidUTF8: &invalidUTF8)
-            } catch {
-                return .rejected(ReaderDiagnostic(code: .invalidRecord, severity: .warning, message: "invalid JSON: \(error.reason)", origin: origin))
-            }
+        let result = record.withUnsafeBytes { bytes in
+            RecordOutcome.decodeObject(bytes, what: "JSON object", origin: origin, resolver: &resolver, invalidUTF8: &invalidUTF8)
         }
         switch result {
         case .event(let event):

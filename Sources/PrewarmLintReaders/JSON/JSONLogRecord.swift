@@ -6,6 +6,24 @@ enum RecordOutcome {
     case rejected(ReaderDiagnostic)
 }
 
+extension RecordOutcome {
+    /// One JSON object (as bytes) read as a log record, with `what` naming it in diagnostics
+    /// (`JSON object`, `plist entry`); `invalidUTF8` is set when text had to be repaired.
+    static func decodeObject(_ bytes: UnsafeRawBufferPointer, what: String, origin: EventOrigin,
+                             resolver: inout TimestampResolver, invalidUTF8: inout Bool) -> RecordOutcome {
+        do throws(JSONSyntaxError) {
+            let (record, _) = try JSONLogRecord.scan(bytes, from: 0)
+            guard let schema = record.schema, schema != .trailer else {
+                return .rejected(ReaderDiagnostic(code: .invalidRecord, severity: .warning,
+                                                  message: "\(what) has none of the keys of a log record", origin: origin))
+            }
+            return record.makeEvent(schema: schema, bytes: bytes, origin: origin, resolver: &resolver, invalidUTF8: &invalidUTF8)
+        } catch {
+            return .rejected(ReaderDiagnostic(code: .invalidRecord, severity: .warning, message: "invalid \(what): \(error.reason)", origin: origin))
+        }
+    }
+}
+
 /// The members of one JSON log record that prewarm-lint keeps, from any of the JSON schemas it reads.
 ///
 /// Three producers write NDJSON with different keys:

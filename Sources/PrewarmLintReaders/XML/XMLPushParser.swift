@@ -1,0 +1,182 @@
+import CLibXML2
+
+/// What the SAX parser reports. Names and text arrive as UTF-8 bytes valid only during the call:
+/// a handler copies what it keeps, and makes a `String` only of what it keeps.
+protocol XMLEventHandler: AnyObject {
+    /// An element starts; `attributes` are its (name, value) pairs.
+    func startElement(_ name: UnsafeRawBufferPointer, attributes: XMLAttributes, position: XMLPosition)
+    func endElement(_ name: UnsafeRawBufferPointer, position: XMLPosition)
+    /// Text content, in pieces of any size (CDATA included).
+    func characters(_ bytes: UnsafeRawBufferPointer)
+}
+
+/// Where the parser is: 1-based line and column, and bytes consumed so far.
+struct XMLPosition: Sendable, Hashable {
+    var line: Int
+    var column: Int
+    var byteOffset: Int
+}
+
+/// The attributes of one start tag, read in place.
+struct XMLAttributes {
+    fileprivate let base: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
+    let count: Int
+
+    /// The value of the attribute named `name`, as bytes valid during the callback.
+    func value(of name: StaticString) -> UnsafeRawBufferPointer? {
+        guard let base else { return nil }
+        for index in 0..<count {
+            // Each attribute is five pointers: localname, prefix, URI, value start, value end.
+            guard let local = base[index * 5] else { continue }
+            if Self.equals(local, name), let start = base[index * 5 + 3], let end = base[index * 5 + 4] {
+                return UnsafeRawBufferPointer(start: start, count: end - start)
+            }
+        }
+        return nil
+    }
+
+    private static func equals(_ text: UnsafePointer<xmlChar>, _ name: StaticString) -> Bool {
+        let count = name.utf8CodeUnitCount
+        let expected = name.utf8Start
+        for index in 0..<count where text[index] != expected[index] { return false }
+        return text[count] == 0
+    }
+}
+
+/// Why parsing stopped: malformed XML (libxml2's message), or a document refused for safety.
+struct XMLFailure: Sendable, Hashable {
+    var position: XMLPosition
+    var message: String
+    /// True when the document was refused (entity declarations, too deep), not malformed.
+    var refused: Bool
+}
+
+/// libxml2's push parser, fed chunk by chunk, reporting through SAX: the only code that calls libxml2.
+///
+/// Safe against hostile files by construction:
+/// - no network (`XML_PARSE_NONET`), no external DTD or entity ever loaded (no `DTDLOAD`, no
+///   entity resolver, no external-subset handler: a plist's DOCTYPE URL is never fetched);
+/// - entities are never substituted (no `NOENT`); a document that *declares* an entity (billion
+///   laughs, an external entity naming a local file) is refused at the declaration, before any use;
+/// - no XInclude (never processed); no `XML_PARSE_HUGE`, so libxml2 keeps its own limits;
+/// - element depth is limited (``maximumDepth``); text size is the handler's to limit.
+/// The first fatal error stops the parse and is reported with its line and column; what the
+/// handler received before it stands.
+final class XMLPushParser {
+    private final class Box {
+        let handler: any XMLEventHandler
+        var context: xmlParserCtxtPtr?
+        var failure: XMLFailure?
+        var depth = 0
+        let maximumDepth: Int
+
+        init(handler: any XMLEventHandler, maximumDepth: Int) {
+            self.handler = handler
+            self.maximumDepth = maximumDepth
+        }
+
+        var position: XMLPosition {
+            guard let context else { return XMLPosition(line: 0, column: 0, byteOffset: 0) }
+            return XMLPosition(line: Int(prewarm_xml_line(context)), column: Int(prewarm_xml_column(context)),
+                               byteOffset: Int(xmlByteConsumed(context)))
+        }
+
+        func refuse(_ message: String) {
+            guard failure == nil else { return }
+            failure = XMLFailure(position: position, message: message, refused: true)
+            if let context { xmlStopParser(context) }
+        }
+    }
+
+    private let box: Box
+    private var finished = false
+
+    /// Elements deeper than this stop the parse (libxml2's own limit, without `XML_PARSE_HUGE`, is 256).
+    static let defaultMaximumDepth = 128
+
+    private static let initialized: Bool = {
+        xmlInitParser()
+        return true
+    }()
+
+    init(handler: any XMLEventHandler, maximumDepth: Int = XMLPushParser.defaultMaximumDepth) {
+        _ = Self.initialized
+        box = Box(handler: handler, maximumDepth: maximumDepth)
+        var sax = xmlSAXHandler()
+        sax.initialized = XML_SAX2_MAGIC
+        sax.startElementNs = { context, localname, _, _, _, _, attributeCount, _, attributes in
+            guard let context, let localname else { return }
+            let box = Unmanaged<Box>.fromOpaque(context).takeUnretainedValue()
+            box.depth += 1
+            if box.depth > box.maximumDepth {
+                box.refuse("elements nested deeper than \(box.maximumDepth) levels; the rest of the document is not read")
+                return
+            }
+            let name = UnsafeRawBufferPointer(start: localname, count: Int(xmlStrlen(localname)))
+            box.handler.startElement(name, attributes: XMLAttributes(base: attributes, count: Int(attributeCount)), position: box.position)
+        }
+        sax.endElementNs = { context, localname, _, _ in
+            guard let context, let localname else { return }
+            let box = Unmanaged<Box>.fromOpaque(context).takeUnretainedValue()
+            box.depth -= 1
+            box.handler.endElement(UnsafeRawBufferPointer(start: localname, count: Int(xmlStrlen(localname))), position: box.position)
+        }
+        let text: charactersSAXFunc = { context, characters, length in
+            guard let context, let characters, length > 0 else { return }
+            let box = Unmanaged<Box>.fromOpaque(context).takeUnretainedValue()
+            box.handler.characters(UnsafeRawBufferPointer(start: characters, count: Int(length)))
+        }
+        sax.characters = text
+        sax.cdataBlock = text
+        sax.entityDecl = { context, name, _, _, _, _ in
+            guard let context else { return }
+            let box = Unmanaged<Box>.fromOpaque(context).takeUnretainedValue()
+            let entity = name.map { String(cString: $0) } ?? "?"
+            box.refuse("the document declares the entity '\(entity)'; entity declarations are refused, never expanded (billion laughs, external entities)")
+        }
+        sax.serror = { context, error in
+            guard let context, let error else { return }
+            let box = Unmanaged<Box>.fromOpaque(context).takeUnretainedValue()
+            guard error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue, box.failure == nil else { return }
+            var message = error.pointee.message.map { String(cString: $0) } ?? "malformed XML"
+            while message.last == "\n" || message.last == " " { message.removeLast() }
+            let position = XMLPosition(line: Int(error.pointee.line), column: Int(error.pointee.int2),
+                                       byteOffset: box.context.map { Int(xmlByteConsumed($0)) } ?? 0)
+            // Errors are fatal here: libxml2 without recovery stops at a malformation anyway.
+            box.failure = XMLFailure(position: position, message: message, refused: false)
+            if let context = box.context { xmlStopParser(context) }
+        }
+        let user = Unmanaged.passUnretained(box).toOpaque()
+        box.context = xmlCreatePushParserCtxt(&sax, user, nil, 0, nil)
+        if let context = box.context {
+            _ = xmlCtxtUseOptions(context, Int32(XML_PARSE_NONET.rawValue))
+        }
+    }
+
+    deinit {
+        if let context = box.context {
+            // The SAX handler struct was copied into the context; the document, if any, is not ours.
+            if let document = context.pointee.myDoc { xmlFreeDoc(document) }
+            xmlFreeParserCtxt(context)
+        }
+    }
+
+    /// Why the parse stopped, once it has.
+    var failure: XMLFailure? { box.failure }
+
+    /// Feeds the next chunk; `isLast` ends the document (libxml2 then reports what is unclosed).
+    func parse(_ bytes: UnsafeRawBufferPointer, isLast: Bool) {
+        guard !finished, let context = box.context else { return }
+        guard box.failure == nil else { return }
+        var offset = 0
+        // xmlParseChunk takes an Int32 size.
+        repeat {
+            let size = min(bytes.count - offset, 1 << 30)
+            let last = isLast && offset + size == bytes.count
+            let base = bytes.baseAddress.map { UnsafeRawPointer($0 + offset).assumingMemoryBound(to: CChar.self) }
+            _ = xmlParseChunk(context, base, Int32(size), last ? 1 : 0)
+            offset += size
+        } while offset < bytes.count && box.failure == nil
+        if isLast { finished = true }
+    }
+}
