@@ -22,7 +22,7 @@ public struct RuleDocumentation: Sendable {
         }
         out += "\n## Fires on\n\nEach example is a log, one event per line as `time process[pid]: message` (a tab starts a continuation "
         out += "line); `▶` marks the line the finding points at, `E` an error-level event. The tests render every example as a "
-        out += "Console.app copy and as `log show --style ndjson` and check the rule fires exactly there.\n"
+        out += "Console.app copy, as `log show --style ndjson` and as a property list, and check the rule fires exactly there.\n"
         for example in rule.triggeringExamples { out += Self.example(example) }
         out += "\n## Stays silent on\n"
         for example in rule.nonTriggeringExamples { out += Self.example(example) }

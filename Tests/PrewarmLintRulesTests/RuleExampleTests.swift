@@ -3,7 +3,7 @@ import PrewarmLint
 import PrewarmLintTesting
 import Testing
 
-/// Every rule's examples, rendered as a Console copy and as ndjson and read through the whole
+/// Every rule's examples, rendered as a Console copy, as ndjson and as a plist, and read through the whole
 /// pipeline: a triggering example fires exactly on its marked lines (one finding per marked line,
 /// pointing at it), a non-triggering one fires nothing — for that rule alone and with every rule on.
 @Suite("rule examples")

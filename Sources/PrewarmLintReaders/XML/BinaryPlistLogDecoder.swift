@@ -49,10 +49,16 @@ struct BinaryPlistLogDecoder: LogDecoder {
             return
         }
         let root: Any
+        var detected = PropertyListSerialization.PropertyListFormat.binary
         do {
-            root = try PropertyListSerialization.propertyList(from: Data(bytes), options: [], format: nil)
+            root = try PropertyListSerialization.propertyList(from: Data(bytes), options: [], format: &detected)
         } catch {
             report(.invalidRecord, "binary property list is corrupt or truncated: \(error.localizedDescription)", severity: .error, origin: start, emit: emit)
+            return
+        }
+        // Foundation falls back to the old text format when the binary one does not parse: that is corruption here.
+        guard detected == .binary else {
+            report(.invalidRecord, "binary property list is corrupt or truncated (its bytes after `bplist00` are not a binary plist)", severity: .error, origin: start, emit: emit)
             return
         }
         bytes = []
