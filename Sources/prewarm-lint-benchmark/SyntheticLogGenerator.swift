@@ -3,7 +3,7 @@ import PrewarmLint
 
 /// Formats the benchmark generator writes.
 enum SyntheticLogFormat: String {
-    case ndjson, logShow = "log-show", consoleCopy = "console-copy"
+    case ndjson, logShow = "log-show", consoleCopy = "console-copy", plist
 }
 
 /// Writes a deterministic synthetic device log: the daemons' real message shapes (runningboardd,
@@ -95,6 +95,9 @@ struct SyntheticLogGenerator {
         if format == .logShow {
             buffer += "Timestamp                       Thread     Type        Activity             PID    TTL  \n"
         }
+        if format == .plist {
+            buffer += "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!DOCTYPE plist PUBLIC \"-//Apple//DTD PLIST 1.0//EN\" \"http://www.apple.com/DTDs/PropertyList-1.0.dtd\">\n<plist version=\"1.0\">\n<array>\n"
+        }
         while written < target {
             microseconds += Int64(50 + next(4000))
             var processIndex = next(Self.processes.count)
@@ -136,6 +139,11 @@ struct SyntheticLogGenerator {
                 buffer += "\(date) \(clock)-0700 \(threadColumn)\(typeColumn)0x0                  \(pid)0    \(process.0): \(image)\(scope)\(text)\n"
             case .consoleCopy:
                 buffer += "\(type.lowercased())\t\(clock)-0700\t\(process.0)\t\(text)\n"
+            case .plist:
+                // What `plutil -convert xml1` (or Python's plistlib) writes for the ndjson record above.
+                let escaped = text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+                    .replacingOccurrences(of: ">", with: "&gt;")
+                buffer += "\t<dict>\n\t\t<key>activityIdentifier</key>\n\t\t<integer>0</integer>\n\t\t<key>bootUUID</key>\n\t\t<string>E312ED28-914E-4C3C-9B9E-4926AFCCD890</string>\n\t\t<key>category</key>\n\t\t<string>\(process.5)</string>\n\t\t<key>eventMessage</key>\n\t\t<string>\(escaped)</string>\n\t\t<key>eventType</key>\n\t\t<string>logEvent</string>\n\t\t<key>formatString</key>\n\t\t<string>%{public}@</string>\n\t\t<key>machTimestamp</key>\n\t\t<integer>\(microseconds * 24)</integer>\n\t\t<key>messageType</key>\n\t\t<string>\(type)</string>\n\t\t<key>processID</key>\n\t\t<integer>\(process.1)</integer>\n\t\t<key>processImagePath</key>\n\t\t<string>\(process.2)</string>\n\t\t<key>senderImagePath</key>\n\t\t<string>\(process.2)</string>\n\t\t<key>subsystem</key>\n\t\t<string>\(process.4)</string>\n\t\t<key>threadID</key>\n\t\t<integer>\(thread)</integer>\n\t\t<key>timestamp</key>\n\t\t<string>\(date) \(clock)-0700</string>\n\t\t<key>timezoneName</key>\n\t\t<string></string>\n\t</dict>\n"
             }
             if buffer.utf8.count >= 1 << 20 {
                 written += buffer.utf8.count
@@ -143,6 +151,7 @@ struct SyntheticLogGenerator {
                 buffer.removeAll(keepingCapacity: true)
             }
         }
+        if format == .plist { buffer += "</array>\n</plist>\n" }
         if !buffer.isEmpty { handle.write(Data(buffer.utf8)) }
     }
 }

@@ -108,7 +108,7 @@ struct BinaryPlistLogDecoder: LogDecoder {
         guard depth < 32 else { json += Array("null".utf8); return }
         switch value {
         case let text as String:
-            JSONEscaping.appendQuoted(text.utf8, to: &json)
+            JSONEscaping.appendQuoted(text, to: &json)
         case let flag as Bool where type(of: value) == Bool.self:
             json += Array((flag ? "true" : "false").utf8)
         case let number as NSNumber:

@@ -79,8 +79,8 @@ class XMLRecordCollector: XMLEventHandler {
         self.resolver = TimestampResolver(inference: configuration.timeInference)
     }
 
-    func startElement(_ name: UnsafeRawBufferPointer, attributes: XMLAttributes, position: XMLPosition) {}
-    func endElement(_ name: UnsafeRawBufferPointer, position: XMLPosition) {}
+    func startElement(_ name: UnsafeRawBufferPointer, attributes: XMLAttributes, at location: XMLLocation) {}
+    func endElement(_ name: UnsafeRawBufferPointer, at location: XMLLocation) {}
     func characters(_ bytes: UnsafeRawBufferPointer) {}
 
     func flush(_ emit: (ReaderOutput) -> Void) {

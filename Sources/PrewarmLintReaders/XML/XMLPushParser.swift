@@ -3,9 +3,9 @@ import CLibXML2
 /// What the SAX parser reports. Names and text arrive as UTF-8 bytes valid only during the call:
 /// a handler copies what it keeps, and makes a `String` only of what it keeps.
 protocol XMLEventHandler: AnyObject {
-    /// An element starts; `attributes` are its (name, value) pairs.
-    func startElement(_ name: UnsafeRawBufferPointer, attributes: XMLAttributes, position: XMLPosition)
-    func endElement(_ name: UnsafeRawBufferPointer, position: XMLPosition)
+    /// An element starts; `attributes` are its (name, value) pairs; `location` tells where, when asked.
+    func startElement(_ name: UnsafeRawBufferPointer, attributes: XMLAttributes, at location: XMLLocation)
+    func endElement(_ name: UnsafeRawBufferPointer, at location: XMLLocation)
     /// Text content, in pieces of any size (CDATA included).
     func characters(_ bytes: UnsafeRawBufferPointer)
 }
@@ -15,6 +15,17 @@ struct XMLPosition: Sendable, Hashable {
     var line: Int
     var column: Int
     var byteOffset: Int
+}
+
+/// Where the parser is, computed only when asked (three calls into libxml2): most elements never need it.
+struct XMLLocation {
+    fileprivate let context: xmlParserCtxtPtr?
+
+    var position: XMLPosition {
+        guard let context else { return XMLPosition(line: 0, column: 0, byteOffset: 0) }
+        return XMLPosition(line: Int(prewarm_xml_line(context)), column: Int(prewarm_xml_column(context)),
+                           byteOffset: Int(xmlByteConsumed(context)))
+    }
 }
 
 /// The attributes of one start tag, read in place.
@@ -75,11 +86,7 @@ final class XMLPushParser {
             self.maximumDepth = maximumDepth
         }
 
-        var position: XMLPosition {
-            guard let context else { return XMLPosition(line: 0, column: 0, byteOffset: 0) }
-            return XMLPosition(line: Int(prewarm_xml_line(context)), column: Int(prewarm_xml_column(context)),
-                               byteOffset: Int(xmlByteConsumed(context)))
-        }
+        var position: XMLPosition { XMLLocation(context: context).position }
 
         func refuse(_ message: String) {
             guard failure == nil else { return }
@@ -106,25 +113,30 @@ final class XMLPushParser {
         sax.initialized = XML_SAX2_MAGIC
         sax.startElementNs = { context, localname, _, _, _, _, attributeCount, _, attributes in
             guard let context, let localname else { return }
-            let box = Unmanaged<Box>.fromOpaque(context).takeUnretainedValue()
-            box.depth += 1
-            if box.depth > box.maximumDepth {
-                box.refuse("elements nested deeper than \(box.maximumDepth) levels; the rest of the document is not read")
-                return
+            Unmanaged<Box>.fromOpaque(context)._withUnsafeGuaranteedRef { box in
+                box.depth += 1
+                if box.depth > box.maximumDepth {
+                    box.refuse("elements nested deeper than \(box.maximumDepth) levels; the rest of the document is not read")
+                    return
+                }
+                let name = UnsafeRawBufferPointer(start: localname, count: Int(xmlStrlen(localname)))
+                box.handler.startElement(name, attributes: XMLAttributes(base: attributes, count: Int(attributeCount)),
+                                         at: XMLLocation(context: box.context))
             }
-            let name = UnsafeRawBufferPointer(start: localname, count: Int(xmlStrlen(localname)))
-            box.handler.startElement(name, attributes: XMLAttributes(base: attributes, count: Int(attributeCount)), position: box.position)
         }
         sax.endElementNs = { context, localname, _, _ in
             guard let context, let localname else { return }
-            let box = Unmanaged<Box>.fromOpaque(context).takeUnretainedValue()
-            box.depth -= 1
-            box.handler.endElement(UnsafeRawBufferPointer(start: localname, count: Int(xmlStrlen(localname))), position: box.position)
+            Unmanaged<Box>.fromOpaque(context)._withUnsafeGuaranteedRef { box in
+                box.depth -= 1
+                box.handler.endElement(UnsafeRawBufferPointer(start: localname, count: Int(xmlStrlen(localname))),
+                                       at: XMLLocation(context: box.context))
+            }
         }
         let text: charactersSAXFunc = { context, characters, length in
             guard let context, let characters, length > 0 else { return }
-            let box = Unmanaged<Box>.fromOpaque(context).takeUnretainedValue()
-            box.handler.characters(UnsafeRawBufferPointer(start: characters, count: Int(length)))
+            Unmanaged<Box>.fromOpaque(context)._withUnsafeGuaranteedRef { box in
+                box.handler.characters(UnsafeRawBufferPointer(start: characters, count: Int(length)))
+            }
         }
         sax.characters = text
         sax.cdataBlock = text

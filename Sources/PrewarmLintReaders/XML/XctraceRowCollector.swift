@@ -78,7 +78,7 @@ final class XctraceRowCollector: XMLRecordCollector {
     private var cells: [Cell?] = []
     private var builders: [Builder] = []
 
-    override func startElement(_ name: UnsafeRawBufferPointer, attributes: XMLAttributes, position: XMLPosition) {
+    override func startElement(_ name: UnsafeRawBufferPointer, attributes: XMLAttributes, at location: XMLLocation) {
         if inRow {
             if builders.isEmpty, name.equals("sentinel") {
                 cells.append(nil)
@@ -94,7 +94,7 @@ final class XctraceRowCollector: XMLRecordCollector {
         if name.equals("row") {
             inRow = true
             sawRecords = true
-            rowStart = position
+            rowStart = location.position
             cells.removeAll(keepingCapacity: true)
         } else if name.equals("schema") {
             readingSchema = true
@@ -120,7 +120,8 @@ final class XctraceRowCollector: XMLRecordCollector {
         }
     }
 
-    override func endElement(_ name: UnsafeRawBufferPointer, position: XMLPosition) {
+    override func endElement(_ name: UnsafeRawBufferPointer, at location: XMLLocation) {
+        let position = location.position
         if inRow {
             if builders.isEmpty {
                 // `</row>`
