@@ -151,6 +151,29 @@ struct XMLInputTests {
         #expect(corrupt.diagnostics.first?.severity == .error)
     }
 
+    @Test("every scenario's plist and bplist renderings give exactly the events of its ndjson rendering, but for where they are")
+    func plistMatchesNDJSON() throws {
+        let scenarios = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Corpus/scenarios")
+        let names = try FileManager.default.contentsOfDirectory(atPath: scenarios.path).sorted()
+        #expect(names.count >= 13)
+        for name in names {
+            let folder = scenarios.appendingPathComponent(name)
+            func events(_ file: String) throws -> [LogEvent] {
+                let bytes = try [UInt8](Data(contentsOf: folder.appendingPathComponent(file)))
+                return ReaderVerifier.read(bytes, configuration: ReaderConfiguration(inputName: file)).events.map { event in
+                    var placeless = event
+                    placeless.origin = EventOrigin(input: "", line: 0, byteOffset: 0)
+                    return placeless
+                }
+            }
+            let reference = try events("log.ndjson")
+            #expect(!reference.isEmpty)
+            #expect(try events("log.plist") == reference, "\(name): log.plist")
+            #expect(try events("log.bplist") == reference, "\(name): log.bplist")
+        }
+    }
+
     @Test("an xctrace table of a scenario gives the events of its ndjson rendering, for the fields it has")
     func xctraceMatchesNDJSON() throws {
         let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
