@@ -1,5 +1,11 @@
 #ifndef PREWARM_LINT_CLIBXML2_SHIM_H
 #define PREWARM_LINT_CLIBXML2_SHIM_H
+/* Debian's libxml2 is built with ICU, and its encoding.h then includes the system's <unicode/ucnv.h>,
+ * whose types clash with the ICU copy Foundation ships (`'UErrorCode' has different definitions in
+ * different modules` in any Swift module importing both). prewarm-lint never touches the ICU members
+ * of xmlCharEncodingHandler (it only ever holds pointers to one), so they are left out of its view. */
+#include <libxml/xmlversion.h>
+#undef LIBXML_ICU_ENABLED
 #include <libxml/parser.h>
 #include <libxml/parserInternals.h>
 #include <libxml/xmlerror.h>
