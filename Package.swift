@@ -57,6 +57,12 @@ let package = Package(
         // Throughput and memory harness: `scripts/benchmark` builds it in release mode and runs it.
         .executableTarget(name: "prewarm-lint-benchmark", dependencies: ["PrewarmLint"]),
 
+        // libFuzzer targets (`scripts/fuzz` builds them with -sanitize=fuzzer -DFUZZING); a plain build makes
+        // replay tools of them: `swift run fuzz-readers crash-file` re-runs an input through the same check.
+        .executableTarget(name: "fuzz-readers", dependencies: ["PrewarmLintReaders"], path: "Sources/FuzzReaders"),
+        .executableTarget(name: "fuzz-sniffed-input", dependencies: ["PrewarmLint"], path: "Sources/FuzzSniffedInput"),
+        .executableTarget(name: "fuzz-sessions", dependencies: ["PrewarmLint"], path: "Sources/FuzzSessions"),
+
         .testTarget(name: "PrewarmLintModelTests", dependencies: ["PrewarmLintModel"]),
         .testTarget(name: "PrewarmLintSessionsTests", dependencies: ["PrewarmLint", "PrewarmLintTesting"]),
         .testTarget(name: "PrewarmLintClassifierTests", dependencies: ["PrewarmLintClassifier", "PrewarmLintTesting"]),
