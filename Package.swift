@@ -59,15 +59,15 @@ let package = Package(
 
         // libFuzzer targets (`scripts/fuzz` builds them with -sanitize=fuzzer -DFUZZING); a plain build makes
         // replay tools of them: `swift run fuzz-readers crash-file` re-runs an input through the same check.
-        .executableTarget(name: "fuzz-readers", dependencies: ["PrewarmLintReaders"], path: "Sources/FuzzReaders"),
-        .executableTarget(name: "fuzz-sniffed-input", dependencies: ["PrewarmLint"], path: "Sources/FuzzSniffedInput"),
-        .executableTarget(name: "fuzz-sessions", dependencies: ["PrewarmLint"], path: "Sources/FuzzSessions"),
+        .executableTarget(name: "fuzz-readers", dependencies: ["PrewarmLintTesting"], path: "Sources/FuzzReaders"),
+        .executableTarget(name: "fuzz-sniffed-input", dependencies: ["PrewarmLintTesting"], path: "Sources/FuzzSniffedInput"),
+        .executableTarget(name: "fuzz-sessions", dependencies: ["PrewarmLintTesting"], path: "Sources/FuzzSessions"),
 
         .testTarget(name: "PrewarmLintModelTests", dependencies: ["PrewarmLintModel"]),
         .testTarget(name: "PrewarmLintSessionsTests", dependencies: ["PrewarmLint", "PrewarmLintTesting"]),
         .testTarget(name: "PrewarmLintClassifierTests", dependencies: ["PrewarmLintClassifier", "PrewarmLintTesting"]),
         .testTarget(name: "PrewarmLintReportersTests", dependencies: ["PrewarmLintReporters", "PrewarmLintClassifier"]),
-        .testTarget(name: "PrewarmLintReadersTests", dependencies: ["PrewarmLintReaders", "PrewarmLintTesting"]),
+        .testTarget(name: "PrewarmLintReadersTests", dependencies: ["PrewarmLintReaders", "PrewarmLintTesting"], exclude: ["FuzzRegressions"]),
         .testTarget(name: "PrewarmLintRulesTests", dependencies: ["PrewarmLint", "PrewarmLintTesting"]),
         .testTarget(name: "PrewarmLintCorpusTests", dependencies: ["PrewarmLint", "PrewarmLintTesting"]),
         .testTarget(name: "PrewarmLintCLITests", dependencies: ["PrewarmLintTesting", "prewarm-lint"], exclude: ["Goldens", "Schemas"]),

@@ -1,39 +1,9 @@
 import Foundation
-import PrewarmLintModel
-import PrewarmLintReaders
+import PrewarmLintTesting
 
-/// libFuzzer entry: byte 0 picks the format (forced, so every decoder sees every input), byte 1 the
-/// chunk size (1…256), the rest is the input. Invariants checked: no crash, the line accounting holds.
-public func fuzzReaders(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
-    guard size >= 2 else { return 0 }
-    let formats = LogFormat.allCases
-    let format = formats[Int(data[0]) % formats.count]
-    let chunk = Int(data[1]) + 1
-    let input = UnsafeRawBufferPointer(start: data + 2, count: size - 2)
-    var limits = ReaderLimits()
-    // Small limits so the fuzzer reaches them.
-    limits.maximumLineLength = 4096
-    limits.maximumMessageLength = 8192
-    limits.maximumRecordLength = 8192
-    var reader = LogStreamReader(configuration: ReaderConfiguration(inputName: "fuzz", limits: limits), format: format)
-    var events = 0
-    do {
-        var offset = 0
-        while offset < input.count {
-            let end = min(input.count, offset + chunk)
-            try reader.read(UnsafeRawBufferPointer(rebasing: input[offset..<end])) { if case .event = $0 { events += 1 } }
-            offset = end
-        }
-        try reader.finish { if case .event = $0 { events += 1 } }
-    } catch {
-        return 0
-    }
-    let statistics = reader.statistics
-    let accounted = statistics.eventLines + statistics.skipped.values.reduce(0, +) + statistics.diagnosedLines
-    if format != .binaryPlist, statistics.lines != accounted {
-        fatalError("line accounting broken for \(format): \(statistics)")
-    }
-    if statistics.events != events { fatalError("event count \(statistics.events) != emitted \(events) for \(format)") }
+/// The fuzz entry point: ``FuzzChecks/readers(_:)`` on the input; a broken invariant is a crash.
+func fuzzReaders(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    if let broken = FuzzChecks.readers(UnsafeRawBufferPointer(start: data, count: size)) { fatalError(broken) }
     return 0
 }
 

@@ -1,22 +1,9 @@
 import Foundation
-import PrewarmLint
+import PrewarmLintTesting
 
-/// libFuzzer entry: the bytes as a file (sniffed: gzip, XML, JSON, every text format), through the
-/// whole lint run and every report format.
-public func fuzzSniffedInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("prewarm-lint-fuzz-\(getpid()).log").path
-    _ = FileManager.default.createFile(atPath: path, contents: Data(bytes: data, count: size))
-    var inference = TimeInference()
-    inference.date = CivilDateTime(year: 2024, month: 3, day: 18)
-    let run = LintRun(options: ReadOptions(timeInference: inference), toolVersion: "fuzz")
-    let report = run.run([DiscoveredInput(input: .file(path), foundInDirectory: false)])
-    let rules = RuleRegistry.builtIn.rules.map(\.description)
-    _ = report.render()
-    _ = SARIFReporter(rules: rules).render(report)
-    _ = MarkdownReporter().render(report)
-    _ = FindingTextReporter().render(report)
-    _ = JUnitReporter().render(report)
-    _ = Redactor().redact(report)
+/// The fuzz entry point: ``FuzzChecks/sniffedInput(_:)`` on the input; a broken invariant is a crash.
+func fuzzSniffedInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    if let broken = FuzzChecks.sniffedInput(UnsafeRawBufferPointer(start: data, count: size)) { fatalError(broken) }
     return 0
 }
 

@@ -68,8 +68,9 @@ struct JSONArrayLogDecoder: LogDecoder {
                     recordOffset = chunkOffset + index - 1
                     lineHasBytes = true
                 default:
+                    // The line may already be counted: an object that ended on it (`}x`).
                     report(.malformedLine, "text outside the JSON array's objects; skipped to the end of the line",
-                           line: line, offset: chunkOffset + index - 1, lines: 1, emit: emit)
+                           line: line, offset: chunkOffset + index - 1, lines: lastCountedLine == line ? 0 : 1, emit: emit)
                     lastCountedLine = line
                     state = .garbage
                 }

@@ -1,0 +1,101 @@
+public import Foundation
+public import PrewarmLint
+
+/// What the fuzz targets check, callable from tests: each takes any bytes and returns nil when the
+/// invariants hold, or what broke. The libFuzzer targets (`Sources/Fuzz*`) crash on a non-nil
+/// answer; `Tests/…/AdversarialInputTests` replays every input the fuzzers ever broke on
+/// (`Tests/PrewarmLintReadersTests/FuzzRegressions/<target>/`).
+public enum FuzzChecks {
+    /// Byte 0 picks the format (forced, so every decoder sees every input), byte 1 the chunk size
+    /// (1…256), the rest is the input. Invariants: the line accounting holds, events are counted.
+    public static func readers(_ data: UnsafeRawBufferPointer) -> String? {
+        guard data.count >= 2 else { return nil }
+        let formats = LogFormat.allCases
+        let format = formats[Int(data[0]) % formats.count]
+        let chunk = Int(data[1]) + 1
+        let input = UnsafeRawBufferPointer(rebasing: data[2...])
+        var limits = ReaderLimits()
+        // Small limits, so the fuzzer reaches them.
+        limits.maximumLineLength = 4096
+        limits.maximumMessageLength = 8192
+        limits.maximumRecordLength = 8192
+        var reader = LogStreamReader(configuration: ReaderConfiguration(inputName: "fuzz", limits: limits), format: format)
+        var events = 0
+        do {
+            var offset = 0
+            while offset < input.count {
+                let end = min(input.count, offset + chunk)
+                try reader.read(UnsafeRawBufferPointer(rebasing: input[offset..<end])) { if case .event = $0 { events += 1 } }
+                offset = end
+            }
+            try reader.finish { if case .event = $0 { events += 1 } }
+        } catch {
+            return nil
+        }
+        let statistics = reader.statistics
+        let accounted = statistics.eventLines + statistics.skipped.values.reduce(0, +) + statistics.diagnosedLines
+        if statistics.lines != accounted { return "line accounting broken for \(format.rawValue): \(statistics)" }
+        if statistics.events != events { return "\(statistics.events) events counted, \(events) emitted, for \(format.rawValue)" }
+        return nil
+    }
+
+    /// The bytes as a file (sniffed: gzip, XML, JSON, every text format), through the whole lint run
+    /// and every report format. Invariant: every finding has evidence; reports render.
+    public static func sniffedInput(_ data: UnsafeRawBufferPointer) -> String? {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("prewarm-lint-fuzz-\(ProcessInfo.processInfo.processIdentifier).log").path
+        _ = FileManager.default.createFile(atPath: path, contents: Data(data))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var inference = TimeInference()
+        inference.date = CivilDateTime(year: 2024, month: 3, day: 18)
+        let report = LintRun(options: ReadOptions(timeInference: inference), toolVersion: "fuzz")
+            .run([DiscoveredInput(input: .file(path), foundInDirectory: false)])
+        if let finding = report.findings.first(where: { $0.evidence.isEmpty }) { return "a finding without evidence: \(finding.ruleID)" }
+        let rules = RuleRegistry.builtIn.rules.map(\.description)
+        _ = report.render()
+        _ = SARIFReporter(rules: rules).render(report)
+        _ = MarkdownReporter().render(report)
+        _ = FindingTextReporter().render(report)
+        _ = JUnitReporter().render(report)
+        _ = Redactor().redact(report)
+        return nil
+    }
+
+    /// Every 4 bytes are one classified event — meaning, app (of 4), pid, time step (may go backwards) —
+    /// fed to the session builder, then the rules. Invariants: every session has an app, milestones in
+    /// time order, every finding quotes evidence.
+    public static func sessions(_ data: UnsafeRawBufferPointer) -> String? {
+        let meanings = EventMeaning.allCases
+        let apps = ["com.example.ledger", "com.example.notes", "com.acme.chat", "com.acme.maps"]
+        let signatures = SignatureTable.builtIn.signatures
+        var builder = LaunchSessionBuilder()
+        var sessions: [LaunchSession] = []
+        var time: Int64 = 1_710_772_862_000_000
+        var index = 0
+        while index + 4 <= data.count {
+            let meaning = meanings[Int(data[index]) % meanings.count]
+            let app = apps[Int(data[index + 1]) % apps.count]
+            let pid = 1000 + Int(data[index + 1] >> 4)
+            time += (Int64(data[index + 2]) - 64) * 37_000_000 + Int64(data[index + 3])
+            let candidates = signatures.filter { $0.meaning == meaning }
+            let signature = candidates.isEmpty ? nil : candidates[Int(data[index + 3]) % candidates.count]
+            let event = LogEvent(timestamp: LogTimestamp(microsecondsSinceEpoch: time, utcOffsetSeconds: -25_200, text: "fuzz"),
+                                 process: signature?.roles.contains(.app) == true ? "App" : "runningboardd",
+                                 message: signature?.example ?? "fuzz", origin: EventOrigin(input: "fuzz", line: index / 4 + 1, byteOffset: index))
+            let classified = ClassifiedEvent(event: event, role: signature?.roles.first ?? .other, meaning: meaning, signatureID: signature?.id,
+                                             subject: AppIdentity(bundleID: app, pid: data[index + 3] & 1 == 0 ? pid : nil),
+                                             detail: data[index + 2] & 1 == 0 ? "detail" : nil)
+            sessions += builder.consume(classified)
+            index += 4
+        }
+        sessions += builder.finish()
+        for session in sessions {
+            if session.app.bundleID == nil && session.app.processName == nil { return "a session without an app" }
+            for (a, b) in zip(session.milestones, session.milestones.dropFirst()) where a.time.microsecondsSinceEpoch > b.time.microsecondsSinceEpoch {
+                return "milestones out of time order in \(session.app)"
+            }
+        }
+        let findings = Linter().findings(in: sessions, ids: LintReport.sessionIDs(sessions))
+        if let finding = findings.first(where: { $0.evidence.isEmpty }) { return "a finding without evidence: \(finding.ruleID)" }
+        return nil
+    }
+}
