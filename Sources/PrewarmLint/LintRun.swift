@@ -25,14 +25,79 @@ public struct LintRun: Sendable {
         self.separately = separately
     }
 
+    /// Sessions listed in a report at most; beyond, their findings are still reported and the rest counted.
+    public static let maximumSessionsListed = 100_000
+
     /// Reads, rebuilds and checks. `onDiagnostic` sees each reader diagnostic as it happens.
+    ///
+    /// Each session is checked when it closes and then kept as an outline (milestones, no lines), so
+    /// memory follows the open sessions, not the length of the log.
     public func run(_ inputs: [DiscoveredInput], onDiagnostic: (ReaderDiagnostic) -> Void = { _ in }) -> LintReport {
         let pipeline = SessionPipeline(reader: InputReader(options: options), signatures: linter.configuration.signatureTable())
-        let result = separately ? pipeline.runSeparately(inputs, onDiagnostic: onDiagnostic) : pipeline.run(inputs, onDiagnostic: onDiagnostic)
-        let ids = LintReport.sessionIDs(result.sessions)
-        let findings = linter.findings(in: result.sessions, ids: ids)
-        return LintReport(toolVersion: toolVersion, inputs: result.summaries.map(Self.reportInput), sessions: result.sessions,
-                          sessionIDs: ids, findings: findings, diagnostics: result.diagnostics)
+        var closed: [(session: LaunchSession, findings: [Finding], order: Int)] = []
+        var notListed = 0
+        var unlistedFindings: [Finding] = []
+        var countByApp: [String: Int] = [:]
+        let check: (LaunchSession) -> LaunchSession? = { session in
+            // Placeholder id: the real one depends on the sessions' order, known at the end.
+            let findings = linter.findings(in: [session], ids: ["?"])
+            let app = session.app.bundleID ?? session.app.processName ?? "unknown"
+            countByApp[app, default: 0] += 1
+            if closed.count >= Self.maximumSessionsListed {
+                notListed += 1
+                unlistedFindings += findings.map { var finding = $0; finding.sessionID = "\(app)#\(countByApp[app]!)"; return finding }
+                return nil
+            }
+            var outline = session
+            outline.events = []
+            closed.append((outline, findings, closed.count))
+            return nil
+        }
+        // The order every report uses: by first milestone, then app, then the order they closed;
+        // inputs read separately keep their own groups, in input order.
+        func sortGroup(from start: Int) {
+            closed[start...].sort { lhs, rhs in
+                let a = lhs.session.milestones.first?.time.microsecondsSinceEpoch ?? 0, b = rhs.session.milestones.first?.time.microsecondsSinceEpoch ?? 0
+                if a != b { return a < b }
+                let left = lhs.session.app.description, right = rhs.session.app.description
+                return left != right ? left < right : lhs.order < rhs.order
+            }
+        }
+        var result = SessionPipeline.Result()
+        if separately {
+            for input in inputs {
+                let start = closed.count
+                let one = pipeline.run([input], onDiagnostic: onDiagnostic, onSession: check)
+                sortGroup(from: start)
+                result.summaries += one.summaries
+                result.diagnostics += one.diagnostics
+                result.sessionsClosedEarly += one.sessionsClosedEarly
+            }
+        } else {
+            result = pipeline.run(inputs, onDiagnostic: onDiagnostic, onSession: check)
+            sortGroup(from: 0)
+        }
+        let sessions = closed.map(\.session)
+        let ids = LintReport.sessionIDs(sessions)
+        var findings: [Finding] = []
+        for (entry, id) in zip(closed, ids) {
+            findings += entry.findings.map { var finding = $0; finding.sessionID = id; return finding }
+        }
+        findings += unlistedFindings
+        var diagnostics = result.diagnostics
+        let origin = EventOrigin(input: inputs.first?.input.name ?? "-", line: 0, byteOffset: 0)
+        if result.sessionsClosedEarly > 0 {
+            diagnostics.append(ReaderDiagnostic(code: .sessionLimit, severity: .warning,
+                                                message: "\(result.sessionsClosedEarly) sessions were closed early: more than \(pipeline.maximumOpenSessions) were open at once; their evidence says so",
+                                                origin: origin))
+        }
+        if notListed > 0 {
+            diagnostics.append(ReaderDiagnostic(code: .sessionLimit, severity: .warning,
+                                                message: "\(notListed) sessions beyond the first \(Self.maximumSessionsListed) are checked and their findings reported, but not listed",
+                                                origin: origin))
+        }
+        return LintReport(toolVersion: toolVersion, inputs: result.summaries.map(Self.reportInput), sessions: sessions,
+                          sessionIDs: ids, findings: findings, diagnostics: diagnostics)
     }
 
     /// An input's line in the report.

@@ -22,10 +22,13 @@ public struct SessionPipeline: Sendable {
     /// The templates the classifier knows: the built-in table, with a team's markers first
     /// (`LintConfiguration.signatureTable()`).
     public var signatures: SignatureTable
+    /// Sessions open at once before the oldest is closed early (see ``LaunchSessionBuilder``).
+    public var maximumOpenSessions: Int
 
-    public init(reader: InputReader, signatures: SignatureTable = .builtIn) {
+    public init(reader: InputReader, signatures: SignatureTable = .builtIn, maximumOpenSessions: Int = 10_000) {
         self.reader = reader
         self.signatures = signatures
+        self.maximumOpenSessions = maximumOpenSessions
     }
 
     /// The result of a run.
@@ -35,6 +38,8 @@ public struct SessionPipeline: Sendable {
         public var diagnostics: [ReaderDiagnostic] = []
         /// Events dropped because another input had the same one.
         public var duplicateEvents = 0
+        /// Sessions closed early because more than ``SessionPipeline/maximumOpenSessions`` were open.
+        public var sessionsClosedEarly = 0
 
         public init() {}
     }
@@ -43,20 +48,26 @@ public struct SessionPipeline: Sendable {
     public static let reorderWindow = 512
 
     /// Runs the pipeline on each input alone (a folder of unrelated logs), results in input order.
-    public func runSeparately(_ inputs: [DiscoveredInput], onDiagnostic: (ReaderDiagnostic) -> Void = { _ in }) -> Result {
+    public func runSeparately(_ inputs: [DiscoveredInput], onDiagnostic: (ReaderDiagnostic) -> Void = { _ in },
+                              onSession: (LaunchSession) -> LaunchSession? = { $0 }) -> Result {
         var result = Result()
         for input in inputs {
-            let one = run([input], onDiagnostic: onDiagnostic)
+            let one = run([input], onDiagnostic: onDiagnostic, onSession: onSession)
             result.sessions += one.sessions
             result.summaries += one.summaries
             result.diagnostics += one.diagnostics
+            result.sessionsClosedEarly += one.sessionsClosedEarly
         }
         return result
     }
 
-    /// Runs the pipeline. `onDiagnostic` sees each reader diagnostic as it happens.
-    public func run(_ inputs: [DiscoveredInput], onDiagnostic: (ReaderDiagnostic) -> Void = { _ in }) -> Result {
-        if inputs.count == 1 { return runStreaming(inputs[0], onDiagnostic: onDiagnostic) }
+    /// Runs the pipeline. `onDiagnostic` sees each reader diagnostic as it happens; `onSession` each
+    /// session as it closes, and returns what to keep of it (nil: nothing) — a caller that checks
+    /// sessions as they close (``LintRun``) keeps only their outline, so memory follows the open
+    /// sessions, not the log.
+    public func run(_ inputs: [DiscoveredInput], onDiagnostic: (ReaderDiagnostic) -> Void = { _ in },
+                    onSession: (LaunchSession) -> LaunchSession? = { $0 }) -> Result {
+        if inputs.count == 1 { return runStreaming(inputs[0], onDiagnostic: onDiagnostic, onSession: onSession) }
         var result = Result()
         var kept: [(classified: ClassifiedEvent, input: Int)] = []
         for (index, discovered) in inputs.enumerated() {
@@ -75,7 +86,7 @@ public struct SessionPipeline: Sendable {
             if lhs.input != rhs.input { return lhs.input < rhs.input }
             return a.origin.byteOffset < b.origin.byteOffset
         }
-        var builder = LaunchSessionBuilder()
+        var builder = LaunchSessionBuilder(maximumOpenSessions: maximumOpenSessions)
         var previousInstant: Int64?
         var seenAtInstant: [(input: Int, key: EventKey)] = []
         for (classified, input) in kept {
@@ -90,9 +101,10 @@ public struct SessionPipeline: Sendable {
                 continue
             }
             seenAtInstant.append((input, key))
-            result.sessions += builder.consume(classified)
+            result.sessions += builder.consume(classified).compactMap(onSession)
         }
-        result.sessions += builder.finish()
+        result.sessions += builder.finish().compactMap(onSession)
+        result.sessionsClosedEarly = builder.closedEarly
         Self.sortSessions(&result.sessions)
         return result
     }
@@ -121,10 +133,11 @@ public struct SessionPipeline: Sendable {
     }
 
     /// One input, streamed: classified events go through a reorder window into the builder.
-    private func runStreaming(_ input: DiscoveredInput, onDiagnostic: (ReaderDiagnostic) -> Void) -> Result {
+    private func runStreaming(_ input: DiscoveredInput, onDiagnostic: (ReaderDiagnostic) -> Void,
+                              onSession: (LaunchSession) -> LaunchSession?) -> Result {
         var result = Result()
         var sessions: [LaunchSession] = []  // not `result.sessions`: `result` is borrowed while reading
-        var builder = LaunchSessionBuilder()
+        var builder = LaunchSessionBuilder(maximumOpenSessions: maximumOpenSessions)
         var window: [ClassifiedEvent] = []
         window.reserveCapacity(2 * Self.reorderWindow)
         func admit(_ classified: ClassifiedEvent) {
@@ -136,14 +149,15 @@ public struct SessionPipeline: Sendable {
             while index > 0, window[index - 1].event.timestamp.microsecondsSinceEpoch > instant { index -= 1 }
             window.insert(classified, at: index)
             if window.count >= 2 * Self.reorderWindow {
-                for released in window[0..<Self.reorderWindow] { sessions += builder.consume(released) }
+                for released in window[0..<Self.reorderWindow] { sessions += builder.consume(released).compactMap(onSession) }
                 window.removeFirst(Self.reorderWindow)
             }
         }
         readClassified(input, into: &result, onDiagnostic: onDiagnostic, admit)
         result.sessions = sessions
-        for classified in window { result.sessions += builder.consume(classified) }
-        result.sessions += builder.finish()
+        for classified in window { result.sessions += builder.consume(classified).compactMap(onSession) }
+        result.sessions += builder.finish().compactMap(onSession)
+        result.sessionsClosedEarly = builder.closedEarly
         Self.sortSessions(&result.sessions)
         return result
     }

@@ -13,7 +13,11 @@ public struct ProcessDirectory: Sendable {
     public private(set) var bundleByPID: [Int: String] = [:]
     /// Process name by pid, from securityd, kernel and the processes' own lines.
     public private(set) var nameByPID: [Int: String] = [:]
+    /// The remembered pids in the order learnt, as a ring: `order[next]` is the oldest once full.
     private var order: [Int] = []
+    private var next = 0
+    /// Pids forgotten to stay within ``capacity``.
+    public private(set) var forgotten = 0
 
     public init() {}
 
@@ -39,11 +43,17 @@ public struct ProcessDirectory: Sendable {
     }
 
     private mutating func remember(_ pid: Int) {
-        order.append(pid)
-        if order.count > Self.capacity {
-            let forgotten = order.removeFirst()
-            bundleByPID[forgotten] = nil
-            nameByPID[forgotten] = nil
+        // A ring, not `removeFirst()`: with a million distinct pids, shifting a full array per pid
+        // would take hours (found by the adversarial tests).
+        if order.count < Self.capacity {
+            order.append(pid)
+            return
         }
+        let oldest = order[next]
+        bundleByPID[oldest] = nil
+        nameByPID[oldest] = nil
+        forgotten += 1
+        order[next] = pid
+        next = (next + 1) % Self.capacity
     }
 }

@@ -89,4 +89,6 @@ public struct DiagnosticCode: RawRepresentable, Sendable, Hashable, Codable, Cus
     /// An XML document refused for safety: it declares entities (billion laughs, external entities)
     /// or nests deeper than the limit. Nothing is expanded or fetched.
     public static let refusedInput = DiagnosticCode(rawValue: "refused-input")
+    /// A limit on sessions was reached (too many open at once, too many to list); what it cost is said.
+    public static let sessionLimit = DiagnosticCode(rawValue: "session-limit")
 }

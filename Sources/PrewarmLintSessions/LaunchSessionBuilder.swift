@@ -23,15 +23,26 @@ public import PrewarmLintClassifier
 /// SpringBoard's `Prewarming for launch of` and dasd's closure generation never make a prewarm.
 public struct LaunchSessionBuilder: Sendable {
     private var open: [String: LaunchSession] = [:]
-    /// Apps in order of first appearance, each once: its size is the number of apps, not of sessions.
-    private var order: [String] = []
-    private var ordered: Set<String> = []
+    /// Open sessions in the order they opened, as (app, sequence) with lazy deletion: an entry counts
+    /// only while `sequenceOf[app]` still holds its sequence. Its size follows the open sessions.
+    private var openingOrder: [(key: String, sequence: Int)] = []
+    private var openingHead = 0
+    private var sequenceOf: [String: Int] = [:]
+    private var nextSequence = 0
     private var terminated: Set<String> = []
     /// Apps seen going to the background before any start or activation in the log: their next
     /// activation is a resume.
     private var backgrounded: [String: EventOrigin] = [:]
 
-    public init() {}
+    /// How many sessions may be open at once (distinct apps with a live process); beyond it the
+    /// oldest-opened is closed early and says so. Keeps memory bounded whatever the log.
+    public let maximumOpenSessions: Int
+    /// Sessions closed early because of ``maximumOpenSessions``.
+    public private(set) var closedEarly = 0
+
+    public init(maximumOpenSessions: Int = 10_000) {
+        self.maximumOpenSessions = max(1, maximumOpenSessions)
+    }
 
     /// Takes one event; returns the sessions this event closed (usually none).
     public mutating func consume(_ classified: ClassifiedEvent) -> [LaunchSession] {
@@ -41,10 +52,7 @@ public struct LaunchSessionBuilder: Sendable {
         if let session = open[key], startsNewProcess(classified, meaning: meaning, subject: subject, after: session, key: key) {
             var ended = session
             if !terminated.contains(key) { ended.incompleteEvidence.append("no exit line before the next process of this app") }
-            closed.append(finalize(ended))
-            open[key] = nil
-            terminated.remove(key)
-            backgrounded[key] = nil
+            closed.append(close(key, ended))
         }
         if terminated.contains(key) {
             // More lines about the exited process (FrontBoard's clean-up, runningboardd's bookkeeping) add nothing
@@ -65,7 +73,19 @@ public struct LaunchSessionBuilder: Sendable {
             // an app going to the background is the exception: it was in use before the log began.
             guard opensSession(meaning) || classified.signatureID == "fb-visibility-background" else { return closed }
             open[key] = LaunchSession(app: subject)
-            if ordered.insert(key).inserted { order.append(key) }
+            nextSequence += 1
+            sequenceOf[key] = nextSequence
+            openingOrder.append((key, nextSequence))
+            if openingOrder.count - openingHead > 2 * open.count + 1024 {
+                // Most entries are of closed sessions: keep the live ones (amortized O(1) per session).
+                openingOrder = openingOrder[openingHead...].filter { sequenceOf[$0.key] == $0.sequence }
+                openingHead = 0
+            }
+            if open.count > maximumOpenSessions, let oldest = oldestOpen(), oldest != key, var early = open[oldest] {
+                early.incompleteEvidence.append("closed early: more than \(maximumOpenSessions) sessions were open at once")
+                closedEarly += 1
+                closed.append(close(oldest, early))
+            }
         }
         var session = open[key]!
         record(classified, meaning: meaning, in: &session)
@@ -90,19 +110,40 @@ public struct LaunchSessionBuilder: Sendable {
         return meaning == .prewarmRequest || (meaning == .userLaunchRequest && bootstraps)
     }
 
-    /// Ends the input: every open session, in order of first appearance.
+    /// Ends the input: every open session, in the order they opened.
     public mutating func finish() -> [LaunchSession] {
         var result: [LaunchSession] = []
-        for key in order {
-            backgrounded[key] = nil
-            guard let session = open[key] else { continue }
-            result.append(finalize(session))
-            open[key] = nil
+        for (key, sequence) in openingOrder[openingHead...] where sequenceOf[key] == sequence {
+            if let session = open[key] { result.append(close(key, session)) }
         }
-        order.removeAll()
-        ordered.removeAll()
+        openingOrder.removeAll()
+        openingHead = 0
         terminated.removeAll()
+        backgrounded.removeAll()
         return result
+    }
+
+    /// Closes the session of `key` (given as it ends) and forgets the app's per-session state.
+    private mutating func close(_ key: String, _ session: LaunchSession) -> LaunchSession {
+        open[key] = nil
+        sequenceOf[key] = nil
+        terminated.remove(key)
+        backgrounded[key] = nil
+        return finalize(session)
+    }
+
+    /// The app whose open session opened first; drops stale entries on the way.
+    private mutating func oldestOpen() -> String? {
+        while openingHead < openingOrder.count {
+            let (key, sequence) = openingOrder[openingHead]
+            if sequenceOf[key] == sequence { return key }
+            openingHead += 1
+        }
+        if openingHead > 4096 {
+            openingOrder.removeFirst(openingHead)
+            openingHead = 0
+        }
+        return nil
     }
 
     /// Keeps the line with its text, up to ``LaunchSession/eventLimit``.

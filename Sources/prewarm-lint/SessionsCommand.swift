@@ -49,8 +49,15 @@ struct SessionsCommand: ParsableCommand {
             StandardStreams.err(diagnostic.description)
             printed += 1
         }
-        let result = separately ? pipeline.runSeparately(discovery.inputs, onDiagnostic: onDiagnostic)
-            : pipeline.run(discovery.inputs, onDiagnostic: onDiagnostic)
+        // Timelines and the report need a session's outline, not its lines: dropping them as sessions
+        // close keeps memory to the open sessions.
+        let outline: (LaunchSession) -> LaunchSession? = { session in
+            var kept = session
+            kept.events = []
+            return kept
+        }
+        let result = separately ? pipeline.runSeparately(discovery.inputs, onDiagnostic: onDiagnostic, onSession: outline)
+            : pipeline.run(discovery.inputs, onDiagnostic: onDiagnostic, onSession: outline)
         var notLogs: [String] = []
         for summary in result.summaries {
             guard let failure = summary.failure else { continue }
