@@ -24,7 +24,7 @@ public enum InputDiscovery {
             }
             var isDirectory: ObjCBool = false
             guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else {
-                result.failures.append((path, "no such file or directory"))
+                result.failures.append((path, "no such file or directory (check the path; - reads standard input)"))
                 continue
             }
             guard isDirectory.boolValue else {

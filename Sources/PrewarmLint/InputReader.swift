@@ -18,6 +18,8 @@ public struct InputSummary: Sendable {
     public var failure: ReaderError?
     /// True when the input was found in a directory and is not a log: skipped with a note.
     public var skippedAsNotALog = false
+    /// True when reading stopped early because the run was interrupted.
+    public var interrupted = false
 
     public init(input: String) { self.input = input }
 }
@@ -33,14 +35,17 @@ public struct ReadOptions: Sendable {
     public var limits: ReaderLimits
     /// Bytes read per system call.
     public var chunkSize: Int
+    /// Raised (by a Ctrl-C handler) to stop reading at the next chunk; what was read is kept.
+    public var interruption: Interruption?
 
     public init(format: LogFormat? = nil, timeInference: TimeInference = TimeInference(), standardInputReferenceInstant: Int64? = nil,
-                limits: ReaderLimits = ReaderLimits(), chunkSize: Int = 1 << 20) {
+                limits: ReaderLimits = ReaderLimits(), chunkSize: Int = 1 << 20, interruption: Interruption? = nil) {
         self.format = format
         self.timeInference = timeInference
         self.standardInputReferenceInstant = standardInputReferenceInstant
         self.limits = limits
         self.chunkSize = max(1, chunkSize)
+        self.interruption = interruption
     }
 }
 
@@ -73,7 +78,9 @@ public struct InputReader: Sendable {
         case .file(let path):
             descriptor = open(path, O_RDONLY)
             guard descriptor >= 0 else {
-                summary.failure = ReaderError(code: .unreadable, input: input.name, message: "cannot open: \(String(cString: strerror(errno)))")
+                let code = errno
+                let hint = code == EACCES ? " (check the file's permissions)" : code == ENOENT ? " (check the path)" : ""
+                summary.failure = ReaderError(code: .unreadable, input: input.name, message: "cannot open: \(String(cString: strerror(code)))\(hint)")
                 return summary
             }
             var status = stat()
@@ -100,10 +107,17 @@ public struct InputReader: Sendable {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: options.chunkSize, alignment: 16)
         defer { buffer.deallocate() }
         do throws(ReaderError) {
+            var readAny = false
             while true {
+                if options.interruption?.isRaised == true {
+                    // Stop here: what was read stands; an input not begun is not reported as empty.
+                    if readAny { try reader.finish(emit: emit) }
+                    summary.interrupted = true
+                    break
+                }
                 let count = Glibc_read(descriptor, buffer.baseAddress, buffer.count)
                 if count < 0 {
-                    if errno == EINTR { continue }
+                    if errno == EINTR { continue }  // the loop checks for an interruption first
                     let reason = String(cString: strerror(errno))
                     try reader.finish(emit: emit)
                     summary.failure = ReaderError(code: .unreadable, input: input.name, message: "read failed: \(reason); the input is cut short")
@@ -113,6 +127,7 @@ public struct InputReader: Sendable {
                     try reader.finish(emit: emit)
                     break
                 }
+                readAny = true
                 try reader.read(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), emit: emit)
             }
         } catch {

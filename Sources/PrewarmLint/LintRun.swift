@@ -97,7 +97,8 @@ public struct LintRun: Sendable {
                                                 origin: origin))
         }
         return LintReport(toolVersion: toolVersion, inputs: result.summaries.map(Self.reportInput), sessions: sessions,
-                          sessionIDs: ids, findings: findings, diagnostics: diagnostics)
+                          sessionIDs: ids, findings: findings, diagnostics: diagnostics,
+                          partial: options.interruption?.isRaised == true)
     }
 
     /// An input's line in the report.

@@ -125,6 +125,10 @@ struct EventsCommand: ParsableCommand {
             ))
         }
         StandardStreams.flush()
+        if SignalHandling.interruption.isRaised {
+            StandardStreams.err("interrupted: the output covers what was read until then")
+            throw ExitCode(SignalHandling.interruptedStatus)
+        }
         if failed { throw ExitCode(2) }
     }
 }

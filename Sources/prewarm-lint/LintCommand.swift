@@ -194,6 +194,10 @@ struct LintCommand: ParsableCommand {
             StandardStreams.out(String(rendered.dropLast()))
         }
         StandardStreams.flush()
+        if SignalHandling.interruption.isRaised {
+            StandardStreams.err("interrupted: the output covers what was read until then")
+            throw ExitCode(SignalHandling.interruptedStatus)
+        }
         if unreadable { throw ExitCode(2) }
         if let threshold, report.findings.contains(where: { $0.severity >= threshold }) { throw ExitCode(1) }
     }

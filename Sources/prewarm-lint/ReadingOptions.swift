@@ -44,11 +44,15 @@ struct ReadingOptions: ParsableArguments {
         return seconds
     }
 
+    /// The reading options, with the Ctrl-C flag of ``SignalHandling`` (installed here: every
+    /// command that reads logs goes through this).
     func readOptions(now: Int64) throws -> ReadOptions {
-        ReadOptions(
+        SignalHandling.install()
+        return ReadOptions(
             format: inputFormat.flatMap(LogFormat.init(rawValue:)),
             timeInference: TimeInference(date: try parsedDate(), year: year, utcOffsetSeconds: try parsedOffset()),
-            standardInputReferenceInstant: now
+            standardInputReferenceInstant: now,
+            interruption: SignalHandling.interruption
         )
     }
 }

@@ -99,6 +99,10 @@ struct SessionsCommand: ParsableCommand {
             StandardStreams.err(line)
         }
         StandardStreams.flush()
+        if SignalHandling.interruption.isRaised {
+            StandardStreams.err("interrupted: the output covers what was read until then")
+            throw ExitCode(SignalHandling.interruptedStatus)
+        }
         if failed { throw ExitCode(2) }
     }
 }

@@ -72,6 +72,7 @@ struct JSONArrayLogDecoder: LogDecoder {
                     report(.malformedLine, "text outside the JSON array's objects; skipped to the end of the line",
                            line: line, offset: chunkOffset + index - 1, lines: lastCountedLine == line ? 0 : 1, emit: emit)
                     lastCountedLine = line
+                    lineHasBytes = true
                     state = .garbage
                 }
             case .garbage:

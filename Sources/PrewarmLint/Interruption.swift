@@ -1,0 +1,15 @@
+import Synchronization
+
+/// A flag a signal handler can raise (Ctrl-C) and readers check between chunks: reading stops, and
+/// what was read so far becomes a report marked partial. Lock-free, so safe to raise from a signal
+/// handler; shared by reference, so one flag reaches every reader of a run.
+public final class Interruption: Sendable {
+    private let raised = Atomic<Bool>(false)
+
+    public init() {}
+
+    /// Asks every reader using this flag to stop at its next chunk.
+    public func raise() { raised.store(true, ordering: .relaxed) }
+
+    public var isRaised: Bool { raised.load(ordering: .relaxed) }
+}

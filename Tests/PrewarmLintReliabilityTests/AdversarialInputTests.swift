@@ -1,0 +1,281 @@
+import Foundation
+import PrewarmLint
+import PrewarmLintTesting
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Hostile and broken inputs (issue 7): no crash, no hang, bounded memory, every line accounted for,
+/// every other input still processed. Big inputs are generated here, never committed.
+@Suite("adversarial inputs")
+struct AdversarialInputTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    static func read(_ bytes: [UInt8], format: LogFormat? = nil, chunkSize: Int? = nil, limits: ReaderLimits = ReaderLimits()) -> ReaderVerifier.Outcome {
+        ReaderVerifier.read(bytes, configuration: ReaderConfiguration(inputName: "hostile", limits: limits), format: format, chunkSize: chunkSize)
+    }
+
+    static func accounted(_ statistics: DecoderStatistics) -> Bool {
+        statistics.lines == statistics.eventLines + statistics.skipped.values.reduce(0, +) + statistics.diagnosedLines
+    }
+
+    static func peakResidentMegabytes() -> Int {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return usage.ru_maxrss / 1024
+    }
+
+    @Test("every input a fuzzer ever broke on passes its check now", arguments: ["fuzz-readers", "fuzz-sniffed-input", "fuzz-sessions"])
+    func fuzzRegressions(target: String) throws {
+        let folder = Self.root.appendingPathComponent("Tests/PrewarmLintReliabilityTests/FuzzRegressions/\(target)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { !$0.hasPrefix(".") }.sorted()
+        for name in names {
+            let bytes = try [UInt8](Data(contentsOf: folder.appendingPathComponent(name)))
+            let broken = bytes.withUnsafeBytes { data -> String? in
+                switch target {
+                case "fuzz-readers": FuzzChecks.readers(data)
+                case "fuzz-sniffed-input": FuzzChecks.sniffedInput(data)
+                default: FuzzChecks.sessions(data)
+                }
+            }
+            #expect(broken == nil, "\(target)/\(name): \(broken ?? "")")
+        }
+    }
+
+    @Test("empty, all NULs, random binary: not a log, said so; one line of each format's reader accounts for everything")
+    func notLogs() {
+        let empty = Self.read([])
+        #expect(empty.failure?.message == "not a recognized log format: the input is empty (see `prewarm-lint formats`; use --input-format to force one)")
+        let nuls = Self.read([UInt8](repeating: 0, count: 1 << 20))
+        #expect(nuls.failure?.code == .unrecognizedFormat)
+        var generator = SystemRandomNumberGenerator.seeded(7)
+        let random = (0..<(1 << 20)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        #expect(Self.read(random).failure?.code == .unrecognizedFormat)
+        // Forced into every format, the same bytes are diagnosed line by line, never dropped.
+        for format in LogFormat.allCases {
+            for bytes in [[UInt8](repeating: 0, count: 4096), Array(random.prefix(65_536))] {
+                var input: [UInt8] = [UInt8(LogFormat.allCases.firstIndex(of: format)!), 63]
+                input += bytes
+                let broken = input.withUnsafeBytes { FuzzChecks.readers($0) }
+                #expect(broken == nil, "\(format.rawValue): \(broken ?? "")")
+            }
+        }
+    }
+
+    @Test("invalid UTF-8 in every field: replaced with U+FFFD and reported, the events kept")
+    func invalidUTF8() {
+        var line = Array("2024-03-18 07:41:02.120871-0700 0x2b07     Default     0x0                  33     0    run".utf8)
+        line += [0xFF, 0xFE]
+        line += Array("ningboardd: (Running".utf8) + [0xC3] + Array("Board) [com.apple.".utf8) + [0x80] + Array("runningboard:job] Executing ".utf8)
+        line += [0xE2, 0x82] + Array(" launch request for app<com.example.ledger(501)> (DAS Prewarm launch)\n".utf8)
+        let outcome = Self.read(line)
+        #expect(outcome.format == .logShow)
+        #expect(outcome.events.count == 1)
+        let event = outcome.events.first
+        #expect(event?.process.contains("\u{FFFD}") == true)
+        #expect(event?.message.hasSuffix("launch request for app<com.example.ledger(501)> (DAS Prewarm launch)") == true)
+        #expect(outcome.diagnostics.map(\.code).contains(.invalidUTF8))
+        #expect(Self.accounted(outcome.statistics))
+    }
+
+    @Test("a 200 MB line with no newline: one diagnostic, the lines before it read, memory bounded")
+    func hugeLine() throws {
+        var reader = LogStreamReader(configuration: ReaderConfiguration(inputName: "hostile"))
+        var events = 0
+        var diagnostics: [ReaderDiagnostic] = []
+        let collect: (ReaderOutput) -> Void = { output in
+            switch output {
+            case .event: events += 1
+            case .diagnostic(let diagnostic): diagnostics.append(diagnostic)
+            }
+        }
+        let before = Self.peakResidentMegabytes()
+        let good = "2024-03-18 07:41:02.120871-0700 0x2b07     Default     0x0                  33     0    runningboardd: Executing launch request for app<com.example.ledger(501)> (DAS Prewarm launch)\n"
+        try Array((good + good).utf8).withUnsafeBytes { try reader.read($0, emit: collect) }
+        let chunk = [UInt8](repeating: UInt8(ascii: "x"), count: 1 << 20)
+        let started = Date()
+        for _ in 0..<200 { try chunk.withUnsafeBytes { try reader.read($0, emit: collect) } }
+        try reader.finish(emit: collect)
+        #expect(Date().timeIntervalSince(started) < 60, "200 MB of one line took over a minute")
+        #expect(events == 2)
+        #expect(diagnostics.map(\.code).contains(.lineTooLong))
+        #expect(Self.accounted(reader.statistics))
+        #expect(Self.peakResidentMegabytes() - before < 64)
+    }
+
+    @Test("a 100,000-line multi-line message: kept up to the limit, the rest counted, memory bounded")
+    func hugeMultilineMessage() {
+        var text = "2024-03-18 07:41:02.120871-0700 0x2b07     Default     0x0                  33     0    runningboardd: Acquiring assertion with description <RBSAssertionDescriptor| attributes:[\n"
+        text += String(repeating: "\t<RBSDomainAttribute| domain:\"com.apple.frontboard\" name:\"Visibility\" sourceEnvironment:\"(null)\">,\n", count: 100_000)
+        text += "2024-03-18 07:41:03.000000-0700 0x2b07     Default     0x0                  33     0    runningboardd: Now tracking process: [app<com.example.ledger(501)>:2231]\n"
+        let outcome = Self.read(Array(text.utf8), chunkSize: 1 << 16)
+        #expect(outcome.events.count == 2)
+        #expect(outcome.diagnostics.map(\.code).contains(.messageTooLong))
+        #expect((outcome.events.first?.message.utf8.count ?? 0) <= ReaderLimits().maximumMessageLength)
+        #expect(outcome.events.last?.message == "Now tracking process: [app<com.example.ledger(501)>:2231]")
+        #expect(Self.accounted(outcome.statistics))
+    }
+
+    @Test("every corpus case truncated mid-record, mid-UTF-8 and mid-escape, in every chunking: accounted, no crash")
+    func truncations() throws {
+        let cases = try CorpusCase.all(in: Self.root.appendingPathComponent("Corpus/formats"))
+        #expect(cases.count >= 35)
+        for corpusCase in cases {
+            let bytes = try corpusCase.logBytes()
+            guard let format = corpusCase.description.format.flatMap(LogFormat.init(rawValue:)), !bytes.isEmpty else { continue }
+            var cuts = Set([bytes.count / 2, bytes.count / 3, bytes.count - 1])
+            // Inside a multi-byte UTF-8 sequence, and just after a backslash (inside a JSON escape).
+            if let multibyte = bytes.firstIndex(where: { $0 >= 0xC0 }) { cuts.insert(multibyte + 1) }
+            if let backslash = bytes.firstIndex(of: UInt8(ascii: "\\")) { cuts.insert(backslash + 1) }
+            for cut in cuts.sorted() where cut > 0 && cut < bytes.count {
+                for chunk: UInt8 in [0, 6, 255] {
+                    let input = [UInt8(LogFormat.allCases.firstIndex(of: format)!), chunk] + bytes[..<cut]
+                    let broken = input.withUnsafeBytes { FuzzChecks.readers($0) }
+                    #expect(broken == nil, "\(corpusCase.name) cut at \(cut): \(broken ?? "")")
+                }
+            }
+        }
+    }
+
+    @Test("JSON nested 100,000 deep, numbers out of range: no stack overflow, a diagnostic, the next record read")
+    func hostileJSON() {
+        let deep = "{\"eventMessage\":" + String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000) + "}\n"
+        let huge = "{\"timestamp\":\"2024-03-18 07:41:02.120871-0700\",\"processImagePath\":\"/usr/libexec/dasd\",\"processID\":99999999999999999999999,\"threadID\":-5,\"eventMessage\":\"big numbers\"}\n"
+        let good = "{\"timestamp\":\"2024-03-18 07:41:02.200000-0700\",\"processImagePath\":\"/usr/libexec/dasd\",\"processID\":105,\"eventMessage\":\"Attempting prewarm for com.example.ledger\"}\n"
+        let outcome = Self.read(Array((good + deep + huge + good).utf8), format: .logShowNDJSON)
+        #expect(outcome.events.map(\.message) == ["Attempting prewarm for com.example.ledger", "big numbers", "Attempting prewarm for com.example.ledger"])
+        #expect(outcome.events[1].pid == nil, "a pid out of range is no pid")
+        #expect(outcome.diagnostics.count >= 1)
+        #expect(Self.accounted(outcome.statistics))
+    }
+
+    @Test("timestamps in year 9999 and before 1970, and time going backwards: read as written, sessions still built")
+    func extremeTimes() {
+        let lines = [
+            "9999-12-31 23:59:59.999999+1400 0x2b07     Default     0x0                  33     0    runningboardd: Executing launch request for app<com.example.ledger(501)> (DAS Prewarm launch)",
+            "1969-07-20 20:17:40.000000+0000 0x2b07     Default     0x0                  33     0    runningboardd: Now tracking process: [app<com.example.ledger(501)>:2231]",
+            "0001-01-01 00:00:00.000000+0000 0x2b07     Default     0x0                  34     0    SpringBoard: [app<com.example.ledger>:2231] Setting process visibility to: Foreground",
+        ]
+        let outcome = Self.read(Array((lines.joined(separator: "\n") + "\n").utf8))
+        #expect(outcome.events.count == 3)
+        #expect(outcome.events.first?.timestamp.iso8601 == "9999-12-31T23:59:59.999999+14:00")
+        #expect(outcome.events.dropFirst().first?.timestamp.microsecondsSinceEpoch == -14_182_940_000_000)
+        var classifier = EventClassifier()
+        var builder = LaunchSessionBuilder()
+        var sessions: [LaunchSession] = []
+        for event in outcome.events { sessions += builder.consume(classifier.classify(event)) }
+        sessions += builder.finish()
+        #expect(sessions.count == 1)
+        #expect(sessions.first?.milestones.map(\.time.microsecondsSinceEpoch) == sessions.first?.milestones.map(\.time.microsecondsSinceEpoch).sorted())
+    }
+
+    @Test("a million distinct pids through the classifier: bounded time, the directory forgets the oldest")
+    func millionPids() {
+        var classifier = EventClassifier()
+        let started = Date()
+        let timestamp = LogTimestamp(microsecondsSinceEpoch: 1_710_772_862_000_000, utcOffsetSeconds: 0, text: "t")
+        for pid in 1...1_000_000 {
+            let event = LogEvent(timestamp: timestamp, process: "runningboardd",
+                                 message: "Now tracking process: [app<com.example.app\(pid % 1000)(501)>:\(pid)]",
+                                 origin: EventOrigin(input: "hostile", line: pid, byteOffset: 0))
+            _ = classifier.classifyIfMeaningful(event)
+        }
+        #expect(Date().timeIntervalSince(started) < 120)
+        #expect(classifier.directory.bundleByPID.count == ProcessDirectory.capacity)
+        #expect(classifier.directory.forgotten == 1_000_000 - ProcessDirectory.capacity)
+    }
+
+    @Test("a million sessions never closed: at most 10,000 open, the oldest closed early and saying so")
+    func millionOpenSessions() {
+        var builder = LaunchSessionBuilder()
+        var closed = 0
+        var sawEarly = false
+        let started = Date()
+        for app in 0..<1_000_000 {
+            let event = LogEvent(timestamp: LogTimestamp(microsecondsSinceEpoch: 1_710_772_862_000_000 + Int64(app), utcOffsetSeconds: 0, text: "t"),
+                                 process: "runningboardd", message: "Executing launch request for app<com.example.app\(app)(501)> (DAS Prewarm launch)",
+                                 origin: EventOrigin(input: "hostile", line: app + 1, byteOffset: 0))
+            let classified = ClassifiedEvent(event: event, role: .runningboardd, meaning: .prewarmRequest, signatureID: "rb-prewarm-launch-request",
+                                             subject: AppIdentity(bundleID: "com.example.app\(app)"))
+            for session in builder.consume(classified) {
+                closed += 1
+                if !sawEarly { sawEarly = session.incompleteEvidence.contains("closed early: more than 10000 sessions were open at once") }
+            }
+        }
+        let rest = builder.finish()
+        #expect(Date().timeIntervalSince(started) < 120)
+        #expect(closed == 990_000)
+        #expect(rest.count == 10_000)
+        #expect(builder.closedEarly == 990_000)
+        #expect(sawEarly)
+    }
+
+    @Test("a directory with a symbolic-link loop and a FIFO: the walk ends, the FIFO is skipped, the log read")
+    func directoryHazards() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("prewarm-lint-hostile-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("inner"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("inner/loop").path, withDestinationPath: folder.path)
+        #expect(mkfifo(folder.appendingPathComponent("pipe").path, 0o600) == 0)
+        try FileManager.default.copyItem(at: Self.root.appendingPathComponent("Corpus/scenarios/cold-launch/log.ndjson"),
+                                         to: folder.appendingPathComponent("inner/device.ndjson"))
+        let discovery = InputDiscovery.expand([folder.path])
+        #expect(discovery.inputs.map(\.input.name) == [folder.appendingPathComponent("inner/device.ndjson").path])
+        #expect(discovery.failures.isEmpty)
+    }
+
+    /// The events of the cold-launch scenario's ndjson read as a plain file.
+    static let coldLaunchEvents = InputReader(options: ReadOptions())
+        .read(.file(root.appendingPathComponent("Corpus/scenarios/cold-launch/log.ndjson").path)) { _ in }.statistics.events
+
+    @Test("a FIFO named on the command line is read as a stream")
+    func namedFIFO() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("prewarm-lint-fifo-\(UUID().uuidString)").path
+        #expect(mkfifo(path, 0o600) == 0)
+        defer { unlink(path) }
+        let log = try Data(contentsOf: Self.root.appendingPathComponent("Corpus/scenarios/cold-launch/log.ndjson"))
+        let writer = Thread {
+            let handle = FileHandle(forWritingAtPath: path)
+            handle?.write(log)
+            try? handle?.close()
+        }
+        writer.start()
+        let summary = InputReader(options: ReadOptions()).read(.file(path)) { _ in }
+        #expect(summary.format == .logShowNDJSON)
+        #expect(summary.failure == nil)
+        #expect(summary.statistics.events == Self.coldLaunchEvents)
+    }
+
+    @Test("a file deleted while being read is read to its end")
+    func deletedWhileReading() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("prewarm-lint-deleted-\(UUID().uuidString).ndjson")
+        try FileManager.default.copyItem(at: Self.root.appendingPathComponent("Corpus/scenarios/cold-launch/log.ndjson"), to: file)
+        var deleted = false
+        let summary = InputReader(options: ReadOptions(chunkSize: 64)).read(.file(file.path)) { output in
+            if case .event = output, !deleted {
+                deleted = (try? FileManager.default.removeItem(at: file)) != nil
+            }
+        }
+        #expect(deleted)
+        #expect(summary.failure == nil)
+        #expect(summary.statistics.events == Self.coldLaunchEvents)
+    }
+}
+
+extension SystemRandomNumberGenerator {
+    /// A deterministic generator for test data (SplitMix64), so generated inputs are the same every run.
+    static func seeded(_ seed: UInt64) -> SeededGenerator { SeededGenerator(state: seed) }
+}
+
+struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
