@@ -17,12 +17,16 @@ public struct LintRun: Sendable {
     public var toolVersion: String
     /// Rebuild each input's sessions on its own instead of merging the inputs as one device's logs.
     public var separately: Bool
+    /// Sessions open at once before the oldest is closed early.
+    public var maximumOpenSessions: Int
 
-    public init(options: ReadOptions = ReadOptions(), linter: Linter = Linter(), toolVersion: String, separately: Bool = false) {
+    public init(options: ReadOptions = ReadOptions(), linter: Linter = Linter(), toolVersion: String, separately: Bool = false,
+                maximumOpenSessions: Int = 10_000) {
         self.options = options
         self.linter = linter
         self.toolVersion = toolVersion
         self.separately = separately
+        self.maximumOpenSessions = maximumOpenSessions
     }
 
     /// Sessions listed in a report at most; beyond, their findings are still reported and the rest counted.
@@ -33,7 +37,8 @@ public struct LintRun: Sendable {
     /// Each session is checked when it closes and then kept as an outline (milestones, no lines), so
     /// memory follows the open sessions, not the length of the log.
     public func run(_ inputs: [DiscoveredInput], onDiagnostic: (ReaderDiagnostic) -> Void = { _ in }) -> LintReport {
-        let pipeline = SessionPipeline(reader: InputReader(options: options), signatures: linter.configuration.signatureTable())
+        let pipeline = SessionPipeline(reader: InputReader(options: options), signatures: linter.configuration.signatureTable(),
+                                       maximumOpenSessions: maximumOpenSessions)
         var closed: [(session: LaunchSession, findings: [Finding], order: Int)] = []
         var notListed = 0
         var unlistedFindings: [Finding] = []

@@ -24,11 +24,15 @@ public struct SessionPipeline: Sendable {
     public var signatures: SignatureTable
     /// Sessions open at once before the oldest is closed early (see ``LaunchSessionBuilder``).
     public var maximumOpenSessions: Int
+    /// Pids the classifier remembers as apps, per input (see ``ProcessDirectory``).
+    public var maximumRememberedPIDs: Int
 
-    public init(reader: InputReader, signatures: SignatureTable = .builtIn, maximumOpenSessions: Int = 10_000) {
+    public init(reader: InputReader, signatures: SignatureTable = .builtIn, maximumOpenSessions: Int = 10_000,
+                maximumRememberedPIDs: Int = ProcessDirectory.defaultCapacity) {
         self.reader = reader
         self.signatures = signatures
         self.maximumOpenSessions = maximumOpenSessions
+        self.maximumRememberedPIDs = maximumRememberedPIDs
     }
 
     /// The result of a run.
@@ -167,7 +171,7 @@ public struct SessionPipeline: Sendable {
     /// with one `redacted-evidence` diagnostic when launch lines named their app `<private>`.
     private func readClassified(_ input: DiscoveredInput, into result: inout Result,
                                 onDiagnostic: (ReaderDiagnostic) -> Void, _ body: (ClassifiedEvent) -> Void) {
-        var classifier = EventClassifier(table: signatures)
+        var classifier = EventClassifier(table: signatures, directoryCapacity: maximumRememberedPIDs)
         var redactions = RedactionTally()
         var diagnostics: [ReaderDiagnostic] = []
         let summary = reader.read(input.input, foundInDirectory: input.foundInDirectory) { output in
@@ -184,6 +188,13 @@ public struct SessionPipeline: Sendable {
             }
         }
         if let diagnostic = redactions.diagnostic() {
+            diagnostics.append(diagnostic)
+            onDiagnostic(diagnostic)
+        }
+        if classifier.directory.forgotten > 0 {
+            let diagnostic = ReaderDiagnostic(code: .stateLimit, severity: .warning,
+                                              message: "more than \(maximumRememberedPIDs) app pids in this input: the \(classifier.directory.forgotten) oldest were forgotten, so their later lines may not be recognised as the app's",
+                                              origin: EventOrigin(input: input.input.name, line: 0, byteOffset: 0))
             diagnostics.append(diagnostic)
             onDiagnostic(diagnostic)
         }

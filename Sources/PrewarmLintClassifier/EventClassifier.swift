@@ -43,14 +43,16 @@ public struct ClassifiedEvent: Sendable, Hashable {
 /// ```
 public struct EventClassifier: Sendable {
     public let table: SignatureTable
-    public private(set) var directory = ProcessDirectory()
+    public private(set) var directory: ProcessDirectory
     private var roleCache = ProcessRoleCache()
     /// The meaning of the last event given to ``classifyIfMeaningful(_:)``, even when it was not
     /// returned for lack of an app (a redacted identity).
     public private(set) var lastMeaning: EventMeaning?
 
-    public init(table: SignatureTable = .builtIn) {
+    /// `directoryCapacity`: how many pids the classifier remembers as apps (``ProcessDirectory``).
+    public init(table: SignatureTable = .builtIn, directoryCapacity: Int = ProcessDirectory.defaultCapacity) {
         self.table = table
+        self.directory = ProcessDirectory(capacity: directoryCapacity)
     }
 
     /// Classifies an event, and returns it only when it means something for a launch (a meaning

@@ -7,7 +7,10 @@
 ///
 /// Bounded: at most ``capacity`` pids are remembered (the oldest are forgotten first).
 public struct ProcessDirectory: Sendable {
-    public static let capacity = 100_000
+    /// The default of ``capacity``.
+    public static let defaultCapacity = 100_000
+    /// How many pids are remembered at most.
+    public let capacity: Int
 
     /// Bundle id by pid, from daemon identities.
     public private(set) var bundleByPID: [Int: String] = [:]
@@ -19,7 +22,9 @@ public struct ProcessDirectory: Sendable {
     /// Pids forgotten to stay within ``capacity``.
     public private(set) var forgotten = 0
 
-    public init() {}
+    public init(capacity: Int = ProcessDirectory.defaultCapacity) {
+        self.capacity = max(1, capacity)
+    }
 
     /// The app a process is, when the log has said so.
     public func app(pid: Int?, name: String) -> AppIdentity? {
@@ -45,7 +50,7 @@ public struct ProcessDirectory: Sendable {
     private mutating func remember(_ pid: Int) {
         // A ring, not `removeFirst()`: with a million distinct pids, shifting a full array per pid
         // would take hours (found by the adversarial tests).
-        if order.count < Self.capacity {
+        if order.count < capacity {
             order.append(pid)
             return
         }
@@ -54,6 +59,6 @@ public struct ProcessDirectory: Sendable {
         nameByPID[oldest] = nil
         forgotten += 1
         order[next] = pid
-        next = (next + 1) % Self.capacity
+        next = (next + 1) % capacity
     }
 }

@@ -91,4 +91,6 @@ public struct DiagnosticCode: RawRepresentable, Sendable, Hashable, Codable, Cus
     public static let refusedInput = DiagnosticCode(rawValue: "refused-input")
     /// A limit on sessions was reached (too many open at once, too many to list); what it cost is said.
     public static let sessionLimit = DiagnosticCode(rawValue: "session-limit")
+    /// A limit on what the classifier remembers was reached (pids known as apps); what it cost is said.
+    public static let stateLimit = DiagnosticCode(rawValue: "state-limit")
 }

@@ -104,6 +104,9 @@ struct LintCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Reader diagnostics printed in text format (all are counted).", valueName: "n"))
     var maxDiagnostics = 20
 
+    @Option(name: .long, help: ArgumentHelp("Sessions open at once before the oldest is closed early and says so (memory bound).", valueName: "n"))
+    var maxOpenSessions = 10_000
+
     func validate() throws {
         if strict && lenient { throw ValidationError("--strict and --lenient cannot be used together") }
         let known = RuleRegistry.builtIn.ids
@@ -136,7 +139,7 @@ struct LintCommand: ParsableCommand {
         var printed = 0
         let textOut = format == .text
         let run = LintRun(options: options, linter: Linter(registry: registry, configuration: configuration),
-                          toolVersion: ToolVersion.current, separately: separately)
+                          toolVersion: ToolVersion.current, separately: separately, maximumOpenSessions: maxOpenSessions)
         var report = run.run(discovery.inputs) { diagnostic in
             guard textOut, printed < maxDiagnostics, diagnostic.severity >= .warning else { return }
             StandardStreams.err(diagnostic.description)

@@ -18,7 +18,16 @@ struct ReadingOptions: ParsableArguments {
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("The UTC offset of times printed without one (compact style, idevicesyslog, pymobiledevice3).", valueName: "±HH:MM"))
     var utcOffset: String?
 
+    @Option(name: .long, help: ArgumentHelp("Longest line kept whole, in bytes; longer ones are cut and reported (default 1 MiB).", valueName: "bytes"))
+    var maxLineLength: Int?
+
+    @Option(name: .long, help: ArgumentHelp("Longest multi-line message or record kept, in bytes (default 4 MiB).", valueName: "bytes"))
+    var maxMessageLength: Int?
+
     func validate() throws {
+        for (name, value) in [("--max-line-length", maxLineLength), ("--max-message-length", maxMessageLength)] {
+            if let value, value < 1024 { throw ValidationError("\(name) must be at least 1024 bytes, not \(value)") }
+        }
         if paths.isEmpty { throw ValidationError("give at least one path, or - to read standard input") }
         if let inputFormat, LogFormat(rawValue: inputFormat) == nil {
             throw ValidationError("unknown input format '\(inputFormat)'; one of: \(LogFormat.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -48,10 +57,17 @@ struct ReadingOptions: ParsableArguments {
     /// command that reads logs goes through this).
     func readOptions(now: Int64) throws -> ReadOptions {
         SignalHandling.install()
+        var limits = ReaderLimits()
+        if let maxLineLength { limits.maximumLineLength = maxLineLength }
+        if let maxMessageLength {
+            limits.maximumMessageLength = maxMessageLength
+            limits.maximumRecordLength = maxMessageLength
+        }
         return ReadOptions(
             format: inputFormat.flatMap(LogFormat.init(rawValue:)),
             timeInference: TimeInference(date: try parsedDate(), year: year, utcOffsetSeconds: try parsedOffset()),
             standardInputReferenceInstant: now,
+            limits: limits,
             interruption: SignalHandling.interruption
         )
     }

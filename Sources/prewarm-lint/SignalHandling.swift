@@ -34,6 +34,11 @@ enum SignalHandling {
         action.sa_flags = 0  // no SA_RESTART: a read blocked on a pipe returns EINTR
         sigemptyset(&action.sa_mask)
         sigaction(SIGINT, &action, nil)
+        // A parent may have started us with SIGINT blocked (the mask is inherited): Ctrl-C must reach us.
+        var unblock = sigset_t()
+        sigemptyset(&unblock)
+        sigaddset(&unblock, SIGINT)
+        pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
     }
 
     /// Exit status 130 (128 + SIGINT) after an interrupted run's partial output.

@@ -19,7 +19,8 @@ struct EventsCommandTests {
         var stderr: String
     }
 
-    static func run(_ arguments: [String], stdin: Data? = nil, in directory: URL? = nil) throws -> Run {
+    static func run(_ arguments: [String], stdin: Data? = nil, in directory: URL? = nil, executable: URL? = nil,
+                    interruptAfter: TimeInterval? = nil) throws -> Run {
         // Output goes to files, not pipes: a child filling one pipe while the test drains the other would deadlock.
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("prewarm-lint-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -28,7 +29,7 @@ struct EventsCommandTests {
         _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
         _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
         let process = Process()
-        process.executableURL = binary
+        process.executableURL = executable ?? binary
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = directory }
         let input = Pipe()
@@ -38,6 +39,10 @@ struct EventsCommandTests {
         try process.run()
         if let stdin { input.fileHandleForWriting.write(stdin) }
         try input.fileHandleForWriting.close()
+        if let interruptAfter {
+            Thread.sleep(forTimeInterval: interruptAfter)
+            process.interrupt()
+        }
         process.waitUntilExit()
         return Run(status: process.terminationStatus,
                    stdout: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),

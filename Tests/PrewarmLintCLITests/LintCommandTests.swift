@@ -1,6 +1,9 @@
 import Foundation
 import PrewarmLintTesting
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// End-to-end: `prewarm-lint [lint]`, every report format against its golden, and every exit path.
 @Suite("prewarm-lint lint")
@@ -90,6 +93,90 @@ struct LintCommandTests {
         let unknownRule = try CLI.run(["--rule", "keychain", Self.cold], in: Self.root)
         #expect(unknownRule.status == 64)
         #expect(unknownRule.stderr.contains("unknown rule 'keychain'; the rules are keychain-while-locked, "))
+    }
+
+    @Test("broken inputs among good ones: each said verbatim on stderr, the good ones still linted, exit 2")
+    func brokenInputsAmongGoodOnes() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let nuls = folder.appendingPathComponent("nuls.log")
+        try Data(count: 4096).write(to: nuls)
+        let denied = folder.appendingPathComponent("denied.log")
+        try Data("x".utf8).write(to: denied)
+        #expect(chmod(denied.path, 0) == 0)
+        let scene = Self.root.appendingPathComponent(Self.scene).path
+        let arguments = ["--date", "2024-03-18", "--no-color", scene, nuls.path, folder.appendingPathComponent("missing.log").path, denied.path]
+        // As root the permission bits do not apply: the tool runs as nobody (setpriv), as a user would.
+        let run = getuid() == 0
+            ? try CLI.run(["--reuid=65534", "--regid=65534", "--clear-groups", CLI.binary.path] + arguments, executable: URL(fileURLWithPath: "/usr/bin/setpriv"))
+            : try CLI.run(arguments)
+        #expect(run.status == 2)
+        #expect(run.stderr.contains("\(folder.path)/missing.log: error: no such file or directory (check the path; - reads standard input)\n"))
+        #expect(run.stderr.contains("\(nuls.path): error: not a recognized log format: no line of its first 4096 bytes looks like a supported log (see `prewarm-lint formats`; use --input-format to force one)\n"))
+        #expect(run.stderr.contains("\(denied.path): error: cannot open: Permission denied (check the file's permissions)\n"))
+        #expect(run.stdout.contains(": error: [keychain-while-locked]"), "the good input is still linted")
+        #expect(run.stderr.hasSuffix("4 findings (1 error, 3 warnings) in 1 session from 1 input\n"))
+    }
+
+    @Test("limits are options: a tiny --max-line-length cuts and reports, --max-open-sessions closes early and says so")
+    func limitOptions() throws {
+        let usage = try CLI.run(["--max-line-length", "10", Self.cold], in: Self.root)
+        #expect(usage.status == 64)
+        #expect(usage.stderr.contains("--max-line-length must be at least 1024 bytes, not 10"))
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // Two apps prewarmed and never closed: with one session allowed open, the first is closed early.
+        let log = folder.appendingPathComponent("two.txt")
+        try """
+            33	default	07:41:02.120871-0700	runningboardd	Executing launch request for app<com.example.ledger(501)> (DAS Prewarm launch)
+            33	default	07:41:03.120871-0700	runningboardd	Executing launch request for app<com.example.notes(501)> (DAS Prewarm launch)
+
+            """.write(to: log, atomically: true, encoding: .utf8)
+        let run = try CLI.run(["--date", "2024-03-18", "--format", "json", "--max-open-sessions", "1", log.path])
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        let diagnostics = try #require(report["diagnostics"] as? [[String: Any]])
+        #expect(diagnostics.contains { $0["code"] as? String == "session-limit" && ($0["message"] as? String)?.hasPrefix("1 sessions were closed early") == true })
+        let sessions = try #require(report["sessions"] as? [[String: Any]])
+        #expect(sessions.count == 2)
+        #expect((sessions.first?["incompleteEvidence"] as? [String])?.contains("closed early: more than 1 sessions were open at once") == true)
+    }
+
+    @Test("Ctrl-C while reading a pipe: the report of what was read, marked partial, exit 130")
+    func interrupted() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let fifo = folder.appendingPathComponent("live.log").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let log = try Data(contentsOf: Self.root.appendingPathComponent(Self.scene))
+        // The writer keeps the pipe open after the log, as `log stream` would: the reader blocks until Ctrl-C.
+        let writer = Thread {
+            let handle = FileHandle(forWritingAtPath: fifo)
+            handle?.write(log)
+            Thread.sleep(forTimeInterval: 8)
+            try? handle?.close()
+        }
+        writer.start()
+        let run = try CLI.run(["--date", "2024-03-18", "--format", "json", fifo], interruptAfter: 1.5)
+        #expect(run.status == 130)
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        #expect(report["partial"] as? Bool == true)
+        #expect((report["findings"] as? [Any])?.count == 4)
+        #expect(run.stderr == "interrupted: the output covers what was read until then\n")
+    }
+
+    @Test("`prewarm-lint events … | head -1`: a closed pipe ends the run quietly, exit 0")
+    func closedPipe() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        let corpus = Self.root.appendingPathComponent("Corpus").path
+        process.arguments = ["-c", "'\(CLI.binary.path)' events --format ndjson '\(corpus)' 2>/tmp/prewarm-lint-pipe-stderr | head -1 >/dev/null; echo ${PIPESTATUS:-$?}"]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        process.waitUntilExit()
+        let stderr = (try? String(contentsOfFile: "/tmp/prewarm-lint-pipe-stderr", encoding: .utf8)) ?? ""
+        #expect(!stderr.contains("Fatal") && !stderr.contains("Broken pipe") && !stderr.contains("Crash"))
+        #expect(process.terminationStatus == 0)
     }
 
     @Test("standard input: `pbpaste | prewarm-lint -` with a Console copy")

@@ -182,8 +182,8 @@ struct AdversarialInputTests {
             _ = classifier.classifyIfMeaningful(event)
         }
         #expect(Date().timeIntervalSince(started) < 120)
-        #expect(classifier.directory.bundleByPID.count == ProcessDirectory.capacity)
-        #expect(classifier.directory.forgotten == 1_000_000 - ProcessDirectory.capacity)
+        #expect(classifier.directory.bundleByPID.count == ProcessDirectory.defaultCapacity)
+        #expect(classifier.directory.forgotten == 1_000_000 - ProcessDirectory.defaultCapacity)
     }
 
     @Test("a million sessions never closed: at most 10,000 open, the oldest closed early and saying so")
