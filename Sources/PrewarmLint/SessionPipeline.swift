@@ -113,88 +113,50 @@ public struct SessionPipeline: Sendable {
         return result
     }
 
-    /// Counts launch-relevant lines whose app is `<private>` and reports them once per input: such
-    /// lines (`Activating <private> from icon`, real-logs 22) cannot be joined to any session, so
-    /// the sessions of that input may be missing evidence.
-    struct RedactionTally {
-        var first: EventOrigin?
-        var count = 0
-
-        /// Notes a launch-relevant line that has no app; counted when it names one as `<private>`.
-        mutating func note(_ event: LogEvent) {
-            guard event.message.contains("<private>") else { return }
-            if first == nil { first = event.origin }
-            count += 1
-        }
-
-        func diagnostic() -> ReaderDiagnostic? {
-            guard let first else { return nil }
-            let what = count == 1 ? "1 launch line names its app" : "\(count) launch lines name their app"
-            return ReaderDiagnostic(code: .redactedEvidence, severity: .warning,
-                                    message: "\(what) as <private> and could not be joined to a session; sessions may be incomplete",
-                                    origin: first, lineCount: 0)
-        }
-    }
-
-    /// One input, streamed: classified events go through a reorder window into the builder.
+    /// One input, streamed through a ``SessionStream``.
     private func runStreaming(_ input: DiscoveredInput, onDiagnostic: (ReaderDiagnostic) -> Void,
                               onSession: (LaunchSession) -> LaunchSession?) -> Result {
         var result = Result()
-        var sessions: [LaunchSession] = []  // not `result.sessions`: `result` is borrowed while reading
-        var builder = LaunchSessionBuilder(maximumOpenSessions: maximumOpenSessions)
-        var window: [ClassifiedEvent] = []
-        window.reserveCapacity(2 * Self.reorderWindow)
-        func admit(_ classified: ClassifiedEvent) {
-            // Insert in time order (stable: after equal instants). When the window is full, release
-            // its earlier half at once: every event still has at least `reorderWindow` later lines
-            // in which an earlier-stamped line may arrive, and the shift is paid once per half.
-            let instant = classified.event.timestamp.microsecondsSinceEpoch
-            var index = window.count
-            while index > 0, window[index - 1].event.timestamp.microsecondsSinceEpoch > instant { index -= 1 }
-            window.insert(classified, at: index)
-            if window.count >= 2 * Self.reorderWindow {
-                for released in window[0..<Self.reorderWindow] { sessions += builder.consume(released).compactMap(onSession) }
-                window.removeFirst(Self.reorderWindow)
-            }
-        }
-        readClassified(input, into: &result, onDiagnostic: onDiagnostic, admit)
-        result.sessions = sessions
-        for classified in window { result.sessions += builder.consume(classified).compactMap(onSession) }
-        result.sessions += builder.finish().compactMap(onSession)
-        result.sessionsClosedEarly = builder.closedEarly
-        Self.sortSessions(&result.sessions)
-        return result
-    }
-
-    /// Reads one input, classifies its events (one classifier per input: what it learns about pids
-    /// holds within one log) and hands on the launch-relevant ones; diagnostics go to the result,
-    /// with one `redacted-evidence` diagnostic when launch lines named their app `<private>`.
-    private func readClassified(_ input: DiscoveredInput, into result: inout Result,
-                                onDiagnostic: (ReaderDiagnostic) -> Void, _ body: (ClassifiedEvent) -> Void) {
-        var classifier = EventClassifier(table: signatures, directoryCapacity: maximumRememberedPIDs)
-        var redactions = RedactionTally()
+        var stream = SessionStream(inputName: input.input.name, signatures: signatures, maximumOpenSessions: maximumOpenSessions,
+                                   maximumRememberedPIDs: maximumRememberedPIDs)
+        var sessions: [LaunchSession] = []
         var diagnostics: [ReaderDiagnostic] = []
         let summary = reader.read(input.input, foundInDirectory: input.foundInDirectory) { output in
             switch output {
             case .event(let event):
-                if let classified = classifier.classifyIfMeaningful(event) {
-                    body(classified)
-                } else if classifier.lastMeaning != nil {
-                    redactions.note(event)
-                }
+                sessions += stream.consume(event).compactMap(onSession)
             case .diagnostic(let diagnostic):
                 diagnostics.append(diagnostic)
                 onDiagnostic(diagnostic)
             }
         }
-        if let diagnostic = redactions.diagnostic() {
-            diagnostics.append(diagnostic)
-            onDiagnostic(diagnostic)
+        let end = stream.finish()
+        sessions += end.sessions.compactMap(onSession)
+        for diagnostic in end.diagnostics { onDiagnostic(diagnostic) }
+        result.sessions = sessions
+        result.diagnostics = diagnostics + end.diagnostics
+        result.summaries = [summary]
+        result.sessionsClosedEarly = stream.closedEarly
+        Self.sortSessions(&result.sessions)
+        return result
+    }
+
+    /// Reads one input, classifies its events (one classifier per input: what it learns about pids
+    /// holds within one log) and hands on the launch-relevant ones; diagnostics go to the result.
+    private func readClassified(_ input: DiscoveredInput, into result: inout Result,
+                                onDiagnostic: (ReaderDiagnostic) -> Void, _ body: (ClassifiedEvent) -> Void) {
+        var classifier = InputClassifier(inputName: input.input.name, signatures: signatures, maximumRememberedPIDs: maximumRememberedPIDs)
+        var diagnostics: [ReaderDiagnostic] = []
+        let summary = reader.read(input.input, foundInDirectory: input.foundInDirectory) { output in
+            switch output {
+            case .event(let event):
+                if let classified = classifier.classify(event) { body(classified) }
+            case .diagnostic(let diagnostic):
+                diagnostics.append(diagnostic)
+                onDiagnostic(diagnostic)
+            }
         }
-        if classifier.directory.forgotten > 0 {
-            let diagnostic = ReaderDiagnostic(code: .stateLimit, severity: .warning,
-                                              message: "more than \(maximumRememberedPIDs) app pids in this input: the \(classifier.directory.forgotten) oldest were forgotten, so their later lines may not be recognised as the app's",
-                                              origin: EventOrigin(input: input.input.name, line: 0, byteOffset: 0))
+        for diagnostic in classifier.finish() {
             diagnostics.append(diagnostic)
             onDiagnostic(diagnostic)
         }

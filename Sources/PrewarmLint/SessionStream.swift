@@ -1,0 +1,109 @@
+public import PrewarmLintModel
+public import PrewarmLintClassifier
+public import PrewarmLintSessions
+
+/// Launch sessions from one input's events as they are read: the incremental core of
+/// ``SessionPipeline``, for callers that have events rather than files (bytes from a network
+/// stream, events of their own reader).
+///
+/// Events go in in input order; each is classified (the classifier learns which pids are apps from
+/// earlier lines of the same input), the launch-relevant ones are put in time order through a small
+/// reorder window (``SessionPipeline/reorderWindow`` events), and the session builder closes
+/// sessions as later lines show them ended. Memory follows the open sessions and the window, not
+/// the input.
+///
+/// ```swift
+/// var stream = SessionStream(inputName: "device.log")
+/// for event in events { for session in stream.consume(event) { print(session.kind) } }
+/// let end = stream.finish()   // the sessions still open, and what the input lacked
+/// ```
+public struct SessionStream: Sendable {
+    private var classifier: InputClassifier
+    private var builder: LaunchSessionBuilder
+    private var window: [ClassifiedEvent] = []
+    private let windowSize = SessionPipeline.reorderWindow
+
+    /// - Parameters:
+    ///   - inputName: names the input in the diagnostics ``finish()`` returns.
+    ///   - signatures: the templates to classify with (the built-in table, a team's markers first).
+    ///   - maximumOpenSessions: sessions open at once before the oldest is closed early.
+    ///   - maximumRememberedPIDs: pids remembered as apps.
+    public init(inputName: String, signatures: SignatureTable = .builtIn, maximumOpenSessions: Int = 10_000,
+                maximumRememberedPIDs: Int = ProcessDirectory.defaultCapacity) {
+        classifier = InputClassifier(inputName: inputName, signatures: signatures, maximumRememberedPIDs: maximumRememberedPIDs)
+        builder = LaunchSessionBuilder(maximumOpenSessions: maximumOpenSessions)
+        window.reserveCapacity(2 * windowSize)
+    }
+
+    /// Sessions closed early because too many were open at once.
+    public var closedEarly: Int { builder.closedEarly }
+
+    /// Takes the next event of the input; returns the sessions it let close (usually none).
+    public mutating func consume(_ event: LogEvent) -> [LaunchSession] {
+        guard let classified = classifier.classify(event) else { return [] }
+        // Insert in time order (stable: after equal instants). When the window is full, release its
+        // earlier half at once: every event still has at least `windowSize` later lines in which an
+        // earlier-stamped line may arrive, and the shift is paid once per half.
+        let instant = classified.event.timestamp.microsecondsSinceEpoch
+        var index = window.count
+        while index > 0, window[index - 1].event.timestamp.microsecondsSinceEpoch > instant { index -= 1 }
+        window.insert(classified, at: index)
+        guard window.count >= 2 * windowSize else { return [] }
+        var closed: [LaunchSession] = []
+        for released in window[0..<windowSize] { closed += builder.consume(released) }
+        window.removeFirst(windowSize)
+        return closed
+    }
+
+    /// Ends the input: the sessions still open, and the diagnostics about what the input lacked
+    /// (launch lines naming their app `<private>`, pids forgotten past the limit).
+    public mutating func finish() -> (sessions: [LaunchSession], diagnostics: [ReaderDiagnostic]) {
+        var sessions: [LaunchSession] = []
+        for classified in window { sessions += builder.consume(classified) }
+        window.removeAll()
+        sessions += builder.finish()
+        return (sessions, classifier.finish())
+    }
+}
+
+/// The classifier of one input, with what it must report at the end: launch lines naming their app
+/// `<private>` (they cannot be joined to a session), and pids forgotten past the directory's limit.
+struct InputClassifier: Sendable {
+    private let inputName: String
+    private var classifier: EventClassifier
+    private var redactedFirst: EventOrigin?
+    private var redactedCount = 0
+
+    init(inputName: String, signatures: SignatureTable, maximumRememberedPIDs: Int) {
+        self.inputName = inputName
+        classifier = EventClassifier(table: signatures, directoryCapacity: maximumRememberedPIDs)
+    }
+
+    /// The event classified, when it means something for a launch.
+    mutating func classify(_ event: LogEvent) -> ClassifiedEvent? {
+        if let classified = classifier.classifyIfMeaningful(event) { return classified }
+        if classifier.lastMeaning != nil, event.message.contains("<private>") {
+            if redactedFirst == nil { redactedFirst = event.origin }
+            redactedCount += 1
+        }
+        return nil
+    }
+
+    /// The diagnostics of the end of the input.
+    func finish() -> [ReaderDiagnostic] {
+        var diagnostics: [ReaderDiagnostic] = []
+        if let first = redactedFirst {
+            let what = redactedCount == 1 ? "1 launch line names its app" : "\(redactedCount) launch lines name their app"
+            diagnostics.append(ReaderDiagnostic(code: .redactedEvidence, severity: .warning,
+                                                message: "\(what) as <private> and could not be joined to a session; sessions may be incomplete",
+                                                origin: first, lineCount: 0))
+        }
+        let directory = classifier.directory
+        if directory.forgotten > 0 {
+            diagnostics.append(ReaderDiagnostic(code: .stateLimit, severity: .warning,
+                                                message: "more than \(directory.capacity) app pids in this input: the \(directory.forgotten) oldest were forgotten, so their later lines may not be recognised as the app's",
+                                                origin: EventOrigin(input: inputName, line: 0, byteOffset: 0)))
+        }
+        return diagnostics
+    }
+}
