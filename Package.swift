@@ -70,6 +70,8 @@ let package = Package(
         .testTarget(name: "PrewarmLintReadersTests", dependencies: ["PrewarmLintReaders", "PrewarmLintTesting"]),
         .testTarget(name: "PrewarmLintReliabilityTests", dependencies: ["PrewarmLint", "PrewarmLintTesting"], exclude: ["FuzzRegressions"]),
         .testTarget(name: "PrewarmLintRulesTests", dependencies: ["PrewarmLint", "PrewarmLintTesting"]),
+        // The public API as a consumer sees it: this target never uses `@testable`.
+        .testTarget(name: "PrewarmLintPublicAPITests", dependencies: ["PrewarmLint"]),
         .testTarget(name: "PrewarmLintCorpusTests", dependencies: ["PrewarmLint", "PrewarmLintTesting"]),
         .testTarget(name: "PrewarmLintCLITests", dependencies: ["PrewarmLintTesting", "prewarm-lint"], exclude: ["Goldens", "Schemas"]),
     ],

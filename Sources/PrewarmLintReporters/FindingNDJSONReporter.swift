@@ -1,4 +1,4 @@
-public import PrewarmLintRules
+import PrewarmLintRules
 
 /// One finding per line, the objects of the JSON report's `findings` array: for pipelines that
 /// stream findings into another tool.

@@ -1,4 +1,4 @@
-public import PrewarmLintRules
+import PrewarmLintRules
 
 /// GitHub Actions workflow commands: each finding becomes an annotation on its log line
 /// (`::error file=logs/device.log,line=9,title=keychain-while-locked::…`).

@@ -1,5 +1,5 @@
-public import PrewarmLintRules
-public import PrewarmLintSessions
+import PrewarmLintRules
+import PrewarmLintSessions
 import PrewarmLintModel
 
 /// A report to paste into a bug tracker: a summary table, the sessions, each finding with its

@@ -1,4 +1,4 @@
-public import PrewarmLintRules
+import PrewarmLintRules
 import PrewarmLintModel
 
 /// Replaces user data in a report so it can be pasted in public (`--redact`): e-mail addresses,

@@ -1,5 +1,5 @@
-public import Foundation
-public import PrewarmLint
+import Foundation
+import PrewarmLint
 
 /// What the fuzz targets check, callable from tests: each takes any bytes and returns nil when the
 /// invariants hold, or what broke. The libFuzzer targets (`Sources/Fuzz*`) crash on a non-nil

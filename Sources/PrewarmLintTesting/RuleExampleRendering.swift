@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import PrewarmLint
 
 /// Renders a ``RuleExample`` as real exports, the way `scripts/render-scenarios` renders the

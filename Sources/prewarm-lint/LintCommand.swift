@@ -7,15 +7,8 @@ enum ReportFormat: String, ExpressibleByArgument, CaseIterable {
     case text, json, ndjson, sarif, markdown, github, junit
 
     func render(_ report: LintReport, rules: [RuleDescription], color: Bool, failOn: Severity) -> String {
-        switch self {
-        case .text: FindingTextReporter(color: color).render(report)
-        case .json: report.render()
-        case .ndjson: FindingNDJSONReporter().render(report)
-        case .sarif: SARIFReporter(rules: rules).render(report)
-        case .markdown: MarkdownReporter().render(report)
-        case .github: GitHubAnnotationReporter().render(report)
-        case .junit: JUnitReporter(failOn: failOn).render(report)
-        }
+        let renderer = ReportRenderers.builtIn(rules: rules, color: color, failOn: failOn).first { $0.formatName == rawValue }!
+        return renderer.render(report)
     }
 }
 

@@ -1,0 +1,217 @@
+public import PrewarmLintReaders
+public import PrewarmLintSessions
+public import PrewarmLintRules
+public import PrewarmLintReporters
+
+/// The library's front door: logs in (paths, bytes, or any `AsyncSequence` of byte chunks), events,
+/// sessions, findings and reports out. A value: no global state, `Sendable`, each call independent.
+///
+/// ```swift
+/// import PrewarmLint
+///
+/// let analyzer = LogAnalyzer()
+/// let report = analyzer.lint(paths: ["logs/"])
+/// print(MarkdownReporter().render(report))
+///
+/// // Streaming: findings as the sessions they belong to close.
+/// for try await finding in analyzer.findings(of: chunks, named: "device.log") {
+///     print(finding.ruleID, finding.message)
+/// }
+/// ```
+/// Streams stop when the consuming task is cancelled (the producer checks between chunks), and
+/// finish by throwing ``PrewarmLintReaders/ReaderError`` when the input is not a log or is corrupt
+/// gzip; problems inside an input are ``PrewarmLintModel/ReaderDiagnostic`` values, never prints.
+public struct LogAnalyzer: Sendable {
+    /// How inputs are read: format, time inference, limits.
+    public var options: ReadOptions
+    /// The rules and their configuration (markers included).
+    public var linter: Linter
+    /// Sessions open at once before the oldest is closed early.
+    public var maximumOpenSessions: Int
+
+    public init(options: ReadOptions = ReadOptions(), linter: Linter = Linter(), maximumOpenSessions: Int = 10_000) {
+        self.options = options
+        self.linter = linter
+        self.maximumOpenSessions = maximumOpenSessions
+    }
+
+    // MARK: Files
+
+    /// Lints files and folders (read recursively), as `prewarm-lint PATH…` does; paths that do not
+    /// exist are inputs with an error in the report.
+    public func lint(paths: [String], separately: Bool = false, toolVersion: String = LogAnalyzer.libraryVersion) -> LintReport {
+        let discovery = InputDiscovery.expand(paths)
+        var report = LintRun(options: options, linter: linter, toolVersion: toolVersion, separately: separately,
+                             maximumOpenSessions: maximumOpenSessions).run(discovery.inputs)
+        report.inputs = discovery.failures.map { LintReport.Input(path: $0.path, format: nil, events: 0, diagnostics: 0, error: $0.message) }
+            + report.inputs
+        return report
+    }
+
+    /// The version reports name when the caller does not give one.
+    public static let libraryVersion = "0.1.0-dev"
+
+    // MARK: Bytes in memory
+
+    /// Lints one input held in memory (a paste, a download).
+    public func lint(bytes: [UInt8], named name: String) throws(ReaderError) -> LintReport {
+        var state = InputLint(name: name, analyzer: self)
+        try state.read(bytes: bytes) { _ in }
+        try state.finish { _ in }
+        return state.report()
+    }
+
+    // MARK: Byte chunks, as they come
+
+    /// Events and reader diagnostics of an input arriving in chunks, as they are decoded.
+    public func outputs<Chunks: AsyncSequence & Sendable>(of chunks: Chunks, named name: String) -> AsyncThrowingStream<ReaderOutput, any Error>
+    where Chunks.Element == [UInt8] {
+        stream(of: chunks, named: name) { item, continuation in
+            if case .output(let output) = item { continuation.yield(output) }
+        }
+    }
+
+    /// Launch sessions of an input arriving in chunks, each as soon as the log shows it closed.
+    public func sessions<Chunks: AsyncSequence & Sendable>(of chunks: Chunks, named name: String) -> AsyncThrowingStream<LaunchSession, any Error>
+    where Chunks.Element == [UInt8] {
+        stream(of: chunks, named: name) { item, continuation in
+            if case .session(let session, _) = item { continuation.yield(session) }
+        }
+    }
+
+    /// Findings of an input arriving in chunks, each as soon as its session closes.
+    public func findings<Chunks: AsyncSequence & Sendable>(of chunks: Chunks, named name: String) -> AsyncThrowingStream<Finding, any Error>
+    where Chunks.Element == [UInt8] {
+        stream(of: chunks, named: name) { item, continuation in
+            if case .session(_, let findings) = item { for finding in findings { continuation.yield(finding) } }
+        }
+    }
+
+    /// The whole report of an input arriving in chunks.
+    public func lint<Chunks: AsyncSequence & Sendable>(_ chunks: Chunks, named name: String) async throws -> LintReport
+    where Chunks.Element == [UInt8] {
+        var state = InputLint(name: name, analyzer: self)
+        for try await chunk in chunks {
+            try Task.checkCancellation()
+            try state.read(bytes: chunk) { _ in }
+        }
+        try state.finish { _ in }
+        return state.report()
+    }
+
+    private func stream<Chunks: AsyncSequence & Sendable, Element>(
+        of chunks: Chunks, named name: String,
+        _ deliver: @escaping @Sendable (InputLint.Item, AsyncThrowingStream<Element, any Error>.Continuation) -> Void
+    ) -> AsyncThrowingStream<Element, any Error> where Chunks.Element == [UInt8] {
+        let analyzer = self
+        return AsyncThrowingStream { continuation in
+            let task = Task {
+                do {
+                    var state = InputLint(name: name, analyzer: analyzer)
+                    for try await chunk in chunks {
+                        try Task.checkCancellation()
+                        try state.read(bytes: chunk) { deliver($0, continuation) }
+                    }
+                    try state.finish { deliver($0, continuation) }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+}
+
+/// One input linted incrementally: reader → ``SessionStream`` → linter, keeping what a report needs.
+struct InputLint {
+    enum Item {
+        case output(ReaderOutput)
+        case session(LaunchSession, [Finding])
+    }
+
+    private let name: String
+    private let linter: Linter
+    private var reader: LogStreamReader
+    private var stream: SessionStream
+    private var sessions: [(session: LaunchSession, id: String, findings: [Finding])] = []
+    private var diagnostics: [ReaderDiagnostic] = []
+    private var countByApp: [String: Int] = [:]
+
+    init(name: String, analyzer: LogAnalyzer) {
+        self.name = name
+        linter = analyzer.linter
+        var inference = analyzer.options.timeInference
+        inference.referenceInstant = inference.referenceInstant ?? analyzer.options.standardInputReferenceInstant
+        reader = LogStreamReader(configuration: ReaderConfiguration(inputName: name, timeInference: inference, limits: analyzer.options.limits),
+                                 format: analyzer.options.format)
+        stream = SessionStream(inputName: name, signatures: analyzer.linter.configuration.signatureTable(),
+                               maximumOpenSessions: analyzer.maximumOpenSessions)
+    }
+
+    mutating func read(bytes: [UInt8], _ deliver: (Item) -> Void) throws(ReaderError) {
+        var failure: ReaderError?
+        bytes.withUnsafeBytes { buffer in
+            do throws(ReaderError) { try read(buffer, deliver) } catch { failure = error }
+        }
+        if let failure { throw failure }
+    }
+
+    mutating func read(_ chunk: UnsafeRawBufferPointer, _ deliver: (Item) -> Void) throws(ReaderError) {
+        var closed: [LaunchSession] = []
+        var outputs: [ReaderOutput] = []
+        try reader.read(chunk) { output in
+            outputs.append(output)
+            if case .event(let event) = output { closed += stream.consume(event) }
+        }
+        for output in outputs {
+            if case .diagnostic(let diagnostic) = output { diagnostics.append(diagnostic) }
+            deliver(.output(output))
+        }
+        for session in closed { deliver(check(session)) }
+    }
+
+    mutating func finish(_ deliver: (Item) -> Void) throws(ReaderError) {
+        var outputs: [ReaderOutput] = []
+        var closed: [LaunchSession] = []
+        try reader.finish { output in
+            outputs.append(output)
+            if case .event(let event) = output { closed += stream.consume(event) }
+        }
+        let end = stream.finish()
+        closed += end.sessions
+        diagnostics += end.diagnostics
+        for output in outputs {
+            if case .diagnostic(let diagnostic) = output { diagnostics.append(diagnostic) }
+            deliver(.output(output))
+        }
+        for diagnostic in end.diagnostics { deliver(.output(.diagnostic(diagnostic))) }
+        for session in closed { deliver(check(session)) }
+    }
+
+    /// Checks a closed session, names it `app#n` by the order the app's sessions closed, and keeps its outline.
+    private mutating func check(_ session: LaunchSession) -> Item {
+        let app = session.app.bundleID ?? session.app.processName ?? "unknown"
+        countByApp[app, default: 0] += 1
+        let id = "\(app)#\(countByApp[app]!)"
+        let findings = linter.findings(in: [session], ids: [id])
+        var outline = session
+        outline.events = []
+        sessions.append((outline, id, findings))
+        return .session(session, findings)
+    }
+
+    func report() -> LintReport {
+        let statistics = reader.statistics
+        let input = LintReport.Input(path: name, format: reader.format?.rawValue, events: statistics.events,
+                                     diagnostics: statistics.diagnostics.values.reduce(0, +))
+        // In time order, as every report lists sessions; ids stay those the findings were given.
+        let ordered = sessions.enumerated().sorted { lhs, rhs in
+            let a = lhs.element.session.milestones.first?.time.microsecondsSinceEpoch ?? 0
+            let b = rhs.element.session.milestones.first?.time.microsecondsSinceEpoch ?? 0
+            return a != b ? a < b : lhs.offset < rhs.offset
+        }.map(\.element)
+        return LintReport(toolVersion: LogAnalyzer.libraryVersion, inputs: [input], sessions: ordered.map(\.session),
+                          sessionIDs: ordered.map(\.id), findings: ordered.flatMap(\.findings), diagnostics: diagnostics)
+    }
+}

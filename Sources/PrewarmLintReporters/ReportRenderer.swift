@@ -1,0 +1,59 @@
+public import PrewarmLintRules
+
+/// Turns a ``LintReport`` into text: what every built-in report format is, and what a caller
+/// implements to add one (a CSV for a dashboard, a Slack message).
+///
+/// ```swift
+/// struct KindCounts: ReportRenderer {
+///     let formatName = "kinds"
+///     func render(_ report: LintReport) -> String {
+///         Dictionary(grouping: report.sessions, by: \.kind).map { "\($0.key.rawValue) \($0.value.count)" }.joined(separator: "\n")
+///     }
+/// }
+/// ```
+public protocol ReportRenderer: Sendable {
+    /// The name users pick it by (`--format` spelling for the built-in ones).
+    var formatName: String { get }
+    /// The report as text, ending with a line break.
+    func render(_ report: LintReport) -> String
+}
+
+/// The JSON report (schema version 1) as a renderer: ``LintReport/render()``.
+public struct JSONReportRenderer: ReportRenderer {
+    public let formatName = "json"
+    public init() {}
+    public func render(_ report: LintReport) -> String { report.render() }
+}
+
+extension FindingTextReporter: ReportRenderer {
+    public var formatName: String { "text" }
+}
+
+extension FindingNDJSONReporter: ReportRenderer {
+    public var formatName: String { "ndjson" }
+}
+
+extension SARIFReporter: ReportRenderer {
+    public var formatName: String { "sarif" }
+}
+
+extension MarkdownReporter: ReportRenderer {
+    public var formatName: String { "markdown" }
+}
+
+extension GitHubAnnotationReporter: ReportRenderer {
+    public var formatName: String { "github" }
+}
+
+extension JUnitReporter: ReportRenderer {
+    public var formatName: String { "junit" }
+}
+
+/// The built-in renderers, by format name.
+public enum ReportRenderers {
+    /// Every built-in format, configured: SARIF lists `rules`, JUnit fails from `failOn`, text uses `color`.
+    public static func builtIn(rules: [RuleDescription], color: Bool = false, failOn: Severity = .error) -> [any ReportRenderer] {
+        [FindingTextReporter(color: color), JSONReportRenderer(), FindingNDJSONReporter(), SARIFReporter(rules: rules),
+         MarkdownReporter(), GitHubAnnotationReporter(), JUnitReporter(failOn: failOn)]
+    }
+}
