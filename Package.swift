@@ -10,6 +10,8 @@ import PackageDescription
 // Library targets depend on Foundation and system C libraries only; the CLI adds ArgumentParser and Yams.
 let package = Package(
     name: "prewarm-lint",
+    // Linux has no minimum; on Apple platforms `Atomic` (Ctrl-C) and typed throws need macOS 15.
+    platforms: [.macOS(.v15)],
     products: [
         .library(name: "PrewarmLint", targets: ["PrewarmLint"]),
         .library(name: "PrewarmLintReaders", targets: ["PrewarmLintReaders"]),
@@ -20,6 +22,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         // `.prewarm-lint.yml`, read by the CLI only.
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+        // `swift package generate-documentation` (the DocC catalog in Sources/PrewarmLint); a plugin, not linked.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
     ],
     targets: [
         .target(name: "PrewarmLintModel"),

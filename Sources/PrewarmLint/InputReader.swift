@@ -49,7 +49,7 @@ public struct ReadOptions: Sendable {
     }
 }
 
-/// Reads files and standard input through a ``LogStreamReader``, chunk by chunk.
+/// Reads files and standard input through a `LogStreamReader`, chunk by chunk.
 ///
 /// Usage:
 /// ```swift

@@ -3,7 +3,7 @@ public import PrewarmLintRules
 public import PrewarmLintReporters
 import PrewarmLintSessions
 
-/// One lint run, end to end: inputs → events → sessions → findings → a ``LintReport``; the same
+/// One lint run, end to end: inputs → events → sessions → findings → a `LintReport`; the same
 /// thing `prewarm-lint [PATH…]` does, for a library caller.
 ///
 /// ```swift

@@ -19,8 +19,8 @@ public import PrewarmLintReporters
 /// }
 /// ```
 /// Streams stop when the consuming task is cancelled (the producer checks between chunks), and
-/// finish by throwing ``PrewarmLintReaders/ReaderError`` when the input is not a log or is corrupt
-/// gzip; problems inside an input are ``PrewarmLintModel/ReaderDiagnostic`` values, never prints.
+/// finish by throwing `ReaderError` when the input is not a log or is corrupt
+/// gzip; problems inside an input are `ReaderDiagnostic` values, never prints.
 public struct LogAnalyzer: Sendable {
     /// How inputs are read: format, time inference, limits.
     public var options: ReadOptions

@@ -11,7 +11,7 @@ public import PrewarmLintSessions
 ///    pids are apps from earlier lines of the same log;
 /// 3. keep only the events that mean something for a launch (a small share of a device log);
 /// 4. put them in time order before any session decision depends on it: a single input streams
-///    through a small reorder window (``reorderWindow`` events) straight into the builder, so
+///    through a small reorder window (`reorderWindow` events) straight into the builder, so
 ///    memory stays bounded whatever the input's size; several inputs are merged by time, dropping
 ///    the same event seen in two inputs (same instant, pid, process and message) — two exports of
 ///    one window must not make two sessions. That merge holds the launch-relevant events of all
@@ -22,9 +22,9 @@ public struct SessionPipeline: Sendable {
     /// The templates the classifier knows: the built-in table, with a team's markers first
     /// (`LintConfiguration.signatureTable()`).
     public var signatures: SignatureTable
-    /// Sessions open at once before the oldest is closed early (see ``LaunchSessionBuilder``).
+    /// Sessions open at once before the oldest is closed early (see `LaunchSessionBuilder`).
     public var maximumOpenSessions: Int
-    /// Pids the classifier remembers as apps, per input (see ``ProcessDirectory``).
+    /// Pids the classifier remembers as apps, per input (see `ProcessDirectory`).
     public var maximumRememberedPIDs: Int
 
     public init(reader: InputReader, signatures: SignatureTable = .builtIn, maximumOpenSessions: Int = 10_000,

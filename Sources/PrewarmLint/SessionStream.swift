@@ -24,7 +24,7 @@ public struct SessionStream: Sendable {
     private let windowSize = SessionPipeline.reorderWindow
 
     /// - Parameters:
-    ///   - inputName: names the input in the diagnostics ``finish()`` returns.
+    ///   - inputName: names the input in the diagnostics `finish()` returns.
     ///   - signatures: the templates to classify with (the built-in table, a team's markers first).
     ///   - maximumOpenSessions: sessions open at once before the oldest is closed early.
     ///   - maximumRememberedPIDs: pids remembered as apps.

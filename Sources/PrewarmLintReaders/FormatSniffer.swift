@@ -2,7 +2,7 @@
 ///
 /// Each candidate grammar votes with the number of sample lines it recognises as record heads
 /// (or as its own column header); the most votes win, ties going to the earlier format in
-/// ``LogFormat/allCases``. Lines before the records (a pasted preamble, the `# ` provenance
+/// `LogFormat.allCases`. Lines before the records (a pasted preamble, the `# ` provenance
 /// header of a corpus excerpt) cost nothing: they simply vote for no one.
 public enum FormatSniffer {
     /// How many bytes the sniffer looks at.

@@ -1,5 +1,5 @@
 /// An input that cannot be read at all: not a log format prewarm-lint knows, or bytes that
-/// cannot be decompressed. Problems inside a readable input are ``PrewarmLintModel/ReaderDiagnostic``s instead.
+/// cannot be decompressed. Problems inside a readable input are `ReaderDiagnostic`s instead.
 public struct ReaderError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What kind of failure.
     public struct Code: RawRepresentable, Sendable, Hashable, CustomStringConvertible {

@@ -69,7 +69,7 @@ public struct ReaderLimits: Sendable, Hashable {
 
 /// Everything a decoder needs besides the bytes: the input's name, time inference and limits.
 public struct ReaderConfiguration: Sendable {
-    /// The input as the user named it, copied into every ``EventOrigin``.
+    /// The input as the user named it, copied into every `EventOrigin`.
     public var inputName: String
     public var timeInference: TimeInference
     public var limits: ReaderLimits

@@ -5,7 +5,7 @@ public import PrewarmLintModel
 /// Order of precedence: the input's own lines, then these options, then ``referenceInstant``
 /// (the caller passes the file's modification time; for standard input the CLI passes the
 /// current time), and for the UTC offset, UTC. Whatever was filled in is marked in
-/// ``LogTimestamp/inferred`` and reported once per input as an `inferred-time` note.
+/// `LogTimestamp.inferred` and reported once per input as an `inferred-time` note.
 public struct TimeInference: Sendable, Hashable {
     /// The date of the first event, for formats without a date (`--date`).
     public var date: CivilDateTime?
@@ -29,7 +29,7 @@ public struct TimeInference: Sendable, Hashable {
     }
 }
 
-/// Turns ``PartialTimestamp``s into ``LogTimestamp``s for one input, in input order.
+/// Turns ``PartialTimestamp``s into `LogTimestamp`s for one input, in input order.
 ///
 /// For a format without a date or year, each event is placed on the day (or year) that puts it
 /// nearest to the previous event, so a log crossing midnight or New Year keeps its order while
@@ -53,7 +53,7 @@ public struct TimestampResolver: Sendable {
         resolve(partial, text: TimestampText(text))
     }
 
-    /// Completes a partial timestamp whose text is kept as a ``TimestampText``.
+    /// Completes a partial timestamp whose text is kept as a `TimestampText`.
     public mutating func resolve(_ partial: PartialTimestamp, text: TimestampText) -> LogTimestamp? {
         var inferred: LogTimestamp.InferredParts = []
         let offset: Int

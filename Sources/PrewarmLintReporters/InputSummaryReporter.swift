@@ -13,7 +13,8 @@ public struct InputSummaryReporter: Sendable {
     ///   - input: the input's name
     ///   - formatName: the format identifier (`console-copy`), or nil when unknown
     ///   - compressed: whether it was gzip
-    ///   - lines, events, eventLines: counts
+    ///   - lines: lines read
+    ///   - events: events produced
     ///   - skipped: non-event lines by reason name
     ///   - diagnosedLines: lines covered by diagnostics
     ///   - diagnostics: diagnostic counts by severity

@@ -5,7 +5,7 @@ public import PrewarmLintSessions
 ///
 /// A rule reads the session (its kind, milestones and kept lines) and returns findings; it never
 /// fires on missing evidence alone, and says so in ``Finding/missingEvidence`` when the evidence it
-/// used was incomplete. ``RuleContext/finding(_:evidence:)`` fills in the session, the severity from
+/// used was incomplete. ``RuleContext/finding(_:severity:evidence:)`` fills in the session, the severity from
 /// the configuration and the incompleteness note.
 public protocol Rule: Sendable {
     var description: RuleDescription { get }

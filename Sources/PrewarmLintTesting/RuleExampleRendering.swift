@@ -1,7 +1,7 @@
 import Foundation
 public import PrewarmLint
 
-/// Renders a ``RuleExample`` as real exports, the way `scripts/render-scenarios` renders the
+/// Renders a `RuleExample` as real exports, the way `scripts/render-scenarios` renders the
 /// scenario corpus: a Console.app copy with the PID column (the layout of `../shared/real-logs/03`),
 /// `log show --style ndjson` (the key set of `../shared/research/formats.md` §1.6, with its
 /// preamble and trailer), and the same records as an XML property list (what

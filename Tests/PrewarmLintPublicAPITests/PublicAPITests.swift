@@ -99,7 +99,7 @@ struct PublicAPITests {
         #expect(throws: ReaderError.self) { try analyzer.lint(bytes: [0, 0, 0], named: "zeros") }
     }
 
-    @Test("cancelling the consumer stops the producer")
+    @Test("cancelling the consumer stops the producer", .timeLimit(.minutes(1)))
     func cancellation() async throws {
         let bytes = try [UInt8](Data(contentsOf: Self.scene))
         // An endless source: only cancellation ends the stream.
@@ -113,12 +113,17 @@ struct PublicAPITests {
             }
             continuation.onTermination = { _ in task.cancel() }
         }
+        // The consumer says when it has seen output, then is cancelled; the stream must end.
+        let (started, signal) = AsyncStream<Void>.makeStream()
         let consumer = Task {
             var seen = 0
-            for try await _ in LogAnalyzer().outputs(of: endless, named: "endless") { seen += 1 }
+            for try await _ in LogAnalyzer().outputs(of: endless, named: "endless") {
+                seen += 1
+                if seen == 1 { signal.yield() }
+            }
             return seen
         }
-        try await Task.sleep(nanoseconds: 200_000_000)
+        for await _ in started { break }
         consumer.cancel()
         let seen = try await consumer.value
         #expect(seen > 0)

@@ -1,0 +1,45 @@
+// launch-gap-report: how long prewarmed processes waited for their user, as CSV, plus one rule of
+// this team's own. Usage: swift run launch-gap-report [PATH…]   (default: ../Corpus/scenarios)
+import Foundation
+import PrewarmLint
+
+/// A team rule: a prewarmed process whose user came more than `hours` later (its cached state is that old).
+struct StalePrewarm: Rule {
+    let description = RuleDescription(
+        id: "stale-prewarm", name: "Stale prewarm", defaultSeverity: .info,
+        summary: "The user activated a prewarmed process more than `hours` after the prewarm.",
+        rationale: "Anything the app cached during prewarm (a feed, a feature flag) is that old when the user arrives.",
+        options: [RuleOption(name: "hours", defaultValue: 1, help: "Hours between the prewarm and the activation.")],
+        triggeringExamples: [], nonTriggeringExamples: [])
+
+    func check(_ session: LaunchSession, in context: RuleContext) -> [Finding] {
+        guard let gap = session.milliseconds(from: .prewarmRequest, to: .activation), Double(gap) > context.option("hours") * 3_600_000,
+              let activation = session.evidence(.activation, label: "activation") else { return [] }
+        return [context.finding("the user came \(SpokenDuration.text(microseconds: gap * 1000)) after the prewarm", evidence: [activation])]
+    }
+}
+
+/// A report format of our own: one CSV row per session.
+struct GapCSV: ReportRenderer {
+    let formatName = "gap-csv"
+
+    func render(_ report: LintReport) -> String {
+        var out = "session,kind,confidence,prewarm_to_activation_s,activation_to_active_ms,findings\n"
+        for (session, id) in zip(report.sessions, report.sessionIDs) {
+            let gap = session.milliseconds(from: .prewarmRequest, to: .activation).map { String($0 / 1000) } ?? ""
+            let active = session.milliseconds(from: .activation, to: .active).map(String.init) ?? ""
+            let rules = report.findings.filter { $0.sessionID == id }.map(\.ruleID).joined(separator: " ")
+            out += "\(id),\(session.kind.rawValue),\(session.confidence.rawValue),\(gap),\(active),\(rules)\n"
+        }
+        return out
+    }
+}
+
+let paths = CommandLine.arguments.count > 1 ? Array(CommandLine.arguments.dropFirst()) : ["../Corpus/scenarios"]
+var options = ReadOptions()
+options.timeInference.date = CivilDateTime(dateText: "2024-03-18")  // the Console copies of the corpus have no date
+let analyzer = LogAnalyzer(options: options, linter: Linter(registry: RuleRegistry.builtIn.adding(StalePrewarm())))
+let report = analyzer.lint(paths: paths, separately: true)
+print(GapCSV().render(report), terminator: "")
+let stale = report.findings.filter { $0.ruleID == "stale-prewarm" }.count
+FileHandle.standardError.write(Data("\(report.sessions.count) sessions, \(report.findings.count) findings (\(stale) stale-prewarm)\n".utf8))
