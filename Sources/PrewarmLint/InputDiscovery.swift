@@ -9,11 +9,13 @@ import Foundation
 public enum InputDiscovery {
     /// The result of expanding the paths.
     public struct Result: Sendable {
+        /// The inputs to read, in order.
         public var inputs: [DiscoveredInput] = []
         /// Paths that do not exist or cannot be listed.
         public var failures: [(path: String, message: String)] = []
     }
 
+    /// The inputs `paths` name: `-` for standard input, files as given, directories walked recursively and sorted.
     public static func expand(_ paths: [String]) -> Result {
         var result = Result()
         let manager = FileManager.default

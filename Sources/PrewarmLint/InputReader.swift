@@ -10,9 +10,13 @@ import Darwin
 
 /// What happened to one input: its format, counts, and why it failed if it did.
 public struct InputSummary: Sendable {
+    /// The input as the user named it.
     public var input: String
+    /// The format it was read as; nil when it could not be read.
     public var format: LogFormat?
+    /// Whether it was gzip-compressed.
     public var isCompressed = false
+    /// Lines, events and diagnostics counted while reading.
     public var statistics = DecoderStatistics()
     /// Set when the input could not be read at all.
     public var failure: ReaderError?
@@ -21,6 +25,7 @@ public struct InputSummary: Sendable {
     /// True when reading stopped early because the run was interrupted.
     public var interrupted = false
 
+    /// An empty summary of `input`.
     public init(input: String) { self.input = input }
 }
 
@@ -32,12 +37,14 @@ public struct ReadOptions: Sendable {
     public var timeInference: TimeInference
     /// The reference instant for standard input, which has no modification time (the CLI passes the current time).
     public var standardInputReferenceInstant: Int64?
+    /// The limits that keep memory bounded (line, message and record length).
     public var limits: ReaderLimits
     /// Bytes read per system call.
     public var chunkSize: Int
     /// Raised (by a Ctrl-C handler) to stop reading at the next chunk; what was read is kept.
     public var interruption: Interruption?
 
+    /// Options; every one has a default.
     public init(format: LogFormat? = nil, timeInference: TimeInference = TimeInference(), standardInputReferenceInstant: Int64? = nil,
                 limits: ReaderLimits = ReaderLimits(), chunkSize: Int = 1 << 20, interruption: Interruption? = nil) {
         self.format = format
@@ -58,8 +65,10 @@ public struct ReadOptions: Sendable {
 /// }
 /// ```
 public struct InputReader: Sendable {
+    /// How inputs are read.
     public var options: ReadOptions
 
+    /// A reader with these options.
     public init(options: ReadOptions) {
         self.options = options
     }

@@ -6,10 +6,12 @@ import Synchronization
 public final class Interruption: Sendable {
     private let raised = Atomic<Bool>(false)
 
+    /// A flag not raised yet.
     public init() {}
 
     /// Asks every reader using this flag to stop at its next chunk.
     public func raise() { raised.store(true, ordering: .relaxed) }
 
+    /// Whether ``raise()`` was called.
     public var isRaised: Bool { raised.load(ordering: .relaxed) }
 }

@@ -12,14 +12,18 @@ import PrewarmLintSessions
 /// print(FindingTextReporter().render(report))
 /// ```
 public struct LintRun: Sendable {
+    /// How inputs are read.
     public var options: ReadOptions
+    /// The rules and their configuration.
     public var linter: Linter
+    /// The version the report names.
     public var toolVersion: String
     /// Rebuild each input's sessions on its own instead of merging the inputs as one device's logs.
     public var separately: Bool
     /// Sessions open at once before the oldest is closed early.
     public var maximumOpenSessions: Int
 
+    /// A run; `toolVersion` is the version the report names.
     public init(options: ReadOptions = ReadOptions(), linter: Linter = Linter(), toolVersion: String, separately: Bool = false,
                 maximumOpenSessions: Int = 10_000) {
         self.options = options
@@ -119,12 +123,15 @@ public struct LintRun: Sendable {
 /// new export of the same device still matches. The file is one key per line, sorted, with a
 /// header comment: diff-friendly.
 public struct Baseline: Sendable, Hashable {
+    /// The keys of the accepted findings (`Finding.baselineKey`).
     public var keys: Set<String>
 
+    /// A baseline of these keys.
     public init(keys: Set<String> = []) {
         self.keys = keys
     }
 
+    /// A baseline accepting these findings.
     public init(findings: [Finding]) {
         self.keys = Set(findings.map(\.baselineKey))
     }
@@ -134,6 +141,7 @@ public struct Baseline: Sendable, Hashable {
         self.keys = Set(text.split(whereSeparator: { $0 == "\n" || $0 == "\r\n" }).map(String.init).filter { !$0.isEmpty && !$0.hasPrefix("#") })
     }
 
+    /// The baseline file: a header comment, then one key per line, sorted.
     public var text: String {
         "# prewarm-lint baseline: rule|app|message (numbers as #). Findings listed here are not reported.\n"
             + keys.sorted().map { $0 + "\n" }.joined()

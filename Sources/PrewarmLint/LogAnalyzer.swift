@@ -29,6 +29,7 @@ public struct LogAnalyzer: Sendable {
     /// Sessions open at once before the oldest is closed early.
     public var maximumOpenSessions: Int
 
+    /// An analyzer; every setting has a default.
     public init(options: ReadOptions = ReadOptions(), linter: Linter = Linter(), maximumOpenSessions: Int = 10_000) {
         self.options = options
         self.linter = linter

@@ -1,6 +1,8 @@
 /// One input to read: a file, or standard input.
 public enum LogInput: Sendable, Hashable, CustomStringConvertible {
+    /// A file, by path.
     case file(String)
+    /// Standard input (`-`).
     case standardInput
 
     /// The input as the user names it: its path, or `-`.
@@ -11,16 +13,19 @@ public enum LogInput: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The input's name.
     public var description: String { name }
 }
 
 /// An input found by walking a directory, or named by the user.
 public struct DiscoveredInput: Sendable, Hashable {
+    /// What to read.
     public var input: LogInput
     /// True when the input came from walking a directory: an input that turns out not to be a
     /// log is then skipped with a note, not reported as an error.
     public var foundInDirectory: Bool
 
+    /// An input, and whether a directory walk found it.
     public init(input: LogInput, foundInDirectory: Bool) {
         self.input = input
         self.foundInDirectory = foundInDirectory

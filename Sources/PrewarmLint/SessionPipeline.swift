@@ -18,6 +18,7 @@ public import PrewarmLintSessions
 ///    inputs, without their message text (a few hundred bytes each);
 /// 5. feed them to one `LaunchSessionBuilder`.
 public struct SessionPipeline: Sendable {
+    /// Reads each input.
     public var reader: InputReader
     /// The templates the classifier knows: the built-in table, with a team's markers first
     /// (`LintConfiguration.signatureTable()`).
@@ -27,6 +28,7 @@ public struct SessionPipeline: Sendable {
     /// Pids the classifier remembers as apps, per input (see `ProcessDirectory`).
     public var maximumRememberedPIDs: Int
 
+    /// A pipeline; every limit has a default.
     public init(reader: InputReader, signatures: SignatureTable = .builtIn, maximumOpenSessions: Int = 10_000,
                 maximumRememberedPIDs: Int = ProcessDirectory.defaultCapacity) {
         self.reader = reader
@@ -37,14 +39,18 @@ public struct SessionPipeline: Sendable {
 
     /// The result of a run.
     public struct Result: Sendable {
+        /// The sessions, in time order.
         public var sessions: [LaunchSession] = []
+        /// One summary per input, in input order.
         public var summaries: [InputSummary] = []
+        /// Every diagnostic, input by input.
         public var diagnostics: [ReaderDiagnostic] = []
         /// Events dropped because another input had the same one.
         public var duplicateEvents = 0
         /// Sessions closed early because more than ``SessionPipeline/maximumOpenSessions`` were open.
         public var sessionsClosedEarly = 0
 
+        /// An empty result.
         public init() {}
     }
 

@@ -23,6 +23,8 @@ public struct SessionStream: Sendable {
     private var window: [ClassifiedEvent] = []
     private let windowSize = SessionPipeline.reorderWindow
 
+    /// A stream for one input.
+    ///
     /// - Parameters:
     ///   - inputName: names the input in the diagnostics `finish()` returns.
     ///   - signatures: the templates to classify with (the built-in table, a team's markers first).

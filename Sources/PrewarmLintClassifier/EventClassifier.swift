@@ -4,6 +4,7 @@ public import PrewarmLintModel
 
 /// An event with what it means for a launch.
 public struct ClassifiedEvent: Sendable, Hashable {
+    /// The event as read.
     public var event: LogEvent
     /// The role of the process that logged it.
     public var role: ProcessRole
@@ -17,6 +18,7 @@ public struct ClassifiedEvent: Sendable, Hashable {
     /// (`Foreground`), an exit status, the callback an app line names.
     public var detail: String?
 
+    /// A classified event.
     public init(event: LogEvent, role: ProcessRole, meaning: EventMeaning? = nil, signatureID: String? = nil,
                 subject: AppIdentity? = nil, detail: String? = nil) {
         self.event = event
@@ -42,7 +44,9 @@ public struct ClassifiedEvent: Sendable, Hashable {
 /// if classified.meaning == .prewarmRequest { … }
 /// ```
 public struct EventClassifier: Sendable {
+    /// The templates it knows.
     public let table: SignatureTable
+    /// What the classifier has learnt about which pids are apps.
     public private(set) var directory: ProcessDirectory
     private var roleCache = ProcessRoleCache()
     /// The meaning of the last event given to ``classifyIfMeaningful(_:)``, even when it was not
@@ -72,6 +76,7 @@ public struct EventClassifier: Sendable {
                                subject: analysis.subject, detail: analysis.detail)
     }
 
+    /// Classifies any event: its role always, a meaning and an app when a template matches.
     public mutating func classify(_ event: LogEvent) -> ClassifiedEvent {
         let analysis = analyze(event)
         return ClassifiedEvent(event: event, role: analysis.role, meaning: analysis.meaning, signatureID: analysis.signatureID,

@@ -32,6 +32,7 @@ public struct MessageSignature: Sendable, Hashable {
     /// Where the example comes from (a `../shared/real-logs/` excerpt or a decompiled template).
     public var source: String
 
+    /// A signature; see the properties for each part.
     public init(id: String, roles: Set<ProcessRole>, meaning: EventMeaning, all: [String] = [], any: [String] = [], anyIsDetail: Bool = false,
                 none: [String] = [], detailAfter: String? = nil, detailEnds: [String] = [" (", ","],
                 seenOn: String, example: String, source: String) {

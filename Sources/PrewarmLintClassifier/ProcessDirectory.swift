@@ -22,6 +22,7 @@ public struct ProcessDirectory: Sendable {
     /// Pids forgotten to stay within ``capacity``.
     public private(set) var forgotten = 0
 
+    /// An empty directory remembering at most `capacity` pids.
     public init(capacity: Int = ProcessDirectory.defaultCapacity) {
         self.capacity = max(1, capacity)
     }

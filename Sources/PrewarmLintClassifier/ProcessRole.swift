@@ -5,14 +5,19 @@
 /// tap and activates scenes; securityd serves the keychain; the kernel reports sandbox denials and
 /// jetsam kills; the app is the process being launched.
 public enum ProcessRole: String, Sendable, Hashable, CaseIterable, Codable {
+    /// `dasd`, the Duet Activity Scheduler: it decides when to prewarm.
     case dasd
     /// `runningboardd`, and `assertiond` on iOS 13 and earlier.
     case runningboardd
     /// `SpringBoard`, and FrontBoard logging inside it.
     case springboard
+    /// The app being launched (a process a daemon line names as an app).
     case app
+    /// `securityd`, which serves the keychain.
     case securityd
+    /// The kernel: sandbox denials, jetsam kills, assertion priorities.
     case kernel
+    /// Any other process.
     case other
 
     /// The role of a process known by its name alone; `nil` for names that could be an app.

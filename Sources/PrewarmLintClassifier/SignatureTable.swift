@@ -7,6 +7,7 @@
 /// - FrontBoard's `Not Running` task state (an exit) comes before the general task-state change.
 /// Sources: `../shared/research/message-templates.md` (decompiled daemons) and `../shared/real-logs/`.
 public struct SignatureTable: Sendable {
+    /// The signatures, in the order they are tried.
     public var signatures: [MessageSignature] {
         didSet { compile() }
     }
@@ -17,6 +18,7 @@ public struct SignatureTable: Sendable {
     /// identity): all that can place a line of a not-yet-known process in a session.
     private var naming: [[(position: Int, matcher: SignatureMatcher)]] = []
 
+    /// A table of these signatures, compiled for matching.
     public init(signatures: [MessageSignature]) {
         self.signatures = signatures
         compile()
@@ -46,6 +48,7 @@ public struct SignatureTable: Sendable {
         }
     }
 
+    /// The signatures prewarm-lint ships, each with the real line it was taken from.
     public static let builtIn = SignatureTable(signatures: dasd + runningboard + frontBoard + security + kernel + app + anyProcess)
 
     // MARK: - dasd

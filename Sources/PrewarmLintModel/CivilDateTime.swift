@@ -4,17 +4,22 @@
 /// offset. The arithmetic is Howard Hinnant's `days_from_civil` / `civil_from_days`, exact for
 /// every year an `Int` holds, so no `DateFormatter` (slow, locale-dependent) is on the hot path.
 public struct CivilDateTime: Sendable, Hashable, Comparable {
+    /// The year (proleptic Gregorian; year 1 is 1 CE).
     public var year: Int
     /// 1...12
     public var month: Int
     /// 1...31
     public var day: Int
+    /// 0…23.
     public var hour: Int
+    /// 0…59.
     public var minute: Int
+    /// 0…59 (60 for a leap second as written).
     public var second: Int
     /// 0..<1_000_000
     public var microsecond: Int
 
+    /// A date and time as written; ``isValid`` says whether it exists.
     public init(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0, microsecond: Int = 0) {
         self.year = year
         self.month = month
@@ -101,6 +106,7 @@ public struct CivilDateTime: Sendable, Hashable, Comparable {
         return copy
     }
 
+    /// Orders by date, then time.
     public static func < (lhs: CivilDateTime, rhs: CivilDateTime) -> Bool {
         (lhs.year, lhs.month, lhs.day, lhs.secondsOfDay, lhs.microsecond)
             < (rhs.year, rhs.month, rhs.day, rhs.secondsOfDay, rhs.microsecond)

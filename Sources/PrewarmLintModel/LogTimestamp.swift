@@ -12,7 +12,9 @@
 public struct LogTimestamp: Sendable, Hashable, Comparable {
     /// Which parts of the time were not in the input and had to be inferred.
     public struct InferredParts: OptionSet, Sendable, Hashable {
+        /// The parts, one bit each.
         public let rawValue: UInt8
+        /// The parts of these bits.
         @inlinable public init(rawValue: UInt8) { self.rawValue = rawValue }
         /// The year (formats such as `idevicesyslog` print `May  2` without one).
         public static let year = InferredParts(rawValue: 1 << 0)

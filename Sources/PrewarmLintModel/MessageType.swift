@@ -4,10 +4,15 @@
 /// localizes them: German `standard`, `fehler`); readers map them all onto this one set.
 /// `idevicesyslog`'s `Notice` and pymobiledevice3's `NOTICE` are `os_log`'s default level.
 public enum MessageType: String, Sendable, Hashable, CaseIterable, Codable {
+    /// `os_log`'s default level (`Default`, `Df`, `Notice`).
     case `default`
+    /// Info level.
     case info
+    /// Debug level.
     case debug
+    /// Error level.
     case error
+    /// Fault level.
     case fault
     /// An activity event (`log show` type `Activity` or compact `A`, ndjson `activityCreateEvent`).
     case activity

@@ -21,6 +21,7 @@ public struct ReaderDiagnostic: Sendable, Hashable {
             }
         }
 
+        /// Orders `note < warning < error`.
         public static func < (lhs: Severity, rhs: Severity) -> Bool { lhs.rank < rhs.rank }
     }
 
@@ -56,8 +57,11 @@ extension ReaderDiagnostic: CustomStringConvertible {
 ///
 /// A struct rather than an enum so that adding a code is not a breaking change.
 public struct DiagnosticCode: RawRepresentable, Sendable, Hashable, Codable, CustomStringConvertible {
+    /// The code as reports spell it (`orphan-lines`).
     public var rawValue: String
+    /// A code of this spelling.
     public init(rawValue: String) { self.rawValue = rawValue }
+    /// The code as reports spell it.
     public var description: String { rawValue }
 
     /// A line that has the shape of no record of the input's format and cannot continue one.

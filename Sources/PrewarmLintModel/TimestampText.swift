@@ -54,14 +54,17 @@ public struct TimestampText: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The text as written.
     public var description: String { string }
 
+    /// Equal when the texts are.
     public static func == (lhs: TimestampText, rhs: TimestampText) -> Bool {
         lhs.count == rhs.count && lhs.spilled == rhs.spilled
             && lhs.words.0 == rhs.words.0 && lhs.words.1 == rhs.words.1
             && lhs.words.2 == rhs.words.2 && lhs.words.3 == rhs.words.3
     }
 
+    /// Hashes the text.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(count)
         hasher.combine(spilled)

@@ -10,6 +10,7 @@ public struct ByteLine {
     /// The 0-based byte offset of the line's first byte in the input.
     public var byteOffset: Int
 
+    /// A line of `bytes` (without its line break), numbered from 1, at `byteOffset` in the input.
     public init(bytes: UnsafeRawBufferPointer, number: Int, byteOffset: Int) {
         self.bytes = bytes
         self.number = number

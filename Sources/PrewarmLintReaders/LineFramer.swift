@@ -22,6 +22,7 @@ public struct LineFramer {
     private var nextLineOffset = 0
     private var consumed = 0
 
+    /// A framer keeping lines up to `maximumLineLength` bytes whole.
     public init(maximumLineLength: Int = 1 << 20) {
         self.maximumLineLength = max(16, maximumLineLength)
     }

@@ -15,6 +15,7 @@ import PrewarmLintModel
 /// The first 64 KiB are held back to sniff the format (less if the input ends sooner), then
 /// replayed into the decoder; after that nothing but the decoder's own bounded state is kept.
 public struct LogStreamReader {
+    /// The input's name, time inference and limits.
     public let configuration: ReaderConfiguration
     /// The format to use instead of sniffing (`--input-format`).
     public let forcedFormat: LogFormat?

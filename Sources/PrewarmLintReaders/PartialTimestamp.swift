@@ -4,15 +4,24 @@ import PrewarmLintModel
 ///
 /// A decoder parses digits into this, and a ``TimestampResolver`` fills the gaps.
 public struct PartialTimestamp: Sendable, Hashable {
+    /// The year, when the text has one.
     public var year: Int?
+    /// The month, when the text has a date.
     public var month: Int?
+    /// The day, when the text has a date.
     public var day: Int?
+    /// 0…23.
     public var hour: Int
+    /// 0…59.
     public var minute: Int
+    /// 0…60.
     public var second: Int
+    /// The fraction of the second, in microseconds (0 when the text has none).
     public var microsecond: Int
+    /// The UTC offset in seconds east, when the text has one.
     public var utcOffsetSeconds: Int?
 
+    /// A timestamp of these parts; what is nil is inferred later.
     public init(year: Int? = nil, month: Int? = nil, day: Int? = nil, hour: Int, minute: Int, second: Int,
                 microsecond: Int = 0, utcOffsetSeconds: Int? = nil) {
         self.year = year

@@ -3,8 +3,11 @@
 public struct ReaderError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What kind of failure.
     public struct Code: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+        /// The code as reports spell it.
         public var rawValue: String
+        /// A code of this spelling.
         public init(rawValue: String) { self.rawValue = rawValue }
+        /// The code as reports spell it.
         public var description: String { rawValue }
         /// No line of the input's first 64 KiB looks like any supported format.
         public static let unrecognizedFormat = Code(rawValue: "unrecognized-format")
@@ -14,12 +17,14 @@ public struct ReaderError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let unreadable = Code(rawValue: "unreadable-input")
     }
 
+    /// What kind of failure.
     public var code: Code
     /// The input as the user named it.
     public var input: String
     /// What went wrong and what to do about it.
     public var message: String
 
+    /// A failure of `input`; `message` says what happened and what to do.
     public init(code: Code, input: String, message: String) {
         self.code = code
         self.input = input

@@ -2,7 +2,9 @@ public import PrewarmLintModel
 
 /// What a decoder hands on: an event, or a diagnostic about input it could not use.
 public enum ReaderOutput: Sendable {
+    /// An event read from the input.
     case event(LogEvent)
+    /// Something the reader could not use, with where and why.
     case diagnostic(ReaderDiagnostic)
 }
 
@@ -19,6 +21,7 @@ public enum SkippedLineReason: String, Sendable, Hashable, CaseIterable, Codable
     /// JSON punctuation between the records of a `log show --style json` array (`[`, `]`, `,`).
     case structure
 
+    /// Orders by name, for stable summaries.
     public static func < (lhs: SkippedLineReason, rhs: SkippedLineReason) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
@@ -39,6 +42,7 @@ public struct DecoderStatistics: Sendable, Hashable {
     /// Diagnostics produced, by severity.
     public var diagnostics: [ReaderDiagnostic.Severity: Int] = [:]
 
+    /// No counts yet.
     public init() {}
 
     mutating func skip(_ reason: SkippedLineReason, lines count: Int = 1) {
@@ -60,6 +64,7 @@ public struct ReaderLimits: Sendable, Hashable {
     /// The longest JSON record (an object of a `log show --style json` array) kept.
     public var maximumRecordLength: Int
 
+    /// Limits; the defaults are 1 MiB per line and 4 MiB per message or record.
     public init(maximumLineLength: Int = 1 << 20, maximumMessageLength: Int = 4 << 20, maximumRecordLength: Int = 4 << 20) {
         self.maximumLineLength = maximumLineLength
         self.maximumMessageLength = maximumMessageLength
@@ -71,9 +76,12 @@ public struct ReaderLimits: Sendable, Hashable {
 public struct ReaderConfiguration: Sendable {
     /// The input as the user named it, copied into every `EventOrigin`.
     public var inputName: String
+    /// What to assume for the parts of a time the input does not print.
     public var timeInference: TimeInference
+    /// The limits that keep memory bounded.
     public var limits: ReaderLimits
 
+    /// The configuration of one input.
     public init(inputName: String, timeInference: TimeInference = TimeInference(), limits: ReaderLimits = ReaderLimits()) {
         self.inputName = inputName
         self.timeInference = timeInference

@@ -19,6 +19,7 @@ public struct TimeInference: Sendable, Hashable {
     /// What the reference is, for the note that says it was used (`file modification time`).
     public var referenceDescription: String
 
+    /// What to assume; nothing by default.
     public init(date: CivilDateTime? = nil, year: Int? = nil, utcOffsetSeconds: Int? = nil,
                 referenceInstant: Int64? = nil, referenceDescription: String = "file modification time") {
         self.date = date
@@ -35,6 +36,7 @@ public struct TimeInference: Sendable, Hashable {
 /// nearest to the previous event, so a log crossing midnight or New Year keeps its order while
 /// a few out-of-order lines (common in Console copies) do not move the date.
 public struct TimestampResolver: Sendable {
+    /// What is assumed for the parts a format does not print.
     public let inference: TimeInference
     private var lastInstant: Int64?
     private var currentDate: (year: Int, month: Int, day: Int)?
@@ -44,6 +46,7 @@ public struct TimestampResolver: Sendable {
     private var pendingNotes: [String] = []
     private var notedParts: LogTimestamp.InferredParts = []
 
+    /// A resolver for one input.
     public init(inference: TimeInference) {
         self.inference = inference
     }

@@ -14,8 +14,10 @@ public import PrewarmLintClassifier
 /// null) and `app` (`{"bundleID","process","pid"}`, each possibly null, or null). Documented in `docs/events-schema.md`. Adding keys is
 /// compatible; renaming or removing one is not.
 public struct EventNDLintReporter: Sendable {
+    /// The version of the event schema (`docs/events-schema.md`).
     public static let schemaVersion = 1
 
+    /// An ndjson reporter.
     public init() {}
 
     /// One event as one line of JSON, without the line break; with its classification when given.

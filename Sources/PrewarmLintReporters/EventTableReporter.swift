@@ -11,16 +11,20 @@ public import PrewarmLintClassifier
 /// message are indented under the message column. With a classification, a line that means
 /// something for a launch starts with its meaning: `«prewarm-request com.xyz»`.
 public struct EventTableReporter: Sendable {
+    /// ANSI colours (a terminal only).
     public var useColor: Bool
 
+    /// A table, in colour or not.
     public init(useColor: Bool = false) {
         self.useColor = useColor
     }
 
+    /// The column header line.
     public var header: String {
         pad("TIME", 35) + pad("TYPE", 9) + pad("PROCESS[PID]", 29) + "MESSAGE"
     }
 
+    /// One event's row; a classified event is tagged with its meaning and app.
     public func row(for event: LogEvent, classification: ClassifiedEvent? = nil) -> String {
         let civil = CivilDateTime(microsecondsSinceEpoch: event.timestamp.microsecondsSinceEpoch,
                                   utcOffsetSeconds: event.timestamp.utcOffsetSeconds)

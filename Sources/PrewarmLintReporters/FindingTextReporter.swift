@@ -16,11 +16,13 @@ public struct FindingTextReporter: Sendable {
     /// Print the timeline of each session that has findings.
     public var timelines: Bool
 
+    /// A text reporter.
     public init(color: Bool = false, timelines: Bool = true) {
         self.color = color
         self.timelines = timelines
     }
 
+    /// The report in this format.
     public func render(_ report: LintReport) -> String {
         var out = ""
         var sessionOrder: [String] = []
@@ -87,6 +89,7 @@ public struct FindingTextReporter: Sendable {
         text.count <= quoteLimit ? text : String(text.prefix(quoteLimit - 1)) + "…"
     }
 
+    /// The longest evidence quote printed, in characters.
     public static let quoteLimit = 200
 
     private func dim(_ text: String) -> String { color ? "\u{1B}[2m\(text)\u{1B}[0m" : text }

@@ -4,8 +4,10 @@ import PrewarmLintRules
 /// (`::error file=logs/device.log,line=9,title=keychain-while-locked::…`).
 /// Property values escape `%`, CR, LF, `:` and `,`; messages escape `%`, CR and LF, as the runner expects.
 public struct GitHubAnnotationReporter: Sendable {
+    /// A reporter; it has no settings.
     public init() {}
 
+    /// The report in this format.
     public func render(_ report: LintReport) -> String {
         var out = ""
         for finding in report.findings {

@@ -6,6 +6,7 @@ public import PrewarmLintModel
 /// device.log: console-copy, 214 events from 260 lines; skipped 40 continuation… 
 /// ```
 public struct InputSummaryReporter: Sendable {
+    /// A summary reporter.
     public init() {}
 
     /// One line for an input that was read.

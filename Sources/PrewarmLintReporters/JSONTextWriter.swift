@@ -1,15 +1,22 @@
 /// Writes JSON text by hand, with keys in the order given, so output is byte-stable and fast.
 public struct JSONTextWriter {
+    /// The JSON written so far.
     public private(set) var text = ""
     private var needsComma: [Bool] = [false]
 
+    /// An empty writer.
     public init() {}
 
+    /// Opens an object.
     public mutating func beginObject() { separate(); text.append("{"); needsComma.append(false) }
+    /// Closes the open object.
     public mutating func endObject() { needsComma.removeLast(); text.append("}") }
+    /// Opens an array.
     public mutating func beginArray() { separate(); text.append("["); needsComma.append(false) }
+    /// Closes the open array.
     public mutating func endArray() { needsComma.removeLast(); text.append("]") }
 
+    /// Writes a member's key; its value comes next.
     public mutating func key(_ name: String) {
         separate()
         JSONTextWriter.appendQuoted(name, to: &text)
@@ -17,19 +24,24 @@ public struct JSONTextWriter {
         needsComma[needsComma.count - 1] = false
     }
 
+    /// Writes a string, or null.
     public mutating func string(_ value: String?) {
         separate()
         if let value { JSONTextWriter.appendQuoted(value, to: &text) } else { text.append("null") }
     }
 
+    /// Writes an integer, or null.
     public mutating func integer<T: BinaryInteger>(_ value: T?) {
         separate()
         if let value { text.append(String(value)) } else { text.append("null") }
     }
 
+    /// Writes `true` or `false`.
     public mutating func bool(_ value: Bool) { separate(); text.append(value ? "true" : "false") }
 
+    /// Writes a member with a string (or null) value.
     public mutating func field(_ name: String, _ value: String?) { key(name); string(value) }
+    /// Writes a member with an integer (or null) value.
     public mutating func field<T: BinaryInteger>(_ name: String, _ value: T?) { key(name); integer(value) }
 
     private mutating func separate() {

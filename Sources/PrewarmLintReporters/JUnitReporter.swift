@@ -4,12 +4,15 @@ public import PrewarmLintRules
 /// has no finding at or above `failOn`), each finding at or above it a `<failure>`, lower ones in
 /// `<system-out>`.
 public struct JUnitReporter: Sendable {
+    /// Findings at or above it are `<failure>`s.
     public var failOn: Severity
 
+    /// A JUnit reporter failing from `failOn`.
     public init(failOn: Severity = .warning) {
         self.failOn = failOn
     }
 
+    /// The report in this format.
     public func render(_ report: LintReport) -> String {
         let failing = report.findings.filter { $0.severity >= failOn }
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"

@@ -19,17 +19,23 @@ public import PrewarmLintRules
 /// Keys are written in a fixed order and every array in a deterministic one, so the same inputs
 /// give the same bytes. Adding keys is compatible; renaming or removing one is breaking.
 public struct LintReport: Sendable {
+    /// The version of the JSON report (`docs/report-schema.md`).
     public static let schemaVersion = 1
 
     /// One input's line in the report.
     public struct Input: Sendable {
+        /// The input as the user named it.
         public var path: String
+        /// The format id it was read as; nil when it was not read.
         public var format: String?
+        /// Events read from it.
         public var events: Int
+        /// Diagnostics it produced.
         public var diagnostics: Int
         /// Set when the input could not be read.
         public var error: String?
 
+        /// An input's line.
         public init(path: String, format: String?, events: Int, diagnostics: Int, error: String? = nil) {
             self.path = path
             self.format = format
@@ -39,18 +45,24 @@ public struct LintReport: Sendable {
         }
     }
 
+    /// The version of the tool that made the report.
     public var toolVersion: String
+    /// Every input, in the order read.
     public var inputs: [Input]
+    /// The sessions, in time order (their lines dropped: outlines).
     public var sessions: [LaunchSession]
     /// One per session: ``sessionIDs(_:)`` of all the run's sessions (kept when sessions are filtered).
     public var sessionIDs: [String]
+    /// The findings, by session and time.
     public var findings: [Finding]
+    /// Every diagnostic of the run.
     public var diagnostics: [ReaderDiagnostic]
     /// Findings a baseline suppressed (counted, not listed).
     public var baselineSuppressed: Int
     /// Set when the run was interrupted: the report covers what was read until then.
     public var partial: Bool
 
+    /// A report; ``sessionIDs`` are computed from the sessions when not given.
     public init(toolVersion: String, inputs: [Input], sessions: [LaunchSession], sessionIDs: [String]? = nil, findings: [Finding] = [],
                 diagnostics: [ReaderDiagnostic], baselineSuppressed: Int = 0, partial: Bool = false) {
         self.toolVersion = toolVersion

@@ -5,8 +5,10 @@ import PrewarmLintModel
 /// A report to paste into a bug tracker: a summary table, the sessions, each finding with its
 /// evidence in a code block, and a Mermaid gantt of the sessions (GitHub renders it).
 public struct MarkdownReporter: Sendable {
+    /// A reporter; it has no settings.
     public init() {}
 
+    /// The report in this format.
     public func render(_ report: LintReport) -> String {
         var out = "# prewarm-lint report\n\n"
         let summary = FindingTextReporter().summary(report)

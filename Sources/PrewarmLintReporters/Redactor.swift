@@ -6,6 +6,7 @@ import PrewarmLintModel
 /// paths. Bundle ids, process names, pids, times and the daemons' words are kept: the report must
 /// still prove what it says.
 public struct Redactor: Sendable {
+    /// A redactor.
     public init() {}
 
     /// The report with every finding message, evidence line, diagnostic and path redacted.

@@ -20,32 +20,41 @@ public protocol ReportRenderer: Sendable {
 
 /// The JSON report (schema version 1) as a renderer: ``LintReport/render()``.
 public struct JSONReportRenderer: ReportRenderer {
+    /// `json`.
     public let formatName = "json"
+    /// The JSON renderer.
     public init() {}
+    /// The JSON report.
     public func render(_ report: LintReport) -> String { report.render() }
 }
 
 extension FindingTextReporter: ReportRenderer {
+    /// `text`.
     public var formatName: String { "text" }
 }
 
 extension FindingNDJSONReporter: ReportRenderer {
+    /// `ndjson`.
     public var formatName: String { "ndjson" }
 }
 
 extension SARIFReporter: ReportRenderer {
+    /// `sarif`.
     public var formatName: String { "sarif" }
 }
 
 extension MarkdownReporter: ReportRenderer {
+    /// `markdown`.
     public var formatName: String { "markdown" }
 }
 
 extension GitHubAnnotationReporter: ReportRenderer {
+    /// `github`.
     public var formatName: String { "github" }
 }
 
 extension JUnitReporter: ReportRenderer {
+    /// `junit`.
     public var formatName: String { "junit" }
 }
 

@@ -4,8 +4,10 @@ public import PrewarmLintRules
 /// descriptions (`prewarm-lint rules --write-docs docs/rules`); a test fails when the committed
 /// files differ from what this renders.
 public struct RuleDocumentation: Sendable {
+    /// A documentation renderer.
     public init() {}
 
+    /// The page of one rule (`docs/rules/<id>.md`).
     public func page(_ rule: RuleDescription) -> String {
         var out = "<!-- Generated from Sources/PrewarmLintRules by `prewarm-lint rules --write-docs docs/rules`. Do not edit. -->\n"
         out += "# `\(rule.id)`: \(rule.name)\n\n"
@@ -29,6 +31,7 @@ public struct RuleDocumentation: Sendable {
         return out
     }
 
+    /// The index of the rules (`docs/rules/README.md`).
     public func index(_ rules: [RuleDescription]) -> String {
         var out = "<!-- Generated from Sources/PrewarmLintRules by `prewarm-lint rules --write-docs docs/rules`. Do not edit. -->\n"
         out += "# Rules\n\n| id | default | fires when |\n|---|---|---|\n"

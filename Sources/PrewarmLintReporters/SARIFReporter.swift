@@ -5,12 +5,15 @@ import PrewarmLintModel
 /// decisive line with the other evidence as related locations, reader diagnostics as tool
 /// notifications. Validated against the OASIS schema in the tests.
 public struct SARIFReporter: Sendable {
+    /// The rules of the run, listed in the SARIF driver.
     public var rules: [RuleDescription]
 
+    /// A SARIF reporter listing `rules`.
     public init(rules: [RuleDescription]) {
         self.rules = rules
     }
 
+    /// The report in this format.
     public func render(_ report: LintReport) -> String {
         var writer = JSONTextWriter()
         writer.beginObject()

@@ -13,8 +13,10 @@ public import PrewarmLintSessions
 ///   callbacks before activation: log.txt:4
 /// ```
 public struct SessionTimelineReporter: Sendable {
+    /// A timeline reporter.
     public init() {}
 
+    /// One session's timeline.
     public func render(_ session: LaunchSession, id: String) -> String {
         var lines: [String] = []
         var title = "\(id)"

@@ -6,7 +6,9 @@
 /// of the scenario corpus (dasd 105, runningboardd 33, SpringBoard 34, securityd 115).
 /// `at` is a clock time `HH:MM:SS`; steps spread their lines over the following milliseconds.
 public enum ExampleLog {
+    /// The example app's bundle id.
     public static let bundle = "com.example.ledger"
+    /// The example app's process name.
     public static let process = "Ledger Pro"
 
     /// dasd's attempt and runningboardd's `DAS Prewarm launch` request (real-logs 01, 37), the

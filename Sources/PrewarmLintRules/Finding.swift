@@ -6,13 +6,16 @@ public import PrewarmLintSessions
 public struct Finding: Sendable, Hashable {
     /// One quoted log line.
     public struct Evidence: Sendable, Hashable {
+        /// Where the line is.
         public var origin: EventOrigin
+        /// When it was logged.
         public var time: LogTimestamp
         /// `process[pid]: message` (first line of the message).
         public var text: String
         /// What this line shows (`keychain failure`, `activation`).
         public var label: String
 
+        /// Evidence of a line.
         public init(origin: EventOrigin, time: LogTimestamp, text: String, label: String) {
             self.origin = origin
             self.time = time
@@ -26,19 +29,24 @@ public struct Finding: Sendable, Hashable {
         }
     }
 
+    /// The rule that found it (`keychain-while-locked`).
     public var ruleID: String
+    /// How serious, after configuration.
     public var severity: Severity
     /// One line, compiler-style, quoting the decisive value.
     public var message: String
     /// The session's id (`com.example.ledger#2`, see `LintReport.sessionIDs`).
     public var sessionID: String
+    /// The kind of that session.
     public var sessionKind: LaunchSession.Kind
+    /// The app, as the log names it.
     public var app: AppIdentity
     /// The decisive line first, then the lines that put it in context.
     public var evidence: [Evidence]
     /// What the log did not show (a guessed kind, a log that begins mid-session), when something was missing.
     public var missingEvidence: String?
 
+    /// A finding; rules make them through `RuleContext.finding(_:severity:evidence:)`.
     public init(ruleID: String, severity: Severity, message: String, sessionID: String, sessionKind: LaunchSession.Kind,
                 app: AppIdentity, evidence: [Evidence], missingEvidence: String? = nil) {
         self.ruleID = ruleID

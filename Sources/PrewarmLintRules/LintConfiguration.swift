@@ -13,6 +13,7 @@ public struct LintConfiguration: Sendable, Hashable {
         /// Option values by name (`warning-ms`).
         public var options: [String: Double]
 
+        /// Settings; nil keeps each default.
         public init(enabled: Bool? = nil, severity: Severity? = nil, options: [String: Double] = [:]) {
             self.enabled = enabled
             self.severity = severity
@@ -25,8 +26,10 @@ public struct LintConfiguration: Sendable, Hashable {
     public struct Marker: Sendable, Hashable {
         /// Text that must appear in the message (case-sensitive).
         public var text: String
+        /// What a line with ``text`` means.
         public var meaning: EventMeaning
 
+        /// A marker: lines containing `text` mean `meaning`.
         public init(text: String, meaning: EventMeaning) {
             self.text = text
             self.meaning = meaning
@@ -37,8 +40,10 @@ public struct LintConfiguration: Sendable, Hashable {
     public var rules: [String: RuleSettings]
     /// When non-empty, only sessions of these apps (bundle ids or process names) are checked.
     public var apps: [String]
+    /// The app's own lines, taught to the classifier.
     public var markers: [Marker]
 
+    /// A configuration; empty by default (every rule on, default severities).
     public init(rules: [String: RuleSettings] = [:], apps: [String] = [], markers: [Marker] = []) {
         self.rules = rules
         self.apps = apps

@@ -8,13 +8,17 @@ public import PrewarmLintSessions
 /// used was incomplete. ``RuleContext/finding(_:severity:evidence:)`` fills in the session, the severity from
 /// the configuration and the incompleteness note.
 public protocol Rule: Sendable {
+    /// What the rule is: id, severity, rationale, options, examples.
     var description: RuleDescription { get }
+    /// The rule's findings in one session; `context` carries the severity, options and session id.
     func check(_ session: LaunchSession, in context: RuleContext) -> [Finding]
 }
 
 /// What a rule knows while it checks one session.
 public struct RuleContext: Sendable {
+    /// The session being checked.
     public var session: LaunchSession
+    /// Its id in the report.
     public var sessionID: String
     /// The rule's severity: its default, or what the configuration says.
     public var severity: Severity
@@ -22,6 +26,7 @@ public struct RuleContext: Sendable {
     public var options: [String: Double]
     let ruleID: String
 
+    /// The context of one rule on one session (``Linter`` makes it).
     public init(session: LaunchSession, sessionID: String, ruleID: String, severity: Severity, options: [String: Double]) {
         self.session = session
         self.sessionID = sessionID
@@ -75,6 +80,7 @@ extension LaunchSession {
 
 /// Durations as findings say them: `845 ms`, `3.2 s`, `4 min 12 s`, `1 h 31 min`.
 public enum SpokenDuration {
+    /// A duration said the way findings say it.
     public static func text(microseconds: Int64) -> String {
         let milliseconds = max(0, microseconds) / 1000
         if milliseconds < 1000 { return "\(milliseconds) ms" }
@@ -84,6 +90,7 @@ public enum SpokenDuration {
         return "\(seconds / 3600) h \(seconds / 60 % 60) min"
     }
 
+    /// The duration from a kept line to a milestone.
     public static func between(_ start: SessionEvent, _ end: LaunchSession.Milestone) -> String {
         text(microseconds: end.time.microsecondsSinceEpoch - start.time.microsecondsSinceEpoch)
     }

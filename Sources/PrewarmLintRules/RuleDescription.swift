@@ -3,7 +3,9 @@
 public struct RuleDescription: Sendable, Hashable {
     /// Stable, kebab-case; never renamed once released (`keychain-while-locked`).
     public var id: String
+    /// A short human name (`Keychain read while locked`).
     public var name: String
+    /// Its severity unless configured otherwise.
     public var defaultSeverity: Severity
     /// One sentence: when it fires.
     public var summary: String
@@ -16,6 +18,7 @@ public struct RuleDescription: Sendable, Hashable {
     /// Logs on which it must stay silent.
     public var nonTriggeringExamples: [RuleExample]
 
+    /// A description; the examples are also the rule's tests.
     public init(id: String, name: String, defaultSeverity: Severity, summary: String, rationale: String, options: [RuleOption] = [],
                 triggeringExamples: [RuleExample], nonTriggeringExamples: [RuleExample]) {
         self.id = id
@@ -31,10 +34,14 @@ public struct RuleDescription: Sendable, Hashable {
 
 /// A number a rule reads from the configuration (`slow-activation: {warning-ms: 1000}`).
 public struct RuleOption: Sendable, Hashable {
+    /// The option's key in `.prewarm-lint.yml` (`warning-ms`).
     public var name: String
+    /// Its value unless configured.
     public var defaultValue: Double
+    /// What it means, for `explain` and the docs.
     public var help: String
 
+    /// An option.
     public init(name: String, defaultValue: Double, help: String) {
         self.name = name
         self.defaultValue = defaultValue

@@ -15,9 +15,13 @@ public struct RuleExample: Sendable, Hashable {
     public struct Line: Sendable, Hashable {
         /// `HH:MM:SS.ffffff`.
         public var time: String
+        /// The sender's process name.
         public var process: String
+        /// The sender's pid.
         public var pid: Int
+        /// The message (lines joined by `\n`).
         public var message: String
+        /// An error-level event (`E ` before the time).
         public var isError: Bool
         /// A finding must point here.
         public var marked: Bool
@@ -30,6 +34,7 @@ public struct RuleExample: Sendable, Hashable {
     /// The day the times are on.
     public var date: String
 
+    /// An example log on `date`.
     public init(_ title: String, date: String = "2026-03-14", _ text: String) {
         self.title = title
         self.text = text

@@ -2,8 +2,10 @@ public import PrewarmLintSessions
 
 /// The rules a run uses: a value the caller can filter or extend.
 public struct RuleRegistry: Sendable {
+    /// The rules, in the order they run.
     public private(set) var rules: [any Rule]
 
+    /// A registry of these rules, in this order.
     public init(rules: [any Rule]) {
         self.rules = rules
     }
@@ -33,14 +35,18 @@ public struct RuleRegistry: Sendable {
     /// This registry and another rule.
     public func adding(_ rule: any Rule) -> RuleRegistry { RuleRegistry(rules: rules + [rule]) }
 
+    /// The rules' ids, in order.
     public var ids: [String] { rules.map(\.description.id) }
 }
 
 /// Runs the rules of a registry over sessions, as a configuration says.
 public struct Linter: Sendable {
+    /// The rules to run.
     public var registry: RuleRegistry
+    /// How they are configured.
     public var configuration: LintConfiguration
 
+    /// A linter; the built-in rules with no configuration by default.
     public init(registry: RuleRegistry = .builtIn, configuration: LintConfiguration = LintConfiguration()) {
         self.registry = registry
         self.configuration = configuration

@@ -35,15 +35,23 @@ public struct LaunchSession: Sendable, Hashable {
 
     /// A point in the session's life, with the line that shows it.
     public struct Milestone: Sendable, Hashable {
+        /// The milestones a session can have.
         public enum Name: String, Sendable, Hashable, CaseIterable, Codable {
+            /// The milestones in the order a launch usually reaches them: a prewarm or launch request,
+            /// the process start, its suspension, the user's activation, the active state, the first
+            /// frame, the exit.
             case prewarmRequest, launchRequest, processStart, suspended, activation, active, firstFrame, termination
         }
+        /// Which milestone.
         public var name: Name
+        /// When it happened.
         public var time: LogTimestamp
+        /// The line that shows it.
         public var evidence: EventOrigin
         /// What the line adds: a state, an exit status.
         public var detail: String?
 
+        /// A milestone shown by the line at `evidence`.
         public init(name: Name, time: LogTimestamp, evidence: EventOrigin, detail: String? = nil) {
             self.name = name
             self.time = time
@@ -54,7 +62,9 @@ public struct LaunchSession: Sendable, Hashable {
 
     /// The app, as precisely as the log names it.
     public var app: AppIdentity
+    /// How the process came to be running.
     public var kind: Kind
+    /// How sure ``kind`` is.
     public var confidence: Confidence
     /// The line that decided the kind.
     public var decidedBy: EventOrigin?
@@ -73,6 +83,7 @@ public struct LaunchSession: Sendable, Hashable {
     /// How many lines a session keeps with their text.
     public static let eventLimit = 512
 
+    /// A session; the builder fills it as lines arrive.
     public init(app: AppIdentity, kind: Kind = .unknown, confidence: Confidence = .guess, decidedBy: EventOrigin? = nil,
                 milestones: [Milestone] = [], callbacksBeforeActivation: [EventOrigin] = [], incompleteEvidence: [String] = []) {
         self.app = app
@@ -102,13 +113,21 @@ public struct LaunchSession: Sendable, Hashable {
 
 /// One line of a session, kept with what rules need and findings quote.
 public struct SessionEvent: Sendable, Hashable {
+    /// Where the line is.
     public var origin: EventOrigin
+    /// When it happened.
     public var time: LogTimestamp
+    /// The process that logged it.
     public var process: String
+    /// Its pid, when the format has one.
     public var pid: Int?
+    /// The role of that process.
     public var role: ProcessRole
+    /// What the line means for a launch.
     public var meaning: EventMeaning
+    /// The signature that matched it.
     public var signatureID: String?
+    /// The value the template carries (a state, an exit status, a callback).
     public var detail: String?
     /// The message, at most ``textLimit`` bytes (cut on a character boundary, marked `…`); a
     /// multi-line message keeps its lines (a watchdog's `WatchdogVisibility:` is on a later one).
@@ -122,6 +141,7 @@ public struct SessionEvent: Sendable, Hashable {
         text.firstIndex(where: { $0 == "\n" || $0 == "\r" }).map { text[..<$0] } ?? Substring(text)
     }
 
+    /// A kept line.
     public init(origin: EventOrigin, time: LogTimestamp, process: String, pid: Int?, role: ProcessRole, meaning: EventMeaning,
                 signatureID: String? = nil, detail: String? = nil, text: String) {
         self.origin = origin

@@ -40,6 +40,7 @@ public struct LaunchSessionBuilder: Sendable {
     /// Sessions closed early because of ``maximumOpenSessions``.
     public private(set) var closedEarly = 0
 
+    /// A builder keeping at most `maximumOpenSessions` sessions open.
     public init(maximumOpenSessions: Int = 10_000) {
         self.maximumOpenSessions = max(1, maximumOpenSessions)
     }

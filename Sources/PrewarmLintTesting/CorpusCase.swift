@@ -9,21 +9,34 @@ public import PrewarmLint
 /// it must be sniffed as, or `null` for an input that is not a log), and optional `date`,
 /// `year`, `utcOffset` (as the CLI options take them).
 public struct CorpusCase: Sendable {
+    /// What `case.json` holds.
     public struct Description: Codable, Sendable {
+        /// What the case is.
         public var title: String
+        /// What it exercises.
         public var shows: String
+        /// Where it comes from (a real excerpt, or the real shapes it was written from).
         public var source: String
+        /// The log file's name in the case folder.
         public var log: String
+        /// The format it must be sniffed as; nil for an input that is not a log.
         public var format: String?
+        /// `--date`, when the format has no date.
         public var date: String?
+        /// `--year`, when the format has no year.
         public var year: Int?
+        /// `--utc-offset`, when the format has no offset.
         public var utcOffset: String?
     }
 
+    /// The case folder.
     public var directory: URL
+    /// The folder's name.
     public var name: String { directory.lastPathComponent }
+    /// Its `case.json`.
     public var description: Description
 
+    /// The case in `directory`.
     public init(directory: URL) throws {
         self.directory = directory
         let data = try Data(contentsOf: directory.appendingPathComponent("case.json"))

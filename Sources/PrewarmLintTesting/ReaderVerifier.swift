@@ -17,10 +17,15 @@ public enum ReaderVerifier {
 
     /// Everything a reader produced for one input.
     public struct Outcome: Sendable, Equatable {
+        /// The format read.
         public var format: LogFormat?
+        /// The events, in order.
         public var events: [LogEvent] = []
+        /// The diagnostics, in order.
         public var diagnostics: [ReaderDiagnostic] = []
+        /// The reader's counts.
         public var statistics = DecoderStatistics()
+        /// Why the input could not be read, if it could not.
         public var failure: ReaderError?
     }
 
@@ -105,6 +110,8 @@ public enum ReaderVerifier {
 
 /// A mismatch found by ``ReaderVerifier``.
 public struct ReaderVerifierError: Error, CustomStringConvertible {
+    /// What differed.
     public var message: String
+    /// What differed.
     public var description: String { message }
 }

@@ -8,8 +8,11 @@ public import PrewarmLint
 /// `plutil -convert xml1` makes of them, with Apple's DOCTYPE). Then runs the whole pipeline on it, so a rule's examples test reading,
 /// classification, sessions and the rule together.
 public enum RuleExampleRendering: String, CaseIterable, Sendable {
+    /// A Console.app copy with the PID column.
     case consoleCopy = "console-copy"
+    /// `log show --style ndjson`.
     case ndjson
+    /// An XML property list of the ndjson records.
     case plist
 
     static let offset = "-0700"

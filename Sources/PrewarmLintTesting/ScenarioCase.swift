@@ -8,23 +8,34 @@ import PrewarmLint
 /// by the *text* of its line rather than its path and line number, so one file holds for every rendering: the Console copy and the ndjson of a scenario must give
 /// the same sessions, down to which line decided each one.
 public struct ScenarioCase: Sendable {
+    /// What `case.json` holds.
     public struct Description: Codable, Sendable {
+        /// The story.
         public var title: String
+        /// What it exercises.
         public var shows: String
+        /// The real shapes it was written from.
         public var source: String
+        /// Its renderings' file names.
         public var logs: [String]
+        /// `--date` for the renderings without a date.
         public var date: String?
     }
 
+    /// The scenario folder.
     public var directory: URL
+    /// The folder's name.
     public var name: String { directory.lastPathComponent }
+    /// Its `case.json`.
     public var description: Description
 
+    /// The scenario in `directory`.
     public init(directory: URL) throws {
         self.directory = directory
         description = try JSONDecoder().decode(Description.self, from: Data(contentsOf: directory.appendingPathComponent("case.json")))
     }
 
+    /// Every scenario under `folder`, sorted by name.
     public static func all(in folder: URL) throws -> [ScenarioCase] {
         try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted().compactMap { name in
             let directory = folder.appendingPathComponent(name)

@@ -15,13 +15,16 @@ import PrewarmLintModel
 /// Seen in real-logs 01 (Library, Category, Type, Time, Process, Message), 03 (PID first) and
 /// 07 (Library after Process).
 public struct ConsoleColumnLayout: Sendable, Hashable {
+    /// A column of a Console.app copy.
     public enum Column: String, Sendable, Hashable {
+        /// The column's content (`Type`, `Time`, `Process`, `PID`, `Library`, `Subsystem`, `Category`).
         case type, time, process, pid, library, subsystem, category
     }
 
     /// The columns before the message, in order.
     public var columns: [Column]
 
+    /// A layout of these columns, in order.
     public init(columns: [Column]) { self.columns = columns }
 
     var timeIndex: Int { columns.firstIndex(of: .time)! }

@@ -3,8 +3,10 @@ public import PrewarmLintSessions
 
 /// Keychain, pasteboard, contacts, permission checks between activation and the first frame.
 public struct BlockingCallBeforeFirstFrame: Rule {
+    /// The rule, as ``RuleRegistry/builtIn`` holds it.
     public init() {}
 
+    /// Its id, severity, rationale, options, and the examples that test and document it.
     public let description = RuleDescription(
         id: "blocking-call-before-first-frame",
         name: "Blocking call before first frame",
@@ -34,6 +36,7 @@ public struct BlockingCallBeforeFirstFrame: Rule {
         ]
     )
 
+    /// The findings of this rule in `session`.
     public func check(_ session: LaunchSession, in context: RuleContext) -> [Finding] {
         guard let activation = session.milestone(.activation),
               let end = session.milestone(.firstFrame) ?? session.milestone(.active) else { return [] }

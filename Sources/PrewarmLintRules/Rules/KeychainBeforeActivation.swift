@@ -3,8 +3,10 @@ public import PrewarmLintSessions
 
 /// A prewarmed process touched the keychain before the user activated it.
 public struct KeychainBeforeActivation: Rule {
+    /// The rule, as ``RuleRegistry/builtIn`` holds it.
     public init() {}
 
+    /// Its id, severity, rationale, options, and the examples that test and document it.
     public let description = RuleDescription(
         id: "keychain-before-activation",
         name: "Keychain before activation",
@@ -42,6 +44,7 @@ public struct KeychainBeforeActivation: Rule {
         ]
     )
 
+    /// The findings of this rule in `session`.
     public func check(_ session: LaunchSession, in context: RuleContext) -> [Finding] {
         guard session.wasPrewarmed else { return [] }
         let touches = session.eventsBeforeActivation.filter { $0.meaning == .keychainAccess || $0.meaning == .keychainFailure }

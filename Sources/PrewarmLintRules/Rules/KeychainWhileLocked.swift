@@ -3,8 +3,10 @@ public import PrewarmLintSessions
 
 /// A keychain read by the app failed because the keychain was locked (-25308).
 public struct KeychainWhileLocked: Rule {
+    /// The rule, as ``RuleRegistry/builtIn`` holds it.
     public init() {}
 
+    /// Its id, severity, rationale, options, and the examples that test and document it.
     public let description = RuleDescription(
         id: "keychain-while-locked",
         name: "Keychain read while locked",
@@ -37,6 +39,7 @@ public struct KeychainWhileLocked: Rule {
         ]
     )
 
+    /// The findings of this rule in `session`.
     public func check(_ session: LaunchSession, in context: RuleContext) -> [Finding] {
         let failures = session.events.filter { $0.meaning == .keychainFailure }
         guard let first = failures.first else { return [] }

@@ -3,8 +3,10 @@ public import PrewarmLintSessions
 
 /// An app-reported launch duration that includes the time the process spent prewarmed.
 public struct LaunchTimerIncludesPrewarm: Rule {
+    /// The rule, as ``RuleRegistry/builtIn`` holds it.
     public init() {}
 
+    /// Its id, severity, rationale, options, and the examples that test and document it.
     public let description = RuleDescription(
         id: "launch-timer-includes-prewarm",
         name: "Launch timer includes prewarm",
@@ -40,6 +42,7 @@ public struct LaunchTimerIncludesPrewarm: Rule {
         ]
     )
 
+    /// The findings of this rule in `session`.
     public func check(_ session: LaunchSession, in context: RuleContext) -> [Finding] {
         guard session.kind == .prewarmThenLaunch, let activation = session.milestone(.activation) else { return [] }
         let activationLine = session.evidence(.activation, label: "activation")

@@ -3,8 +3,10 @@ public import PrewarmLintSessions
 
 /// A launch or scene-create watchdog killed the process.
 public struct LaunchWatchdog: Rule {
+    /// The rule, as ``RuleRegistry/builtIn`` holds it.
     public init() {}
 
+    /// Its id, severity, rationale, options, and the examples that test and document it.
     public let description = RuleDescription(
         id: "launch-watchdog",
         name: "Launch watchdog",
@@ -35,6 +37,7 @@ public struct LaunchWatchdog: Rule {
         ]
     )
 
+    /// The findings of this rule in `session`.
     public func check(_ session: LaunchSession, in context: RuleContext) -> [Finding] {
         guard let kill = session.events.first(where: { $0.meaning == .watchdog }) else { return [] }
         let what = kill.detail.map { $0.trimmingCharacters(in: " ") } ?? "watchdog"

@@ -3,8 +3,10 @@ public import PrewarmLintSessions
 
 /// App launch callbacks or app work ran in a prewarm session before the user came.
 public struct LaunchWorkDuringPrewarm: Rule {
+    /// The rule, as ``RuleRegistry/builtIn`` holds it.
     public init() {}
 
+    /// Its id, severity, rationale, options, and the examples that test and document it.
     public let description = RuleDescription(
         id: "launch-work-during-prewarm",
         name: "Launch work during prewarm",
@@ -50,6 +52,7 @@ public struct LaunchWorkDuringPrewarm: Rule {
     /// Callbacks that mean launch work ran (not the scene's activation callbacks).
     static let launchCallbacks = ["willFinishLaunching", "didFinishLaunching", "UIApplicationMain", "ActivePrewarm"]
 
+    /// The findings of this rule in `session`.
     public func check(_ session: LaunchSession, in context: RuleContext) -> [Finding] {
         guard session.wasPrewarmed else { return [] }
         let before = session.eventsBeforeActivation

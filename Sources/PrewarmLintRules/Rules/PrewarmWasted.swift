@@ -3,8 +3,10 @@ public import PrewarmLintSessions
 
 /// A prewarmed process ended without ever being activated.
 public struct PrewarmWasted: Rule {
+    /// The rule, as ``RuleRegistry/builtIn`` holds it.
     public init() {}
 
+    /// Its id, severity, rationale, options, and the examples that test and document it.
     public let description = RuleDescription(
         id: "prewarm-wasted",
         name: "Prewarm wasted",
@@ -35,6 +37,7 @@ public struct PrewarmWasted: Rule {
         ]
     )
 
+    /// The findings of this rule in `session`.
     public func check(_ session: LaunchSession, in context: RuleContext) -> [Finding] {
         guard session.kind == .prewarmUnused, let end = session.milestone(.termination),
               let termination = session.evidence(.termination, label: "termination") else { return [] }

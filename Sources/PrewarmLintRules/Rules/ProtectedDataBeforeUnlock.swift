@@ -3,8 +3,10 @@ public import PrewarmLintSessions
 
 /// A file, defaults or database error that means data protection, before activation.
 public struct ProtectedDataBeforeUnlock: Rule {
+    /// The rule, as ``RuleRegistry/builtIn`` holds it.
     public init() {}
 
+    /// Its id, severity, rationale, options, and the examples that test and document it.
     public let description = RuleDescription(
         id: "protected-data-before-unlock",
         name: "Protected data before unlock",
@@ -34,6 +36,7 @@ public struct ProtectedDataBeforeUnlock: Rule {
         ]
     )
 
+    /// The findings of this rule in `session`.
     public func check(_ session: LaunchSession, in context: RuleContext) -> [Finding] {
         let failures = session.eventsBeforeActivation.filter { $0.meaning == .dataProtectionFailure }
         guard let first = failures.first else { return [] }

@@ -3,8 +3,10 @@ public import PrewarmLintSessions
 
 /// Activation → first frame (or active) took longer than a threshold.
 public struct SlowActivation: Rule {
+    /// The rule, as ``RuleRegistry/builtIn`` holds it.
     public init() {}
 
+    /// Its id, severity, rationale, options, and the examples that test and document it.
     public let description = RuleDescription(
         id: "slow-activation",
         name: "Slow activation",
@@ -36,6 +38,7 @@ public struct SlowActivation: Rule {
         ]
     )
 
+    /// The findings of this rule in `session`.
     public func check(_ session: LaunchSession, in context: RuleContext) -> [Finding] {
         guard let activation = session.milestone(.activation) else { return [] }
         let endName: LaunchSession.Milestone.Name = session.milestone(.firstFrame) != nil ? .firstFrame : .active

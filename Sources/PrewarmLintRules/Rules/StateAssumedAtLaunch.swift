@@ -4,8 +4,10 @@ public import PrewarmLintSessions
 /// The app read `applicationState` during a user launch, got `.background`, and (when the log
 /// shows it) took its background path.
 public struct StateAssumedAtLaunch: Rule {
+    /// The rule, as ``RuleRegistry/builtIn`` holds it.
     public init() {}
 
+    /// Its id, severity, rationale, options, and the examples that test and document it.
     public let description = RuleDescription(
         id: "state-assumed-at-launch",
         name: "Application state assumed at launch",
@@ -43,6 +45,7 @@ public struct StateAssumedAtLaunch: Rule {
         ]
     )
 
+    /// The findings of this rule in `session`.
     public func check(_ session: LaunchSession, in context: RuleContext) -> [Finding] {
         guard session.wasLaunchedByUser, session.milestone(.activation) != nil else { return [] }
         let before = session.eventsBeforeActivation
