@@ -47,8 +47,10 @@ let package = Package(
         .target(name: "PrewarmLintSessions", dependencies: ["PrewarmLintModel", "PrewarmLintClassifier"]),
         // Hazard rules over sessions: one file per rule, with the examples that test and document it.
         .target(name: "PrewarmLintRules", dependencies: ["PrewarmLintModel", "PrewarmLintClassifier", "PrewarmLintSessions"]),
-        .target(name: "PrewarmLintReporters", dependencies: ["PrewarmLintModel", "PrewarmLintClassifier", "PrewarmLintSessions", "PrewarmLintRules"]),
-        .target(name: "PrewarmLint", dependencies: ["PrewarmLintModel", "PrewarmLintReaders", "PrewarmLintClassifier", "PrewarmLintSessions", "PrewarmLintRules", "PrewarmLintReporters"]),
+        // Launch insights: points and markers on the timeline, statistics per phase, comparisons, prewarm decisions.
+        .target(name: "PrewarmLintInsights", dependencies: ["PrewarmLintModel", "PrewarmLintClassifier", "PrewarmLintSessions", "PrewarmLintRules"]),
+        .target(name: "PrewarmLintReporters", dependencies: ["PrewarmLintModel", "PrewarmLintClassifier", "PrewarmLintSessions", "PrewarmLintRules", "PrewarmLintInsights"]),
+        .target(name: "PrewarmLint", dependencies: ["PrewarmLintModel", "PrewarmLintReaders", "PrewarmLintClassifier", "PrewarmLintSessions", "PrewarmLintRules", "PrewarmLintInsights", "PrewarmLintReporters"]),
         .executableTarget(
             name: "prewarm-lint",
             dependencies: [
@@ -76,6 +78,7 @@ let package = Package(
         .testTarget(name: "PrewarmLintRulesTests", dependencies: ["PrewarmLint", "PrewarmLintTesting"]),
         // The public API as a consumer sees it: this target never uses `@testable`.
         .testTarget(name: "PrewarmLintPublicAPITests", dependencies: ["PrewarmLint"]),
+        .testTarget(name: "PrewarmLintInsightsTests", dependencies: ["PrewarmLint", "PrewarmLintTesting"]),
         .testTarget(name: "PrewarmLintCorpusTests", dependencies: ["PrewarmLint", "PrewarmLintTesting"]),
         .testTarget(name: "PrewarmLintCLITests", dependencies: ["PrewarmLintTesting", "prewarm-lint"], exclude: ["Goldens", "Schemas"]),
     ],

@@ -57,9 +57,7 @@ public struct LintRun: Sendable {
                 unlistedFindings += findings.map { var finding = $0; finding.sessionID = "\(app)#\(countByApp[app]!)"; return finding }
                 return nil
             }
-            var outline = session
-            outline.events = []
-            closed.append((outline, findings, closed.count))
+            closed.append((session.outline(), findings, closed.count))
             return nil
         }
         // The order every report uses: by first milestone, then app, then the order they closed;
@@ -81,6 +79,7 @@ public struct LintRun: Sendable {
                 result.summaries += one.summaries
                 result.diagnostics += one.diagnostics
                 result.sessionsClosedEarly += one.sessionsClosedEarly
+                result.decisions += one.decisions
             }
         } else {
             result = pipeline.run(inputs, onDiagnostic: onDiagnostic, onSession: check)
@@ -107,7 +106,7 @@ public struct LintRun: Sendable {
         }
         return LintReport(toolVersion: toolVersion, inputs: result.summaries.map(Self.reportInput), sessions: sessions,
                           sessionIDs: ids, findings: findings, diagnostics: diagnostics,
-                          partial: options.interruption?.isRaised == true)
+                          partial: options.interruption?.isRaised == true, prewarmDecisions: result.decisions)
     }
 
     /// An input's line in the report.

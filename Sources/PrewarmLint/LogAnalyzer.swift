@@ -196,9 +196,7 @@ struct InputLint {
         countByApp[app, default: 0] += 1
         let id = "\(app)#\(countByApp[app]!)"
         let findings = linter.findings(in: [session], ids: [id])
-        var outline = session
-        outline.events = []
-        sessions.append((outline, id, findings))
+        sessions.append((session.outline(), id, findings))
         return .session(session, findings)
     }
 

@@ -4,3 +4,4 @@
 @_exported import PrewarmLintClassifier
 @_exported import PrewarmLintSessions
 @_exported import PrewarmLintRules
+@_exported import PrewarmLintInsights

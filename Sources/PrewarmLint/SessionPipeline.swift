@@ -49,6 +49,8 @@ public struct SessionPipeline: Sendable {
         public var duplicateEvents = 0
         /// Sessions closed early because more than ``SessionPipeline/maximumOpenSessions`` were open.
         public var sessionsClosedEarly = 0
+        /// The prewarm decisions dasd's lines state, input by input.
+        public var decisions: [PrewarmDecision] = []
 
         /// An empty result.
         public init() {}
@@ -67,6 +69,7 @@ public struct SessionPipeline: Sendable {
             result.summaries += one.summaries
             result.diagnostics += one.diagnostics
             result.sessionsClosedEarly += one.sessionsClosedEarly
+            result.decisions += one.decisions
         }
         return result
     }
@@ -143,6 +146,7 @@ public struct SessionPipeline: Sendable {
         result.diagnostics = diagnostics + end.diagnostics
         result.summaries = [summary]
         result.sessionsClosedEarly = stream.closedEarly
+        result.decisions = stream.decisions
         Self.sortSessions(&result.sessions)
         return result
     }
@@ -166,6 +170,7 @@ public struct SessionPipeline: Sendable {
             diagnostics.append(diagnostic)
             onDiagnostic(diagnostic)
         }
+        result.decisions += classifier.decisions
         result.diagnostics += diagnostics
         result.summaries.append(summary)
     }

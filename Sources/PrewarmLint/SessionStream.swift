@@ -57,6 +57,9 @@ public struct SessionStream: Sendable {
         return closed
     }
 
+    /// The prewarm decisions the input's dasd lines stated so far.
+    public var decisions: [PrewarmDecision] { classifier.decisions }
+
     /// Ends the input: the sessions still open, and the diagnostics about what the input lacked
     /// (launch lines naming their app `<private>`, pids forgotten past the limit).
     public mutating func finish() -> (sessions: [LaunchSession], diagnostics: [ReaderDiagnostic]) {
@@ -75,6 +78,9 @@ struct InputClassifier: Sendable {
     private var classifier: EventClassifier
     private var redactedFirst: EventOrigin?
     private var redactedCount = 0
+    /// dasd's prewarm decisions, as the lines state them (at most ``maximumDecisions``).
+    private(set) var decisions: [PrewarmDecision] = []
+    static let maximumDecisions = 10_000
 
     init(inputName: String, signatures: SignatureTable, maximumRememberedPIDs: Int) {
         self.inputName = inputName
@@ -83,7 +89,13 @@ struct InputClassifier: Sendable {
 
     /// The event classified, when it means something for a launch.
     mutating func classify(_ event: LogEvent) -> ClassifiedEvent? {
-        if let classified = classifier.classifyIfMeaningful(event) { return classified }
+        let classified = classifier.classifyIfMeaningful(event)
+        if let meaning = classifier.lastMeaning, meaning == .prewarmRequest || meaning == .prewarmRefused || meaning == .prewarmEnded,
+           event.process == "dasd", decisions.count < Self.maximumDecisions, let (reason, app) = PrewarmDecision.read(event.message) {
+            decisions.append(PrewarmDecision(reason: reason, app: app ?? classified?.subject?.bundleID, time: event.timestamp,
+                                             evidence: event.origin, text: SessionEvent.keptText(event.message)))
+        }
+        if let classified { return classified }
         if classifier.lastMeaning != nil, event.message.contains("<private>") {
             if redactedFirst == nil { redactedFirst = event.origin }
             redactedCount += 1

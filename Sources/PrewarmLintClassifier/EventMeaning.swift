@@ -55,6 +55,9 @@ public enum EventMeaning: String, Sendable, Hashable, CaseIterable, Codable {
     case launchDuration = "launch-duration"
     /// The app drew its first frame.
     case firstFrame = "first-frame"
+    /// One of the app's own launch markers, named in the configuration (`did-finish-launching`,
+    /// `launch-end`); it may carry the elapsed time the app measured.
+    case launchMarker = "launch-marker"
     /// The app took its background code path (skipped UI or session setup because it thought no user was there).
     case backgroundPath = "background-path"
 }

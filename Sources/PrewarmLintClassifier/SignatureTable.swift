@@ -56,14 +56,15 @@ public struct SignatureTable: Sendable {
     static let dasd: [MessageSignature] = [
         MessageSignature(
             id: "dasd-prewarm-attempt", roles: [.dasd], meaning: .prewarmRequest,
-            any: ["Attempting prewarm for ", "Prelaunched app: ", "DASDPREWARM Prewarm app attempt: ", "DASDPREWARM Prewarm app success: "],
+            any: ["Attempting prewarm for ", "Prelaunched app: ", "DASDPREWARM Prewarm app attempt: ", "DASDPREWARM Prewarm app success: ",
+                  "DASDPREWARM Prewarm of "],
             seenOn: "iOS 15–26 (tvOS 18.2.1 _APRSPrewarmInterface.m, iOS 26.1 _DASSwapModelApplicationUsage.m)",
             example: "Attempting prewarm for com.example.ledger",
             source: "template 'Attempting prewarm for %@' (TV _APRSPrewarmInterface.m:122)"),
         MessageSignature(
             id: "dasd-prewarm-refused", roles: [.dasd], meaning: .prewarmRefused,
             any: ["Refusing to prewarm", "Prewarm not yet allowed", "Skipping from Prewarm", "Class C not yet available",
-                  "Encountered error with prelaunch", "DASDPREWARM Encountered error launching"],
+                  "Encountered error with prelaunch", "DASDPREWARM Encountered error launching", "Trial: Prewarm disabled set to 1"],
             seenOn: "iOS 15–26",
             example: "DASPREWARM Refusing to prewarm com.example.ledger because it not allowed by developer",
             source: "template 'DASPREWARM Refusing to prewarm %@ because it not allowed by developer' (I26 _DASSwapModelApplicationUsage.m)"),

@@ -15,11 +15,14 @@ public struct FindingTextReporter: Sendable {
     public var color: Bool
     /// Print the timeline of each session that has findings.
     public var timelines: Bool
+    /// The configuration's markers, placed on the timelines.
+    public var markers: [LintConfiguration.Marker]
 
     /// A text reporter.
-    public init(color: Bool = false, timelines: Bool = true) {
+    public init(color: Bool = false, timelines: Bool = true, markers: [LintConfiguration.Marker] = []) {
         self.color = color
         self.timelines = timelines
+        self.markers = markers
     }
 
     /// The report in this format.
@@ -47,7 +50,7 @@ public struct FindingTextReporter: Sendable {
                 if let missing = finding.missingEvidence { out += "    \(dim("evidence incomplete:")) \(missing)\n" }
             }
             if timelines, let session = report.session(id: id) {
-                out += timeline.render(session, id: id).split(separator: "\n").map { "  │ " + $0 }.joined(separator: "\n") + "\n"
+                out += timeline.render(session, id: id, markers: markers).split(separator: "\n").map { "  │ " + $0 }.joined(separator: "\n") + "\n"
             }
             out += "\n"
         }

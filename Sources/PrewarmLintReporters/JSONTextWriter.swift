@@ -36,6 +36,19 @@ public struct JSONTextWriter {
         if let value { text.append(String(value)) } else { text.append("null") }
     }
 
+    /// Writes a number: integral values without a fraction, others with at most three decimals; null when not finite.
+    public mutating func number(_ value: Double) {
+        separate()
+        text.append(value.isFinite ? Self.numberText(value) : "null")
+    }
+
+    /// A finite number as JSON writes it here (`12`, `12.5`, `0.001`).
+    public static func numberText(_ value: Double) -> String {
+        let rounded = (value * 1000).rounded() / 1000
+        if rounded == rounded.rounded(), abs(rounded) < 1e15 { return String(Int64(rounded)) }
+        return String(rounded)
+    }
+
     /// Writes `true` or `false`.
     public mutating func bool(_ value: Bool) { separate(); text.append(value ? "true" : "false") }
 

@@ -1,6 +1,7 @@
 public import PrewarmLintModel
 public import PrewarmLintSessions
 public import PrewarmLintRules
+public import PrewarmLintInsights
 
 /// What a run found: inputs, sessions, findings, diagnostics. Every reporter renders this value;
 /// ``render()`` gives the JSON report, schema version 1: what other tools parse. Documented in
@@ -61,10 +62,13 @@ public struct LintReport: Sendable {
     public var baselineSuppressed: Int
     /// Set when the run was interrupted: the report covers what was read until then.
     public var partial: Bool
+    /// Why apps were or were not prewarmed, as dasd's lines state it.
+    public var prewarmDecisions: [PrewarmDecision]
 
     /// A report; ``sessionIDs`` are computed from the sessions when not given.
     public init(toolVersion: String, inputs: [Input], sessions: [LaunchSession], sessionIDs: [String]? = nil, findings: [Finding] = [],
-                diagnostics: [ReaderDiagnostic], baselineSuppressed: Int = 0, partial: Bool = false) {
+                diagnostics: [ReaderDiagnostic], baselineSuppressed: Int = 0, partial: Bool = false,
+                prewarmDecisions: [PrewarmDecision] = []) {
         self.toolVersion = toolVersion
         self.inputs = inputs
         self.sessions = sessions
@@ -73,6 +77,7 @@ public struct LintReport: Sendable {
         self.diagnostics = diagnostics
         self.baselineSuppressed = baselineSuppressed
         self.partial = partial
+        self.prewarmDecisions = prewarmDecisions
     }
 
     /// Findings per severity, highest first, for summaries.
@@ -147,6 +152,22 @@ public struct LintReport: Sendable {
         writer.beginArray()
         for finding in findings { Self.write(finding, to: &writer) }
         writer.endArray()
+        if !prewarmDecisions.isEmpty {
+            writer.key("prewarmDecisions")
+            writer.beginArray()
+            for decision in prewarmDecisions {
+                writer.beginObject()
+                writer.field("app", decision.app)
+                writer.field("reason", decision.reason.rawValue)
+                writer.field("explanation", decision.reason.explanation)
+                writer.field("time", decision.time.iso8601)
+                writer.key("evidence")
+                Self.writeOrigin(decision.evidence, to: &writer)
+                writer.field("text", decision.text)
+                writer.endObject()
+            }
+            writer.endArray()
+        }
         if baselineSuppressed > 0 { writer.field("baselineSuppressed", baselineSuppressed) }
         if partial { writer.key("partial"); writer.bool(true) }
         writer.key("diagnostics")

@@ -60,9 +60,11 @@ extension JUnitReporter: ReportRenderer {
 
 /// The built-in renderers, by format name.
 public enum ReportRenderers {
-    /// Every built-in format, configured: SARIF lists `rules`, JUnit fails from `failOn`, text uses `color`.
-    public static func builtIn(rules: [RuleDescription], color: Bool = false, failOn: Severity = .error) -> [any ReportRenderer] {
-        [FindingTextReporter(color: color), JSONReportRenderer(), FindingNDJSONReporter(), SARIFReporter(rules: rules),
+    /// Every built-in format, configured: SARIF lists `rules`, JUnit fails from `failOn`, text uses
+    /// `color` and places `markers` on its timelines.
+    public static func builtIn(rules: [RuleDescription], color: Bool = false, failOn: Severity = .error,
+                               markers: [LintConfiguration.Marker] = []) -> [any ReportRenderer] {
+        [FindingTextReporter(color: color, markers: markers), JSONReportRenderer(), FindingNDJSONReporter(), SARIFReporter(rules: rules),
          MarkdownReporter(), GitHubAnnotationReporter(), JUnitReporter(failOn: failOn)]
     }
 }

@@ -1,3 +1,5 @@
+import PrewarmLintInsights
+public import PrewarmLintRules
 import PrewarmLintModel
 public import PrewarmLintSessions
 
@@ -16,8 +18,9 @@ public struct SessionTimelineReporter: Sendable {
     /// A timeline reporter.
     public init() {}
 
-    /// One session's timeline.
-    public func render(_ session: LaunchSession, id: String) -> String {
+    /// One session's timeline: its milestones, with the app's own points among them (`main`,
+    /// `did-finish-launching` when it logs them, and the named `markers` of the configuration).
+    public func render(_ session: LaunchSession, id: String, markers: [LintConfiguration.Marker] = []) -> String {
         var lines: [String] = []
         var title = "\(id)"
         if let pid = session.app.pid { title += " pid \(pid)" }
@@ -25,15 +28,26 @@ public struct SessionTimelineReporter: Sendable {
         title += ": \(session.kind.rawValue), \(session.confidence.rawValue)"
         if let decidedBy = session.decidedBy { title += " (\(decidedBy))" }
         lines.append(title)
+        var entries: [(time: LogTimestamp, label: String, evidence: EventOrigin, detail: String?)] = session.milestones.map {
+            ($0.time, Self.label($0.name), $0.evidence, $0.detail)
+        }
+        for point in LaunchPoints.of(session, markers: markers) where point.isMarker || point.name == "main" || point.name == "did-finish-launching" {
+            let detail = point.reportedMilliseconds.map { "app says \(PhaseSummary.duration($0))" }
+            entries.append((point.time, point.isMarker ? "▸ \(point.name)" : point.name.replacingOccurrences(of: "-", with: " "), point.evidence, detail))
+        }
+        entries = entries.enumerated().sorted { lhs, rhs in
+            let a = lhs.element.time.microsecondsSinceEpoch, b = rhs.element.time.microsecondsSinceEpoch
+            return a != b ? a < b : lhs.offset < rhs.offset
+        }.map(\.element)
         var previous: Int64?
-        for milestone in session.milestones {
-            let civil = CivilDateTime(microsecondsSinceEpoch: milestone.time.microsecondsSinceEpoch, utcOffsetSeconds: milestone.time.utcOffsetSeconds)
-            let clock = String(civil.iso8601(utcOffsetSeconds: milestone.time.utcOffsetSeconds).dropFirst(11).prefix(12))
-            var line = "  \(clock) \(pad(Self.label(milestone.name), 16)) \(pad(milestone.evidence.description, 28))"
-            if let previous { line += " " + pad("+" + Self.duration(milestone.time.microsecondsSinceEpoch - previous), 16) }
-            if let detail = milestone.detail { line += " " + detail }
+        for entry in entries {
+            let civil = CivilDateTime(microsecondsSinceEpoch: entry.time.microsecondsSinceEpoch, utcOffsetSeconds: entry.time.utcOffsetSeconds)
+            let clock = String(civil.iso8601(utcOffsetSeconds: entry.time.utcOffsetSeconds).dropFirst(11).prefix(12))
+            var line = "  \(clock) \(pad(entry.label, 16)) \(pad(entry.evidence.description, 28))"
+            if let previous { line += " " + pad("+" + Self.duration(entry.time.microsecondsSinceEpoch - previous), 16) }
+            if let detail = entry.detail { line += " " + detail }
             lines.append(line.trailingSpacesRemoved())
-            previous = milestone.time.microsecondsSinceEpoch
+            previous = entry.time.microsecondsSinceEpoch
         }
         let durations = [
             ("prewarm → activation", LaunchSession.Milestone.Name.prewarmRequest, LaunchSession.Milestone.Name.activation),

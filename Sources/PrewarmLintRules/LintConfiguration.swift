@@ -28,11 +28,19 @@ public struct LintConfiguration: Sendable, Hashable {
         public var text: String
         /// What a line with ``text`` means.
         public var meaning: EventMeaning
+        /// The marker's name on session timelines and in `stats` (`did-finish-launching`); nil for a
+        /// marker that only feeds the rules.
+        public var name: String?
+        /// Whether the line carries the app's own elapsed time (`did finish launching 295 250`: the
+        /// first number after ``text``, in milliseconds since the app's start).
+        public var carriesElapsed: Bool
 
-        /// A marker: lines containing `text` mean `meaning`.
-        public init(text: String, meaning: EventMeaning) {
+        /// A marker: lines containing `text` mean `meaning`; a named marker is a point of the launch.
+        public init(text: String, meaning: EventMeaning = .launchMarker, name: String? = nil, carriesElapsed: Bool = false) {
             self.text = text
             self.meaning = meaning
+            self.name = name
+            self.carriesElapsed = carriesElapsed
         }
     }
 
@@ -52,7 +60,7 @@ public struct LintConfiguration: Sendable, Hashable {
 
     /// The meanings a marker may map to: those the rules read from the app's own lines.
     public static let markerMeanings: [EventMeaning] = [
-        .appLifecycle, .appWork, .stateQuery, .backgroundPath, .blockingCall, .launchTimerStart, .launchTimerEnd,
+        .launchMarker, .appLifecycle, .appWork, .stateQuery, .backgroundPath, .blockingCall, .launchTimerStart, .launchTimerEnd,
         .launchDuration, .firstFrame, .keychainAccess, .keychainFailure, .dataProtectionFailure,
     ]
 

@@ -95,6 +95,14 @@ public struct LaunchSession: Sendable, Hashable {
         self.incompleteEvidence = incompleteEvidence
     }
 
+    /// The session without its kept lines but those that are points of the launch (the app's
+    /// lifecycle callbacks and named markers): what reports and statistics need, a few hundred bytes.
+    public func outline() -> LaunchSession {
+        var outline = self
+        outline.events = events.filter { $0.meaning == .appLifecycle || $0.meaning == .launchMarker }
+        return outline
+    }
+
     /// The kept line at an origin (a milestone's evidence, a deciding line).
     public func event(at origin: EventOrigin) -> SessionEvent? { events.first { $0.origin == origin } }
 

@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import PrewarmLint
 import Yams
@@ -25,6 +26,18 @@ struct ConfigurationFile {
         var line: Int?
         var message: String
         var description: String { "\(path)\(line.map { ":\($0)" } ?? ""): error: \(message)" }
+    }
+
+    /// The configuration a command uses: `explicit` (`--config`), else the nearest file above
+    /// `firstPath` unless `disabled` (`--no-config`); a problem is printed and exits 64.
+    static func resolve(explicit: String?, disabled: Bool, firstPath: String) throws -> LintConfiguration {
+        do {
+            guard let path = explicit ?? (disabled ? nil : find(from: firstPath)) else { return LintConfiguration() }
+            return try load(path, rules: RuleRegistry.builtIn.rules.map(\.description))
+        } catch let problem as Problem {
+            StandardStreams.err(problem.description)
+            throw ExitCode(64)
+        }
     }
 
     /// The nearest `.prewarm-lint.yml` in the directory of `path` or above it.
@@ -138,7 +151,7 @@ struct ConfigurationFile {
 
     private static func marker(_ node: Node, path: String) throws -> LintConfiguration.Marker {
         guard let mapping = node.mapping else { throw Problem(path: path, line: line(node), message: "a marker must be {match: \"text\", meaning: …}") }
-        var match: String?, meaning: EventMeaning?
+        var match: String?, meaning: EventMeaning?, name: String?, carriesElapsed = false
         for (keyNode, value) in mapping {
             switch keyNode.string ?? "" {
             case "match":
@@ -150,12 +163,19 @@ struct ConfigurationFile {
                     throw Problem(path: path, line: line(value), message: "unknown marker meaning '\(value.string ?? "")'; one of: \(allowed.joined(separator: ", "))")
                 }
                 meaning = parsed
+            case "name":
+                guard let text = value.string, !text.isEmpty else { throw Problem(path: path, line: line(value), message: "a marker's 'name' must be non-empty text") }
+                name = text
+            case "elapsed":
+                guard let flag = value.bool else { throw Problem(path: path, line: line(value), message: "a marker's 'elapsed' must be true or false") }
+                carriesElapsed = flag
             default:
-                throw Problem(path: path, line: line(keyNode), message: "unknown key '\(keyNode.string ?? "")' in a marker; the keys are match and meaning")
+                throw Problem(path: path, line: line(keyNode), message: "unknown key '\(keyNode.string ?? "")' in a marker; the keys are match, meaning, name and elapsed")
             }
         }
-        guard let match, let meaning else { throw Problem(path: path, line: line(node), message: "a marker needs both 'match' and 'meaning'") }
-        return LintConfiguration.Marker(text: match, meaning: meaning)
+        guard let match else { throw Problem(path: path, line: line(node), message: "a marker needs 'match'") }
+        guard meaning != nil || name != nil else { throw Problem(path: path, line: line(node), message: "a marker needs a 'meaning' for the rules, a 'name' for timelines and stats, or both") }
+        return LintConfiguration.Marker(text: match, meaning: meaning ?? .launchMarker, name: name, carriesElapsed: carriesElapsed)
     }
 
     private static func strings(_ node: Node, path: String, what: String) throws -> [String] {

@@ -6,8 +6,8 @@ import PrewarmLint
 enum ReportFormat: String, ExpressibleByArgument, CaseIterable {
     case text, json, ndjson, sarif, markdown, github, junit
 
-    func render(_ report: LintReport, rules: [RuleDescription], color: Bool, failOn: Severity) -> String {
-        let renderer = ReportRenderers.builtIn(rules: rules, color: color, failOn: failOn).first { $0.formatName == rawValue }!
+    func render(_ report: LintReport, rules: [RuleDescription], color: Bool, failOn: Severity, markers: [LintConfiguration.Marker] = []) -> String {
+        let renderer = ReportRenderers.builtIn(rules: rules, color: color, failOn: failOn, markers: markers).first { $0.formatName == rawValue }!
         return renderer.render(report)
     }
 }
@@ -113,15 +113,7 @@ struct LintCommand: ParsableCommand {
         let options = try reading.readOptions(now: StandardStreams.now())
         var registry = RuleRegistry.builtIn
         if !rule.isEmpty { registry = registry.filter { rule.contains($0.id) } }
-        var configuration = LintConfiguration()
-        do {
-            if let path = config ?? (noConfig ? nil : ConfigurationFile.find(from: reading.paths[0])) {
-                configuration = try ConfigurationFile.load(path, rules: RuleRegistry.builtIn.rules.map(\.description))
-            }
-        } catch let problem as ConfigurationFile.Problem {
-            StandardStreams.err(problem.description)
-            throw ExitCode(64)
-        }
+        var configuration = try ConfigurationFile.resolve(explicit: config, disabled: noConfig, firstPath: reading.paths[0])
         configuration.apps += app
         let discovery = InputDiscovery.expand(reading.paths)
         var unreadable = false
@@ -171,13 +163,13 @@ struct LintCommand: ParsableCommand {
         let descriptions = registry.rules.map(\.description)
         let color = format == .text && !noColor && StandardStreams.stdoutIsTerminal && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
         for extra in output {
-            let text = extra.format.render(report, rules: descriptions, color: false, failOn: threshold ?? .error)
+            let text = extra.format.render(report, rules: descriptions, color: false, failOn: threshold ?? .error, markers: configuration.markers)
             guard FileManager.default.createFile(atPath: extra.path, contents: Data(text.utf8)) else {
                 StandardStreams.err("\(extra.path): error: cannot write the \(extra.format.rawValue) report")
                 throw ExitCode(2)
             }
         }
-        let rendered = format.render(report, rules: descriptions, color: color, failOn: threshold ?? .error)
+        let rendered = format.render(report, rules: descriptions, color: color, failOn: threshold ?? .error, markers: configuration.markers)
         if format == .text {
             // The summary line goes to standard error with the diagnostics; findings to standard output.
             var lines = rendered.split(separator: "\n", omittingEmptySubsequences: false)

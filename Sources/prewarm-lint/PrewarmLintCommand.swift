@@ -14,7 +14,8 @@ struct PrewarmLintCommand: ParsableCommand {
         the classified events.
         """,
         version: ToolVersion.current,
-        subcommands: [LintCommand.self, SessionsCommand.self, EventsCommand.self, RulesCommand.self, ExplainCommand.self, FormatsCommand.self],
+        subcommands: [LintCommand.self, SessionsCommand.self, StatsCommand.self, CompareCommand.self, EventsCommand.self, RulesCommand.self,
+                      ExplainCommand.self, FormatsCommand.self],
         defaultSubcommand: LintCommand.self
     )
 }

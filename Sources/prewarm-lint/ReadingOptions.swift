@@ -1,11 +1,22 @@
 import ArgumentParser
 import PrewarmLint
 
-/// Options every command that reads logs shares: inputs, format and time inference.
+/// Options every command that reads logs shares: inputs, and how to read them.
 struct ReadingOptions: ParsableArguments {
     @Argument(help: ArgumentHelp("Log files, directories (read recursively) or - for standard input.", valueName: "path"))
     var paths: [String] = []
 
+    @OptionGroup var input: InputOptions
+
+    func validate() throws {
+        if paths.isEmpty { throw ValidationError("give at least one path, or - to read standard input") }
+    }
+
+    func readOptions(now: Int64) throws -> ReadOptions { try input.readOptions(now: now) }
+}
+
+/// How to read inputs: format, time inference, limits (`compare` takes its paths its own way).
+struct InputOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Read every input as this format instead of sniffing it (see `prewarm-lint formats`).", valueName: "format"))
     var inputFormat: String?
 
@@ -28,7 +39,6 @@ struct ReadingOptions: ParsableArguments {
         for (name, value) in [("--max-line-length", maxLineLength), ("--max-message-length", maxMessageLength)] {
             if let value, value < 1024 { throw ValidationError("\(name) must be at least 1024 bytes, not \(value)") }
         }
-        if paths.isEmpty { throw ValidationError("give at least one path, or - to read standard input") }
         if let inputFormat, LogFormat(rawValue: inputFormat) == nil {
             throw ValidationError("unknown input format '\(inputFormat)'; one of: \(LogFormat.allCases.map(\.rawValue).joined(separator: ", "))")
         }

@@ -34,8 +34,15 @@ struct SessionsCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Diagnostics printed (all are counted in the report).", valueName: "n"))
     var maxDiagnostics = 20
 
+    @Option(name: .long, help: ArgumentHelp("The configuration file, for the app's markers (default: the nearest .prewarm-lint.yml above the first input).", valueName: "path"))
+    var config: String?
+
+    @Flag(name: .long, help: "Ignore any .prewarm-lint.yml.")
+    var noConfig = false
+
     func run() throws {
         let options = try reading.readOptions(now: StandardStreams.now())
+        let configuration = try ConfigurationFile.resolve(explicit: config, disabled: noConfig, firstPath: reading.paths[0])
         let discovery = InputDiscovery.expand(reading.paths)
         var failed = false
         for failure in discovery.failures {
@@ -43,7 +50,7 @@ struct SessionsCommand: ParsableCommand {
             failed = true
         }
         var printed = 0
-        let pipeline = SessionPipeline(reader: InputReader(options: options))
+        let pipeline = SessionPipeline(reader: InputReader(options: options), signatures: configuration.signatureTable())
         let onDiagnostic: (ReaderDiagnostic) -> Void = { diagnostic in
             guard format == .text, printed < maxDiagnostics, diagnostic.severity >= .warning else { return }
             StandardStreams.err(diagnostic.description)
@@ -51,11 +58,7 @@ struct SessionsCommand: ParsableCommand {
         }
         // Timelines and the report need a session's outline, not its lines: dropping them as sessions
         // close keeps memory to the open sessions.
-        let outline: (LaunchSession) -> LaunchSession? = { session in
-            var kept = session
-            kept.events = []
-            return kept
-        }
+        let outline: (LaunchSession) -> LaunchSession? = { $0.outline() }
         let result = separately ? pipeline.runSeparately(discovery.inputs, onDiagnostic: onDiagnostic, onSession: outline)
             : pipeline.run(discovery.inputs, onDiagnostic: onDiagnostic, onSession: outline)
         var notLogs: [String] = []
@@ -84,7 +87,7 @@ struct SessionsCommand: ParsableCommand {
         case .text:
             let timeline = SessionTimelineReporter()
             for (session, id) in selected {
-                StandardStreams.out(timeline.render(session, id: id))
+                StandardStreams.out(timeline.render(session, id: id, markers: configuration.markers))
                 StandardStreams.out("")
             }
             if !notLogs.isEmpty {

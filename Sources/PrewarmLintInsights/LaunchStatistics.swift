@@ -1,0 +1,191 @@
+import PrewarmLintClassifier
+public import PrewarmLintSessions
+public import PrewarmLintRules
+
+/// A span of a launch between two points, measured in every session that has both.
+public struct LaunchPhase: Sendable, Hashable {
+    /// `activation → first-frame`, or `did-finish-launching (reported)` for a value the app logged.
+    public var name: String
+    /// The point the phase starts at.
+    public var from: String
+    /// The point it ends at.
+    public var to: String
+    /// What the user waited for: from the activation (the tap) on.
+    public var userPerceived: Bool
+    /// Measured from the process start (or the app's own start): for a prewarmed session it includes
+    /// the hours the process waited suspended, so it is not a launch time.
+    public var startsAtProcessStart: Bool
+
+    /// A phase from `from` to `to`.
+    public init(from: String, to: String, name: String? = nil, userPerceived: Bool, startsAtProcessStart: Bool) {
+        self.from = from
+        self.to = to
+        self.name = name ?? "\(from) → \(to)"
+        self.userPerceived = userPerceived
+        self.startsAtProcessStart = startsAtProcessStart
+    }
+
+    /// The phases `stats` reports, the user-perceived ones first; markers add theirs.
+    public static func standard(markerNames: [String] = [], reportingMarkers: [String] = []) -> [LaunchPhase] {
+        var phases = [
+            LaunchPhase(from: "activation", to: "first-frame", userPerceived: true, startsAtProcessStart: false),
+            LaunchPhase(from: "activation", to: "active", userPerceived: true, startsAtProcessStart: false),
+        ]
+        phases += markerNames.map { LaunchPhase(from: "activation", to: $0, userPerceived: true, startsAtProcessStart: false) }
+        phases += [
+            LaunchPhase(from: "process-start", to: "main", userPerceived: false, startsAtProcessStart: true),
+            LaunchPhase(from: "process-start", to: "did-finish-launching", userPerceived: false, startsAtProcessStart: true),
+            LaunchPhase(from: "process-start", to: "activation", userPerceived: false, startsAtProcessStart: true),
+            LaunchPhase(from: "process-start", to: "active", userPerceived: false, startsAtProcessStart: true),
+            LaunchPhase(from: "process-start", to: "first-frame", userPerceived: false, startsAtProcessStart: true),
+        ]
+        phases += markerNames.map { LaunchPhase(from: "process-start", to: $0, userPerceived: false, startsAtProcessStart: true) }
+        phases += reportingMarkers.map { LaunchPhase(from: "app start", to: $0, name: "\($0) (reported by the app)", userPerceived: false, startsAtProcessStart: true) }
+        phases.append(LaunchPhase(from: "prewarm", to: "activation", userPerceived: false, startsAtProcessStart: false))
+        return phases
+    }
+}
+
+/// Count, extremes, median, 90th and 95th percentiles (nearest rank) and a histogram of samples in milliseconds.
+public struct PhaseSummary: Sendable, Hashable {
+    /// How many samples.
+    public var count: Int
+    /// The smallest, in milliseconds.
+    public var minimum: Double
+    /// The median, in milliseconds.
+    public var median: Double
+    /// The 90th percentile, in milliseconds.
+    public var p90: Double
+    /// The 95th percentile, in milliseconds.
+    public var p95: Double
+    /// The largest, in milliseconds.
+    public var maximum: Double
+    /// Counts per bucket: bucket `i` holds samples in [``bucketEdges``[i], ``bucketEdges``[i+1]).
+    public var histogram: [Int]
+    /// Bucket edges in milliseconds, powers of two from below the minimum to above the maximum.
+    public var bucketEdges: [Double]
+    /// The samples, sorted.
+    public var samples: [Double]
+
+    /// The summary of `samples` (at least one).
+    public init(_ samples: [Double]) {
+        let sorted = samples.sorted()
+        self.samples = sorted
+        count = sorted.count
+        minimum = sorted.first ?? 0
+        maximum = sorted.last ?? 0
+        median = Self.percentile(sorted, 50)
+        p90 = Self.percentile(sorted, 90)
+        p95 = Self.percentile(sorted, 95)
+        var low = 1.0
+        while low > max(minimum, 0.001) { low /= 2 }
+        while low * 2 <= max(minimum, 0.001) { low *= 2 }
+        var edges = [low]
+        while edges.last! <= maximum { edges.append(edges.last! * 2) }
+        if edges.count < 2 { edges.append(low * 2) }
+        bucketEdges = edges
+        var counts = [Int](repeating: 0, count: edges.count - 1)
+        for sample in sorted {
+            var bucket = 0
+            while bucket < counts.count - 1, sample >= edges[bucket + 1] { bucket += 1 }
+            counts[bucket] += 1
+        }
+        histogram = counts
+    }
+
+    /// The nearest-rank percentile of sorted samples.
+    public static func percentile(_ sorted: [Double], _ percent: Double) -> Double {
+        guard !sorted.isEmpty else { return 0 }
+        let rank = Int((percent / 100 * Double(sorted.count)).rounded(.up))
+        return sorted[min(max(rank, 1), sorted.count) - 1]
+    }
+
+    /// The histogram as one line of block characters, with its range: `▁▃█▅▂ 8 ms … 256 ms`.
+    public var sparkline: String {
+        let blocks = Array(" ▁▂▃▄▅▆▇█")
+        let top = histogram.max() ?? 1
+        let bars = histogram.map { count in count == 0 ? "·" : String(blocks[max(1, Int((Double(count) / Double(max(top, 1)) * 8).rounded()))]) }
+        return bars.joined() + " \(Self.duration(bucketEdges.first ?? 0)) … \(Self.duration(bucketEdges.last ?? 0))"
+    }
+
+    /// `845 ms`, `3.2 s`, `1 h 31 min`.
+    public static func duration(_ milliseconds: Double) -> String {
+        if milliseconds < 1 { return "\((milliseconds * 100).rounded() / 100) ms" }
+        return SpokenDuration.text(microseconds: Int64(milliseconds * 1000))
+    }
+}
+
+/// Launch statistics per app and session kind: what `prewarm-lint stats` prints.
+public struct LaunchStatistics: Sendable {
+    /// One app's sessions of one kind.
+    public struct Group: Sendable {
+        /// The app (bundle id, else process name).
+        public var app: String
+        /// The session kind.
+        public var kind: LaunchSession.Kind
+        /// How many sessions of that kind.
+        public var sessions: Int
+        /// The phases measured in at least one session, in ``LaunchPhase/standard(markerNames:reportingMarkers:)`` order.
+        public var phases: [(phase: LaunchPhase, summary: PhaseSummary)]
+
+        /// The phases whose span included a suspension in some session: measured across the time a
+        /// prewarmed process waited for its user, their numbers are not launch times.
+        public var suspensionPhases: Set<String>
+
+        /// Whether a phase's numbers must not be read as launch times.
+        public func includesSuspension(_ phase: LaunchPhase) -> Bool { suspensionPhases.contains(phase.name) }
+    }
+
+    /// Groups ordered by app, then kind (in `LaunchSession.Kind` order).
+    public var groups: [Group]
+    /// Prewarm decisions the logs show, per app (device-wide ones under the empty app name).
+    public var decisions: [PrewarmDecision]
+
+    /// Statistics of `sessions`; `markers` name the app's own points.
+    public init(sessions: [LaunchSession], markers: [LintConfiguration.Marker] = [], decisions: [PrewarmDecision] = []) {
+        let named = markers.compactMap(\.name)
+        let reporting = markers.filter(\.carriesElapsed).compactMap(\.name)
+        let phases = LaunchPhase.standard(markerNames: named, reportingMarkers: reporting)
+        var samples: [String: [LaunchSession.Kind: [String: [Double]]]] = [:]
+        var counts: [String: [LaunchSession.Kind: Int]] = [:]
+        var spanning: [String: [LaunchSession.Kind: Set<String>]] = [:]
+        for session in sessions {
+            let app = session.app.bundleID ?? session.app.processName ?? "unknown"
+            counts[app, default: [:]][session.kind, default: 0] += 1
+            let points = LaunchPoints.of(session, markers: markers)
+            var at: [String: Int64] = [:]
+            for point in points { at[point.name] = point.time.microsecondsSinceEpoch }
+            let suspended = at["suspended"]
+            for phase in phases {
+                if phase.from == "app start" {
+                    guard let point = points.first(where: { $0.name == phase.to }), let value = point.reportedMilliseconds else { continue }
+                    samples[app, default: [:]][session.kind, default: [:]][phase.name, default: []].append(value)
+                    // The app's own clock started with the process: a value logged after a suspension spans it.
+                    if let suspended, point.time.microsecondsSinceEpoch > suspended {
+                        spanning[app, default: [:]][session.kind, default: []].insert(phase.name)
+                    }
+                    continue
+                }
+                guard let start = at[phase.from], let end = at[phase.to], end >= start else { continue }
+                samples[app, default: [:]][session.kind, default: [:]][phase.name, default: []].append(Double(end - start) / 1000)
+                if let suspended, start <= suspended, suspended < end {
+                    spanning[app, default: [:]][session.kind, default: []].insert(phase.name)
+                }
+            }
+        }
+        var groups: [Group] = []
+        for app in counts.keys.sorted() {
+            for kind in LaunchSession.Kind.allCases {
+                guard let sessionCount = counts[app]?[kind] else { continue }
+                let measured = phases.compactMap { phase -> (LaunchPhase, PhaseSummary)? in
+                    guard let values = samples[app]?[kind]?[phase.name], !values.isEmpty else { return nil }
+                    return (phase, PhaseSummary(values))
+                }
+                groups.append(Group(app: app, kind: kind, sessions: sessionCount, phases: measured,
+                                    suspensionPhases: spanning[app]?[kind] ?? []))
+            }
+        }
+        self.groups = groups
+        self.decisions = decisions
+    }
+}

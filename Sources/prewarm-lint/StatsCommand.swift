@@ -1,0 +1,151 @@
+import ArgumentParser
+import Foundation
+import PrewarmLint
+
+/// Reads logs into sessions and their launch statistics; shared by `stats` and `compare`.
+enum StatisticsRun {
+    static func statistics(paths: [String], options: ReadOptions, configuration: LintConfiguration, separately: Bool,
+                           apps: [String]) throws -> LaunchStatistics {
+        let discovery = InputDiscovery.expand(paths)
+        var unreadable = false
+        for failure in discovery.failures {
+            StandardStreams.err("\(failure.path): error: \(failure.message)")
+            unreadable = true
+        }
+        let report = LintRun(options: options, linter: Linter(registry: RuleRegistry(rules: []), configuration: configuration),
+                             toolVersion: ToolVersion.current, separately: separately).run(discovery.inputs)
+        for input in report.inputs where input.error != nil {
+            StandardStreams.err("\(input.path): error: \(input.error!)")
+            unreadable = true
+        }
+        if unreadable { throw ExitCode(2) }
+        let wanted = Set(apps + configuration.apps)
+        let sessions = report.sessions.filter { session in
+            wanted.isEmpty || session.app.bundleID.map(wanted.contains) == true || session.app.processName.map(wanted.contains) == true
+        }
+        let decisions = report.prewarmDecisions.filter { wanted.isEmpty || $0.app == nil || wanted.contains($0.app!) }
+        return LaunchStatistics(sessions: sessions, markers: configuration.markers, decisions: decisions)
+    }
+}
+
+struct StatsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stats",
+        abstract: "Launch-time statistics per app and session kind, with the prewarmed launches apart.",
+        discussion: """
+        For each phase between the launch's points — the system milestones (process start, activation, \\
+        active, first frame), the app's callbacks when it logs them (main, didFinishLaunching) and the \\
+        markers named in .prewarm-lint.yml — prints count, min, median, p90, p95, max and a histogram, per \\
+        app and per kind (cold-launch, prewarm-then-launch, background-launch…). What the user waited for \\
+        is measured from the activation; numbers measured from the process start are flagged in prewarmed \\
+        groups: they include the hours the process waited suspended. Ends with why apps were (not) \\
+        prewarmed, from dasd's lines.
+        """
+    )
+
+    @OptionGroup var reading: ReadingOptions
+
+    @Option(name: .long, help: "Output format.")
+    var format: StatisticsReporter.Format = .text
+
+    @Option(name: .long, help: ArgumentHelp("Only this app (bundle id or process name; repeatable).", valueName: "bundle-id"))
+    var app: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("The configuration file (default: the nearest .prewarm-lint.yml above the first input).", valueName: "path"))
+    var config: String?
+
+    @Flag(name: .long, help: "Ignore any .prewarm-lint.yml.")
+    var noConfig = false
+
+    @Flag(name: .long, help: "Rebuild each input's sessions on its own (a folder of unrelated logs).")
+    var separately = false
+
+    func run() throws {
+        let options = try reading.readOptions(now: StandardStreams.now())
+        let configuration = try ConfigurationFile.resolve(explicit: config, disabled: noConfig, firstPath: reading.paths[0])
+        let statistics = try StatisticsRun.statistics(paths: reading.paths, options: options, configuration: configuration,
+                                                      separately: separately, apps: app)
+        StandardStreams.out(String(StatisticsReporter(format: format).render(statistics).dropLast()))
+        StandardStreams.flush()
+    }
+}
+
+struct CompareCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "compare",
+        abstract: "Compare launch times of two sets of logs (two builds, two OS versions): did a phase regress?",
+        discussion: """
+        prewarm-lint compare [options] BASELINE… -- CANDIDATE…   (options come before the paths)
+
+        Computes the statistics of both sets (as `stats` does) and, for each user-perceived phase of each \\
+        app and kind present in both, the difference of the medians and a two-sided Mann-Whitney U test. A \\
+        phase regressed when the candidate is slower by more than --threshold-ms and --threshold-percent \\
+        and p < --alpha; each row also says how many runs per side would detect a shift of the threshold \\
+        and pin the median within ±--error-ms.
+
+        Exit status: 0 no regression, 1 a phase regressed, 2 an input could not be read, 64 usage.
+        """
+    )
+
+    @OptionGroup var input: InputOptions
+
+    @Option(name: .long, help: "Output format.")
+    var format: ComparisonReporter.Format = .text
+
+    @Option(name: .long, help: ArgumentHelp("A regression must be slower by at least this many milliseconds.", valueName: "ms"))
+    var thresholdMs: Double = 20
+
+    @Option(name: .long, help: ArgumentHelp("…and by at least this share of the baseline median.", valueName: "percent"))
+    var thresholdPercent: Double = 5
+
+    @Option(name: .long, help: ArgumentHelp("Significance level of the rank test.", valueName: "p"))
+    var alpha: Double = 0.05
+
+    @Option(name: .long, help: ArgumentHelp("Say how many runs pin a median within ± this many milliseconds.", valueName: "ms"))
+    var errorMs: Double = 20
+
+    @Flag(name: .long, help: "Judge every phase, not only the user-perceived ones.")
+    var allPhases = false
+
+    @Option(name: .long, help: ArgumentHelp("Only this app (repeatable).", valueName: "bundle-id"))
+    var app: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("The configuration file.", valueName: "path"))
+    var config: String?
+
+    @Flag(name: .long, help: "Ignore any .prewarm-lint.yml.")
+    var noConfig = false
+
+    @Argument(parsing: .captureForPassthrough, help: ArgumentHelp("BASELINE… -- CANDIDATE…", valueName: "paths"))
+    var paths: [String] = []
+
+    func split() throws -> (baseline: [String], candidate: [String]) {
+        guard let separator = paths.firstIndex(of: "--") else {
+            throw ValidationError("separate the two sets with --: prewarm-lint compare BASELINE… -- CANDIDATE…")
+        }
+        let baseline = Array(paths[..<separator]), candidate = Array(paths[(separator + 1)...])
+        guard !baseline.isEmpty, !candidate.isEmpty else { throw ValidationError("give at least one path on each side of --") }
+        return (baseline, candidate)
+    }
+
+    func validate() throws {
+        _ = try split()
+        guard alpha > 0, alpha < 1 else { throw ValidationError("--alpha must be between 0 and 1, not \(alpha)") }
+    }
+
+    func run() throws {
+        let (baselinePaths, candidatePaths) = try split()
+        let options = try input.readOptions(now: StandardStreams.now())
+        let configuration = try ConfigurationFile.resolve(explicit: config, disabled: noConfig, firstPath: baselinePaths[0])
+        let baseline = try StatisticsRun.statistics(paths: baselinePaths, options: options, configuration: configuration, separately: true, apps: app)
+        let candidate = try StatisticsRun.statistics(paths: candidatePaths, options: options, configuration: configuration, separately: true, apps: app)
+        let comparison = LaunchComparison(baseline: baseline, candidate: candidate, thresholdMilliseconds: thresholdMs,
+                                          thresholdPercent: thresholdPercent, alpha: alpha, errorMilliseconds: errorMs, allPhases: allPhases)
+        StandardStreams.out(String(ComparisonReporter(format: format).render(comparison).dropLast()))
+        StandardStreams.flush()
+        if comparison.regressed { throw ExitCode(1) }
+    }
+}
+
+extension StatisticsReporter.Format: ExpressibleByArgument {}
+extension ComparisonReporter.Format: ExpressibleByArgument {}
