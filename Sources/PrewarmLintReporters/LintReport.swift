@@ -155,17 +155,7 @@ public struct LintReport: Sendable {
         if !prewarmDecisions.isEmpty {
             writer.key("prewarmDecisions")
             writer.beginArray()
-            for decision in prewarmDecisions {
-                writer.beginObject()
-                writer.field("app", decision.app)
-                writer.field("reason", decision.reason.rawValue)
-                writer.field("explanation", decision.reason.explanation)
-                writer.field("time", decision.time.iso8601)
-                writer.key("evidence")
-                Self.writeOrigin(decision.evidence, to: &writer)
-                writer.field("text", decision.text)
-                writer.endObject()
-            }
+            for decision in prewarmDecisions { Self.write(decision, to: &writer) }
             writer.endArray()
         }
         if baselineSuppressed > 0 { writer.field("baselineSuppressed", baselineSuppressed) }
@@ -184,6 +174,19 @@ public struct LintReport: Sendable {
         writer.endArray()
         writer.endObject()
         return writer.text + "\n"
+    }
+
+    /// Writes one prewarm decision: `{"app", "reason", "explanation", "time", "evidence", "text"}`.
+    public static func write(_ decision: PrewarmDecision, to writer: inout JSONTextWriter) {
+        writer.beginObject()
+        writer.field("app", decision.app)
+        writer.field("reason", decision.reason.rawValue)
+        writer.field("explanation", decision.reason.explanation)
+        writer.field("time", decision.time.iso8601)
+        writer.key("evidence")
+        writeOrigin(decision.evidence, to: &writer)
+        writer.field("text", decision.text)
+        writer.endObject()
     }
 
     /// Writes one finding object (also one line of `--format ndjson`).

@@ -107,17 +107,7 @@ public struct StatisticsReporter: Sendable {
         writer.endArray()
         writer.key("prewarmDecisions")
         writer.beginArray()
-        for decision in statistics.decisions {
-            writer.beginObject()
-            writer.field("app", decision.app)
-            writer.field("reason", decision.reason.rawValue)
-            writer.field("explanation", decision.reason.explanation)
-            writer.field("time", decision.time.iso8601)
-            writer.key("evidence")
-            LintReport.writeOrigin(decision.evidence, to: &writer)
-            writer.field("text", decision.text)
-            writer.endObject()
-        }
+        for decision in statistics.decisions { LintReport.write(decision, to: &writer) }
         writer.endArray()
         writer.endObject()
         return writer.text + "\n"
