@@ -22,6 +22,8 @@ public struct LintRun: Sendable {
     public var separately: Bool
     /// Sessions open at once before the oldest is closed early.
     public var maximumOpenSessions: Int
+    /// Inputs read at once (threads); the report is the same for any value.
+    public var jobs = 1
 
     /// A run; `toolVersion` is the version the report names.
     public init(options: ReadOptions = ReadOptions(), linter: Linter = Linter(), toolVersion: String, separately: Bool = false,
@@ -41,49 +43,60 @@ public struct LintRun: Sendable {
     /// Each session is checked when it closes and then kept as an outline (milestones, no lines), so
     /// memory follows the open sessions, not the length of the log.
     public func run(_ inputs: [DiscoveredInput], onDiagnostic: (ReaderDiagnostic) -> Void = { _ in }) -> LintReport {
-        let pipeline = SessionPipeline(reader: InputReader(options: options), signatures: linter.configuration.signatureTable(),
-                                       maximumOpenSessions: maximumOpenSessions)
-        var closed: [(session: LaunchSession, findings: [Finding], order: Int)] = []
-        var notListed = 0
-        var unlistedFindings: [Finding] = []
-        var countByApp: [String: Int] = [:]
-        let check: (LaunchSession) -> LaunchSession? = { session in
-            // Placeholder id: the real one depends on the sessions' order, known at the end.
-            let findings = linter.findings(in: [session], ids: ["?"])
-            let app = session.app.bundleID ?? session.app.processName ?? "unknown"
-            countByApp[app, default: 0] += 1
-            if closed.count >= Self.maximumSessionsListed {
-                notListed += 1
-                unlistedFindings += findings.map { var finding = $0; finding.sessionID = "\(app)#\(countByApp[app]!)"; return finding }
+        var configured = SessionPipeline(reader: InputReader(options: options), signatures: linter.configuration.signatureTable(),
+                                         maximumOpenSessions: maximumOpenSessions)
+        configured.jobs = jobs
+        let pipeline = configured
+        let linter = self.linter
+        /// One group of inputs read as one device's logs: its sessions checked as they close and kept
+        /// as outlines, in the order every report uses (first milestone, app, order closed).
+        @Sendable func lint(_ group: [DiscoveredInput], onDiagnostic: (ReaderDiagnostic) -> Void)
+            -> (result: SessionPipeline.Result, closed: [(session: LaunchSession, findings: [Finding])]) {
+            var closed: [(session: LaunchSession, findings: [Finding], order: Int)] = []
+            let result = pipeline.run(group, onDiagnostic: onDiagnostic) { session in
+                // Placeholder id: the real one depends on the sessions' order, known at the end.
+                closed.append((session.outline(), linter.findings(in: [session], ids: ["?"]), closed.count))
                 return nil
             }
-            closed.append((session.outline(), findings, closed.count))
-            return nil
-        }
-        // The order every report uses: by first milestone, then app, then the order they closed;
-        // inputs read separately keep their own groups, in input order.
-        func sortGroup(from start: Int) {
-            closed[start...].sort { lhs, rhs in
+            closed.sort { lhs, rhs in
                 let a = lhs.session.milestones.first?.time.microsecondsSinceEpoch ?? 0, b = rhs.session.milestones.first?.time.microsecondsSinceEpoch ?? 0
                 if a != b { return a < b }
                 let left = lhs.session.app.description, right = rhs.session.app.description
                 return left != right ? left < right : lhs.order < rhs.order
             }
+            return (result, closed.map { ($0.session, $0.findings) })
         }
         var result = SessionPipeline.Result()
+        var closed: [(session: LaunchSession, findings: [Finding])] = []
         if separately {
-            for input in inputs {
-                let start = closed.count
-                let one = pipeline.run([input], onDiagnostic: onDiagnostic, onSession: check)
-                sortGroup(from: start)
+            // Inputs read separately are independent: several at once, put back in input order.
+            let groups = InputParallelism.map(count: inputs.count, jobs: jobs) { index in lint([inputs[index]], onDiagnostic: { _ in }) }
+            for (one, sessions) in groups {
+                for diagnostic in one.diagnostics { onDiagnostic(diagnostic) }
                 result.summaries += one.summaries
                 result.diagnostics += one.diagnostics
                 result.sessionsClosedEarly += one.sessionsClosedEarly
                 result.decisions += one.decisions
+                closed += sessions
             }
         } else {
-            result = pipeline.run(inputs, onDiagnostic: onDiagnostic, onSession: check)
-            sortGroup(from: 0)
+            (result, closed) = lint(inputs, onDiagnostic: onDiagnostic)
+        }
+        // Beyond the listing limit, sessions are checked and their findings kept, not listed.
+        var notListed = 0
+        var unlistedFindings: [Finding] = []
+        if closed.count > Self.maximumSessionsListed {
+            var countByApp: [String: Int] = [:]
+            for entry in closed[..<Self.maximumSessionsListed] {
+                countByApp[entry.session.app.bundleID ?? entry.session.app.processName ?? "unknown", default: 0] += 1
+            }
+            for entry in closed[Self.maximumSessionsListed...] {
+                let app = entry.session.app.bundleID ?? entry.session.app.processName ?? "unknown"
+                countByApp[app, default: 0] += 1
+                unlistedFindings += entry.findings.map { var finding = $0; finding.sessionID = "\(app)#\(countByApp[app]!)"; return finding }
+                notListed += 1
+            }
+            closed.removeLast(closed.count - Self.maximumSessionsListed)
         }
         let sessions = closed.map(\.session)
         let ids = LintReport.sessionIDs(sessions)

@@ -27,6 +27,9 @@ public struct SessionPipeline: Sendable {
     public var maximumOpenSessions: Int
     /// Pids the classifier remembers as apps, per input (see `ProcessDirectory`).
     public var maximumRememberedPIDs: Int
+    /// Inputs read at once (threads). Output is the same for any value: results are put back in
+    /// input order; diagnostics are then reported per input, in order, once all are read.
+    public var jobs = 1
 
     /// A pipeline; every limit has a default.
     public init(reader: InputReader, signatures: SignatureTable = .builtIn, maximumOpenSessions: Int = 10_000,
@@ -83,12 +86,25 @@ public struct SessionPipeline: Sendable {
         if inputs.count == 1 { return runStreaming(inputs[0], onDiagnostic: onDiagnostic, onSession: onSession) }
         var result = Result()
         var kept: [(classified: ClassifiedEvent, input: Int)] = []
-        for (index, discovered) in inputs.enumerated() {
-            readClassified(discovered, into: &result, onDiagnostic: onDiagnostic) { classified in
+        // Each input is read and classified on its own (its classifier learns from its own lines
+        // only), several at once; then merged in input order, so any number of threads gives the same.
+        let pipeline = self
+        let reads = InputParallelism.map(count: inputs.count, jobs: jobs) { index -> (Result, [ClassifiedEvent]) in
+            var one = Result()
+            var events: [ClassifiedEvent] = []
+            pipeline.readClassified(inputs[index], into: &one, onDiagnostic: { _ in }) { classified in
                 var compact = classified
                 compact.event.message = Self.compactMessage(classified.event.message)
-                kept.append((compact, index))
+                events.append(compact)
             }
+            return (one, events)
+        }
+        for (index, (one, events)) in reads.enumerated() {
+            for diagnostic in one.diagnostics { onDiagnostic(diagnostic) }
+            result.diagnostics += one.diagnostics
+            result.summaries += one.summaries
+            result.decisions += one.decisions
+            kept += events.map { ($0, index) }
         }
         // Stable sort by time, then input order, then position in the input.
         kept.sort { lhs, rhs in

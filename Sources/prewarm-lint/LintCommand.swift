@@ -123,8 +123,9 @@ struct LintCommand: ParsableCommand {
         }
         var printed = 0
         let textOut = format == .text
-        let run = LintRun(options: options, linter: Linter(registry: registry, configuration: configuration),
+        var run = LintRun(options: options, linter: Linter(registry: registry, configuration: configuration),
                           toolVersion: ToolVersion.current, separately: separately, maximumOpenSessions: maxOpenSessions)
+        run.jobs = reading.jobs
         var report = run.run(discovery.inputs) { diagnostic in
             guard textOut, printed < maxDiagnostics, diagnostic.severity >= .warning else { return }
             StandardStreams.err(diagnostic.description)

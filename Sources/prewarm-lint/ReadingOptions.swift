@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import PrewarmLint
 
 /// Options every command that reads logs shares: inputs, and how to read them.
@@ -6,10 +7,14 @@ struct ReadingOptions: ParsableArguments {
     @Argument(help: ArgumentHelp("Log files, directories (read recursively) or - for standard input.", valueName: "path"))
     var paths: [String] = []
 
+    @Option(name: .long, help: ArgumentHelp("Inputs read at once (default: every core); the output is the same for any value.", valueName: "n"))
+    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+
     @OptionGroup var input: InputOptions
 
     func validate() throws {
         if paths.isEmpty { throw ValidationError("give at least one path, or - to read standard input") }
+        if jobs < 1 { throw ValidationError("--jobs must be at least 1, not \(jobs)") }
     }
 
     func readOptions(now: Int64) throws -> ReadOptions { try input.readOptions(now: now) }

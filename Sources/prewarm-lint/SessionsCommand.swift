@@ -50,7 +50,8 @@ struct SessionsCommand: ParsableCommand {
             failed = true
         }
         var printed = 0
-        let pipeline = SessionPipeline(reader: InputReader(options: options), signatures: configuration.signatureTable())
+        var pipeline = SessionPipeline(reader: InputReader(options: options), signatures: configuration.signatureTable())
+        pipeline.jobs = reading.jobs
         let onDiagnostic: (ReaderDiagnostic) -> Void = { diagnostic in
             guard format == .text, printed < maxDiagnostics, diagnostic.severity >= .warning else { return }
             StandardStreams.err(diagnostic.description)

@@ -5,15 +5,17 @@ import PrewarmLint
 /// Reads logs into sessions and their launch statistics; shared by `stats` and `compare`.
 enum StatisticsRun {
     static func statistics(paths: [String], options: ReadOptions, configuration: LintConfiguration, separately: Bool,
-                           apps: [String]) throws -> LaunchStatistics {
+                           apps: [String], jobs: Int = ProcessInfo.processInfo.activeProcessorCount) throws -> LaunchStatistics {
         let discovery = InputDiscovery.expand(paths)
         var unreadable = false
         for failure in discovery.failures {
             StandardStreams.err("\(failure.path): error: \(failure.message)")
             unreadable = true
         }
-        let report = LintRun(options: options, linter: Linter(registry: RuleRegistry(rules: []), configuration: configuration),
-                             toolVersion: ToolVersion.current, separately: separately).run(discovery.inputs)
+        var run = LintRun(options: options, linter: Linter(registry: RuleRegistry(rules: []), configuration: configuration),
+                          toolVersion: ToolVersion.current, separately: separately)
+        run.jobs = jobs
+        let report = run.run(discovery.inputs)
         for input in report.inputs where input.error != nil {
             StandardStreams.err("\(input.path): error: \(input.error!)")
             unreadable = true
@@ -64,7 +66,7 @@ struct StatsCommand: ParsableCommand {
         let options = try reading.readOptions(now: StandardStreams.now())
         let configuration = try ConfigurationFile.resolve(explicit: config, disabled: noConfig, firstPath: reading.paths[0])
         let statistics = try StatisticsRun.statistics(paths: reading.paths, options: options, configuration: configuration,
-                                                      separately: separately, apps: app)
+                                                      separately: separately, apps: app, jobs: reading.jobs)
         StandardStreams.out(String(StatisticsReporter(format: format).render(statistics).dropLast()))
         StandardStreams.flush()
     }

@@ -179,6 +179,18 @@ struct LintCommandTests {
         #expect(process.terminationStatus == 0)
     }
 
+    @Test("several inputs at once give the same bytes as one at a time, merged and separately", arguments: [true, false])
+    func parallelIsDeterministic(separately: Bool) throws {
+        let paths = separately ? ["Corpus/"] : ["Corpus/scenarios"]
+        let flags = separately ? ["--separately"] : []
+        let one = try CLI.run(flags + ["--jobs", "1", "--format", "json", "--date", "2024-03-18"] + paths, in: Self.root)
+        let many = try CLI.run(flags + ["--jobs", "4", "--format", "json", "--date", "2024-03-18"] + paths, in: Self.root)
+        #expect(one.status == many.status)
+        #expect(one.stdout.count > 10_000)
+        #expect(one.stdout == many.stdout)
+        #expect(one.stderr == many.stderr)
+    }
+
     @Test("standard input: `pbpaste | prewarm-lint -` with a Console copy")
     func standardInput() throws {
         let log = try Data(contentsOf: Self.root.appendingPathComponent(Self.scene))
