@@ -211,6 +211,7 @@ struct InputLint {
             return a != b ? a < b : lhs.offset < rhs.offset
         }.map(\.element)
         return LintReport(toolVersion: LogAnalyzer.libraryVersion, inputs: [input], sessions: ordered.map(\.session),
-                          sessionIDs: ordered.map(\.id), findings: ordered.flatMap(\.findings), diagnostics: diagnostics)
+                          sessionIDs: ordered.map(\.id), findings: ordered.flatMap(\.findings), diagnostics: diagnostics,
+                          prewarmDecisions: stream.decisions)
     }
 }

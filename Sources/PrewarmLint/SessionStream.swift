@@ -90,9 +90,9 @@ struct InputClassifier: Sendable {
     /// The event classified, when it means something for a launch.
     mutating func classify(_ event: LogEvent) -> ClassifiedEvent? {
         let classified = classifier.classifyIfMeaningful(event)
-        if let meaning = classifier.lastMeaning, meaning == .prewarmRequest || meaning == .prewarmRefused || meaning == .prewarmEnded,
-           event.process == "dasd", decisions.count < Self.maximumDecisions, let (reason, app) = PrewarmDecision.read(event.message) {
-            decisions.append(PrewarmDecision(reason: reason, app: app ?? classified?.subject?.bundleID, time: event.timestamp,
+        if let signatureID = classifier.lastSignatureID, let reason = PrewarmDecision.Reason(signatureID: signatureID),
+           decisions.count < Self.maximumDecisions {
+            decisions.append(PrewarmDecision(reason: reason, app: classified?.subject?.bundleID, time: event.timestamp,
                                              evidence: event.origin, text: SessionEvent.keptText(event.message)))
         }
         if let classified { return classified }

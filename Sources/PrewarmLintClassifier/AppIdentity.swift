@@ -111,18 +111,27 @@ public enum AppIdentityParser {
         return Int(String(decoding: digits, as: UTF8.self))
     }
 
-    /// Identities spelled as a bare bundle id after known phrases.
-    private static let plainPhrases: [String] = ["Application process state changed for ", "Prewarming for launch of ", "Attempting prewarm for ",
-                       "Prelaunched app: ", "DASDPREWARM Prewarm app success: ", "DASDPREWARM Prewarm app attempt: ",
-                       "Prewarm terminated for ", "Prewarm assertion lost for ", "Requesting prewarm termination for ",
-                       "Bootstrapping ", "[sceneID:", "_mutateContextIfNeeded called for "]
-    private static let plainPhraseBytes = plainPhrases.map { Array($0.utf8) }
+    /// Identities spelled as a bare bundle id after known phrases; a phrase with a `then` has the id
+    /// after that second marker (`Encountered error with prelaunch (%u) of %@: %@`).
+    private static let plainPhrases: [(phrase: String, then: String?)] = [
+        ("Application process state changed for ", nil), ("Prewarming for launch of ", nil), ("Attempting prewarm for ", nil),
+        ("Prelaunched app: ", nil), ("DASDPREWARM Prewarm app success: ", nil), ("DASDPREWARM Prewarm app attempt: ", nil),
+        ("DASDPREWARM Prewarm of ", nil), ("Refusing to prewarm ", nil), ("BundleID ", nil),
+        ("DASDPREWARM Encountered error launching ", nil), ("Encountered error with prelaunch (", ") of "),
+        ("Prewarm terminated for ", nil), ("Prewarm assertion lost for ", nil), ("Requesting prewarm termination for ", nil),
+        ("Bootstrapping ", nil), ("[sceneID:", nil), ("_mutateContextIfNeeded called for ", nil),
+    ]
+    private static let plainPhraseBytes = plainPhrases.map { (Array($0.phrase.utf8), $0.then.map { Array($0.utf8) }) }
 
     private static func plainBundleIdentity(in message: String) -> AppIdentity? {
         ByteSearch.withBytes(of: message) { bytes -> AppIdentity? in
-            for (phrase, pattern) in zip(plainPhrases, plainPhraseBytes) {
+            for ((phrase, _), (pattern, then)) in zip(plainPhrases, plainPhraseBytes) {
                 guard let at = ByteSearch.firstOffset(of: pattern, in: bytes) else { continue }
                 var end = at + pattern.count
+                if let then {
+                    guard let thenAt = ByteSearch.firstOffset(of: then, in: UnsafeBufferPointer(rebasing: bytes[end...])) else { continue }
+                    end += thenAt + then.count
+                }
                 let start = end
                 while end < bytes.count, !" :,;>)]".utf8.contains(bytes[end]) { end += 1 }
                 var bundle = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)

@@ -52,6 +52,9 @@ public struct EventClassifier: Sendable {
     /// The meaning of the last event given to ``classifyIfMeaningful(_:)``, even when it was not
     /// returned for lack of an app (a redacted identity).
     public private(set) var lastMeaning: EventMeaning?
+    /// The id of the signature the last event given to ``classifyIfMeaningful(_:)`` matched, even
+    /// when it was not returned (a line naming no app, such as dasd's `Prewarm not yet allowed.`).
+    public private(set) var lastSignatureID: String?
 
     /// `directoryCapacity`: how many pids the classifier remembers as apps (``ProcessDirectory``).
     public init(table: SignatureTable = .builtIn, directoryCapacity: Int = ProcessDirectory.defaultCapacity) {
@@ -66,11 +69,13 @@ public struct EventClassifier: Sendable {
         // A known daemon that plays no part in launches (locationd, wifid…): nothing to learn or match.
         if roleCache.role(of: event.process) == .other {
             lastMeaning = nil
+            lastSignatureID = nil
             return nil
         }
         // A process not known as an app can only matter through a line that names its app.
         let analysis = analyze(event, namingOnlyForOther: true)
         lastMeaning = analysis.meaning
+        lastSignatureID = analysis.signatureID
         guard analysis.meaning != nil, analysis.subject != nil else { return nil }
         return ClassifiedEvent(event: event, role: analysis.role, meaning: analysis.meaning, signatureID: analysis.signatureID,
                                subject: analysis.subject, detail: analysis.detail)

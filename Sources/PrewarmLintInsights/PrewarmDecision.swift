@@ -46,6 +46,30 @@ public struct PrewarmDecision: Sendable, Hashable {
             case .disabled: "not prewarmed: prewarming is disabled on this device (a Trial experiment setting)"
             }
         }
+
+    /// The decision a dasd line states, from the id of the signature it matched
+    /// (`SignatureTable.builtIn` holds one per decision); nil for any other signature.
+    ///
+    /// ```swift
+    /// var classifier = EventClassifier()
+    /// _ = classifier.classifyIfMeaningful(event)
+    /// if let id = classifier.lastSignatureID, let reason = PrewarmDecision.Reason(signatureID: id) { … }
+    /// ```
+        public init?(signatureID: String) {
+            switch signatureID {
+            case "dasd-prewarm-attempt": self = .attempted
+            case "dasd-prewarm-success": self = .succeeded
+            case "dasd-prewarm-developer-opt-out": self = .developerOptOut
+            case "dasd-prewarm-not-yet-allowed": self = .notYetAllowed
+            case "dasd-prewarm-class-c-unavailable": self = .beforeFirstUnlock
+            case "dasd-prewarm-already-running": self = .alreadyRunning
+            case "dasd-prewarm-launch-error": self = .attemptFailed
+            case "dasd-prewarm-assertion-lost": self = .assertionLost
+            case "dasd-prewarm-terminated": self = .terminated
+            case "dasd-prewarm-disabled": self = .disabled
+            default: return nil
+            }
+        }
     }
 
     /// What dasd decided.
@@ -66,40 +90,5 @@ public struct PrewarmDecision: Sendable, Hashable {
         self.time = time
         self.evidence = evidence
         self.text = text
-    }
-
-    /// The decision a dasd line states, with the app it names (after the template's fixed text),
-    /// or nil when the line states none.
-    public static func read(_ message: String) -> (reason: Reason, app: String?)? {
-        let table: [(String, Reason, appAfter: String?)] = [
-            ("Refusing to prewarm ", .developerOptOut, "Refusing to prewarm "),
-            ("Prewarm not yet allowed", .notYetAllowed, nil),
-            ("Class C not yet available", .beforeFirstUnlock, nil),
-            ("is already running. Skipping from Prewarm", .alreadyRunning, "BundleID "),
-            ("Encountered error with prelaunch", .attemptFailed, nil),
-            ("DASDPREWARM Encountered error launching ", .attemptFailed, "DASDPREWARM Encountered error launching "),
-            ("Prewarm assertion lost for ", .assertionLost, "Prewarm assertion lost for "),
-            ("Prewarm terminated for ", .terminated, "Prewarm terminated for "),
-            ("Requesting prewarm termination for ", .terminated, "Requesting prewarm termination for "),
-            ("Trial: Prewarm disabled set to 1", .disabled, nil),
-            ("DASDPREWARM Prewarm app success: ", .succeeded, "DASDPREWARM Prewarm app success: "),
-            ("DASDPREWARM Prewarm of ", .succeeded, "DASDPREWARM Prewarm of "),
-            ("Attempting prewarm for ", .attempted, "Attempting prewarm for "),
-            ("DASDPREWARM Prewarm app attempt: ", .attempted, "DASDPREWARM Prewarm app attempt: "),
-        ]
-        for (marker, reason, appAfter) in table where message.contains(marker) {
-            var app: String?
-            if let appAfter, let range = message.range(of: appAfter) {
-                let rest = message[range.upperBound...]
-                let name = rest.prefix { !$0.isWhitespace && $0 != ":" && $0 != "," }
-                app = name.isEmpty ? nil : String(name)
-            } else if reason == .attemptFailed, let range = message.range(of: " of ") {
-                // `Encountered error with prelaunch (%u) of %@: %@`
-                let name = message[range.upperBound...].prefix { !$0.isWhitespace && $0 != ":" }
-                app = name.isEmpty ? nil : String(name)
-            }
-            return (reason, app)
-        }
-        return nil
     }
 }

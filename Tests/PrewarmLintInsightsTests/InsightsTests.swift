@@ -151,13 +151,30 @@ struct InsightsTests {
         ("DASPREWARM Refusing to prewarm com.example.notes because it not allowed by developer", "developer-opt-out", "com.example.notes"),
         ("BundleID com.example.ledger is already running. Skipping from Prewarm", "already-running", "com.example.ledger"),
         ("Class C not yet available.", "before-first-unlock", nil),
+        ("Prewarm not yet allowed.", "not-yet-allowed", nil),
         ("DASDPREWARM Encountered error launching com.example.ledger: Error Domain=X Code=1", "attempt-failed", "com.example.ledger"),
+        ("Encountered error with prelaunch (1) of com.example.ledger: Error Domain=RBSRequestErrorDomain Code=5", "attempt-failed",
+         "com.example.ledger"),
+        ("DASDPREWARM Prewarm of com.example.ledger succeeded", "succeeded", "com.example.ledger"),
         ("Prewarm terminated for com.example.ledger", "terminated", "com.example.ledger"),
         ("Updating timeline: <private>", nil, nil),
     ] as [(String, String?, String?)])
-    func decisionLines(line: String, reason: String?, app: String?) {
-        let read = PrewarmDecision.read(line)
-        #expect(read?.reason.rawValue == reason)
-        #expect(read?.app == app)
+    func decisionLines(line: String, reason: String?, app: String?) throws {
+        // `log show --style syslog` (formats.md §1.4): the decision comes out of the whole pipeline.
+        let log = "Timestamp                       (process)[PID]\n2021-10-20 08:14:02.118203+0200  localhost dasd[105]: \(line)\n"
+        let report = try LogAnalyzer(linter: Linter(registry: RuleRegistry(rules: []))).lint(bytes: Array(log.utf8), named: "decision.log")
+        #expect(report.prewarmDecisions.map(\.reason.rawValue) == (reason.map { [$0] } ?? []))
+        #expect(report.prewarmDecisions.first?.app == app)
+        #expect(report.prewarmDecisions.first?.evidence.line == (reason == nil ? nil : 2))
+    }
+
+    @Test("every decision has a dasd signature, and every dasd signature id it names exists")
+    func decisionSignatures() {
+        let ids = Set(SignatureTable.builtIn.signatures.map(\.id))
+        let named = ids.filter { PrewarmDecision.Reason(signatureID: $0) != nil }
+        #expect(Set(named.compactMap { PrewarmDecision.Reason(signatureID: $0) }) == Set(PrewarmDecision.Reason.allCases))
+        for id in named {
+            #expect(SignatureTable.builtIn.signatures.first { $0.id == id }?.roles == [.dasd], "\(id)")
+        }
     }
 }
