@@ -1,6 +1,6 @@
 import PrewarmLintModel
 public import PrewarmLintRules
-import PrewarmLintSessions
+public import PrewarmLintSessions
 
 /// Findings the way compilers print diagnostics, for a terminal or an editor's problem matcher:
 ///
@@ -64,17 +64,27 @@ public struct FindingTextReporter: Sendable {
         return "\(place)\(paint(finding.severity)): [\(finding.ruleID)] \(finding.message)"
     }
 
-    /// `3 findings (1 error, 2 warnings) in 4 sessions from 2 inputs; 1 suppressed by the baseline`.
+    /// `3 findings (1 error, 2 warnings) in 4 sessions (1 cold, 3 prewarm-then-launch) from 2 inputs; 1 suppressed by the baseline`:
+    /// the kinds answer "was it prewarmed?" even when nothing is wrong.
     public func summary(_ report: LintReport) -> String {
         let counts = report.findingCounts.filter { $0.count > 0 }.map { "\($0.count) \($0.severity.rawValue)\($0.count == 1 || $0.severity == .info ? "" : "s")" }
         var text = report.findings.isEmpty ? "no findings" : "\(report.findings.count) finding\(report.findings.count == 1 ? "" : "s") (\(counts.joined(separator: ", ")))"
         let read = report.inputs.filter { $0.format != nil }.count
-        text += " in \(report.sessions.count) session\(report.sessions.count == 1 ? "" : "s") from \(read) input\(read == 1 ? "" : "s")"
+        text += " in \(report.sessions.count) session\(report.sessions.count == 1 ? "" : "s")"
+        if !report.sessions.isEmpty { text += " (\(Self.kindCounts(report.sessions)))" }
+        text += " from \(read) input\(read == 1 ? "" : "s")"
         if report.baselineSuppressed > 0 { text += "; \(report.baselineSuppressed) suppressed by the baseline" }
         let incomplete = report.sessions.filter(\.evidenceIncomplete).count
         if incomplete > 0 { text += "; evidence incomplete in \(incomplete) session\(incomplete == 1 ? "" : "s")" }
         if report.partial { text += "; interrupted: partial report" }
         return text
+    }
+
+    /// `2 cold, 1 prewarm-unused`: how many sessions of each kind, in the kinds' order.
+    public static func kindCounts(_ sessions: some Sequence<LaunchSession>) -> String {
+        var counts: [LaunchSession.Kind: Int] = [:]
+        for session in sessions { counts[session.kind, default: 0] += 1 }
+        return LaunchSession.Kind.allCases.compactMap { kind in counts[kind].map { "\($0) \(kind.rawValue)" } }.joined(separator: ", ")
     }
 
     private func paint(_ severity: Severity) -> String {

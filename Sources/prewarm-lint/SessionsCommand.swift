@@ -94,11 +94,9 @@ struct SessionsCommand: ParsableCommand {
             if !notLogs.isEmpty {
                 StandardStreams.err("note: skipped \(notLogs.count) file\(notLogs.count == 1 ? "" : "s") in directories that \(notLogs.count == 1 ? "is" : "are") not logs")
             }
-            let kinds = Dictionary(grouping: selected.map(\.0), by: \.kind).mapValues(\.count)
-            let counted = LaunchSession.Kind.allCases.compactMap { kind in kinds[kind].map { "\($0) \(kind.rawValue)" } }
             let read = result.summaries.filter { $0.format != nil }.count
             var line = "\(selected.count) session\(selected.count == 1 ? "" : "s") from \(read) input\(read == 1 ? "" : "s")"
-            if !counted.isEmpty { line += ": " + counted.joined(separator: ", ") }
+            if !selected.isEmpty { line += ": " + FindingTextReporter.kindCounts(selected.map(\.0)) }
             if result.duplicateEvents > 0 { line += "; \(result.duplicateEvents) events seen in two inputs counted once" }
             StandardStreams.err(line)
         }

@@ -31,7 +31,7 @@ struct LintCommandTests {
         let run = try CLI.run(["--separately", "--date", "2024-03-18", "--no-color", Self.scene, Self.watchdog, Self.jetsam]
                                 + formats.flatMap { ["--output", "\($0.0)=\(folder.appendingPathComponent($0.1).path)"] }, in: Self.root)
         #expect(run.status == 1)
-        #expect(run.stderr.hasSuffix("6 findings (2 errors, 3 warnings, 1 info) in 3 sessions from 3 inputs\n"))
+        #expect(run.stderr.hasSuffix("6 findings (2 errors, 3 warnings, 1 info) in 3 sessions (1 prewarm-unused, 1 prewarm-then-launch, 1 background-launch) from 3 inputs\n"))
         var problems: [String] = []
         if let problem = try GoldenFile.compare(run.stdout, with: Self.goldens.appendingPathComponent("report.txt"), name: "Goldens") { problems.append(problem) }
         for (_, file) in formats {
@@ -115,7 +115,7 @@ struct LintCommandTests {
         #expect(run.stderr.contains("\(nuls.path): error: not a recognized log format: no line of its first 4096 bytes looks like a supported log (see `prewarm-lint formats`; use --input-format to force one)\n"))
         #expect(run.stderr.contains("\(denied.path): error: cannot open: Permission denied (check the file's permissions)\n"))
         #expect(run.stdout.contains(": error: [keychain-while-locked]"), "the good input is still linted")
-        #expect(run.stderr.hasSuffix("4 findings (1 error, 3 warnings) in 1 session from 1 input\n"))
+        #expect(run.stderr.hasSuffix("4 findings (1 error, 3 warnings) in 1 session (1 prewarm-then-launch) from 1 input\n"))
     }
 
     @Test("limits are options: a tiny --max-line-length cuts and reports, --max-open-sessions closes early and says so")
