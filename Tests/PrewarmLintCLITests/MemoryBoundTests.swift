@@ -1,0 +1,37 @@
+import PrewarmLintTesting
+import Testing
+
+/// Memory bounds, measured on the `prewarm-lint` binary as a child process (its own peak RSS from
+/// `wait4`): the test process runs other tests in parallel, so its own peak says nothing about one input.
+/// Big inputs are generated and piped in, never written to disk.
+@Suite("memory bounds of the binary")
+struct MemoryBoundTests {
+    static let limitKilobytes = 64 * 1024
+    static let megabyteOfX = [UInt8](repeating: UInt8(ascii: "x"), count: 1 << 20)
+    static let prewarmLine = "2024-03-18 07:41:02.120871-0700 0x2b07     Default     0x0                  33     0    runningboardd: Executing launch request for app<com.example.ledger(501)> (DAS Prewarm launch)\n"
+
+    @Test("a 200 MB plist text node piped in: the entry skipped with one diagnostic, the next read, peak RSS under 64 MB")
+    func hugeTextNode() throws {
+        let run = try MeasuredChildProcess.run(EventsCommandTests.binary.path, ["events", "--format", "ndjson", "-"]) { write in
+            try write(Array("<?xml version=\"1.0\"?>\n<plist><array><dict><key>eventMessage</key><string>".utf8))
+            for _ in 0..<200 { try write(Self.megabyteOfX) }
+            try write(Array("</string></dict>\n<dict><key>timestamp</key><string>2024-03-18 07:41:02.120871-0700</string><key>processImagePath</key><string>/usr/libexec/dasd</string><key>processID</key><integer>118</integer><key>eventMessage</key><string>Attempting prewarm for com.example.ledger</string></dict>\n</array></plist>\n".utf8))
+        }
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(run.standardError.contains("-:2: warning: plist entry longer than 4194304 bytes"))
+        #expect(run.standardError.contains("-: plist, 1 event from"))
+        #expect(run.peakResidentKilobytes < Self.limitKilobytes, "peak RSS \(run.peakResidentKilobytes / 1024) MB")
+    }
+
+    @Test("a 200 MB line with no newline piped in after two good lines: both read, one diagnostic, peak RSS under 64 MB")
+    func hugeLine() throws {
+        let run = try MeasuredChildProcess.run(EventsCommandTests.binary.path, ["events", "--format", "ndjson", "-"]) { write in
+            try write(Array((Self.prewarmLine + Self.prewarmLine).utf8))
+            for _ in 0..<200 { try write(Self.megabyteOfX) }
+        }
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(run.standardError.contains("[line-too-long]"))
+        #expect(run.standardError.contains("-: log-show, 2 events from 3 lines"))
+        #expect(run.peakResidentKilobytes < Self.limitKilobytes, "peak RSS \(run.peakResidentKilobytes / 1024) MB")
+    }
+}
