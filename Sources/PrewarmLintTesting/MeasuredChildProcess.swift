@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Foundation
 
 /// Runs a program as a child process, feeds its standard input from a closure, and reports its exit
 /// status, its standard error and its own peak resident memory (from `wait4`).
@@ -10,6 +6,12 @@ import Darwin
 /// Memory bounds are asserted on a child, not on the test process: Swift Testing runs tests in
 /// parallel in one process, so the test process's peak RSS belongs to whichever test peaked, not to
 /// the one asserting.
+///
+/// The child is started by a small Python launcher that waits for it: on Linux a child's `ru_maxrss`
+/// starts at the resident size of the address space it was spawned from (`exec` records the old
+/// mapping's high-water mark, and `posix_spawn` and `vfork` share the parent's), so a child spawned
+/// straight from a test process of 300 MB reports at least 300 MB. Spawned from the launcher, it
+/// inherits only the launcher's few megabytes.
 ///
 /// ```swift
 /// let run = try MeasuredChildProcess.run(binary, ["events", "-"]) { write in
@@ -34,10 +36,37 @@ public enum MeasuredChildProcess {
         public var description: String
     }
 
+    /// Waits for the program named by its arguments and writes its exit status and peak RSS to the file
+    /// named by its first argument.
+    static let launcher = """
+        import os, subprocess, sys
+        child = subprocess.Popen(sys.argv[2:])
+        _, status, usage = os.wait4(child.pid, 0)
+        open(sys.argv[1], "w").write(f"{os.waitstatus_to_exitcode(status)} {usage.ru_maxrss}")
+        """
+
     /// Runs `executable` with `arguments`; `feed` writes its standard input through the function it
     /// is given, and the pipe is closed when `feed` returns.
     public static func run(_ executable: String, _ arguments: [String],
                            feed: (_ write: ([UInt8]) throws -> Void) throws -> Void) throws -> Outcome {
+        var reportTemplate = Array("/tmp/prewarm-lint-child-usage-XXXXXX".utf8CString)
+        let reportFile = reportTemplate.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard reportFile >= 0 else { throw Failure(description: "mkstemp: \(String(cString: strerror(errno)))") }
+        close(reportFile)
+        let reportPath = reportTemplate.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        defer { unlink(reportPath) }
+        var outcome = try spawn("/usr/bin/env", ["python3", "-c", launcher, reportPath, executable] + arguments, feed: feed)
+        let report = try String(contentsOfFile: reportPath, encoding: .utf8).split(separator: " ")
+        guard report.count == 2, let status = Int32(report[0]), let peak = Int(report[1]) else {
+            throw Failure(description: "the launcher did not report on \(executable) (exit \(outcome.status)): \(outcome.standardError)")
+        }
+        outcome.status = status < 0 ? 128 - status : status
+        outcome.peakResidentKilobytes = peak
+        return outcome
+    }
+
+    private static func spawn(_ executable: String, _ arguments: [String],
+                              feed: (_ write: ([UInt8]) throws -> Void) throws -> Void) throws -> Outcome {
         // Close-on-exec, so a child another test spawns meanwhile cannot inherit the write end and
         // keep this child's standard input open (dup2 into the child clears the flag on fd 0 and 2).
         var inputPipe: [Int32] = [0, 0]
