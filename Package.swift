@@ -61,7 +61,7 @@ let package = Package(
         ),
         .target(name: "PrewarmLintTesting", dependencies: ["PrewarmLint"]),
         // Throughput and memory harness: `scripts/benchmark` builds it in release mode and runs it.
-        .executableTarget(name: "prewarm-lint-benchmark", dependencies: ["PrewarmLint"]),
+        .executableTarget(name: "prewarm-lint-benchmark", dependencies: ["PrewarmLint", "PrewarmLintTesting"]),
 
         // libFuzzer targets (`scripts/fuzz` builds them with -sanitize=fuzzer -DFUZZING); a plain build makes
         // replay tools of them: `swift run fuzz-readers crash-file` re-runs an input through the same check.

@@ -73,6 +73,7 @@ public struct DeviceLogGenerator: Sendable {
     /// Midnight of the generated day, local time, in microseconds since 1970 (2024-03-18T00:00-07:00).
     public static let dayStart: Int64 = 1_710_745_200_000_000
 
+    /// What this generator writes.
     public let configuration: Configuration
     /// Every session started so far, in start order.
     public private(set) var sessions: [Session] = []

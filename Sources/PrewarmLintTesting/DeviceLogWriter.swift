@@ -4,7 +4,16 @@ import Foundation
 public struct DeviceLogRecord: Sendable, Hashable {
     /// The levels the exporters print, each spelled its own way.
     public enum Level: Sendable, Hashable {
-        case `default`, info, debug, error, fault
+        /// `Default` (`Notice` to the device relays).
+        case `default`
+        /// `Info`.
+        case info
+        /// `Debug`.
+        case debug
+        /// `Error`.
+        case error
+        /// `Fault`.
+        case fault
     }
 
     /// When, in microseconds since 1970 (UTC).

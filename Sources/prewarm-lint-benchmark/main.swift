@@ -1,6 +1,7 @@
 // prewarm-lint-benchmark: throughput and memory of the readers, outside the test suite.
 //
 //   prewarm-lint-benchmark generate FORMAT MEGABYTES PATH [SEED] [NOISE%]  writes a synthetic device log
+//   prewarm-lint-benchmark generate-day FORMAT MEGABYTES PATH [SEED]   writes a device day (DeviceLogGenerator), any of its ten formats
 //   prewarm-lint-benchmark read PATH [RUNS]                         reads it to events, reports MB/s and peak RSS
 //   prewarm-lint-benchmark classify PATH [RUNS]                      reads and classifies every event (no sessions)
 //   prewarm-lint-benchmark sessions PATH [RUNS]                      reads, classifies and rebuilds sessions (SessionPipeline)
@@ -9,6 +10,7 @@
 // `scripts/benchmark` builds this in release mode and runs the standard set.
 import Foundation
 import PrewarmLint
+import PrewarmLintTesting
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -72,7 +74,7 @@ func measure(_ mode: String, _ body: (String) -> String) {
 
 let arguments = CommandLine.arguments.dropFirst()
 guard let command = arguments.first else {
-    fail("usage: generate FORMAT MEGABYTES PATH [SEED] [NOISE%] | read|classify|sessions|jsondecoder PATH [RUNS]")
+    fail("usage: generate FORMAT MEGABYTES PATH [SEED] [NOISE%] | generate-day FORMAT MEGABYTES PATH [SEED] | read|classify|sessions|jsondecoder PATH [RUNS]")
 }
 
 switch command {
@@ -85,6 +87,17 @@ case "generate":
     let noise = rest.count > 4 ? Int(rest[4]) ?? 0 : 0
     var generator = SyntheticLogGenerator(format: format, seed: seed, noisePercent: noise)
     try generator.write(to: rest[2], bytes: megabytes << 20)
+
+case "generate-day":
+    let rest = Array(arguments.dropFirst())
+    guard rest.count >= 3, let format = DeviceLogFormat(rawValue: rest[0]), let megabytes = Int(rest[1]) else {
+        fail("usage: generate-day \(DeviceLogFormat.allCases.map(\.rawValue).joined(separator: "|")) MEGABYTES PATH [SEED]")
+    }
+    let seed = rest.count > 3 ? UInt64(rest[3]) ?? 1 : 1
+    let sessions = try DeviceLogGenerator.write(DeviceLogGenerator.Configuration(seed: seed, targetBytes: megabytes << 20, format: format), to: rest[2])
+    var kinds: [String: Int] = [:]
+    for session in sessions { kinds[session.kind, default: 0] += 1 }
+    print("\(rest[2]): \(sessions.count) sessions (" + kinds.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ") + ")")
 
 case "read":
     measure("read") { path in
