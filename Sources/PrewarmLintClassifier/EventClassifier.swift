@@ -67,13 +67,14 @@ public struct EventClassifier: Sendable {
     /// the events it drops.
     public mutating func classifyIfMeaningful(_ event: LogEvent) -> ClassifiedEvent? {
         // A known daemon that plays no part in launches (locationd, wifid…): nothing to learn or match.
-        if roleCache.role(of: event.process) == .other {
+        let known = roleCache.role(of: event.process)
+        if known == .other {
             lastMeaning = nil
             lastSignatureID = nil
             return nil
         }
         // A process not known as an app can only matter through a line that names its app.
-        let analysis = analyze(event, namingOnlyForOther: true)
+        let analysis = analyze(event, known: known, namingOnlyForOther: true)
         lastMeaning = analysis.meaning
         lastSignatureID = analysis.signatureID
         guard analysis.meaning != nil, analysis.subject != nil else { return nil }
@@ -83,7 +84,7 @@ public struct EventClassifier: Sendable {
 
     /// Classifies any event: its role always, a meaning and an app when a template matches.
     public mutating func classify(_ event: LogEvent) -> ClassifiedEvent {
-        let analysis = analyze(event)
+        let analysis = analyze(event, known: roleCache.role(of: event.process))
         return ClassifiedEvent(event: event, role: analysis.role, meaning: analysis.meaning, signatureID: analysis.signatureID,
                                subject: analysis.subject, detail: analysis.detail)
     }
@@ -97,8 +98,7 @@ public struct EventClassifier: Sendable {
         var detail: String?
     }
 
-    private mutating func analyze(_ event: LogEvent, namingOnlyForOther: Bool = false) -> Analysis {
-        let known = roleCache.role(of: event.process)
+    private mutating func analyze(_ event: LogEvent, known: ProcessRole?, namingOnlyForOther: Bool = false) -> Analysis {
         let role = self.role(of: event, known: known)
         var result = Analysis(role: role)
         // An unknown process may be an app not yet named by a daemon: its own lines are tried too.

@@ -55,9 +55,11 @@ struct ProcessRoleCache: Sendable {
     private var roles = [ProcessRole?](repeating: nil, count: 64)
 
     mutating func role(of name: String) -> ProcessRole? {
-        var slot = name.utf8.count
-        if let first = name.utf8.first { slot = slot &* 31 &+ Int(first) }
-        if let last = name.utf8.last { slot = slot &* 31 &+ Int(last) }
+        // Length, first and last byte, read from the contiguous bytes (the generic `utf8.last` is not cheap).
+        var slot = name.utf8.withContiguousStorageIfAvailable { bytes -> Int in
+            guard let first = bytes.first, let last = bytes.last else { return 0 }
+            return (bytes.count &* 31 &+ Int(first)) &* 31 &+ Int(last)
+        } ?? name.utf8.count
         slot &= 63
         if let cached = names[slot], cached == name { return roles[slot] }
         let role = ProcessRole.known(processName: name)

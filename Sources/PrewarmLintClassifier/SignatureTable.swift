@@ -13,10 +13,10 @@ public struct SignatureTable: Sendable {
     }
     /// For each role (by `ProcessRole.allCases` order), its signatures' positions and matchers, so
     /// an event is tried only against its own role's signatures, in table order.
-    private var byRole: [[(position: Int, matcher: SignatureMatcher)]] = []
+    private var byRole: [CandidateList] = []
     /// The same, limited to signatures whose lines name the app they concern (their example holds an
     /// identity): all that can place a line of a not-yet-known process in a session.
-    private var naming: [[(position: Int, matcher: SignatureMatcher)]] = []
+    private var naming: [CandidateList] = []
 
     /// A table of these signatures, compiled for matching.
     public init(signatures: [MessageSignature]) {
@@ -25,11 +25,12 @@ public struct SignatureTable: Sendable {
     }
 
     private mutating func compile() {
-        byRole = ProcessRole.allCases.map { role in
+        let lists = ProcessRole.allCases.map { role in
             signatures.enumerated().filter { $0.element.roles.contains(role) }.map { ($0.offset, SignatureMatcher($0.element)) }
         }
-        naming = byRole.map { candidates in
-            candidates.filter { AppIdentityParser.firstIdentity(in: signatures[$0.position].example) != nil }
+        byRole = lists.map(CandidateList.init)
+        naming = lists.map { candidates in
+            CandidateList(candidates.filter { AppIdentityParser.firstIdentity(in: signatures[$0.0].example) != nil })
         }
     }
 
@@ -37,10 +38,26 @@ public struct SignatureTable: Sendable {
     /// signatures whose lines name their app are tried.
     public func match(_ message: String, role: ProcessRole, namingOnly: Bool = false) -> (signature: MessageSignature, detail: String?)? {
         let roleIndex = ProcessRole.allCases.firstIndex(of: role)!
-        let candidates = namingOnly ? naming[roleIndex] : byRole[roleIndex]
-        guard !candidates.isEmpty else { return nil }
+        let list = namingOnly ? naming[roleIndex] : byRole[roleIndex]
+        guard !list.all.isEmpty else { return nil }
         return ByteSearch.withBytes(of: message) { bytes in
+            // Most lines contain no anchor of any signature: one pass over the bytes rules them all out,
+            // and only the signatures with no anchor remain to try (in table order, as the first match wins).
+            let candidates = list.anchors.mayOccur(in: bytes) ? list.all : list.unanchored
             for (position, matcher) in candidates {
+                let result = matcher.match(bytes)
+                if result.matched { return (signatures[position], result.detail) }
+            }
+            return nil
+        }
+    }
+
+    /// The same as ``match(_:role:namingOnly:)`` without the anchor prefilter: what the tests compare it with.
+    func matchTryingEverySignature(_ message: String, role: ProcessRole, namingOnly: Bool = false) -> (signature: MessageSignature, detail: String?)? {
+        let roleIndex = ProcessRole.allCases.firstIndex(of: role)!
+        let list = namingOnly ? naming[roleIndex] : byRole[roleIndex]
+        return ByteSearch.withBytes(of: message) { bytes in
+            for (position, matcher) in list.all {
                 let result = matcher.match(bytes)
                 if result.matched { return (signatures[position], result.detail) }
             }
@@ -401,4 +418,95 @@ public struct SignatureTable: Sendable {
             example: "<RBSTerminateContext| domain:10 code:0x8BADF00D explanation:scene-create watchdog transgression: application<jp.go.mhlw.covid19radar>:27928 exhausted CPU time allowance of 3.37 seconds",
             source: "real-logs 19 (cocoa, crash report text)"),
     ]
+}
+
+/// One role's signatures in table order, with the prefilter that rules most lines out at once.
+struct CandidateList: Sendable {
+    /// Every signature of the role, in table order.
+    let all: [(position: Int, matcher: SignatureMatcher)]
+    /// Those without an anchor (a required text shorter than ``AnchorFilter/minimumTextLength``): tried on every line.
+    let unanchored: [(position: Int, matcher: SignatureMatcher)]
+    /// The anchors of the others.
+    let anchors: AnchorFilter
+
+    init(_ all: [(Int, SignatureMatcher)]) {
+        self.all = all
+        var anchors = AnchorFilter()
+        var unanchored: [(position: Int, matcher: SignatureMatcher)] = []
+        for (position, matcher) in all {
+            // A signature can only match a line holding one of these texts: its first `all` text, else any `any` text.
+            let required = matcher.all.first.map { [$0] } ?? matcher.any
+            if required.isEmpty || required.contains(where: { $0.count < AnchorFilter.minimumTextLength }) {
+                unanchored.append((position, matcher))
+            } else {
+                for text in required { anchors.insert(text) }
+            }
+        }
+        self.unanchored = unanchored
+        self.anchors = anchors
+    }
+}
+
+/// A bitset of four-byte windows of the texts signatures require, tested at every fourth position of a
+/// line: a line where none occurs cannot match any anchored signature. False positives only cost the
+/// ordinary matching; there are no false negatives (below).
+///
+/// Each text contributes the four windows starting at offsets `b…b+3` of a seven-byte region `b…b+6`
+/// of it. Wherever the text occurs in a line, exactly one of the region's first four positions is a
+/// multiple of four, and the window there lies within the region, so it is one of the four inserted:
+/// testing every fourth position is enough. That quarters the cost of the scan, which runs on every line.
+struct AnchorFilter: Sendable {
+    /// Texts shorter than this have no region and leave their signature unanchored.
+    static let minimumTextLength = 7
+    private static let bitCount = 1 << 16
+    private var words = [UInt64](repeating: 0, count: AnchorFilter.bitCount / 64)
+    private var isEmpty = true
+
+    /// The region least likely to occur by chance: the one with the fewest lowercase letters and spaces
+    /// (prose is made of those; templates' distinctive parts are not), the first on a tie.
+    static func regionStart(of text: [UInt8]) -> Int {
+        var best = 0, bestScore = Int.max
+        for start in 0...(text.count - minimumTextLength) {
+            var score = 0
+            for byte in text[start..<(start + minimumTextLength)] where byte == UInt8(ascii: " ") || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) {
+                score += 1
+            }
+            if score < bestScore { best = start; bestScore = score }
+        }
+        return best
+    }
+
+    @inline(__always)
+    private static func slot(_ window: UInt32) -> Int {
+        Int((window &* 0x9E37_79B1) >> 16)
+    }
+
+    /// Adds a required text (at least ``minimumTextLength`` bytes).
+    mutating func insert(_ text: [UInt8]) {
+        precondition(text.count >= Self.minimumTextLength)
+        let start = Self.regionStart(of: text)
+        text.withUnsafeBytes { bytes in
+            for offset in start..<(start + 4) {
+                let slot = Self.slot(bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+                words[slot >> 6] |= 1 << UInt64(slot & 63)
+            }
+        }
+        isEmpty = false
+    }
+
+    /// Whether some required text may occur in `bytes` (always false for an empty filter).
+    func mayOccur(in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard !isEmpty, bytes.count >= Self.minimumTextLength, let base = bytes.baseAddress else { return false }
+        let raw = UnsafeRawPointer(base)
+        return words.withUnsafeBufferPointer { words in
+            var position = 0
+            let last = bytes.count - 4
+            while position <= last {
+                let slot = Self.slot(raw.loadUnaligned(fromByteOffset: position, as: UInt32.self))
+                if words[slot >> 6] & (1 << UInt64(slot & 63)) != 0 { return true }
+                position += 4
+            }
+            return false
+        }
+    }
 }

@@ -27,12 +27,13 @@ public struct DeviceLogGenerator: Sendable {
         public var apps: Int
         /// Launch sessions started per day of log time (a heavy day of use: pushes, prewarms, taps).
         public var sessionsPerDay: Int
-        /// How many bytes make one day of log time; smaller crams the day into fewer bytes.
-        public var bytesPerDay: Int
+        /// How many bytes make one day of log time (nil: the target size, so any size is one whole day,
+        /// night and daytime, with its ``sessionsPerDay``).
+        public var bytesPerDay: Int?
 
-        /// A configuration; the defaults make a device day of 2 GB with about 3,000 sessions.
+        /// A configuration; the defaults make one device day of 40 apps and about 3,000 sessions, at any size.
         public init(seed: UInt64 = 1, targetBytes: Int, format: DeviceLogFormat = .ndjson, apps: Int = 40,
-                    sessionsPerDay: Int = 3_000, bytesPerDay: Int = 2 << 30) {
+                    sessionsPerDay: Int = 3_000, bytesPerDay: Int? = nil) {
             self.seed = seed
             self.targetBytes = targetBytes
             self.format = format
@@ -107,7 +108,7 @@ public struct DeviceLogGenerator: Sendable {
         var bytes = 0
         for index in 0..<256 { bytes += writer.render(Self.noise(&probe, at: Self.dayStart + Int64(index))).count }
         estimatedNoiseBytes = max(1, bytes / 256)
-        let linesPerDay = max(1, configuration.bytesPerDay / estimatedNoiseBytes)
+        let linesPerDay = max(1, (configuration.bytesPerDay ?? configuration.targetBytes) / estimatedNoiseBytes)
         noiseGap = max(1, 86_400_000_000 / Int64(linesPerDay))
         nextStoryStart = Self.dayStart + Int64(random.next(60_000_000))
     }

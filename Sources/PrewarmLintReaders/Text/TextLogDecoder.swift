@@ -209,7 +209,10 @@ struct TextLogDecoder: LogDecoder {
         guard var event = pending.take() else { return }
         pendingAwaitsPrefixes = false
         // Blank lines that ended a multi-line message belong to no one: trim them.
-        while event.message.utf8.last == .newline { event.message.removeLast() }
+        // (Checked on the contiguous bytes: the generic `utf8.last` was ~2% of reading a text log.)
+        while event.message.utf8.withContiguousStorageIfAvailable({ $0.last == .newline }) ?? (event.message.utf8.last == .newline) {
+            event.message.removeLast()
+        }
         grammar.finish(&event)
         // As in `log show`, a sender image that is the process itself is not repeated.
         if event.senderImage == event.process { event.senderImage = nil }
