@@ -31,8 +31,8 @@ public struct DeviceLogGenerator: Sendable {
         /// night and daytime, with its ``sessionsPerDay``).
         public var bytesPerDay: Int?
 
-        /// A configuration; the defaults make one device day of 40 apps and about 3,000 sessions, at any size.
-        public init(seed: UInt64 = 1, targetBytes: Int, format: DeviceLogFormat = .ndjson, apps: Int = 40,
+        /// A configuration; the defaults make one device day of 100 apps and about 2,000 sessions, at any size.
+        public init(seed: UInt64 = 1, targetBytes: Int, format: DeviceLogFormat = .ndjson, apps: Int = 100,
                     sessionsPerDay: Int = 3_000, bytesPerDay: Int? = nil) {
             self.seed = seed
             self.targetBytes = targetBytes

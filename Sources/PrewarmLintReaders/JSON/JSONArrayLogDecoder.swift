@@ -12,6 +12,8 @@ struct JSONArrayLogDecoder: LogDecoder {
     private var collected = DecoderStatistics()
     private let configuration: ReaderConfiguration
     private var resolver: TimestampResolver
+    /// Reuses the strings of process names, subsystems and categories from record to record.
+    private var interner = StringInterner()
 
     private enum State { case between, record, skippingRecord, garbage }
     private var state = State.between
@@ -143,7 +145,7 @@ struct JSONArrayLogDecoder: LogDecoder {
         }
         var invalidUTF8 = false
         let result = record.withUnsafeBytes { bytes in
-            RecordOutcome.decodeObject(bytes, what: "JSON object", origin: origin, resolver: &resolver, invalidUTF8: &invalidUTF8)
+            RecordOutcome.decodeObject(bytes, what: "JSON object", origin: origin, resolver: &resolver, interner: &interner, invalidUTF8: &invalidUTF8)
         }
         switch result {
         case .event(let event):

@@ -10,14 +10,14 @@ extension RecordOutcome {
     /// One JSON object (as bytes) read as a log record, with `what` naming it in diagnostics
     /// (`JSON object`, `plist entry`); `invalidUTF8` is set when text had to be repaired.
     static func decodeObject(_ bytes: UnsafeRawBufferPointer, what: String, origin: EventOrigin,
-                             resolver: inout TimestampResolver, invalidUTF8: inout Bool) -> RecordOutcome {
+                             resolver: inout TimestampResolver, interner: inout StringInterner, invalidUTF8: inout Bool) -> RecordOutcome {
         do throws(JSONSyntaxError) {
             let (record, _) = try JSONLogRecord.scan(bytes, from: 0)
             guard let schema = record.schema, schema != .trailer else {
                 return .rejected(ReaderDiagnostic(code: .invalidRecord, severity: .warning,
                                                   message: "\(what) has none of the keys of a log record", origin: origin))
             }
-            return record.makeEvent(schema: schema, bytes: bytes, origin: origin, resolver: &resolver, invalidUTF8: &invalidUTF8)
+            return record.makeEvent(schema: schema, bytes: bytes, origin: origin, resolver: &resolver, interner: &interner, invalidUTF8: &invalidUTF8)
         } catch {
             return .rejected(ReaderDiagnostic(code: .invalidRecord, severity: .warning, message: "invalid \(what): \(error.reason)", origin: origin))
         }
@@ -136,28 +136,39 @@ struct JSONLogRecord {
     }
 
     /// Builds the event, or says why it cannot.
+    /// Builds the event, or says why it cannot. Short fields that repeat (process, sender image,
+    /// subsystem, category) go through `interner`, so they are not allocated again for every record.
     func makeEvent(schema: Schema, bytes: UnsafeRawBufferPointer, origin: EventOrigin,
-                   resolver: inout TimestampResolver, invalidUTF8: inout Bool) -> RecordOutcome {
+                   resolver: inout TimestampResolver, interner: inout StringInterner, invalidUTF8: inout Bool) -> RecordOutcome {
         func string(_ value: JSONValue?) -> String? {
             guard let value, value.kind == .string, !value.range.isEmpty else { return nil }
             let decoded = JSONStringDecoder.decode(bytes, value)
             if !decoded.isValid { invalidUTF8 = true }
             return decoded.text
         }
+        func interned(_ raw: UnsafeRawBufferPointer) -> String {
+            let decoded = interner.string(for: raw)
+            if !decoded.isValid { invalidUTF8 = true }
+            return decoded.text
+        }
+        func repeatedString(_ value: JSONValue?) -> String? {
+            guard let value, value.kind == .string, !value.range.isEmpty else { return nil }
+            return value.hasEscapes ? string(value) : interned(bytes.slice(value.range.lowerBound, value.range.upperBound))
+        }
         func basename(_ value: JSONValue?) -> String? {
             guard let value, value.kind == .string, !value.range.isEmpty else { return nil }
-            if value.hasEscapes {
-                // `log show` escapes every '/' as '\/': decode, then cut.
-                guard let path = string(value) else { return nil }
-                if let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) {
-                    return String(Substring(path.utf8[path.utf8.index(after: slash)...]))
-                }
-                return path
-            }
+            // `log show` writes every '/' as '\/': the name after the last one is read straight from the
+            // bytes when it holds no escape of its own (the usual case).
             let name = bytes.slice(value.range.lowerBound, value.range.upperBound).lastPathComponent()
-            let decoded = UTF8Text.decode(name)
-            if !decoded.isValid { invalidUTF8 = true }
-            return decoded.text.isEmpty ? nil : decoded.text
+            if name.firstIndex(of: UInt8(ascii: "\\")) == nil {
+                return name.isEmpty && !value.hasEscapes ? nil : interned(name)
+            }
+            // An escape in the name itself: decode the path, then cut.
+            guard let path = string(value) else { return nil }
+            if let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) {
+                return String(Substring(path.utf8[path.utf8.index(after: slash)...]))
+            }
+            return path
         }
         func unsigned(_ value: JSONValue?) -> UInt64? {
             guard let value, value.kind == .number,
@@ -209,8 +220,8 @@ struct JSONLogRecord {
             event.process = basename(processImagePath) ?? ""
             event.pid = unsigned(processID).flatMap { Int(exactly: $0) }
             event.senderImage = basename(senderImagePath)
-            event.subsystem = string(subsystem)
-            event.category = string(category)
+            event.subsystem = repeatedString(subsystem)
+            event.category = repeatedString(category)
             event.threadID = unsigned(threadID)
             event.activityID = unsigned(activityIdentifier).flatMap { $0 == 0 ? nil : $0 }
             event.message = string(eventMessage) ?? ""
@@ -224,8 +235,8 @@ struct JSONLogRecord {
             event.process = basename(filename) ?? ""
             event.pid = unsigned(pid).flatMap { Int(exactly: $0) }
             event.senderImage = basename(imageName)
-            event.subsystem = string(labelSubsystem)
-            event.category = string(labelCategory)
+            event.subsystem = repeatedString(labelSubsystem)
+            event.category = repeatedString(labelCategory)
             event.threadID = unsigned(threadIDSnake)
             event.message = string(message) ?? ""
             if let type = word(level) { event.type = MessageTypeSpelling.type(type) }

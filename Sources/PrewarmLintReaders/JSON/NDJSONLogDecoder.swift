@@ -15,6 +15,8 @@ struct NDJSONLogDecoder: LogDecoder {
     private(set) var statistics = DecoderStatistics()
     private var framer: LineFramer
     private var resolver: TimestampResolver
+    /// Reuses the strings of process names, subsystems and categories from record to record.
+    private var interner = StringInterner()
     private let configuration: ReaderConfiguration
     /// A run of consecutive lines that are not JSON, reported as one diagnostic when it ends.
     private var nonJSONRun: (origin: EventOrigin, count: Int)?
@@ -97,7 +99,7 @@ struct NDJSONLogDecoder: LogDecoder {
             return
         }
         var invalidUTF8 = false
-        switch record.makeEvent(schema: schema, bytes: bytes, origin: origin, resolver: &resolver, invalidUTF8: &invalidUTF8) {
+        switch record.makeEvent(schema: schema, bytes: bytes, origin: origin, resolver: &resolver, interner: &interner, invalidUTF8: &invalidUTF8) {
         case .event(let event):
             for note in resolver.takeNotes() {
                 report(ReaderDiagnostic(code: .inferredTime, severity: .note, message: note, origin: origin, lineCount: 0), emit: emit)

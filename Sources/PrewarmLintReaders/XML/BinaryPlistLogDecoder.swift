@@ -15,6 +15,8 @@ struct BinaryPlistLogDecoder: LogDecoder {
     let format = LogFormat.binaryPlist
     private let configuration: ReaderConfiguration
     private var resolver: TimestampResolver
+    /// Reuses the strings of process names, subsystems and categories from record to record.
+    private var interner = StringInterner()
     private var collected = DecoderStatistics()
     private var bytes: [UInt8] = []
     private var tooLarge = false
@@ -81,7 +83,7 @@ struct BinaryPlistLogDecoder: LogDecoder {
                 }
                 var invalidUTF8 = false
                 let outcome = json.withUnsafeBytes { bytes in
-                    RecordOutcome.decodeObject(bytes, what: "plist entry", origin: origin, resolver: &resolver, invalidUTF8: &invalidUTF8)
+                    RecordOutcome.decodeObject(bytes, what: "plist entry", origin: origin, resolver: &resolver, interner: &interner, invalidUTF8: &invalidUTF8)
                 }
                 switch outcome {
                 case .event(let event):

@@ -63,7 +63,7 @@ final class PlistEntryCollector: XMLRecordCollector {
         }
         var invalidUTF8 = false
         let outcome = machine.pointee.json.withUnsafeBytes { bytes in
-            RecordOutcome.decodeObject(bytes, what: "plist entry", origin: origin, resolver: &resolver, invalidUTF8: &invalidUTF8)
+            RecordOutcome.decodeObject(bytes, what: "plist entry", origin: origin, resolver: &resolver, interner: &interner, invalidUTF8: &invalidUTF8)
         }
         switch outcome {
         case .event(let event): accept(event, lines: spanned, invalidUTF8: invalidUTF8)

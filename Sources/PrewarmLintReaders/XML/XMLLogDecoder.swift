@@ -63,6 +63,8 @@ struct LineCounter {
 class XMLRecordCollector: XMLEventHandler {
     let configuration: ReaderConfiguration
     var resolver: TimestampResolver
+    /// Reuses the strings of process names, subsystems and categories from record to record.
+    var interner = StringInterner()
     var collected = DecoderStatistics()
     private var pending: [ReaderOutput] = []
     private var lastCountedLine = 0
