@@ -43,6 +43,9 @@ public struct ReadOptions: Sendable {
     public var chunkSize: Int
     /// Raised (by a Ctrl-C handler) to stop reading at the next chunk; what was read is kept.
     public var interruption: Interruption?
+    /// Processes whose events are counted but not built or emitted (see `ReaderConfiguration.skippedProcesses`).
+    /// ``SessionPipeline`` adds the daemons that never log about a launch.
+    public var skippedProcesses: Set<String> = []
 
     /// Options; every one has a default.
     public init(format: LogFormat? = nil, timeInference: TimeInference = TimeInference(), standardInputReferenceInstant: Int64? = nil,
@@ -110,7 +113,8 @@ public struct InputReader: Sendable {
         defer { if descriptor != 0 { close(descriptor) } }
 
         var reader = LogStreamReader(
-            configuration: ReaderConfiguration(inputName: input.name, timeInference: inference, limits: options.limits),
+            configuration: ReaderConfiguration(inputName: input.name, timeInference: inference, limits: options.limits,
+                                               skippedProcesses: options.skippedProcesses),
             format: options.format
         )
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: options.chunkSize, alignment: 16)

@@ -31,9 +31,13 @@ public struct SessionPipeline: Sendable {
     /// input order; diagnostics are then reported per input, in order, once all are read.
     public var jobs = 1
 
-    /// A pipeline; every limit has a default.
+    /// A pipeline; every limit has a default. The reader skips the events of daemons that never log
+    /// about a launch (`ProcessRole.namesWithoutLaunchLines`): the classifier would drop them unread,
+    /// so their messages are not even decoded; they are still counted in each input's summary.
     public init(reader: InputReader, signatures: SignatureTable = .builtIn, maximumOpenSessions: Int = 10_000,
                 maximumRememberedPIDs: Int = ProcessDirectory.defaultCapacity) {
+        var reader = reader
+        reader.options.skippedProcesses.formUnion(ProcessRole.namesWithoutLaunchLines)
         self.reader = reader
         self.signatures = signatures
         self.maximumOpenSessions = maximumOpenSessions

@@ -35,6 +35,11 @@ public enum ProcessRole: String, Sendable, Hashable, CaseIterable, Codable {
         }
     }
 
+    /// The process names whose lines the classifier never reads (``known(processName:)`` is
+    /// ``other``): system daemons that log much and never about a launch. A reader may skip their
+    /// events without decoding them; nothing a launch session or a finding needs is lost.
+    public static var namesWithoutLaunchLines: Set<String> { systemProcesses }
+
     /// System daemons that commonly appear around launches and are never the app under study.
     static let systemProcesses: Set<String> = [
         "backboardd", "trustd", "locationd", "mediaserverd", "launchd", "launchservicesd", "lsd", "cfprefsd",

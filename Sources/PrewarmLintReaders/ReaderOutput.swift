@@ -31,8 +31,10 @@ public enum SkippedLineReason: String, Sendable, Hashable, CaseIterable, Codable
 public struct DecoderStatistics: Sendable, Hashable {
     /// Lines read.
     public var lines = 0
-    /// Events produced.
+    /// Events read, emitted or not.
     public var events = 0
+    /// Events read but not emitted, being of a process in ``ReaderConfiguration/skippedProcesses``.
+    public var eventsSkipped = 0
     /// Lines that are part of an event.
     public var eventLines = 0
     /// Lines skipped on purpose, by reason.
@@ -80,12 +82,18 @@ public struct ReaderConfiguration: Sendable {
     public var timeInference: TimeInference
     /// The limits that keep memory bounded.
     public var limits: ReaderLimits
+    /// Processes whose events the consumer does not want: their records are read, their times resolved
+    /// and their lines accounted for, but their messages are never decoded and no event is emitted
+    /// (``DecoderStatistics/eventsSkipped`` counts them). Empty: every event is emitted.
+    public var skippedProcesses: Set<String>
 
     /// The configuration of one input.
-    public init(inputName: String, timeInference: TimeInference = TimeInference(), limits: ReaderLimits = ReaderLimits()) {
+    public init(inputName: String, timeInference: TimeInference = TimeInference(), limits: ReaderLimits = ReaderLimits(),
+                skippedProcesses: Set<String> = []) {
         self.inputName = inputName
         self.timeInference = timeInference
         self.limits = limits
+        self.skippedProcesses = skippedProcesses
     }
 }
 

@@ -145,10 +145,11 @@ struct JSONArrayLogDecoder: LogDecoder {
         }
         var invalidUTF8 = false
         let result = record.withUnsafeBytes { bytes in
-            RecordOutcome.decodeObject(bytes, what: "JSON object", origin: origin, resolver: &resolver, interner: &interner, invalidUTF8: &invalidUTF8)
+            RecordOutcome.decodeObject(bytes, what: "JSON object", origin: origin, resolver: &resolver, interner: &interner,
+                                       skippedProcesses: configuration.skippedProcesses, invalidUTF8: &invalidUTF8)
         }
         switch result {
-        case .event(let event):
+        case .event, .skipped:
             for note in resolver.takeNotes() {
                 report(.inferredTime, note, severity: .note, line: recordLine, offset: recordOffset, lines: 0, emit: emit)
             }
@@ -157,7 +158,7 @@ struct JSONArrayLogDecoder: LogDecoder {
             }
             collected.events += 1
             collected.eventLines += max(spanned, 0)
-            emit(.event(event))
+            if case .event(let event) = result { emit(.event(event)) } else { collected.eventsSkipped += 1 }
         case .rejected(var diagnostic):
             diagnostic.lineCount = max(spanned, 0)
             collected.count(diagnostic)

@@ -3,6 +3,8 @@ import PrewarmLintModel
 /// A decoded JSON record: an event, or the diagnostic that says why it is not one.
 enum RecordOutcome {
     case event(LogEvent)
+    /// A valid record of a process in `ReaderConfiguration.skippedProcesses`: counted, not built.
+    case skipped
     case rejected(ReaderDiagnostic)
 }
 
@@ -10,14 +12,16 @@ extension RecordOutcome {
     /// One JSON object (as bytes) read as a log record, with `what` naming it in diagnostics
     /// (`JSON object`, `plist entry`); `invalidUTF8` is set when text had to be repaired.
     static func decodeObject(_ bytes: UnsafeRawBufferPointer, what: String, origin: EventOrigin,
-                             resolver: inout TimestampResolver, interner: inout StringInterner, invalidUTF8: inout Bool) -> RecordOutcome {
+                             resolver: inout TimestampResolver, interner: inout StringInterner, skippedProcesses: Set<String>,
+                             invalidUTF8: inout Bool) -> RecordOutcome {
         do throws(JSONSyntaxError) {
             let (record, _) = try JSONLogRecord.scan(bytes, from: 0)
             guard let schema = record.schema, schema != .trailer else {
                 return .rejected(ReaderDiagnostic(code: .invalidRecord, severity: .warning,
                                                   message: "\(what) has none of the keys of a log record", origin: origin))
             }
-            return record.makeEvent(schema: schema, bytes: bytes, origin: origin, resolver: &resolver, interner: &interner, invalidUTF8: &invalidUTF8)
+            return record.makeEvent(schema: schema, bytes: bytes, origin: origin, resolver: &resolver, interner: &interner,
+                                    skippedProcesses: skippedProcesses, invalidUTF8: &invalidUTF8)
         } catch {
             return .rejected(ReaderDiagnostic(code: .invalidRecord, severity: .warning, message: "invalid \(what): \(error.reason)", origin: origin))
         }
@@ -139,7 +143,8 @@ struct JSONLogRecord {
     /// Builds the event, or says why it cannot. Short fields that repeat (process, sender image,
     /// subsystem, category) go through `interner`, so they are not allocated again for every record.
     func makeEvent(schema: Schema, bytes: UnsafeRawBufferPointer, origin: EventOrigin,
-                   resolver: inout TimestampResolver, interner: inout StringInterner, invalidUTF8: inout Bool) -> RecordOutcome {
+                   resolver: inout TimestampResolver, interner: inout StringInterner, skippedProcesses: Set<String>,
+                   invalidUTF8: inout Bool) -> RecordOutcome {
         func string(_ value: JSONValue?) -> String? {
             guard let value, value.kind == .string, !value.range.isEmpty else { return nil }
             let decoded = JSONStringDecoder.decode(bytes, value)
@@ -218,6 +223,7 @@ struct JSONLogRecord {
         switch schema {
         case .logShow:
             event.process = basename(processImagePath) ?? ""
+            if skippedProcesses.contains(event.process) { return .skipped }
             event.pid = unsigned(processID).flatMap { Int(exactly: $0) }
             event.senderImage = basename(senderImagePath)
             event.subsystem = repeatedString(subsystem)
@@ -233,6 +239,7 @@ struct JSONLogRecord {
             }
         case .pymobiledevice3:
             event.process = basename(filename) ?? ""
+            if skippedProcesses.contains(event.process) { return .skipped }
             event.pid = unsigned(pid).flatMap { Int(exactly: $0) }
             event.senderImage = basename(imageName)
             event.subsystem = repeatedString(labelSubsystem)
@@ -242,6 +249,7 @@ struct JSONLogRecord {
             if let type = word(level) { event.type = MessageTypeSpelling.type(type) }
         case .unifiedLogIterator:
             event.process = basename(process) ?? ""
+            if skippedProcesses.contains(event.process) { return .skipped }
             event.pid = unsigned(pid).flatMap { Int(exactly: $0) }
             event.senderImage = basename(library)
             event.subsystem = string(subsystem)

@@ -99,8 +99,10 @@ struct NDJSONLogDecoder: LogDecoder {
             return
         }
         var invalidUTF8 = false
-        switch record.makeEvent(schema: schema, bytes: bytes, origin: origin, resolver: &resolver, interner: &interner, invalidUTF8: &invalidUTF8) {
-        case .event(let event):
+        let outcome = record.makeEvent(schema: schema, bytes: bytes, origin: origin, resolver: &resolver, interner: &interner,
+                                       skippedProcesses: configuration.skippedProcesses, invalidUTF8: &invalidUTF8)
+        switch outcome {
+        case .event, .skipped:
             for note in resolver.takeNotes() {
                 report(ReaderDiagnostic(code: .inferredTime, severity: .note, message: note, origin: origin, lineCount: 0), emit: emit)
             }
@@ -110,7 +112,7 @@ struct NDJSONLogDecoder: LogDecoder {
             }
             statistics.events += 1
             statistics.eventLines += 1
-            emit(.event(event))
+            if case .event(let event) = outcome { emit(.event(event)) } else { statistics.eventsSkipped += 1 }
         case .rejected(let diagnostic):
             report(diagnostic, emit: emit)
         }

@@ -22,6 +22,8 @@ struct TextLogDecoder: LogDecoder {
     private var pendingAwaitsPrefixes = false
     private var pendingMessageCut = false
     private var pendingInvalidUTF8 = false
+    /// The record being read is of a skipped process: its lines are counted, nothing else.
+    private var skippingRecord = false
     /// A record whose head could not be used (an impossible time): its continuation lines are counted against it.
     private var discarded: ReaderDiagnostic?
     private var incompleteHead: (bytes: [UInt8], number: Int, offset: Int)?
@@ -87,7 +89,7 @@ struct TextLogDecoder: LogDecoder {
             flushOrphans(emit: emit)
             incompleteHead = (Array(line.bytes), line.number, line.byteOffset)
         case .skipped(let reason):
-            if reason == .blank, pending != nil || discarded != nil {
+            if reason == .blank, pending != nil || discarded != nil || skippingRecord {
                 continueRecord(line, emit: emit)
             } else {
                 flushPending(emit: emit)
@@ -98,7 +100,7 @@ struct TextLogDecoder: LogDecoder {
                 }
             }
         case .other:
-            if pending != nil || discarded != nil {
+            if pending != nil || discarded != nil || skippingRecord {
                 continueRecord(line, emit: emit)
             } else if orphans == nil {
                 orphans = (line.number, line.byteOffset, 1)
@@ -137,10 +139,18 @@ struct TextLogDecoder: LogDecoder {
             if !decoded.isValid { invalid = true }
             return decoded.text
         }
+        let process = interned(head.process) ?? ""
+        if !configuration.skippedProcesses.isEmpty, configuration.skippedProcesses.contains(process) {
+            skippingRecord = true
+            statistics.events += 1
+            statistics.eventsSkipped += 1
+            statistics.eventLines += lines
+            return
+        }
         let message = text(head.message) ?? ""
         pending = LogEvent(
             timestamp: timestamp,
-            process: interned(head.process) ?? "",
+            process: process,
             pid: head.pid,
             senderImage: interned(head.senderImage),
             subsystem: interned(head.subsystem),
@@ -164,6 +174,7 @@ struct TextLogDecoder: LogDecoder {
             return
         }
         statistics.eventLines += 1
+        if skippingRecord { return }
         var bytes = line.bytes
         if pendingAwaitsPrefixes {
             pendingAwaitsPrefixes = false
@@ -200,6 +211,7 @@ struct TextLogDecoder: LogDecoder {
     }
 
     private mutating func flushPending(emit: (ReaderOutput) -> Void) {
+        skippingRecord = false
         if let diagnostic = discarded {
             discarded = nil
             statistics.count(diagnostic)

@@ -83,15 +83,16 @@ struct BinaryPlistLogDecoder: LogDecoder {
                 }
                 var invalidUTF8 = false
                 let outcome = json.withUnsafeBytes { bytes in
-                    RecordOutcome.decodeObject(bytes, what: "plist entry", origin: origin, resolver: &resolver, interner: &interner, invalidUTF8: &invalidUTF8)
+                    RecordOutcome.decodeObject(bytes, what: "plist entry", origin: origin, resolver: &resolver, interner: &interner,
+                                               skippedProcesses: configuration.skippedProcesses, invalidUTF8: &invalidUTF8)
                 }
                 switch outcome {
-                case .event(let event):
+                case .event, .skipped:
                     for note in resolver.takeNotes() { report(.inferredTime, note, severity: .note, origin: origin, emit: emit) }
                     if invalidUTF8 { report(.invalidUTF8, "bytes that are not UTF-8 were replaced with U+FFFD", origin: origin, emit: emit) }
                     collected.events += 1
                     collected.eventLines += 1
-                    emit(.event(event))
+                    if case .event(let event) = outcome { emit(.event(event)) } else { collected.eventsSkipped += 1 }
                 case .rejected(var diagnostic):
                     diagnostic.lineCount = 1
                     collected.count(diagnostic)

@@ -63,10 +63,12 @@ final class PlistEntryCollector: XMLRecordCollector {
         }
         var invalidUTF8 = false
         let outcome = machine.pointee.json.withUnsafeBytes { bytes in
-            RecordOutcome.decodeObject(bytes, what: "plist entry", origin: origin, resolver: &resolver, interner: &interner, invalidUTF8: &invalidUTF8)
+            RecordOutcome.decodeObject(bytes, what: "plist entry", origin: origin, resolver: &resolver, interner: &interner,
+                                       skippedProcesses: configuration.skippedProcesses, invalidUTF8: &invalidUTF8)
         }
         switch outcome {
         case .event(let event): accept(event, lines: spanned, invalidUTF8: invalidUTF8)
+        case .skipped: accept(nil, lines: spanned, invalidUTF8: invalidUTF8, origin: origin)
         case .rejected(let diagnostic): reject(diagnostic, lines: spanned)
         }
     }
