@@ -58,13 +58,14 @@ public struct LaunchSessionBuilder: Sendable {
         if terminated.contains(key) {
             // More lines about the exited process (FrontBoard's clean-up, runningboardd's bookkeeping) add nothing
             // to its milestones; they are kept as its lines.
-            if var session = open[key] {
+            // Taken out of the dictionary while changed, so its arrays are uniquely referenced and grow in place
+            // (a copy left in the dictionary made every appended line copy the session's whole list).
+            if var session = open.removeValue(forKey: key) {
                 record(classified, meaning: meaning, in: &session)
-                open[key] = session
-            }
-            if meaning == .termination, var session = open[key], session.milestone(.termination)?.detail == nil, classified.detail != nil {
-                session.milestones = session.milestones.map { $0.name == .termination ? LaunchSession.Milestone(
-                    name: .termination, time: $0.time, evidence: $0.evidence, detail: classified.detail) : $0 }
+                if meaning == .termination, session.milestone(.termination)?.detail == nil, classified.detail != nil {
+                    session.milestones = session.milestones.map { $0.name == .termination ? LaunchSession.Milestone(
+                        name: .termination, time: $0.time, evidence: $0.evidence, detail: classified.detail) : $0 }
+                }
                 open[key] = session
             }
             return closed
@@ -88,7 +89,7 @@ public struct LaunchSessionBuilder: Sendable {
                 closed.append(close(oldest, early))
             }
         }
-        var session = open[key]!
+        var session = open.removeValue(forKey: key)!  // unique while changed (see above)
         record(classified, meaning: meaning, in: &session)
         if session.app.pid == nil { session.app.pid = subject.pid }
         if session.app.bundleID == nil { session.app.bundleID = subject.bundleID }

@@ -1,7 +1,9 @@
 // prewarm-lint-benchmark: throughput and memory of the readers, outside the test suite.
 //
 //   prewarm-lint-benchmark generate FORMAT MEGABYTES PATH [SEED] [NOISE%]  writes a synthetic device log
-//   prewarm-lint-benchmark generate-day FORMAT MEGABYTES PATH [SEED]   writes a device day (DeviceLogGenerator), any of its ten formats
+//   prewarm-lint-benchmark generate-day FORMAT MEGABYTES PATH [SEED] [MB_PER_DAY]
+//                                                                  writes device days (DeviceLogGenerator), any of its ten formats;
+//                                                                  one day in the whole file unless MB_PER_DAY says how long a day is
 //   prewarm-lint-benchmark read PATH [RUNS]                         reads it to events, reports MB/s and peak RSS
 //   prewarm-lint-benchmark classify PATH [RUNS]                      reads and classifies every event (no sessions)
 //   prewarm-lint-benchmark sessions PATH [RUNS]                      reads, classifies and rebuilds sessions (SessionPipeline)
@@ -91,10 +93,12 @@ case "generate":
 case "generate-day":
     let rest = Array(arguments.dropFirst())
     guard rest.count >= 3, let format = DeviceLogFormat(rawValue: rest[0]), let megabytes = Int(rest[1]) else {
-        fail("usage: generate-day \(DeviceLogFormat.allCases.map(\.rawValue).joined(separator: "|")) MEGABYTES PATH [SEED]")
+        fail("usage: generate-day \(DeviceLogFormat.allCases.map(\.rawValue).joined(separator: "|")) MEGABYTES PATH [SEED] [MB_PER_DAY]")
     }
     let seed = rest.count > 3 ? UInt64(rest[3]) ?? 1 : 1
-    let sessions = try DeviceLogGenerator.write(DeviceLogGenerator.Configuration(seed: seed, targetBytes: megabytes << 20, format: format), to: rest[2])
+    let perDay = rest.count > 4 ? Int(rest[4]).map { $0 << 20 } : nil
+    let sessions = try DeviceLogGenerator.write(DeviceLogGenerator.Configuration(seed: seed, targetBytes: megabytes << 20, format: format,
+                                                                                 bytesPerDay: perDay), to: rest[2])
     var kinds: [String: Int] = [:]
     for session in sessions { kinds[session.kind, default: 0] += 1 }
     print("\(rest[2]): \(sessions.count) sessions (" + kinds.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ") + ")")
