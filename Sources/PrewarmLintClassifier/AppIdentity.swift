@@ -122,9 +122,21 @@ public enum AppIdentityParser {
         ("Bootstrapping ", nil), ("[sceneID:", nil), ("_mutateContextIfNeeded called for ", nil),
     ]
     private static let plainPhraseBytes = plainPhrases.map { (Array($0.phrase.utf8), $0.then.map { Array($0.utf8) }) }
+    /// Rules out, in one pass, the lines holding none of the phrases (most lines of the daemons asked).
+    private static let plainPhraseFilter: AnchorFilter = {
+        var filter = AnchorFilter()
+        for (pattern, _) in plainPhraseBytes { filter.insert(pattern) }
+        return filter
+    }()
 
-    private static func plainBundleIdentity(in message: String) -> AppIdentity? {
+    /// ``firstIdentity(in:)`` without the phrase prefilter: what the tests compare it with.
+    static func firstIdentityTryingEveryPhrase(in message: String) -> AppIdentity? {
+        ByteSearch.withBytes(of: message) { utf8 in identity(in: utf8) } ?? plainBundleIdentity(in: message, prefiltered: false)
+    }
+
+    private static func plainBundleIdentity(in message: String, prefiltered: Bool = true) -> AppIdentity? {
         ByteSearch.withBytes(of: message) { bytes -> AppIdentity? in
+            if prefiltered, !plainPhraseFilter.mayOccur(in: bytes) { return nil }
             for ((phrase, _), (pattern, then)) in zip(plainPhrases, plainPhraseBytes) {
                 guard let at = ByteSearch.firstOffset(of: pattern, in: bytes) else { continue }
                 var end = at + pattern.count

@@ -37,8 +37,7 @@ public struct SignatureTable: Sendable {
     /// The first signature of `role` matching `message`, with its detail. With `namingOnly`, only
     /// signatures whose lines name their app are tried.
     public func match(_ message: String, role: ProcessRole, namingOnly: Bool = false) -> (signature: MessageSignature, detail: String?)? {
-        let roleIndex = ProcessRole.allCases.firstIndex(of: role)!
-        let list = namingOnly ? naming[roleIndex] : byRole[roleIndex]
+        let list = namingOnly ? naming[role.position] : byRole[role.position]
         guard !list.all.isEmpty else { return nil }
         return ByteSearch.withBytes(of: message) { bytes in
             // Most lines contain no anchor of any signature: one pass over the bytes rules them all out,
@@ -54,8 +53,7 @@ public struct SignatureTable: Sendable {
 
     /// The same as ``match(_:role:namingOnly:)`` without the anchor prefilter: what the tests compare it with.
     func matchTryingEverySignature(_ message: String, role: ProcessRole, namingOnly: Bool = false) -> (signature: MessageSignature, detail: String?)? {
-        let roleIndex = ProcessRole.allCases.firstIndex(of: role)!
-        let list = namingOnly ? naming[roleIndex] : byRole[roleIndex]
+        let list = namingOnly ? naming[role.position] : byRole[role.position]
         return ByteSearch.withBytes(of: message) { bytes in
             for (position, matcher) in list.all {
                 let result = matcher.match(bytes)
@@ -420,8 +418,25 @@ public struct SignatureTable: Sendable {
     ]
 }
 
-/// One role's signatures in table order, with the prefilter that rules most lines out at once.
-struct CandidateList: Sendable {
+extension ProcessRole {
+    /// The role's position in `allCases`, without building that array (a synthesized `allCases` is a new
+    /// array at every call, and this runs once per line).
+    var position: Int {
+        switch self {
+        case .dasd: 0
+        case .runningboardd: 1
+        case .springboard: 2
+        case .app: 3
+        case .securityd: 4
+        case .kernel: 5
+        case .other: 6
+        }
+    }
+}
+
+/// One role's signatures in table order, with the prefilter that rules most lines out at once. A class,
+/// so handing one to a match retains one object, not its three arrays.
+final class CandidateList: Sendable {
     /// Every signature of the role, in table order.
     let all: [(position: Int, matcher: SignatureMatcher)]
     /// Those without an anchor (a required text shorter than ``AnchorFilter/minimumTextLength``): tried on every line.

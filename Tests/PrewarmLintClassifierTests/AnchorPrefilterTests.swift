@@ -57,6 +57,17 @@ struct AnchorPrefilterTests {
         #expect(matched > 1_000, "the comparison must cover lines that match, not only lines that do not")
     }
 
+    @Test("identities: prefiltered, the same as trying every phrase")
+    func sameIdentities() throws {
+        var found = 0
+        for message in try Self.messages() {
+            let fast = AppIdentityParser.firstIdentity(in: message)
+            #expect(fast == AppIdentityParser.firstIdentityTryingEveryPhrase(in: message), "\(message.prefix(200))")
+            if fast != nil { found += 1 }
+        }
+        #expect(found > 500)
+    }
+
     @Test("a filter never misses a required text, at any of the four alignments in a line")
     func noFalseNegatives() {
         var filter = AnchorFilter()
@@ -68,5 +79,13 @@ struct AnchorPrefilterTests {
         }
         #expect(Array("nothing to see here at all".utf8).withUnsafeBufferPointer { filter.mayOccur(in: $0) } == false)
         #expect(Array("Exe".utf8).withUnsafeBufferPointer { filter.mayOccur(in: $0) } == false)
+    }
+}
+
+@Suite("ProcessRole positions")
+struct ProcessRolePositionTests {
+    @Test("a role's position is its index in allCases")
+    func positions() {
+        #expect(ProcessRole.allCases.map(\.position) == Array(ProcessRole.allCases.indices))
     }
 }
