@@ -1,6 +1,5 @@
 // prewarm-lint-benchmark: throughput and memory of the readers, outside the test suite.
 //
-//   prewarm-lint-benchmark generate FORMAT MEGABYTES PATH [SEED] [NOISE%]  writes a synthetic device log
 //   prewarm-lint-benchmark generate-day FORMAT MEGABYTES PATH [SEED] [MB_PER_DAY]
 //                                                                  writes device days (DeviceLogGenerator), any of its ten formats;
 //                                                                  one day in the whole file unless MB_PER_DAY says how long a day is
@@ -76,20 +75,10 @@ func measure(_ mode: String, _ body: (String) -> String) {
 
 let arguments = CommandLine.arguments.dropFirst()
 guard let command = arguments.first else {
-    fail("usage: generate FORMAT MEGABYTES PATH [SEED] [NOISE%] | generate-day FORMAT MEGABYTES PATH [SEED] | read|classify|sessions|jsondecoder PATH [RUNS]")
+    fail("usage: generate-day FORMAT MEGABYTES PATH [SEED] [MB_PER_DAY] | read|classify|sessions|jsondecoder PATH [RUNS]")
 }
 
 switch command {
-case "generate":
-    let rest = Array(arguments.dropFirst())
-    guard rest.count >= 3, let format = SyntheticLogFormat(rawValue: rest[0]), let megabytes = Int(rest[1]) else {
-        fail("usage: generate ndjson|log-show|console-copy MEGABYTES PATH [SEED] [NOISE_PERCENT]")
-    }
-    let seed = rest.count > 3 ? UInt64(rest[3]) ?? 1 : 1
-    let noise = rest.count > 4 ? Int(rest[4]) ?? 0 : 0
-    var generator = SyntheticLogGenerator(format: format, seed: seed, noisePercent: noise)
-    try generator.write(to: rest[2], bytes: megabytes << 20)
-
 case "generate-day":
     let rest = Array(arguments.dropFirst())
     guard rest.count >= 3, let format = DeviceLogFormat(rawValue: rest[0]), let megabytes = Int(rest[1]) else {
