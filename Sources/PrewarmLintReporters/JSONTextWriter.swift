@@ -7,6 +7,13 @@ public struct JSONTextWriter {
     /// An empty writer.
     public init() {}
 
+    /// The JSON written since the last call, handed over and forgotten: what streams a long document
+    /// out in pieces, so it is never whole in memory. The writer goes on where it stopped.
+    public mutating func takeText() -> String {
+        defer { text = "" }
+        return text
+    }
+
     /// Opens an object.
     public mutating func beginObject() { separate(); text.append("{"); needsComma.append(false) }
     /// Closes the open object.

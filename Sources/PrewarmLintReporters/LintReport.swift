@@ -122,7 +122,18 @@ public struct LintReport: Sendable {
 
     /// The report as one line of JSON and a line break.
     public func render() -> String {
+        var text = ""
+        render { text += $0 }
+        return text
+    }
+
+    /// The report as one line of JSON and a line break, handed to `output` in pieces of about 64 KiB
+    /// (a session or a finding is never split), so a report of many sessions is never whole in memory.
+    public func render(to output: (String) -> Void) {
         var writer = JSONTextWriter()
+        func flushIfLong() {
+            if writer.text.utf8.count >= 1 << 16 { output(writer.takeText()) }
+        }
         writer.beginObject()
         writer.field("schemaVersion", Self.schemaVersion)
         writer.key("tool")
@@ -146,16 +157,23 @@ public struct LintReport: Sendable {
         writer.beginArray()
         for (session, id) in zip(sessions, sessionIDs) {
             Self.write(session, id: id, to: &writer)
+            flushIfLong()
         }
         writer.endArray()
         writer.key("findings")
         writer.beginArray()
-        for finding in findings { Self.write(finding, to: &writer) }
+        for finding in findings {
+            Self.write(finding, to: &writer)
+            flushIfLong()
+        }
         writer.endArray()
         if !prewarmDecisions.isEmpty {
             writer.key("prewarmDecisions")
             writer.beginArray()
-            for decision in prewarmDecisions { Self.write(decision, to: &writer) }
+            for decision in prewarmDecisions {
+                Self.write(decision, to: &writer)
+                flushIfLong()
+            }
             writer.endArray()
         }
         if baselineSuppressed > 0 { writer.field("baselineSuppressed", baselineSuppressed) }
@@ -173,7 +191,7 @@ public struct LintReport: Sendable {
         }
         writer.endArray()
         writer.endObject()
-        return writer.text + "\n"
+        output(writer.takeText() + "\n")
     }
 
     /// Writes one prewarm decision: `{"app", "reason", "explanation", "time", "evidence", "text"}`.

@@ -16,6 +16,16 @@ public protocol ReportRenderer: Sendable {
     var formatName: String { get }
     /// The report as text, ending with a line break.
     func render(_ report: LintReport) -> String
+    /// The same text handed to `output` in pieces, for a renderer that can write a long report without
+    /// holding it whole (the JSON report does). By default, ``render(_:)`` in one piece.
+    func render(_ report: LintReport, to output: (String) -> Void)
+}
+
+extension ReportRenderer {
+    /// ``render(_:)`` in one piece.
+    public func render(_ report: LintReport, to output: (String) -> Void) {
+        output(render(report))
+    }
 }
 
 /// The JSON report (schema version 1) as a renderer: ``LintReport/render()``.
@@ -26,6 +36,8 @@ public struct JSONReportRenderer: ReportRenderer {
     public init() {}
     /// The JSON report.
     public func render(_ report: LintReport) -> String { report.render() }
+    /// The JSON report in pieces of about 64 KiB: ``LintReport/render(to:)``.
+    public func render(_ report: LintReport, to output: (String) -> Void) { report.render(to: output) }
 }
 
 extension FindingTextReporter: ReportRenderer {

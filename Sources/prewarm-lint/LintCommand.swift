@@ -6,9 +6,12 @@ import PrewarmLint
 enum ReportFormat: String, ExpressibleByArgument, CaseIterable {
     case text, json, ndjson, sarif, markdown, github, junit
 
+    func renderer(rules: [RuleDescription], color: Bool, failOn: Severity, markers: [LintConfiguration.Marker] = []) -> any ReportRenderer {
+        ReportRenderers.builtIn(rules: rules, color: color, failOn: failOn, markers: markers).first { $0.formatName == rawValue }!
+    }
+
     func render(_ report: LintReport, rules: [RuleDescription], color: Bool, failOn: Severity, markers: [LintConfiguration.Marker] = []) -> String {
-        let renderer = ReportRenderers.builtIn(rules: rules, color: color, failOn: failOn, markers: markers).first { $0.formatName == rawValue }!
-        return renderer.render(report)
+        renderer(rules: rules, color: color, failOn: failOn, markers: markers).render(report)
     }
 }
 
@@ -164,14 +167,27 @@ struct LintCommand: ParsableCommand {
         let descriptions = registry.rules.map(\.description)
         let color = format == .text && !noColor && StandardStreams.stdoutIsTerminal && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
         for extra in output {
-            let text = extra.format.render(report, rules: descriptions, color: false, failOn: threshold ?? .error, markers: configuration.markers)
-            guard FileManager.default.createFile(atPath: extra.path, contents: Data(text.utf8)) else {
+            // Written in pieces as rendered: a long JSON report is never whole in memory.
+            let renderer = extra.format.renderer(rules: descriptions, color: false, failOn: threshold ?? .error, markers: configuration.markers)
+            guard FileManager.default.createFile(atPath: extra.path, contents: nil), let handle = FileHandle(forWritingAtPath: extra.path) else {
+                StandardStreams.err("\(extra.path): error: cannot write the \(extra.format.rawValue) report")
+                throw ExitCode(2)
+            }
+            var failed = false
+            renderer.render(report) { piece in
+                if !failed, (try? handle.write(contentsOf: Data(piece.utf8))) == nil { failed = true }
+            }
+            try? handle.close()
+            if failed {
                 StandardStreams.err("\(extra.path): error: cannot write the \(extra.format.rawValue) report")
                 throw ExitCode(2)
             }
         }
-        let rendered = format.render(report, rules: descriptions, color: color, failOn: threshold ?? .error, markers: configuration.markers)
-        if format == .text {
+        if format != .text {
+            format.renderer(rules: descriptions, color: color, failOn: threshold ?? .error, markers: configuration.markers)
+                .render(report, to: StandardStreams.outPiece)
+        } else {
+            let rendered = format.render(report, rules: descriptions, color: color, failOn: threshold ?? .error, markers: configuration.markers)
             // The summary line goes to standard error with the diagnostics; findings to standard output.
             var lines = rendered.split(separator: "\n", omittingEmptySubsequences: false)
             while lines.last?.isEmpty == true { lines.removeLast() }
@@ -179,8 +195,6 @@ struct LintCommand: ParsableCommand {
             if !lines.isEmpty { StandardStreams.out(lines.joined(separator: "\n")) }
             StandardStreams.flush()
             StandardStreams.err(summary)
-        } else {
-            StandardStreams.out(String(rendered.dropLast()))
         }
         StandardStreams.flush()
         if SignalHandling.interruption.isRaised {

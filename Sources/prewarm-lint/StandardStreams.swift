@@ -23,6 +23,12 @@ enum StandardStreams {
         if buffer.count >= 1 << 16 { flushOut() }
     }
 
+    /// Writes `text` as it is (no line break added), flushing every 64 KiB.
+    static func outPiece(_ text: String) {
+        buffer.append(contentsOf: text.utf8)
+        if buffer.count >= 1 << 16 { flushOut() }
+    }
+
     static func err(_ text: String) {
         flushOut()
         var bytes = Array(text.utf8)
