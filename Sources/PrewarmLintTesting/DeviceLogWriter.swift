@@ -212,18 +212,29 @@ public struct DeviceLogWriter: Sendable {
 
     /// A JSON string as `log` writes it: `\/` for slashes, `\n` and `\t` escaped.
     static func appleQuoted(_ text: String) -> String {
+        jsonQuoted(text, escapingSlashes: true, asciiOnly: false)
+    }
+
+    /// A JSON string literal: `log` escapes slashes and keeps other characters; Python's `json.dumps`
+    /// keeps slashes and escapes everything outside ASCII (surrogate pairs above U+FFFF).
+    static func jsonQuoted(_ text: String, escapingSlashes: Bool, asciiOnly: Bool) -> String {
         var out = "\""
         for scalar in text.unicodeScalars {
             switch scalar {
             case "\"": out += "\\\""
             case "\\": out += "\\\\"
-            case "/": out += "\\/"
+            case "/" where escapingSlashes: out += "\\/"
             case "\n": out += "\\n"
             case "\t": out += "\\t"
             case "\r": out += "\\r"
             default:
-                if scalar.value < 0x20 {
-                    out += String(format: "\\u%04x", scalar.value)
+                if scalar.value < 0x20 || (asciiOnly && scalar.value > 0x7E) {
+                    if scalar.value > 0xFFFF {
+                        let v = scalar.value - 0x10000
+                        out += String(format: "\\u%04x\\u%04x", 0xD800 + (v >> 10), 0xDC00 + (v & 0x3FF))
+                    } else {
+                        out += String(format: "\\u%04x", scalar.value)
+                    }
                 } else {
                     out.unicodeScalars.append(scalar)
                 }
@@ -299,28 +310,7 @@ struct PythonJSONLine {
     private var empty = true
 
     static func quoted(_ value: String) -> String {
-        var out = "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            case "\r": out += "\\r"
-            default:
-                if scalar.value < 0x20 || scalar.value > 0x7E {
-                    if scalar.value > 0xFFFF {
-                        let v = scalar.value - 0x10000
-                        out += String(format: "\\u%04x\\u%04x", 0xD800 + (v >> 10), 0xDC00 + (v & 0x3FF))
-                    } else {
-                        out += String(format: "\\u%04x", scalar.value)
-                    }
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
+        DeviceLogWriter.jsonQuoted(value, escapingSlashes: false, asciiOnly: true)
     }
 
     mutating func field(_ key: String, _ value: String) { raw(key, Self.quoted(value)) }
