@@ -67,12 +67,12 @@ public struct TimestampResolver: Sendable {
             inferred.insert(.utcOffset)
             if let given = inference.utcOffsetSeconds {
                 offset = given
-                note(.utcOffset, "UTC offset not in the input; using \(CivilDateTime.offsetText(given, colon: true)) from --utc-offset")
+                if firstTime(.utcOffset) { pendingNotes.append("UTC offset not in the input; using \(CivilDateTime.offsetText(given, colon: true)) from --utc-offset") }
             } else if let seen = lastSeenOffset {
                 offset = seen
             } else {
                 offset = 0
-                note(.utcOffset, "UTC offset not in the input; assuming +00:00 (pass --utc-offset)")
+                if firstTime(.utcOffset) { pendingNotes.append("UTC offset not in the input; assuming +00:00 (pass --utc-offset)") }
             }
         }
 
@@ -99,10 +99,12 @@ public struct TimestampResolver: Sendable {
         return pendingNotes
     }
 
-    private mutating func note(_ part: LogTimestamp.InferredParts, _ text: String) {
-        guard !notedParts.contains(part) else { return }
+    /// Whether an assumption is to be noted: the first time per input. Callers build the note's text only
+    /// then — built for every event, it was one allocation per event of a log without dates or offsets.
+    private mutating func firstTime(_ part: LogTimestamp.InferredParts) -> Bool {
+        guard !notedParts.contains(part) else { return false }
         notedParts.insert(part)
-        pendingNotes.append(text)
+        return true
     }
 
     private mutating func placeOnNearestDay(_ time: CivilDateTime, offset: Int) -> CivilDateTime {
@@ -111,7 +113,7 @@ public struct TimestampResolver: Sendable {
             // The first date-less event: take the date from --date, else from the reference instant.
             if let given = inference.date {
                 (candidate.year, candidate.month, candidate.day) = (given.year, given.month, given.day)
-                note(.date, "date not in the input; using \(Self.dateText(given)) from --date")
+                if firstTime(.date) { pendingNotes.append("date not in the input; using \(Self.dateText(given)) from --date") }
             } else if let reference = inference.referenceInstant {
                 let referenceLocal = CivilDateTime(microsecondsSinceEpoch: reference, utcOffsetSeconds: offset)
                 (candidate.year, candidate.month, candidate.day) = (referenceLocal.year, referenceLocal.month, referenceLocal.day)
@@ -119,10 +121,10 @@ public struct TimestampResolver: Sendable {
                 if candidate.microsecondsSinceEpoch(utcOffsetSeconds: offset) > reference {
                     candidate = candidate.previousDay()
                 }
-                note(.date, "date not in the input; assuming \(Self.dateText(candidate)) from the \(inference.referenceDescription) (pass --date)")
+                if firstTime(.date) { pendingNotes.append("date not in the input; assuming \(Self.dateText(candidate)) from the \(inference.referenceDescription) (pass --date)") }
             } else {
                 candidate.year = 2000
-                note(.date, "date not in the input and no reference time; assuming 2000-01-01 (pass --date)")
+                if firstTime(.date) { pendingNotes.append("date not in the input and no reference time; assuming 2000-01-01 (pass --date)") }
             }
             currentDate = (candidate.year, candidate.month, candidate.day)
             return candidate
@@ -144,20 +146,20 @@ public struct TimestampResolver: Sendable {
         guard let year = currentYear else {
             if let given = inference.year {
                 candidate.year = given
-                note(.year, "year not in the input; using \(given) from --year")
+                if firstTime(.year) { pendingNotes.append("year not in the input; using \(given) from --year") }
             } else if let given = inference.date {
                 candidate.year = given.year
-                note(.year, "year not in the input; using \(given.year) from --date")
+                if firstTime(.year) { pendingNotes.append("year not in the input; using \(given.year) from --date") }
             } else if let reference = inference.referenceInstant {
                 let referenceLocal = CivilDateTime(microsecondsSinceEpoch: reference, utcOffsetSeconds: offset)
                 candidate.year = referenceLocal.year
                 if candidate.isValid, candidate.microsecondsSinceEpoch(utcOffsetSeconds: offset) > reference {
                     candidate.year -= 1
                 }
-                note(.year, "year not in the input; assuming \(candidate.year) from the \(inference.referenceDescription) (pass --year)")
+                if firstTime(.year) { pendingNotes.append("year not in the input; assuming \(candidate.year) from the \(inference.referenceDescription) (pass --year)") }
             } else {
                 candidate.year = 2000
-                note(.year, "year not in the input and no reference time; assuming 2000 (pass --year)")
+                if firstTime(.year) { pendingNotes.append("year not in the input and no reference time; assuming 2000 (pass --year)") }
             }
             // February 29th in an assumed non-leap year: the nearest leap year before it.
             while !candidate.isValid, candidate.month == 2, candidate.day == 29, candidate.year > 0 { candidate.year -= 1 }

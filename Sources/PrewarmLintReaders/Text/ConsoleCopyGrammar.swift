@@ -145,15 +145,20 @@ struct ConsoleCopyGrammar: TextRecordGrammar {
             layout = learnt
         }
         let columns = layout!.columns
+        // The columns' fields in a stack buffer: an array here was one heap allocation per line.
+        return withUnsafeTemporaryAllocation(of: UnsafeRawBufferPointer.self, capacity: columns.count) { fields in
+            classify(line, columns: columns, fields: fields)
+        }
+    }
+
+    private func classify(_ line: UnsafeRawBufferPointer, columns: [ConsoleColumnLayout.Column], fields: UnsafeMutableBufferPointer<UnsafeRawBufferPointer>) -> TextLineKind {
         // Message is everything after the last column, tabs included.
-        var fields: [UnsafeRawBufferPointer] = []
-        fields.reserveCapacity(columns.count + 1)
         var start = 0
-        while fields.count < columns.count {
+        for index in 0..<columns.count {
             guard let tab = line.firstIndex(of: .tab, from: start) else {
                 return ByteLine(bytes: line, number: 0, byteOffset: 0).isBlank ? .skipped(.blank) : .other
             }
-            fields.append(line.slice(start, tab))
+            fields[index] = line.slice(start, tab)
             start = tab + 1
         }
         let timeIndex = layout!.timeIndex
