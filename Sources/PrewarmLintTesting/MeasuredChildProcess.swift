@@ -36,13 +36,14 @@ public enum MeasuredChildProcess {
         public var description: String
     }
 
-    /// Waits for the program named by its arguments and writes its exit status and peak RSS to the file
-    /// named by its first argument.
+    /// Waits for the program named by its arguments and writes its exit status and peak RSS (kilobytes)
+    /// to the file named by its first argument.
     static let launcher = """
         import os, subprocess, sys
         child = subprocess.Popen(sys.argv[2:])
         _, status, usage = os.wait4(child.pid, 0)
-        open(sys.argv[1], "w").write(f"{os.waitstatus_to_exitcode(status)} {usage.ru_maxrss}")
+        kilobytes = usage.ru_maxrss // 1024 if sys.platform == "darwin" else usage.ru_maxrss  # bytes on Darwin
+        open(sys.argv[1], "w").write(f"{os.waitstatus_to_exitcode(status)} {kilobytes}")
         """
 
     /// Runs `executable` with `arguments`; `feed` writes its standard input through the function it
