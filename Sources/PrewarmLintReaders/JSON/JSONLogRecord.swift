@@ -139,7 +139,6 @@ struct JSONLogRecord {
         return nil
     }
 
-    /// Builds the event, or says why it cannot.
     /// Builds the event, or says why it cannot. Short fields that repeat (process, sender image,
     /// subsystem, category) go through `interner`, so they are not allocated again for every record.
     func makeEvent(schema: Schema, bytes: UnsafeRawBufferPointer, origin: EventOrigin,
