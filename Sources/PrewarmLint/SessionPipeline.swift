@@ -1,5 +1,8 @@
+import Dispatch
+import Foundation
 public import PrewarmLintModel
 import PrewarmLintReaders
+import Synchronization
 public import PrewarmLintClassifier
 public import PrewarmLintSessions
 
@@ -14,8 +17,9 @@ public import PrewarmLintSessions
 ///    through a small reorder window (`reorderWindow` events) straight into the builder, so
 ///    memory stays bounded whatever the input's size; several inputs are merged by time, dropping
 ///    the same event seen in two inputs (same instant, pid, process and message) — two exports of
-///    one window must not make two sessions. That merge holds the launch-relevant events of all
-///    inputs, without their message text (a few hundred bytes each);
+///    one window must not make two sessions. Up to ``maximumMergedStreams`` inputs are read at once,
+///    each through its own reorder window into a bounded queue, and merged as they come; beyond, the
+///    launch-relevant events of all inputs are collected (without their message text) and sorted;
 /// 5. feed them to one `LaunchSessionBuilder`.
 public struct SessionPipeline: Sendable {
     /// Reads each input.
@@ -27,7 +31,9 @@ public struct SessionPipeline: Sendable {
     public var maximumOpenSessions: Int
     /// Pids the classifier remembers as apps, per input (see `ProcessDirectory`).
     public var maximumRememberedPIDs: Int
-    /// Inputs read at once (threads). Output is the same for any value: results are put back in
+    /// Inputs read at once (threads) by ``runSeparately(_:onDiagnostic:onSession:)`` and when more than
+    /// ``maximumMergedStreams`` inputs are merged; up to that many merged inputs are always read together,
+    /// a thread each. Output is the same for any value: results are put back in
     /// input order; diagnostics are then reported per input, in order, once all are read.
     public var jobs = 1
 
@@ -88,6 +94,7 @@ public struct SessionPipeline: Sendable {
     public func run(_ inputs: [DiscoveredInput], onDiagnostic: (ReaderDiagnostic) -> Void = { _ in },
                     onSession: (LaunchSession) -> LaunchSession? = { $0 }) -> Result {
         if inputs.count == 1 { return runStreaming(inputs[0], onDiagnostic: onDiagnostic, onSession: onSession) }
+        if inputs.count <= Self.maximumMergedStreams { return runMerging(inputs, onDiagnostic: onDiagnostic, onSession: onSession) }
         var result = Result()
         var kept: [(classified: ClassifiedEvent, input: Int)] = []
         // Each input is read and classified on its own (its classifier learns from its own lines
@@ -140,6 +147,112 @@ public struct SessionPipeline: Sendable {
         result.sessionsClosedEarly = builder.closedEarly
         Self.sortSessions(&result.sessions)
         return result
+    }
+
+    /// Inputs merged as one device's logs are streamed when there are at most this many (a thread each);
+    /// beyond, their launch-relevant events are collected and sorted.
+    public static let maximumMergedStreams = 32
+
+    /// Several inputs as one device's logs, streamed: each input is read and classified on a thread of its
+    /// own, put in time order through a reorder window, and handed over in batches through a small bounded
+    /// queue; this thread merges the streams by (time, input, position) — the order a sort of everything
+    /// would give — drops the events two inputs share, and builds the sessions. Memory follows the open
+    /// sessions and the queues, not the inputs' lengths.
+    private func runMerging(_ inputs: [DiscoveredInput], onDiagnostic: (ReaderDiagnostic) -> Void,
+                            onSession: (LaunchSession) -> LaunchSession?) -> Result {
+        let pipeline = self
+        let queues = inputs.map { _ in ClassifiedBatchQueue(capacity: 4) }
+        let outcomes = inputs.map { _ in InputOutcome() }
+        for (index, input) in inputs.enumerated() {
+            let queue = queues[index], outcome = outcomes[index]
+            let thread = Thread {
+                var one = Result()
+                var window: [ClassifiedEvent] = []
+                var batch: [ClassifiedEvent] = []
+                batch.reserveCapacity(Self.batchSize)
+                func release(_ events: ArraySlice<ClassifiedEvent>) {
+                    for event in events {
+                        batch.append(event)
+                        if batch.count == Self.batchSize {
+                            queue.push(batch)
+                            batch.removeAll(keepingCapacity: true)
+                        }
+                    }
+                }
+                pipeline.readClassified(input, into: &one, onDiagnostic: { _ in }) { classified in
+                    var compact = classified
+                    compact.event.message = Self.compactMessage(classified.event.message)
+                    // Stable: after the events of the same instant already in the window.
+                    let instant = compact.event.timestamp.microsecondsSinceEpoch
+                    var position = window.count
+                    while position > 0, window[position - 1].event.timestamp.microsecondsSinceEpoch > instant { position -= 1 }
+                    window.insert(compact, at: position)
+                    if window.count >= 2 * Self.reorderWindow {
+                        release(window[0..<Self.reorderWindow])
+                        window.removeFirst(Self.reorderWindow)
+                    }
+                }
+                release(window[...])
+                if !batch.isEmpty { queue.push(batch) }
+                outcome.result = one
+                queue.push(nil)
+            }
+            thread.start()
+        }
+
+        var result = Result()
+        var builder = LaunchSessionBuilder(maximumOpenSessions: maximumOpenSessions)
+        var heads: [(batch: [ClassifiedEvent], next: Int)?] = queues.map { queue in queue.pop().map { ($0, 0) } }
+        var previousInstant: Int64?
+        var seenAtInstant: [(input: Int, key: EventKey)] = []
+        while true {
+            // The earliest head; on a tie the first input's, as a stable sort by input would give.
+            var chosen: Int?
+            var earliest = Int64.max
+            for (input, head) in heads.enumerated() {
+                guard let head else { continue }
+                let instant = head.batch[head.next].event.timestamp.microsecondsSinceEpoch
+                if chosen == nil || instant < earliest {
+                    chosen = input
+                    earliest = instant
+                }
+            }
+            guard let input = chosen, let head = heads[input] else { break }
+            let classified = head.batch[head.next]
+            heads[input] = head.next + 1 < head.batch.count ? (head.batch, head.next + 1) : queues[input].pop().map { ($0, 0) }
+            let event = classified.event
+            if event.timestamp.microsecondsSinceEpoch != previousInstant {
+                previousInstant = event.timestamp.microsecondsSinceEpoch
+                seenAtInstant.removeAll(keepingCapacity: true)
+            }
+            let key = EventKey(event)
+            if seenAtInstant.contains(where: { $0.input != input && $0.key == key }) {
+                result.duplicateEvents += 1
+                continue
+            }
+            seenAtInstant.append((input, key))
+            result.sessions += builder.consume(classified).compactMap(onSession)
+        }
+        result.sessions += builder.finish().compactMap(onSession)
+        result.sessionsClosedEarly = builder.closedEarly
+        // Every input's thread has ended (its queue said so): their summaries and diagnostics, in input order.
+        for outcome in outcomes {
+            guard let one = outcome.result else { continue }
+            for diagnostic in one.diagnostics { onDiagnostic(diagnostic) }
+            result.diagnostics += one.diagnostics
+            result.summaries += one.summaries
+            result.decisions += one.decisions
+        }
+        Self.sortSessions(&result.sessions)
+        return result
+    }
+
+    /// Launch-relevant events handed from a reading thread to the merge at a time.
+    static let batchSize = 256
+
+    /// One input's summary, diagnostics and decisions, written by its thread before it closes its queue.
+    private final class InputOutcome: @unchecked Sendable {
+        var result: Result?
     }
 
     /// One input, streamed through a ``SessionStream``.
@@ -223,5 +336,30 @@ public struct SessionPipeline: Sendable {
             if let a = lhs.pid, let b = rhs.pid, a != b { return false }
             return lhs.process == rhs.process && lhs.message == rhs.message
         }
+    }
+}
+
+/// A bounded queue of event batches between one reading thread and the merge: the reader waits while it
+/// is full, the merge while it is empty; `nil` ends it. Two semaphores and a lock, as in any textbook.
+private final class ClassifiedBatchQueue: Sendable {
+    private let spaces: DispatchSemaphore
+    private let items = DispatchSemaphore(value: 0)
+    private let batches = Mutex<[[ClassifiedEvent]?]>([])
+
+    init(capacity: Int) {
+        spaces = DispatchSemaphore(value: capacity)
+    }
+
+    func push(_ batch: [ClassifiedEvent]?) {
+        spaces.wait()
+        batches.withLock { $0.append(batch) }
+        items.signal()
+    }
+
+    func pop() -> [ClassifiedEvent]? {
+        items.wait()
+        let batch = batches.withLock { $0.removeFirst() }
+        spaces.signal()
+        return batch
     }
 }
