@@ -94,7 +94,7 @@ public struct SessionPipeline: Sendable {
     public func run(_ inputs: [DiscoveredInput], onDiagnostic: (ReaderDiagnostic) -> Void = { _ in },
                     onSession: (LaunchSession) -> LaunchSession? = { $0 }) -> Result {
         if inputs.count == 1 { return runStreaming(inputs[0], onDiagnostic: onDiagnostic, onSession: onSession) }
-        if inputs.count <= Self.maximumMergedStreams { return runMerging(inputs, onDiagnostic: onDiagnostic, onSession: onSession) }
+        if inputs.count <= maximumMergedStreams { return runMerging(inputs, onDiagnostic: onDiagnostic, onSession: onSession) }
         var result = Result()
         var kept: [(classified: ClassifiedEvent, input: Int)] = []
         // Each input is read and classified on its own (its classifier learns from its own lines
@@ -150,8 +150,8 @@ public struct SessionPipeline: Sendable {
     }
 
     /// Inputs merged as one device's logs are streamed when there are at most this many (a thread each);
-    /// beyond, their launch-relevant events are collected and sorted.
-    public static let maximumMergedStreams = 32
+    /// beyond, their launch-relevant events are collected and sorted. Both give the same sessions.
+    public var maximumMergedStreams = 32
 
     /// Several inputs as one device's logs, streamed: each input is read and classified on a thread of its
     /// own, put in time order through a reorder window, and handed over in batches through a small bounded

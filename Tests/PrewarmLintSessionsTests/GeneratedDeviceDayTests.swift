@@ -1,3 +1,4 @@
+import Foundation
 import PrewarmLint
 import PrewarmLintTesting
 import Testing
@@ -62,5 +63,47 @@ struct GeneratedDeviceDayTests {
         #expect(first.bytes == again.bytes)
         #expect(first.sessions == again.sessions)
         #expect(first.bytes != other.bytes)
+    }
+}
+
+/// Merged inputs are streamed (a thread per input, merged by time as they come) up to
+/// `maximumMergedStreams`, and collected and sorted beyond: both must give the same sessions.
+@Suite("merging several inputs")
+struct MergedInputsTests {
+    @Test("streamed and collected merges give the same sessions, summaries and duplicate counts")
+    func streamedEqualsCollected() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("prewarm-lint-merge-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // One day in three exports (so the same events arrive from several inputs and must count once),
+        // and another day on its own.
+        var inputs: [DiscoveredInput] = []
+        for (seed, formats) in [(21, [DeviceLogFormat.ndjson, .logShow, .consoleCopy]), (22, [.ndjson])] as [(UInt64, [DeviceLogFormat])] {
+            var generator = DeviceLogGenerator(configuration: .init(seed: seed, targetBytes: 400_000, apps: 10, sessionsPerDay: 400))
+            var records: [DeviceLogRecord] = []
+            while let record = generator.next() { records.append(record) }
+            for format in formats {
+                var writer = DeviceLogWriter(format: format)
+                let text = writer.prologue() + records.map { writer.render($0) }.joined() + writer.epilogue()
+                let url = folder.appendingPathComponent("day-\(seed).\(format.rawValue)")
+                try Data(text.utf8).write(to: url)
+                inputs.append(DiscoveredInput(input: .file(url.path), foundInDirectory: true))
+            }
+        }
+        let options = ReadOptions(timeInference: TimeInference(date: CivilDateTime(year: 2024, month: 3, day: 18), year: 2024,
+                                                               utcOffsetSeconds: DeviceLogGenerator.utcOffsetSeconds))
+        var streamed = SessionPipeline(reader: InputReader(options: options))
+        streamed.maximumMergedStreams = 32
+        var collected = streamed
+        collected.maximumMergedStreams = 0
+        collected.jobs = 2
+        let a = streamed.run(inputs), b = collected.run(inputs)
+        #expect(a.sessions.count > 20)
+        #expect(a.duplicateEvents > 100, "the three exports of one day share their events")
+        #expect(a.sessions == b.sessions)
+        #expect(a.duplicateEvents == b.duplicateEvents)
+        #expect(a.summaries.map(\.statistics) == b.summaries.map(\.statistics))
+        #expect(a.diagnostics == b.diagnostics)
+        #expect(a.decisions == b.decisions)
     }
 }
