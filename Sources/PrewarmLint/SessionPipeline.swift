@@ -126,25 +126,11 @@ public struct SessionPipeline: Sendable {
             if lhs.input != rhs.input { return lhs.input < rhs.input }
             return a.origin.byteOffset < b.origin.byteOffset
         }
-        var builder = LaunchSessionBuilder(maximumOpenSessions: maximumOpenSessions)
-        var previousInstant: Int64?
-        var seenAtInstant: [(input: Int, key: EventKey)] = []
+        var merged = MergedSessionBuilder(maximumOpenSessions: maximumOpenSessions)
         for (classified, input) in kept {
-            let event = classified.event
-            if event.timestamp.microsecondsSinceEpoch != previousInstant {
-                previousInstant = event.timestamp.microsecondsSinceEpoch
-                seenAtInstant.removeAll(keepingCapacity: true)
-            }
-            let key = EventKey(event)
-            if seenAtInstant.contains(where: { $0.input != input && $0.key == key }) {
-                result.duplicateEvents += 1
-                continue
-            }
-            seenAtInstant.append((input, key))
-            result.sessions += builder.consume(classified).compactMap(onSession)
+            result.sessions += merged.consume(classified, from: input).compactMap(onSession)
         }
-        result.sessions += builder.finish().compactMap(onSession)
-        result.sessionsClosedEarly = builder.closedEarly
+        merged.finish(into: &result, onSession: onSession)
         Self.sortSessions(&result.sessions)
         return result
     }
@@ -201,10 +187,8 @@ public struct SessionPipeline: Sendable {
         }
 
         var result = Result()
-        var builder = LaunchSessionBuilder(maximumOpenSessions: maximumOpenSessions)
+        var merged = MergedSessionBuilder(maximumOpenSessions: maximumOpenSessions)
         var heads: [(batch: [ClassifiedEvent], next: Int)?] = queues.map { queue in queue.pop().map { ($0, 0) } }
-        var previousInstant: Int64?
-        var seenAtInstant: [(input: Int, key: EventKey)] = []
         while true {
             // The earliest head; on a tie the first input's, as a stable sort by input would give.
             var chosen: Int?
@@ -220,21 +204,9 @@ public struct SessionPipeline: Sendable {
             guard let input = chosen, let head = heads[input] else { break }
             let classified = head.batch[head.next]
             heads[input] = head.next + 1 < head.batch.count ? (head.batch, head.next + 1) : queues[input].pop().map { ($0, 0) }
-            let event = classified.event
-            if event.timestamp.microsecondsSinceEpoch != previousInstant {
-                previousInstant = event.timestamp.microsecondsSinceEpoch
-                seenAtInstant.removeAll(keepingCapacity: true)
-            }
-            let key = EventKey(event)
-            if seenAtInstant.contains(where: { $0.input != input && $0.key == key }) {
-                result.duplicateEvents += 1
-                continue
-            }
-            seenAtInstant.append((input, key))
-            result.sessions += builder.consume(classified).compactMap(onSession)
+            result.sessions += merged.consume(classified, from: input).compactMap(onSession)
         }
-        result.sessions += builder.finish().compactMap(onSession)
-        result.sessionsClosedEarly = builder.closedEarly
+        merged.finish(into: &result, onSession: onSession)
         // Every input's thread has ended (its queue said so): their summaries and diagnostics, in input order.
         for outcome in outcomes {
             guard let one = outcome.result else { continue }
@@ -336,6 +308,42 @@ public struct SessionPipeline: Sendable {
             if let a = lhs.pid, let b = rhs.pid, a != b { return false }
             return lhs.process == rhs.process && lhs.message == rhs.message
         }
+    }
+}
+
+/// The session builder of several inputs merged in time order: an event another input already gave at
+/// the same instant (same pid, process and message) is counted as a duplicate, not built twice.
+private struct MergedSessionBuilder {
+    private var builder: LaunchSessionBuilder
+    private var previousInstant: Int64?
+    private var seenAtInstant: [(input: Int, key: SessionPipeline.EventKey)] = []
+    private var duplicates = 0
+
+    init(maximumOpenSessions: Int) {
+        builder = LaunchSessionBuilder(maximumOpenSessions: maximumOpenSessions)
+    }
+
+    /// The sessions the event closed (none when it is a duplicate).
+    mutating func consume(_ classified: ClassifiedEvent, from input: Int) -> [LaunchSession] {
+        let event = classified.event
+        if event.timestamp.microsecondsSinceEpoch != previousInstant {
+            previousInstant = event.timestamp.microsecondsSinceEpoch
+            seenAtInstant.removeAll(keepingCapacity: true)
+        }
+        let key = SessionPipeline.EventKey(event)
+        if seenAtInstant.contains(where: { $0.input != input && $0.key == key }) {
+            duplicates += 1
+            return []
+        }
+        seenAtInstant.append((input, key))
+        return builder.consume(classified)
+    }
+
+    /// Closes the sessions still open and records the counts in `result`.
+    mutating func finish(into result: inout SessionPipeline.Result, onSession: (LaunchSession) -> LaunchSession?) {
+        result.sessions += builder.finish().compactMap(onSession)
+        result.sessionsClosedEarly = builder.closedEarly
+        result.duplicateEvents = duplicates
     }
 }
 
