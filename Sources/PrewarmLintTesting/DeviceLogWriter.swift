@@ -268,7 +268,8 @@ public struct DeviceLogWriter: Sendable {
     }
 
     static func basename(_ path: String) -> String {
-        path.split(separator: "/").last.map(String.init) ?? path
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return path }
+        return String(path[path.index(after: slash)...])
     }
 
     /// The device's local wall clock (UTC-7) of an instant.
@@ -285,8 +286,16 @@ public struct DeviceLogWriter: Sendable {
             let secondOfDay = Int(seconds % 86_400)
             month = civil.month
             day = civil.day
-            date = String(format: "%04d-%02d-%02d", civil.year, civil.month, civil.day)
-            clock = String(format: "%02d:%02d:%02d.%06d", secondOfDay / 3600, secondOfDay / 60 % 60, secondOfDay % 60, Int(local % 1_000_000))
+            // Zero-padded by hand: `String(format:)` was most of the generator's time.
+            date = Self.digits(civil.year, 4) + "-" + Self.digits(civil.month, 2) + "-" + Self.digits(civil.day, 2)
+            clock = Self.digits(secondOfDay / 3600, 2) + ":" + Self.digits(secondOfDay / 60 % 60, 2) + ":" + Self.digits(secondOfDay % 60, 2)
+                + "." + Self.digits(Int(local % 1_000_000), 6)
+        }
+
+        /// `value` in decimal, zero-padded to `width` digits.
+        static func digits(_ value: Int, _ width: Int) -> String {
+            let text = String(value)
+            return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
         }
 
         /// Howard Hinnant's days-to-civil, for days since 1970-01-01.
