@@ -55,6 +55,25 @@ public struct DecoderStatistics: Sendable, Hashable {
         diagnostics[diagnostic.severity, default: 0] += 1
         diagnosedLines += diagnostic.lineCount
     }
+
+    /// One record read whole, as every record-based decoder (JSON, plist, xctrace) accounts for it: the
+    /// notes its time resolution made, a warning when its text had to be repaired, its lines, and its
+    /// event — not emitted when nil, a record of a skipped process, which is counted all the same.
+    mutating func accept(_ event: LogEvent?, lines: Int, origin: EventOrigin, notes: [String], invalidUTF8: Bool,
+                         emit: (ReaderOutput) -> Void) {
+        var diagnostics = notes.map { ReaderDiagnostic(code: .inferredTime, severity: .note, message: $0, origin: origin, lineCount: 0) }
+        if invalidUTF8 {
+            diagnostics.append(ReaderDiagnostic(code: .invalidUTF8, severity: .warning, message: "bytes that are not UTF-8 were replaced with U+FFFD",
+                                                origin: origin, lineCount: 0))
+        }
+        for diagnostic in diagnostics {
+            count(diagnostic)
+            emit(.diagnostic(diagnostic))
+        }
+        events += 1
+        eventLines += lines
+        if let event { emit(.event(event)) } else { eventsSkipped += 1 }
+    }
 }
 
 /// Limits that keep a reader's memory bounded whatever the input.

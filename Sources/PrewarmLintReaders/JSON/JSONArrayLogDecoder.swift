@@ -149,16 +149,8 @@ struct JSONArrayLogDecoder: LogDecoder {
                                        skippedProcesses: configuration.skippedProcesses, invalidUTF8: &invalidUTF8)
         }
         switch result {
-        case .event, .skipped:
-            for note in resolver.takeNotes() {
-                report(.inferredTime, note, severity: .note, line: recordLine, offset: recordOffset, lines: 0, emit: emit)
-            }
-            if invalidUTF8 {
-                report(.invalidUTF8, "bytes that are not UTF-8 were replaced with U+FFFD", line: recordLine, offset: recordOffset, lines: 0, emit: emit)
-            }
-            collected.events += 1
-            collected.eventLines += max(spanned, 0)
-            if case .event(let event) = result { emit(.event(event)) } else { collected.eventsSkipped += 1 }
+        case .accepted(let event):
+            collected.accept(event, lines: max(spanned, 0), origin: origin, notes: resolver.takeNotes(), invalidUTF8: invalidUTF8, emit: emit)
         case .rejected(var diagnostic):
             diagnostic.lineCount = max(spanned, 0)
             collected.count(diagnostic)

@@ -2,9 +2,9 @@ import PrewarmLintModel
 
 /// A decoded JSON record: an event, or the diagnostic that says why it is not one.
 enum RecordOutcome {
-    case event(LogEvent)
-    /// A valid record of a process in `ReaderConfiguration.skippedProcesses`: counted, not built.
-    case skipped
+    /// A valid record: its event, or nil for a record of a process in
+    /// `ReaderConfiguration.skippedProcesses` (counted, not built).
+    case accepted(LogEvent?)
     case rejected(ReaderDiagnostic)
 }
 
@@ -222,7 +222,7 @@ struct JSONLogRecord {
         switch schema {
         case .logShow:
             event.process = basename(processImagePath) ?? ""
-            if skippedProcesses.contains(event.process) { return .skipped }
+            if skippedProcesses.contains(event.process) { return .accepted(nil) }
             event.pid = unsigned(processID).flatMap { Int(exactly: $0) }
             event.senderImage = basename(senderImagePath)
             event.subsystem = repeatedString(subsystem)
@@ -238,7 +238,7 @@ struct JSONLogRecord {
             }
         case .pymobiledevice3:
             event.process = basename(filename) ?? ""
-            if skippedProcesses.contains(event.process) { return .skipped }
+            if skippedProcesses.contains(event.process) { return .accepted(nil) }
             event.pid = unsigned(pid).flatMap { Int(exactly: $0) }
             event.senderImage = basename(imageName)
             event.subsystem = repeatedString(labelSubsystem)
@@ -248,7 +248,7 @@ struct JSONLogRecord {
             if let type = word(level) { event.type = MessageTypeSpelling.type(type) }
         case .unifiedLogIterator:
             event.process = basename(process) ?? ""
-            if skippedProcesses.contains(event.process) { return .skipped }
+            if skippedProcesses.contains(event.process) { return .accepted(nil) }
             event.pid = unsigned(pid).flatMap { Int(exactly: $0) }
             event.senderImage = basename(library)
             event.subsystem = string(subsystem)
@@ -267,6 +267,6 @@ struct JSONLogRecord {
             break
         }
         if event.senderImage == event.process { event.senderImage = nil }
-        return .event(event)
+        return .accepted(event)
     }
 }

@@ -102,17 +102,8 @@ struct NDJSONLogDecoder: LogDecoder {
         let outcome = record.makeEvent(schema: schema, bytes: bytes, origin: origin, resolver: &resolver, interner: &interner,
                                        skippedProcesses: configuration.skippedProcesses, invalidUTF8: &invalidUTF8)
         switch outcome {
-        case .event, .skipped:
-            for note in resolver.takeNotes() {
-                report(ReaderDiagnostic(code: .inferredTime, severity: .note, message: note, origin: origin, lineCount: 0), emit: emit)
-            }
-            if invalidUTF8 {
-                report(ReaderDiagnostic(code: .invalidUTF8, severity: .warning, message: "bytes that are not UTF-8 were replaced with U+FFFD",
-                                        origin: origin, lineCount: 0), emit: emit)
-            }
-            statistics.events += 1
-            statistics.eventLines += 1
-            if case .event(let event) = outcome { emit(.event(event)) } else { statistics.eventsSkipped += 1 }
+        case .accepted(let event):
+            statistics.accept(event, lines: 1, origin: origin, notes: resolver.takeNotes(), invalidUTF8: invalidUTF8, emit: emit)
         case .rejected(let diagnostic):
             report(diagnostic, emit: emit)
         }

@@ -87,12 +87,8 @@ struct BinaryPlistLogDecoder: LogDecoder {
                                                skippedProcesses: configuration.skippedProcesses, invalidUTF8: &invalidUTF8)
                 }
                 switch outcome {
-                case .event, .skipped:
-                    for note in resolver.takeNotes() { report(.inferredTime, note, severity: .note, origin: origin, emit: emit) }
-                    if invalidUTF8 { report(.invalidUTF8, "bytes that are not UTF-8 were replaced with U+FFFD", origin: origin, emit: emit) }
-                    collected.events += 1
-                    collected.eventLines += 1
-                    if case .event(let event) = outcome { emit(.event(event)) } else { collected.eventsSkipped += 1 }
+                case .accepted(let event):
+                    collected.accept(event, lines: 1, origin: origin, notes: resolver.takeNotes(), invalidUTF8: invalidUTF8, emit: emit)
                 case .rejected(var diagnostic):
                     diagnostic.lineCount = 1
                     collected.count(diagnostic)

@@ -67,8 +67,7 @@ final class PlistEntryCollector: XMLRecordCollector {
                                        skippedProcesses: configuration.skippedProcesses, invalidUTF8: &invalidUTF8)
         }
         switch outcome {
-        case .event(let event): accept(event, lines: spanned, invalidUTF8: invalidUTF8)
-        case .skipped: accept(nil, lines: spanned, invalidUTF8: invalidUTF8, origin: origin)
+        case .accepted(let event): accept(event, lines: spanned, invalidUTF8: invalidUTF8, origin: origin)
         case .rejected(let diagnostic): reject(diagnostic, lines: spanned)
         }
     }

@@ -109,11 +109,7 @@ class XMLRecordCollector: XMLEventHandler {
     /// Counts a record read; `event` is nil for a record of a skipped process, which is counted, not emitted.
     func accept(_ event: LogEvent?, lines: Int, invalidUTF8: Bool, origin: EventOrigin? = nil) {
         let origin = event?.origin ?? origin ?? EventOrigin(input: configuration.inputName, line: 0, byteOffset: 0)
-        for note in resolver.takeNotes() { report(.inferredTime, note, severity: .note, origin: origin, lines: 0) }
-        if invalidUTF8 { report(.invalidUTF8, "bytes that are not UTF-8 were replaced with U+FFFD", origin: origin, lines: 0) }
-        collected.events += 1
-        collected.eventLines += lines
-        if let event { pending.append(.event(event)) } else { collected.eventsSkipped += 1 }
+        collected.accept(event, lines: lines, origin: origin, notes: resolver.takeNotes(), invalidUTF8: invalidUTF8) { pending.append($0) }
     }
 
     func reject(_ diagnostic: ReaderDiagnostic, lines: Int) {
