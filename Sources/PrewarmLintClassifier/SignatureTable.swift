@@ -42,25 +42,23 @@ public struct SignatureTable: Sendable {
         return ByteSearch.withBytes(of: message) { bytes in
             // Most lines contain no anchor of any signature: one pass over the bytes rules them all out,
             // and only the signatures with no anchor remain to try (in table order, as the first match wins).
-            let candidates = list.anchors.mayOccur(in: bytes) ? list.all : list.unanchored
-            for (position, matcher) in candidates {
-                let result = matcher.match(bytes)
-                if result.matched { return (signatures[position], result.detail) }
-            }
-            return nil
+            firstMatch(among: list.anchors.mayOccur(in: bytes) ? list.all : list.unanchored, in: bytes)
         }
     }
 
     /// The same as ``match(_:role:namingOnly:)`` without the anchor prefilter: what the tests compare it with.
     func matchTryingEverySignature(_ message: String, role: ProcessRole, namingOnly: Bool = false) -> (signature: MessageSignature, detail: String?)? {
         let list = namingOnly ? naming[role.position] : byRole[role.position]
-        return ByteSearch.withBytes(of: message) { bytes in
-            for (position, matcher) in list.all {
-                let result = matcher.match(bytes)
-                if result.matched { return (signatures[position], result.detail) }
-            }
-            return nil
+        return ByteSearch.withBytes(of: message) { firstMatch(among: list.all, in: $0) }
+    }
+
+    private func firstMatch(among candidates: [(position: Int, matcher: SignatureMatcher)], in bytes: UnsafeBufferPointer<UInt8>)
+        -> (signature: MessageSignature, detail: String?)? {
+        for (position, matcher) in candidates {
+            let result = matcher.match(bytes)
+            if result.matched { return (signatures[position], result.detail) }
         }
+        return nil
     }
 
     /// The signatures prewarm-lint ships, each with the real line it was taken from.

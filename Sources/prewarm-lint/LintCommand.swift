@@ -169,15 +169,14 @@ struct LintCommand: ParsableCommand {
         for extra in output {
             // Written in pieces as rendered: a long JSON report is never whole in memory.
             let renderer = extra.format.renderer(rules: descriptions, color: false, failOn: threshold ?? .error, markers: configuration.markers)
-            guard FileManager.default.createFile(atPath: extra.path, contents: nil), let handle = FileHandle(forWritingAtPath: extra.path) else {
-                StandardStreams.err("\(extra.path): error: cannot write the \(extra.format.rawValue) report")
-                throw ExitCode(2)
+            var failed = true
+            if FileManager.default.createFile(atPath: extra.path, contents: nil), let handle = FileHandle(forWritingAtPath: extra.path) {
+                failed = false
+                renderer.render(report) { piece in
+                    if !failed, (try? handle.write(contentsOf: Data(piece.utf8))) == nil { failed = true }
+                }
+                try? handle.close()
             }
-            var failed = false
-            renderer.render(report) { piece in
-                if !failed, (try? handle.write(contentsOf: Data(piece.utf8))) == nil { failed = true }
-            }
-            try? handle.close()
             if failed {
                 StandardStreams.err("\(extra.path): error: cannot write the \(extra.format.rawValue) report")
                 throw ExitCode(2)
