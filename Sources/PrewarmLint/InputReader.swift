@@ -78,7 +78,11 @@ public struct InputReader: Sendable {
 
     /// Reads one input to the end. Never throws: a failure is in the summary, and everything
     /// emitted before it stays valid.
-    public func read(_ input: LogInput, foundInDirectory: Bool = false, emit: (ReaderOutput) -> Void) -> InputSummary {
+    ///
+    /// `recordFilter`: asked before each text record is built whether the caller could want it
+    /// (``RecordFilter``); one filter per input.
+    public func read(_ input: LogInput, foundInDirectory: Bool = false, recordFilter: (any RecordFilter)? = nil,
+                     emit: (ReaderOutput) -> Void) -> InputSummary {
         var summary = InputSummary(input: input.name)
         let descriptor: Int32
         var inference = options.timeInference
@@ -114,7 +118,7 @@ public struct InputReader: Sendable {
 
         var reader = LogStreamReader(
             configuration: ReaderConfiguration(inputName: input.name, timeInference: inference, limits: options.limits,
-                                               skippedProcesses: options.skippedProcesses),
+                                               skippedProcesses: options.skippedProcesses, recordFilter: recordFilter),
             format: options.format
         )
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: options.chunkSize, alignment: 16)

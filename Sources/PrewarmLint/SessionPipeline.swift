@@ -135,6 +135,11 @@ public struct SessionPipeline: Sendable {
         return result
     }
 
+    /// Whether each input's reader is told which text records the classifier would drop unread, so
+    /// that it skips them without building them (``RecordFilter``; on by default). The results are
+    /// the same either way (but for the summaries' `eventsSkipped`): the tests compare them.
+    public var filtersRecords = true
+
     /// Inputs merged as one device's logs are streamed when there are at most this many (a thread each);
     /// beyond, their launch-relevant events are collected and sorted. Both give the same sessions.
     public var maximumMergedStreams = 32
@@ -235,7 +240,7 @@ public struct SessionPipeline: Sendable {
                                    maximumRememberedPIDs: maximumRememberedPIDs)
         var sessions: [LaunchSession] = []
         var diagnostics: [ReaderDiagnostic] = []
-        let summary = reader.read(input.input, foundInDirectory: input.foundInDirectory) { output in
+        let summary = reader.read(input.input, foundInDirectory: input.foundInDirectory, recordFilter: filtersRecords ? stream.recordFilter : nil) { output in
             switch output {
             case .event(let event):
                 sessions += stream.consume(event).compactMap(onSession)
@@ -262,7 +267,7 @@ public struct SessionPipeline: Sendable {
                                 onDiagnostic: (ReaderDiagnostic) -> Void, _ body: (ClassifiedEvent) -> Void) {
         var classifier = InputClassifier(inputName: input.input.name, signatures: signatures, maximumRememberedPIDs: maximumRememberedPIDs)
         var diagnostics: [ReaderDiagnostic] = []
-        let summary = reader.read(input.input, foundInDirectory: input.foundInDirectory) { output in
+        let summary = reader.read(input.input, foundInDirectory: input.foundInDirectory, recordFilter: filtersRecords ? classifier.recordFilter : nil) { output in
             switch output {
             case .event(let event):
                 if let classified = classifier.classify(event) { body(classified) }

@@ -1,6 +1,7 @@
 public import PrewarmLintModel
 public import PrewarmLintClassifier
 public import PrewarmLintSessions
+public import PrewarmLintReaders
 
 /// Launch sessions from one input's events as they are read: the incremental core of
 /// ``SessionPipeline``, for callers that have events rather than files (bytes from a network
@@ -36,6 +37,10 @@ public struct SessionStream: Sendable {
         builder = LaunchSessionBuilder(maximumOpenSessions: maximumOpenSessions)
         window.reserveCapacity(2 * windowSize)
     }
+
+    /// What to give the reader of this stream's input (`ReaderConfiguration.recordFilter`), so that it
+    /// skips, without building them, the records this stream would drop unread.
+    public var recordFilter: any RecordFilter { classifier.recordFilter }
 
     /// Sessions closed early because too many were open at once.
     public var closedEarly: Int { builder.closedEarly }
@@ -82,14 +87,23 @@ struct InputClassifier: Sendable {
     private(set) var decisions: [PrewarmDecision] = []
     static let maximumDecisions = 10_000
 
+    /// Tells this input's decoder which records the classifier would drop unread; kept up to date here.
+    let recordFilter: LaunchLineFilter
+    private var followedPIDs = 0
+
     init(inputName: String, signatures: SignatureTable, maximumRememberedPIDs: Int) {
         self.inputName = inputName
         classifier = EventClassifier(table: signatures, directoryCapacity: maximumRememberedPIDs)
+        recordFilter = LaunchLineFilter(table: signatures)
     }
 
     /// The event classified, when it means something for a launch.
     mutating func classify(_ event: LogEvent) -> ClassifiedEvent? {
         let classified = classifier.classifyIfMeaningful(event)
+        if classifier.directory.pidsRemembered != followedPIDs {
+            followedPIDs = classifier.directory.pidsRemembered
+            recordFilter.follow(classifier.directory)
+        }
         if let signatureID = classifier.lastSignatureID, let reason = PrewarmDecision.Reason(signatureID: signatureID),
            decisions.count < Self.maximumDecisions {
             decisions.append(PrewarmDecision(reason: reason, app: classified?.subject?.bundleID, time: event.timestamp,

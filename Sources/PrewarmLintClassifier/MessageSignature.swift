@@ -83,6 +83,13 @@ final class SignatureMatcher: Sendable {
     }
 
     /// Matches the bytes of a message; the detail is decoded only on a match.
+    /// Whether the texts the signature needs are all in `bytes` (its `none` texts not checked): true
+    /// whenever ``match(_:)`` is, and still true for any longer text holding `bytes`.
+    func mayMatch(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        for needle in all where ByteSearch.firstOffset(of: needle, in: bytes) == nil { return false }
+        return any.isEmpty || any.contains { ByteSearch.firstOffset(of: $0, in: bytes) != nil }
+    }
+
     func match(_ bytes: UnsafeBufferPointer<UInt8>) -> (matched: Bool, detail: String?) {
         for needle in all where ByteSearch.firstOffset(of: needle, in: bytes) == nil { return (false, nil) }
         for needle in none where ByteSearch.firstOffset(of: needle, in: bytes) != nil { return (false, nil) }

@@ -21,6 +21,13 @@ public struct ProcessDirectory: Sendable {
     private var next = 0
     /// Pids forgotten to stay within ``capacity``.
     public private(set) var forgotten = 0
+    /// How many times a pid was remembered so far; with ``lastRemembered`` and ``lastForgotten``, what
+    /// lets a copy of the keys of ``bundleByPID`` follow it one change at a time.
+    public private(set) var pidsRemembered = 0
+    /// The pid remembered last.
+    public private(set) var lastRemembered: Int?
+    /// The pid forgotten to make room for ``lastRemembered``, if one was.
+    public private(set) var lastForgotten: Int?
 
     /// An empty directory remembering at most `capacity` pids.
     public init(capacity: Int = ProcessDirectory.defaultCapacity) {
@@ -51,11 +58,15 @@ public struct ProcessDirectory: Sendable {
     private mutating func remember(_ pid: Int) {
         // A ring, not `removeFirst()`: with a million distinct pids, shifting a full array per pid
         // would take hours (found by the adversarial tests).
+        pidsRemembered += 1
+        lastRemembered = pid
+        lastForgotten = nil
         if order.count < capacity {
             order.append(pid)
             return
         }
         let oldest = order[next]
+        lastForgotten = oldest
         bundleByPID[oldest] = nil
         nameByPID[oldest] = nil
         forgotten += 1

@@ -1,3 +1,5 @@
+import PrewarmLintModel
+
 /// What part a process plays in a launch.
 ///
 /// From `../shared/domain.md` §1: dasd decides when to prewarm; runningboardd (assertiond before
@@ -51,25 +53,19 @@ public enum ProcessRole: String, Sendable, Hashable, CaseIterable, Codable {
     ]
 }
 
-/// Remembers ``ProcessRole/known(processName:)`` for the process names seen lately.
-///
-/// A direct-mapped cache of 64 names: readers intern process names, so a hit is usually a pointer
-/// comparison, where the lookup itself compares against five names and hashes into a set.
-struct ProcessRoleCache: Sendable {
-    private var names = [String?](repeating: nil, count: 64)
-    private var roles = [ProcessRole?](repeating: nil, count: 64)
+/// Remembers ``ProcessRole/known(processName:)`` for the process names seen lately (a
+/// `ProcessNameCache`): the lookup compares against five names and hashes into a set.
+public struct ProcessRoleCache: Sendable {
+    private var cache = ProcessNameCache<ProcessRole?>()
 
-    mutating func role(of name: String) -> ProcessRole? {
-        // Length, first and last byte, read from the contiguous bytes (the generic `utf8.last` is not cheap).
-        var slot = name.utf8.withContiguousStorageIfAvailable { bytes -> Int in
-            guard let first = bytes.first, let last = bytes.last else { return 0 }
-            return (bytes.count &* 31 &+ Int(first)) &* 31 &+ Int(last)
-        } ?? name.utf8.count
-        slot &= 63
-        if let cached = names[slot], cached == name { return roles[slot] }
+    /// An empty cache.
+    public init() {}
+
+    /// ``ProcessRole/known(processName:)`` of `name`.
+    public mutating func role(of name: String) -> ProcessRole? {
+        if let role = cache.value(for: name) { return role }
         let role = ProcessRole.known(processName: name)
-        names[slot] = name
-        roles[slot] = role
+        cache.remember(role, for: name)
         return role
     }
 }

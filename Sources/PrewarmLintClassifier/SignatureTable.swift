@@ -46,6 +46,18 @@ public struct SignatureTable: Sendable {
         }
     }
 
+    /// Whether a signature of `role` whose lines name their app could match `message` or any longer
+    /// message holding it: `false` only when none can (the texts each needs are not all there). What
+    /// a reader's record filter asks of a record's first line before building a line of a process not
+    /// yet known as an app.
+    public func mayNameApp(in message: UnsafeRawBufferPointer, role: ProcessRole) -> Bool {
+        let list = naming[role.position]
+        guard !list.all.isEmpty else { return false }
+        let bytes = message.assumingMemoryBound(to: UInt8.self)
+        let candidates = list.anchors.mayOccur(in: bytes) ? list.all : list.unanchored
+        return candidates.contains { $0.matcher.mayMatch(bytes) }
+    }
+
     /// The same as ``match(_:role:namingOnly:)`` without the anchor prefilter: what the tests compare it with.
     func matchTryingEverySignature(_ message: String, role: ProcessRole, namingOnly: Bool = false) -> (signature: MessageSignature, detail: String?)? {
         let list = namingOnly ? naming[role.position] : byRole[role.position]

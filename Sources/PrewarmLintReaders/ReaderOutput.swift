@@ -33,7 +33,8 @@ public struct DecoderStatistics: Sendable, Hashable {
     public var lines = 0
     /// Events read, emitted or not.
     public var events = 0
-    /// Events read but not emitted, being of a process in ``ReaderConfiguration/skippedProcesses``.
+    /// Events read but not emitted, being of a process in ``ReaderConfiguration/skippedProcesses`` or
+    /// refused by the ``ReaderConfiguration/recordFilter``.
     public var eventsSkipped = 0
     /// Lines that are part of an event.
     public var eventLines = 0
@@ -105,14 +106,18 @@ public struct ReaderConfiguration: Sendable {
     /// and their lines accounted for, but their messages are never decoded and no event is emitted
     /// (``DecoderStatistics/eventsSkipped`` counts them). Empty: every event is emitted.
     public var skippedProcesses: Set<String>
+    /// Asked before a text record is built whether its consumer could want it (``RecordFilter``);
+    /// `nil`: every record is built.
+    public var recordFilter: (any RecordFilter)?
 
     /// The configuration of one input.
     public init(inputName: String, timeInference: TimeInference = TimeInference(), limits: ReaderLimits = ReaderLimits(),
-                skippedProcesses: Set<String> = []) {
+                skippedProcesses: Set<String> = [], recordFilter: (any RecordFilter)? = nil) {
         self.inputName = inputName
         self.timeInference = timeInference
         self.limits = limits
         self.skippedProcesses = skippedProcesses
+        self.recordFilter = recordFilter
     }
 }
 

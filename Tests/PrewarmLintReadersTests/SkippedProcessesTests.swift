@@ -32,3 +32,58 @@ struct SkippedProcessesTests {
         }
     }
 }
+
+/// `ReaderConfiguration.recordFilter`: a text decoder asks it on each record's first line; a refused
+/// record is counted and not emitted, unless further lines follow (the filter saw only the first),
+/// or its line is not all ASCII (so invalid UTF-8 is still reported).
+@Suite("record filter")
+struct RecordFilterContractTests {
+    /// Refuses every record and remembers what it was asked.
+    final class RefusingFilter: RecordFilter, @unchecked Sendable {
+        var asked: [(process: String, pid: Int?, firstLine: String)] = []
+        func admits(process: String, pid: Int?, firstLine: UnsafeRawBufferPointer) -> Bool {
+            asked.append((process, pid, String(decoding: firstLine, as: UTF8.self)))
+            return false
+        }
+    }
+
+    static let textFormats: [DeviceLogFormat] = [.logShow, .logShowCompact, .logShowSyslog, .consoleCopy, .idevicesyslog, .pymobiledevice3]
+
+    @Test("refusing everything leaves exactly the multi-line and non-ASCII records, the same counts, however chunked", arguments: textFormats)
+    func refusingEverything(format: DeviceLogFormat) throws {
+        var generator = DeviceLogGenerator(configuration: .init(seed: 5, targetBytes: 200_000, apps: 8, sessionsPerDay: 2_000))
+        var records: [DeviceLogRecord] = []
+        while let record = generator.next() { records.append(record) }
+        // One more record, of an app, whose message is not ASCII.
+        var last = try #require(records.last { !$0.message.contains("\n") })
+        last.microseconds = records[records.count - 1].microseconds + 1_000
+        last.message = "Grüße aus dem Hintergrund"
+        records.append(last)
+        var writer = DeviceLogWriter(format: format)
+        let bytes = Array((writer.prologue() + records.map { writer.render($0) }.joined() + writer.epilogue()).utf8)
+        let everything = ReaderVerifier.read(bytes, configuration: ReaderConfiguration(inputName: "day", timeInference: Self.inference))
+        let expected = everything.events.filter { $0.message.contains("\n") || $0.message.utf8.contains { $0 >= 0x80 } }
+        #expect(expected.contains { $0.message.contains("\n") }, "the day must hold multi-line records")
+        #expect(expected.contains { $0.message.utf8.contains { $0 >= 0x80 } }, "the day must end with a non-ASCII record")
+        for chunkSize in [nil, 1, 7, 4096] as [Int?] {
+            let filter = RefusingFilter()
+            let configuration = ReaderConfiguration(inputName: "day", timeInference: Self.inference, recordFilter: filter)
+            let outcome = ReaderVerifier.read(bytes, configuration: configuration, chunkSize: chunkSize)
+            #expect(outcome.events == expected, "chunk size \(chunkSize.map(String.init) ?? "whole")")
+            #expect(outcome.diagnostics == everything.diagnostics)
+            #expect(outcome.statistics.events == everything.statistics.events)
+            #expect(outcome.statistics.eventsSkipped == everything.events.count - expected.count)
+            #expect(outcome.statistics.eventLines == everything.statistics.eventLines)
+            // Asked once per all-ASCII record, with its process, pid and the message's first line.
+            #expect(filter.asked.count == everything.events.count - 1)
+            if let first = filter.asked.first, let event = everything.events.first {
+                #expect(first.process == event.process)
+                #expect(first.pid == event.pid)
+                #expect(event.message.hasPrefix(first.firstLine) || first.firstLine.hasPrefix(event.message))
+            }
+        }
+    }
+
+    static let inference = TimeInference(date: CivilDateTime(year: 2024, month: 3, day: 18), year: 2024,
+                                         utcOffsetSeconds: DeviceLogGenerator.utcOffsetSeconds)
+}

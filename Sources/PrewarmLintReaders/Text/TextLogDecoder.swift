@@ -26,9 +26,26 @@ struct TextLogDecoder: LogDecoder {
     private var skippingRecord = false
     /// A record whose head could not be used (an impossible time): its continuation lines are counted against it.
     private var discarded: ReaderDiagnostic?
+    /// A record the ``RecordFilter`` refused on its first line, kept as bytes (in `heldLine`) until the
+    /// next line tells whether it has more lines: then it is built after all; else it is skipped.
+    private var held: HeldRecord?
+    private var heldLine: [UInt8] = []
     private var incompleteHead: (bytes: [UInt8], number: Int, offset: Int)?
     private var orphans: (number: Int, offset: Int, count: Int)?
     private var interner = StringInterner()
+    /// Whether a process is in `configuration.skippedProcesses`, for the names seen lately.
+    private var skippedNames = ProcessNameCache<Bool>()
+
+    /// No strings: most records of a device's log are held and dropped, so none is retained for them.
+    private struct HeldRecord {
+        var head: TextRecordHead
+        var timestamp: LogTimestamp
+        var line: Int
+        var byteOffset: Int
+    }
+
+    /// Whether a record is open, so that a line that starts none continues it.
+    private var inRecord: Bool { pending != nil || discarded != nil || skippingRecord || held != nil }
 
     init(grammar: TextGrammar, configuration: ReaderConfiguration) {
         self.grammar = grammar
@@ -89,7 +106,7 @@ struct TextLogDecoder: LogDecoder {
             flushOrphans(emit: emit)
             incompleteHead = (Array(line.bytes), line.number, line.byteOffset)
         case .skipped(let reason):
-            if reason == .blank, pending != nil || discarded != nil || skippingRecord {
+            if reason == .blank, inRecord {
                 continueRecord(line, emit: emit)
             } else {
                 flushPending(emit: emit)
@@ -100,7 +117,7 @@ struct TextLogDecoder: LogDecoder {
                 }
             }
         case .other:
-            if pending != nil || discarded != nil || skippingRecord {
+            if inRecord {
                 continueRecord(line, emit: emit)
             } else if orphans == nil {
                 orphans = (line.number, line.byteOffset, 1)
@@ -114,19 +131,73 @@ struct TextLogDecoder: LogDecoder {
         flushPending(emit: emit)
         flushOrphans(emit: emit)
         let bytes = line.bytes
-        let origin = EventOrigin(input: configuration.inputName, line: line.number, byteOffset: line.byteOffset)
         let timeText = TimestampText(utf8: bytes.slice(head.timeText.lowerBound, head.timeText.upperBound))
         guard let timestamp = resolver.resolve(head.time, text: timeText) else {
             discarded = ReaderDiagnostic(code: .invalidTimestamp, severity: .warning,
-                                         message: "'\(timeText.string)' is not a valid time; record skipped", origin: origin, lineCount: lines)
+                                         message: "'\(timeText.string)' is not a valid time; record skipped",
+                                         origin: origin(line.number, line.byteOffset), lineCount: lines)
             return
         }
         for note in resolver.takeNotes() {
-            let diagnostic = ReaderDiagnostic(code: .inferredTime, severity: .note, message: note, origin: origin, lineCount: 0)
+            let diagnostic = ReaderDiagnostic(code: .inferredTime, severity: .note, message: note,
+                                              origin: origin(line.number, line.byteOffset), lineCount: 0)
             statistics.count(diagnostic)
             emit(.diagnostic(diagnostic))
         }
         var invalid = false
+        var process = ""
+        if let range = head.process, !range.isEmpty {
+            let decoded = interner.string(for: bytes.slice(range.lowerBound, range.upperBound))
+            invalid = !decoded.isValid
+            process = decoded.text
+        }
+        statistics.eventLines += lines
+        if !configuration.skippedProcesses.isEmpty, isSkipped(process) {
+            skippingRecord = true
+            statistics.events += 1
+            statistics.eventsSkipped += 1
+            return
+        }
+        // A line that is not all ASCII is always built, so that its invalid UTF-8 is reported as before.
+        if let filter = configuration.recordFilter, UTF8Text.isASCII(bytes),
+           !filter.admits(process: process, pid: head.pid, firstLine: bytes.slice(head.message.lowerBound, head.message.upperBound)) {
+            heldLine.removeAll(keepingCapacity: true)
+            heldLine.append(contentsOf: bytes)
+            held = HeldRecord(head: head, timestamp: timestamp, line: line.number, byteOffset: line.byteOffset)
+            return
+        }
+        build(head, from: bytes, timestamp: timestamp, origin: origin(line.number, line.byteOffset), process: process, invalid: invalid)
+    }
+
+    private func origin(_ line: Int, _ byteOffset: Int) -> EventOrigin {
+        EventOrigin(input: configuration.inputName, line: line, byteOffset: byteOffset)
+    }
+
+    private mutating func isSkipped(_ process: String) -> Bool {
+        if let skipped = skippedNames.value(for: process) { return skipped }
+        let skipped = configuration.skippedProcesses.contains(process)
+        skippedNames.remember(skipped, for: process)
+        return skipped
+    }
+
+    /// The held record has a further line: build it as if it had never been held.
+    private mutating func buildHeld() {
+        guard let record = held.take() else { return }
+        let line = heldLine
+        line.withUnsafeBytes { bytes in
+            // The process name again, from the same bytes.
+            var process = ""
+            if let range = record.head.process, !range.isEmpty {
+                process = interner.string(for: bytes.slice(range.lowerBound, range.upperBound)).text
+            }
+            build(record.head, from: bytes, timestamp: record.timestamp, origin: origin(record.line, record.byteOffset),
+                  process: process, invalid: false)
+        }
+    }
+
+    private mutating func build(_ head: TextRecordHead, from bytes: UnsafeRawBufferPointer, timestamp: LogTimestamp,
+                                origin: EventOrigin, process: String, invalid: Bool) {
+        var invalid = invalid
         func text(_ range: Range<Int>?) -> String? {
             guard let range, !range.isEmpty else { return nil }
             let decoded = UTF8Text.decode(bytes.slice(range.lowerBound, range.upperBound))
@@ -138,14 +209,6 @@ struct TextLogDecoder: LogDecoder {
             let decoded = interner.string(for: bytes.slice(range.lowerBound, range.upperBound))
             if !decoded.isValid { invalid = true }
             return decoded.text
-        }
-        let process = interned(head.process) ?? ""
-        if !configuration.skippedProcesses.isEmpty, configuration.skippedProcesses.contains(process) {
-            skippingRecord = true
-            statistics.events += 1
-            statistics.eventsSkipped += 1
-            statistics.eventLines += lines
-            return
         }
         let message = text(head.message) ?? ""
         pending = LogEvent(
@@ -165,7 +228,6 @@ struct TextLogDecoder: LogDecoder {
         pendingMessageBytes = message.utf8.count
         pendingMessageCut = false
         pendingAwaitsPrefixes = head.prefixesMayFollow && message.isEmpty
-        statistics.eventLines += lines
     }
 
     private mutating func continueRecord(_ line: ByteLine, emit: (ReaderOutput) -> Void) {
@@ -175,6 +237,7 @@ struct TextLogDecoder: LogDecoder {
         }
         statistics.eventLines += 1
         if skippingRecord { return }
+        if held != nil { buildHeld() }
         var bytes = line.bytes
         if pendingAwaitsPrefixes {
             pendingAwaitsPrefixes = false
@@ -212,6 +275,11 @@ struct TextLogDecoder: LogDecoder {
 
     private mutating func flushPending(emit: (ReaderOutput) -> Void) {
         skippingRecord = false
+        if held != nil {
+            held = nil
+            statistics.events += 1
+            statistics.eventsSkipped += 1
+        }
         if let diagnostic = discarded {
             discarded = nil
             statistics.count(diagnostic)

@@ -1,0 +1,49 @@
+import PrewarmLintClassifier
+import PrewarmLintReaders
+
+/// The session pipeline's ``RecordFilter``: admits a record only when the classifier could keep it
+/// or learn from it.
+///
+/// `EventClassifier.classifyIfMeaningful` drops, with nothing learnt, a line whose process has no
+/// launch role (not dasd, runningboardd, SpringBoard, securityd or the kernel), is not an app it
+/// has learnt of by pid, and matches none of the templates that name an app. This filter answers the
+/// same from the record's bytes: the process's role by name, the pids the classifier's
+/// ``ProcessDirectory`` holds (mirrored here one change at a time by ``follow(_:)``), and the
+/// anchors of the app-naming templates (`SignatureTable.mayNameApp(in:role:)`). It may admit more
+/// than the classifier keeps (a pid reused by another process, a line holding an anchor and no
+/// match), never less: the tests compare every session, finding and decision with and without it.
+///
+/// One input's filter is read by that input's decoder and updated by its classifier, both on the
+/// thread that reads the input, one after the other (a decoder asks only once every earlier event
+/// has been classified): hence `@unchecked Sendable`.
+final class LaunchLineFilter: RecordFilter, @unchecked Sendable {
+    private let table: SignatureTable
+    private var roles = ProcessRoleCache()
+    /// The keys of the classifier's `ProcessDirectory.bundleByPID`.
+    private var appPIDs: Set<Int> = []
+    /// `ProcessDirectory.pidsRemembered` when last followed.
+    private var followed = 0
+
+    init(table: SignatureTable) {
+        self.table = table
+    }
+
+    func admits(process: String, pid: Int?, firstLine: UnsafeRawBufferPointer) -> Bool {
+        if let role = roles.role(of: process) { return role != .other }
+        if let pid, appPIDs.contains(pid) { return true }
+        return table.mayNameApp(in: firstLine, role: .other)
+    }
+
+    /// Brings the pids up to date with the classifier's directory after an event was classified.
+    func follow(_ directory: ProcessDirectory) {
+        guard directory.pidsRemembered != followed else { return }
+        if directory.pidsRemembered == followed + 1, let pid = directory.lastRemembered {
+            if let forgotten = directory.lastForgotten { appPIDs.remove(forgotten) }
+            appPIDs.insert(pid)
+        } else {
+            // More than one change since last time (not done by the pipeline, which follows every event).
+            appPIDs = Set(directory.bundleByPID.keys)
+        }
+        followed = directory.pidsRemembered
+    }
+}

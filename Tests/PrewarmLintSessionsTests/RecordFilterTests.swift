@@ -1,0 +1,153 @@
+import Foundation
+import PrewarmLint
+import PrewarmLintTesting
+import Testing
+
+/// The session pipeline tells each input's reader which text records its classifier would drop unread
+/// (`SessionPipeline.filtersRecords`, a `RecordFilter`); the reader then skips them without building
+/// them. Nothing the pipeline returns may change but the count of skipped events.
+@Suite("the pipeline's record filter")
+struct RecordFilterTests {
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// Everything a run returns, with the skipped-event counts apart.
+    struct Outcome: Equatable {
+        var sessions: [LaunchSession]
+        var diagnostics: [ReaderDiagnostic]
+        var decisions: [PrewarmDecision]
+        var duplicateEvents: Int
+        var statistics: [DecoderStatistics]
+        var skipped: [Int]
+
+        init(_ result: SessionPipeline.Result) {
+            sessions = result.sessions
+            diagnostics = result.diagnostics
+            decisions = result.decisions
+            duplicateEvents = result.duplicateEvents
+            skipped = result.summaries.map(\.statistics.eventsSkipped)
+            statistics = result.summaries.map {
+                var statistics = $0.statistics
+                statistics.eventsSkipped = 0
+                return statistics
+            }
+        }
+
+        /// The same but for how many events were skipped.
+        func agrees(with other: Outcome) -> Bool {
+            var other = other
+            other.skipped = skipped
+            return self == other
+        }
+    }
+
+    static func outcomes(_ inputs: [DiscoveredInput], options: ReadOptions, separately: Bool = false)
+        -> (filtered: Outcome, unfiltered: Outcome) {
+        let filtering = SessionPipeline(reader: InputReader(options: options))
+        var building = filtering
+        building.filtersRecords = false
+        func run(_ pipeline: SessionPipeline) -> Outcome {
+            Outcome(separately ? pipeline.runSeparately(inputs) : pipeline.run(inputs))
+        }
+        return (run(filtering), run(building))
+    }
+
+    /// The formats whose reader asks the filter (the JSON and plist readers skip by process name only).
+    static let textFormats: Set<DeviceLogFormat> = [.logShow, .logShowCompact, .logShowSyslog, .consoleCopy, .idevicesyslog, .pymobiledevice3]
+
+    static let dayOptions = ReadOptions(timeInference: TimeInference(date: CivilDateTime(year: 2024, month: 3, day: 18), year: 2024,
+                                                                     utcOffsetSeconds: DeviceLogGenerator.utcOffsetSeconds))
+
+    @Test("a generated device day, every format, read whole and seven bytes at a time: the same sessions, diagnostics, decisions and counts",
+          arguments: DeviceLogFormat.allCases)
+    func generatedDay(format: DeviceLogFormat) throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("prewarm-lint-filter-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (bytes, truth) = DeviceLogGenerator.generate(.init(seed: 31, targetBytes: 600_000, format: format, apps: 10, sessionsPerDay: 300))
+        let url = folder.appendingPathComponent("day.\(format.rawValue)")
+        try Data(bytes).write(to: url)
+        let input = DiscoveredInput(input: .file(url.path), foundInDirectory: false)
+        for chunkSize in [1 << 20, 7] {
+            var options = Self.dayOptions
+            options.chunkSize = chunkSize
+            let (filtered, unfiltered) = Self.outcomes([input], options: options)
+            #expect(filtered.sessions.count >= truth.count / 2, "the day must hold sessions to compare")
+            #expect(filtered.agrees(with: unfiltered), "chunk size \(chunkSize)")
+            if Self.textFormats.contains(format) {
+                // The filter must have refused records of processes the reader does not skip by name
+                // (geod, akd, healthd…): otherwise this test compares nothing.
+                #expect(filtered.skipped[0] > unfiltered.skipped[0] * 3 / 2, "chunk size \(chunkSize): \(filtered.skipped) vs \(unfiltered.skipped)")
+            }
+        }
+    }
+
+    @Test("one day in three exports and another day, merged as one device's logs: the same outcome")
+    func merged() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("prewarm-lint-filter-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var inputs: [DiscoveredInput] = []
+        for (seed, formats) in [(41, [DeviceLogFormat.logShow, .consoleCopy, .ndjson]), (42, [.idevicesyslog])] as [(UInt64, [DeviceLogFormat])] {
+            var generator = DeviceLogGenerator(configuration: .init(seed: seed, targetBytes: 300_000, apps: 10, sessionsPerDay: 300))
+            var records: [DeviceLogRecord] = []
+            while let record = generator.next() { records.append(record) }
+            for format in formats {
+                var writer = DeviceLogWriter(format: format)
+                let text = writer.prologue() + records.map { writer.render($0) }.joined() + writer.epilogue()
+                let url = folder.appendingPathComponent("day-\(seed).\(format.rawValue)")
+                try Data(text.utf8).write(to: url)
+                inputs.append(DiscoveredInput(input: .file(url.path), foundInDirectory: true))
+            }
+        }
+        let (filtered, unfiltered) = Self.outcomes(inputs, options: Self.dayOptions)
+        #expect(filtered.sessions.count > 20)
+        #expect(filtered.duplicateEvents > 100)
+        #expect(filtered.agrees(with: unfiltered))
+        #expect(filtered.skipped.reduce(0, +) > unfiltered.skipped.reduce(0, +))
+    }
+
+    @Test("every corpus case and real excerpt, one by one: the same outcome")
+    func corpusAndRealLogs() throws {
+        let corpus = InputDiscovery.expand([Self.packageRoot.appendingPathComponent("Corpus").path,
+                                            Self.packageRoot.deletingLastPathComponent().appendingPathComponent("shared/real-logs").path])
+        #expect(corpus.inputs.count > 80)
+        let options = ReadOptions(timeInference: TimeInference(date: CivilDateTime(year: 2022, month: 6, day: 8), year: 2022))
+        let (filtered, unfiltered) = Self.outcomes(corpus.inputs, options: options, separately: true)
+        #expect(filtered.sessions.count > 100)
+        #expect(filtered.agrees(with: unfiltered))
+        #expect(filtered.skipped.reduce(0, +) > unfiltered.skipped.reduce(0, +))
+    }
+
+    @Test("a line of a process not yet known as an app, naming its app on its second line, is built and placed in the session")
+    func namingOnContinuation() throws {
+        // `log show` lines (the daemons' templates of ../shared/research/message-templates.md): dasd
+        // prewarms the app; then a client process that is no launch daemon (geod here) logs RunningBoard's
+        // state update of the app, the app's identity on the message's second line. Its first line alone
+        // names nothing, so the filter refuses it; the second line must bring it back.
+        let log = """
+        Timestamp                       Thread     Type        Activity             PID    TTL
+        2024-03-18 03:10:00.100000-0700 0x1a2b     Default     0x0                  105    0    dasd: (DuetActivitySchedulerDaemon) [com.apple.duetactivityscheduler:prewarm] Attempting prewarm for com.example.ledger
+        2024-03-18 03:10:00.200000-0700 0x1a2c     Default     0x0                  33     0    runningboardd: (RunningBoard) [com.apple.runningboard:job] [app<com.example.ledger(501)>:2231] Now tracking process
+        2024-03-18 03:10:01.000000-0700 0x2b3c     Default     0x0                  214    0    geod: (RunningBoardServices) [com.apple.runningboard:connection] State of a client changed:
+        Received state update for 2231 (app<com.example.ledger(501)>, running-suspended-NotVisible
+        2024-03-18 03:10:02.000000-0700 0x2b3d     Default     0x0                  214    0    geod: (GeoServices) [com.apple.GeoServices:tiles] Cache hit ratio 65%, 3220 entries, 1369 KB resident
+
+        """
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("prewarm-lint-filter-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("continuation.log")
+        try Data(log.utf8).write(to: url)
+        let input = DiscoveredInput(input: .file(url.path), foundInDirectory: false)
+        let (filtered, unfiltered) = Self.outcomes([input], options: ReadOptions(timeInference: TimeInference(year: 2024)))
+        #expect(filtered.agrees(with: unfiltered))
+        try #require(filtered.sessions.count == 1)
+        let session = filtered.sessions[0]
+        #expect(session.app.bundleID == "com.example.ledger")
+        // The suspension comes from geod's two-line record, at its first line.
+        #expect(session.milestone(.suspended)?.evidence.line == 4)
+        // geod's one-line record is the only one refused.
+        #expect(filtered.skipped == [1])
+        #expect(unfiltered.skipped == [0])
+    }
+}
