@@ -118,6 +118,16 @@ extension UnsafeRawBufferPointer {
         UnsafeRawBufferPointer(rebasing: self[start..<end])
     }
 
+    /// Whether a `\u` occurs (a JSON `\uXXXX` escape, or an escaped backslash before a `u`).
+    func containsUnicodeEscape() -> Bool {
+        var index = 0
+        while let backslash = firstIndex(of: UInt8(ascii: "\\"), from: index) {
+            if backslash + 1 < count, self[backslash + 1] == UInt8(ascii: "u") { return true }
+            index = backslash + 2
+        }
+        return false
+    }
+
     /// The bytes after the last `/`, for turning an image path into a name.
     func lastPathComponent() -> UnsafeRawBufferPointer {
         var index = count

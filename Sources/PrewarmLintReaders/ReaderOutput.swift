@@ -106,8 +106,9 @@ public struct ReaderConfiguration: Sendable {
     /// and their lines accounted for, but their messages are never decoded and no event is emitted
     /// (``DecoderStatistics/eventsSkipped`` counts them). Empty: every event is emitted.
     public var skippedProcesses: Set<String>
-    /// Asked before a text record is built whether its consumer could want it (``RecordFilter``);
-    /// `nil`: every record is built.
+    /// Asked before a record is built whether its consumer could want it (``RecordFilter``): by the
+    /// text and JSON readers (not the XML ones, which hand events on in batches); `nil`: every
+    /// record is built.
     public var recordFilter: (any RecordFilter)?
 
     /// The configuration of one input.

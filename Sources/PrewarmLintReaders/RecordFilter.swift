@@ -1,3 +1,5 @@
+import PrewarmLintModel
+
 /// Tells a decoder, before it builds an event, whether the consumer could want a record at all.
 ///
 /// Building an event — decoding its message, interning its fields, handing it on — is most of
@@ -9,8 +11,11 @@
 /// would drop without learning anything from it. A decoder asks once per record, on the record's
 /// first line, right after it has handed on every earlier event, so a filter may follow what the
 /// consumer learnt from those; and since it saw the first line only, a decoder builds a refused
-/// record anyway when further lines of it follow. A refused record is counted
-/// (``DecoderStatistics/eventsSkipped``) and its lines accounted for, like a skipped process's.
+/// record anyway when further lines of it follow. A JSON reader asks only when the message holds no
+/// escape (so the bytes are its text: a multi-line message is always built). Either asks only of a
+/// record whose fields would decode without repair, so invalid UTF-8 is reported as before. A
+/// refused record is counted (``DecoderStatistics/eventsSkipped``) and its lines accounted for, like
+/// a skipped process's.
 ///
 /// A filter is asked on the thread that reads its input and is given to one input's decoder only;
 /// it may keep state that the consumer updates on that same thread.
@@ -18,4 +23,39 @@ public protocol RecordFilter: AnyObject, Sendable {
     /// Whether the record of `process` (pid `pid`, when the format prints one) whose message starts
     /// with `firstLine` (the message's bytes on the record's first line, undecoded) may be wanted.
     func admits(process: String, pid: Int?, firstLine: UnsafeRawBufferPointer) -> Bool
+}
+
+/// What a decoder may leave unbuilt: the records of ``ReaderConfiguration/skippedProcesses`` (whole,
+/// continuation lines included) and those the ``ReaderConfiguration/recordFilter`` refuses. One per
+/// decoder: it remembers the answer for the process names seen lately.
+struct RecordSkipping {
+    private let skippedProcesses: Set<String>
+    private let filter: (any RecordFilter)?
+    private var skippedNames = ProcessNameCache<Bool>()
+
+    /// `filtering: false` for a decoder that holds events back before emitting them (the XML
+    /// collectors emit after each parse call): the filter may only be asked once every earlier event
+    /// has been handed on.
+    init(_ configuration: ReaderConfiguration, filtering: Bool = true) {
+        skippedProcesses = configuration.skippedProcesses
+        filter = filtering ? configuration.recordFilter : nil
+    }
+
+    /// Whether there is a filter to ask.
+    var filters: Bool { filter != nil }
+
+    /// Whether `process` is one of the skipped processes.
+    mutating func skips(process: String) -> Bool {
+        if skippedProcesses.isEmpty { return false }
+        if let skipped = skippedNames.value(for: process) { return skipped }
+        let skipped = skippedProcesses.contains(process)
+        skippedNames.remember(skipped, for: process)
+        return skipped
+    }
+
+    /// Whether the filter refuses the record (never without a filter).
+    func refuses(process: String, pid: Int?, firstLine: UnsafeRawBufferPointer) -> Bool {
+        guard let filter else { return false }
+        return !filter.admits(process: process, pid: pid, firstLine: firstLine)
+    }
 }

@@ -84,6 +84,35 @@ struct RecordFilterContractTests {
         }
     }
 
+    @Test("JSON records: a refused record is one whose message has no escape, and every other event is as without the filter",
+          arguments: [DeviceLogFormat.ndjson, .logShowJSON, .pymobiledevice3JSON])
+    func refusingJSONRecords(format: DeviceLogFormat) throws {
+        let (bytes, _) = DeviceLogGenerator.generate(.init(seed: 5, targetBytes: 200_000, format: format, apps: 8, sessionsPerDay: 2_000))
+        let everything = ReaderVerifier.read(bytes, configuration: ReaderConfiguration(inputName: "day", timeInference: Self.inference))
+        for chunkSize in [nil, 7] as [Int?] {
+            let filter = RefusingFilter()
+            let configuration = ReaderConfiguration(inputName: "day", timeInference: Self.inference, recordFilter: filter)
+            let outcome = ReaderVerifier.read(bytes, configuration: configuration, chunkSize: chunkSize)
+            // The events kept are the unfiltered ones, in order; the ones dropped had a message the
+            // filter could read as it is (one line, no quote or backslash, ASCII).
+            var kept = outcome.events.makeIterator()
+            var next = kept.next()
+            var dropped: [LogEvent] = []
+            for event in everything.events {
+                if event == next { next = kept.next() } else { dropped.append(event) }
+            }
+            #expect(next == nil, "chunk size \(chunkSize.map(String.init) ?? "whole"): an event that was not read without the filter")
+            #expect(!dropped.isEmpty)
+            #expect(dropped.allSatisfy { !$0.message.contains("\n") && !$0.message.contains("\"") && !$0.message.contains("\\") && $0.message.utf8.allSatisfy { $0 < 0x80 } })
+            #expect(outcome.events.contains { $0.message.contains("\n") }, "multi-line messages are escaped, so always built")
+            #expect(filter.asked.count >= dropped.count)
+            #expect(outcome.diagnostics == everything.diagnostics)
+            #expect(outcome.statistics.events == everything.statistics.events)
+            #expect(outcome.statistics.eventsSkipped == dropped.count)
+            #expect(outcome.statistics.eventLines == everything.statistics.eventLines)
+        }
+    }
+
     static let inference = TimeInference(date: CivilDateTime(year: 2024, month: 3, day: 18), year: 2024,
                                          utcOffsetSeconds: DeviceLogGenerator.utcOffsetSeconds)
 }

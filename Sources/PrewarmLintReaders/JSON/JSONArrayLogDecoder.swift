@@ -14,6 +14,7 @@ struct JSONArrayLogDecoder: LogDecoder {
     private var resolver: TimestampResolver
     /// Reuses the strings of process names, subsystems and categories from record to record.
     private var interner = StringInterner()
+    private var skipping: RecordSkipping
 
     private enum State { case between, record, skippingRecord, garbage }
     private var state = State.between
@@ -31,6 +32,7 @@ struct JSONArrayLogDecoder: LogDecoder {
 
     init(configuration: ReaderConfiguration) {
         self.configuration = configuration
+        self.skipping = RecordSkipping(configuration)
         self.resolver = TimestampResolver(inference: configuration.timeInference)
     }
 
@@ -146,7 +148,7 @@ struct JSONArrayLogDecoder: LogDecoder {
         var invalidUTF8 = false
         let result = record.withUnsafeBytes { bytes in
             RecordOutcome.decodeObject(bytes, what: "JSON object", origin: origin, resolver: &resolver, interner: &interner,
-                                       skippedProcesses: configuration.skippedProcesses, invalidUTF8: &invalidUTF8)
+                                       skipping: &skipping, invalidUTF8: &invalidUTF8)
         }
         switch result {
         case .accepted(let event):

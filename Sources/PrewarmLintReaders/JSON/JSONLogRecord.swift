@@ -3,7 +3,7 @@ import PrewarmLintModel
 /// A decoded JSON record: an event, or the diagnostic that says why it is not one.
 enum RecordOutcome {
     /// A valid record: its event, or nil for a record of a process in
-    /// `ReaderConfiguration.skippedProcesses` (counted, not built).
+    /// `ReaderConfiguration.skippedProcesses` or refused by its `recordFilter` (counted, not built).
     case accepted(LogEvent?)
     case rejected(ReaderDiagnostic)
 }
@@ -12,7 +12,7 @@ extension RecordOutcome {
     /// One JSON object (as bytes) read as a log record, with `what` naming it in diagnostics
     /// (`JSON object`, `plist entry`); `invalidUTF8` is set when text had to be repaired.
     static func decodeObject(_ bytes: UnsafeRawBufferPointer, what: String, origin: EventOrigin,
-                             resolver: inout TimestampResolver, interner: inout StringInterner, skippedProcesses: Set<String>,
+                             resolver: inout TimestampResolver, interner: inout StringInterner, skipping: inout RecordSkipping,
                              invalidUTF8: inout Bool) -> RecordOutcome {
         do throws(JSONSyntaxError) {
             let (record, _) = try JSONLogRecord.scan(bytes, from: 0)
@@ -21,7 +21,7 @@ extension RecordOutcome {
                                                   message: "\(what) has none of the keys of a log record", origin: origin))
             }
             return record.makeEvent(schema: schema, bytes: bytes, origin: origin, resolver: &resolver, interner: &interner,
-                                    skippedProcesses: skippedProcesses, invalidUTF8: &invalidUTF8)
+                                    skipping: &skipping, invalidUTF8: &invalidUTF8)
         } catch {
             return .rejected(ReaderDiagnostic(code: .invalidRecord, severity: .warning, message: "invalid \(what): \(error.reason)", origin: origin))
         }
@@ -142,7 +142,7 @@ struct JSONLogRecord {
     /// Builds the event, or says why it cannot. Short fields that repeat (process, sender image,
     /// subsystem, category) go through `interner`, so they are not allocated again for every record.
     func makeEvent(schema: Schema, bytes: UnsafeRawBufferPointer, origin: EventOrigin,
-                   resolver: inout TimestampResolver, interner: inout StringInterner, skippedProcesses: Set<String>,
+                   resolver: inout TimestampResolver, interner: inout StringInterner, skipping: inout RecordSkipping,
                    invalidUTF8: inout Bool) -> RecordOutcome {
         func string(_ value: JSONValue?) -> String? {
             guard let value, value.kind == .string, !value.range.isEmpty else { return nil }
@@ -183,6 +183,22 @@ struct JSONLogRecord {
             guard let value, value.kind == .string else { return nil }
             return bytes.slice(value.range.lowerBound, value.range.upperBound)
         }
+        // Whether a string field would decode without repair: ASCII, and no `\u` escape (which may
+        // name a lone surrogate).
+        func decodesCleanly(_ value: JSONValue?) -> Bool {
+            guard let value, value.kind == .string else { return true }
+            let raw = bytes.slice(value.range.lowerBound, value.range.upperBound)
+            return UTF8Text.isASCII(raw) && (!value.hasEscapes || !raw.containsUnicodeEscape())
+        }
+        // Asked of a record the filter can judge from its bytes: a message without escapes (the bytes
+        // the filter sees are the message's text), and the fields the event would decode all clean (an
+        // invalid one must still be reported).
+        func refused(process: String, pid: Int?, message: JSONValue?, decoded fields: JSONValue?...) -> Bool {
+            guard skipping.filters, let message, message.kind == .string, !message.hasEscapes,
+                  skipping.refuses(process: process, pid: pid, firstLine: bytes.slice(message.range.lowerBound, message.range.upperBound))
+            else { return false }
+            return decodesCleanly(message) && fields.allSatisfy(decodesCleanly)
+        }
         func invalid(_ text: String) -> RecordOutcome {
             .rejected(ReaderDiagnostic(code: .invalidRecord, severity: .warning, message: text, origin: origin))
         }
@@ -222,8 +238,11 @@ struct JSONLogRecord {
         switch schema {
         case .logShow:
             event.process = basename(processImagePath) ?? ""
-            if skippedProcesses.contains(event.process) { return .accepted(nil) }
+            if skipping.skips(process: event.process) { return .accepted(nil) }
             event.pid = unsigned(processID).flatMap { Int(exactly: $0) }
+            if refused(process: event.process, pid: event.pid, message: eventMessage, decoded: senderImagePath, subsystem, category) {
+                return .accepted(nil)
+            }
             event.senderImage = basename(senderImagePath)
             event.subsystem = repeatedString(subsystem)
             event.category = repeatedString(category)
@@ -238,8 +257,11 @@ struct JSONLogRecord {
             }
         case .pymobiledevice3:
             event.process = basename(filename) ?? ""
-            if skippedProcesses.contains(event.process) { return .accepted(nil) }
+            if skipping.skips(process: event.process) { return .accepted(nil) }
             event.pid = unsigned(pid).flatMap { Int(exactly: $0) }
+            if refused(process: event.process, pid: event.pid, message: message, decoded: imageName, labelSubsystem, labelCategory) {
+                return .accepted(nil)
+            }
             event.senderImage = basename(imageName)
             event.subsystem = repeatedString(labelSubsystem)
             event.category = repeatedString(labelCategory)
@@ -248,8 +270,11 @@ struct JSONLogRecord {
             if let type = word(level) { event.type = MessageTypeSpelling.type(type) }
         case .unifiedLogIterator:
             event.process = basename(process) ?? ""
-            if skippedProcesses.contains(event.process) { return .accepted(nil) }
+            if skipping.skips(process: event.process) { return .accepted(nil) }
             event.pid = unsigned(pid).flatMap { Int(exactly: $0) }
+            if refused(process: event.process, pid: event.pid, message: message, decoded: library, subsystem, category) {
+                return .accepted(nil)
+            }
             event.senderImage = basename(library)
             event.subsystem = string(subsystem)
             event.category = string(category)

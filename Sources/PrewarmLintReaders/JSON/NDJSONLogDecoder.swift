@@ -17,6 +17,7 @@ struct NDJSONLogDecoder: LogDecoder {
     private var resolver: TimestampResolver
     /// Reuses the strings of process names, subsystems and categories from record to record.
     private var interner = StringInterner()
+    private var skipping: RecordSkipping
     private let configuration: ReaderConfiguration
     /// A run of consecutive lines that are not JSON, reported as one diagnostic when it ends.
     private var nonJSONRun: (origin: EventOrigin, count: Int)?
@@ -24,6 +25,7 @@ struct NDJSONLogDecoder: LogDecoder {
     init(format: LogFormat, configuration: ReaderConfiguration) {
         self.format = format
         self.configuration = configuration
+        self.skipping = RecordSkipping(configuration)
         self.framer = LineFramer(maximumLineLength: configuration.limits.maximumRecordLength)
         self.resolver = TimestampResolver(inference: configuration.timeInference)
     }
@@ -100,7 +102,7 @@ struct NDJSONLogDecoder: LogDecoder {
         }
         var invalidUTF8 = false
         let outcome = record.makeEvent(schema: schema, bytes: bytes, origin: origin, resolver: &resolver, interner: &interner,
-                                       skippedProcesses: configuration.skippedProcesses, invalidUTF8: &invalidUTF8)
+                                       skipping: &skipping, invalidUTF8: &invalidUTF8)
         switch outcome {
         case .accepted(let event):
             statistics.accept(event, lines: 1, origin: origin, notes: resolver.takeNotes(), invalidUTF8: invalidUTF8, emit: emit)

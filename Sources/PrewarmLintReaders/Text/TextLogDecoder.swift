@@ -33,8 +33,7 @@ struct TextLogDecoder: LogDecoder {
     private var incompleteHead: (bytes: [UInt8], number: Int, offset: Int)?
     private var orphans: (number: Int, offset: Int, count: Int)?
     private var interner = StringInterner()
-    /// Whether a process is in `configuration.skippedProcesses`, for the names seen lately.
-    private var skippedNames = ProcessNameCache<Bool>()
+    private var skipping: RecordSkipping
 
     /// No strings: most records of a device's log are held and dropped, so none is retained for them.
     private struct HeldRecord {
@@ -51,6 +50,7 @@ struct TextLogDecoder: LogDecoder {
         self.grammar = grammar
         self.format = grammar.format
         self.configuration = configuration
+        self.skipping = RecordSkipping(configuration)
         self.framer = LineFramer(maximumLineLength: configuration.limits.maximumLineLength)
         self.resolver = TimestampResolver(inference: configuration.timeInference)
     }
@@ -152,15 +152,15 @@ struct TextLogDecoder: LogDecoder {
             process = decoded.text
         }
         statistics.eventLines += lines
-        if !configuration.skippedProcesses.isEmpty, isSkipped(process) {
+        if skipping.skips(process: process) {
             skippingRecord = true
             statistics.events += 1
             statistics.eventsSkipped += 1
             return
         }
         // A line that is not all ASCII is always built, so that its invalid UTF-8 is reported as before.
-        if let filter = configuration.recordFilter, UTF8Text.isASCII(bytes),
-           !filter.admits(process: process, pid: head.pid, firstLine: bytes.slice(head.message.lowerBound, head.message.upperBound)) {
+        if skipping.filters, UTF8Text.isASCII(bytes),
+           skipping.refuses(process: process, pid: head.pid, firstLine: bytes.slice(head.message.lowerBound, head.message.upperBound)) {
             heldLine.removeAll(keepingCapacity: true)
             heldLine.append(contentsOf: bytes)
             held = HeldRecord(head: head, timestamp: timestamp, line: line.number, byteOffset: line.byteOffset)
@@ -171,13 +171,6 @@ struct TextLogDecoder: LogDecoder {
 
     private func origin(_ line: Int, _ byteOffset: Int) -> EventOrigin {
         EventOrigin(input: configuration.inputName, line: line, byteOffset: byteOffset)
-    }
-
-    private mutating func isSkipped(_ process: String) -> Bool {
-        if let skipped = skippedNames.value(for: process) { return skipped }
-        let skipped = configuration.skippedProcesses.contains(process)
-        skippedNames.remember(skipped, for: process)
-        return skipped
     }
 
     /// The held record has a further line: build it as if it had never been held.

@@ -17,6 +17,7 @@ struct BinaryPlistLogDecoder: LogDecoder {
     private var resolver: TimestampResolver
     /// Reuses the strings of process names, subsystems and categories from record to record.
     private var interner = StringInterner()
+    private var skipping: RecordSkipping
     private var collected = DecoderStatistics()
     private var bytes: [UInt8] = []
     private var tooLarge = false
@@ -27,6 +28,7 @@ struct BinaryPlistLogDecoder: LogDecoder {
 
     init(configuration: ReaderConfiguration) {
         self.configuration = configuration
+        self.skipping = RecordSkipping(configuration)
         self.resolver = TimestampResolver(inference: configuration.timeInference)
     }
 
@@ -84,7 +86,7 @@ struct BinaryPlistLogDecoder: LogDecoder {
                 var invalidUTF8 = false
                 let outcome = json.withUnsafeBytes { bytes in
                     RecordOutcome.decodeObject(bytes, what: "plist entry", origin: origin, resolver: &resolver, interner: &interner,
-                                               skippedProcesses: configuration.skippedProcesses, invalidUTF8: &invalidUTF8)
+                                               skipping: &skipping, invalidUTF8: &invalidUTF8)
                 }
                 switch outcome {
                 case .accepted(let event):

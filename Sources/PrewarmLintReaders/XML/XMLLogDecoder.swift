@@ -65,6 +65,9 @@ class XMLRecordCollector: XMLEventHandler {
     var resolver: TimestampResolver
     /// Reuses the strings of process names, subsystems and categories from record to record.
     var interner = StringInterner()
+    /// Skipped processes only: outputs are held until the parse call returns, so a record filter
+    /// would be asked before the events ahead of it were classified.
+    var skipping: RecordSkipping
     var collected = DecoderStatistics()
     private var pending: [ReaderOutput] = []
     private var lastCountedLine = 0
@@ -79,6 +82,7 @@ class XMLRecordCollector: XMLEventHandler {
     init(configuration: ReaderConfiguration) {
         self.configuration = configuration
         self.resolver = TimestampResolver(inference: configuration.timeInference)
+        self.skipping = RecordSkipping(configuration, filtering: false)
     }
 
     func startElement(_ name: UnsafeRawBufferPointer, attributes: XMLAttributes, at location: XMLLocation) {}
