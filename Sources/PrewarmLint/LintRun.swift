@@ -117,9 +117,11 @@ public struct LintRun: Sendable {
                                                 message: "\(notListed) sessions beyond the first \(Self.maximumSessionsListed) are checked and their findings reported, but not listed",
                                                 origin: origin))
         }
-        return LintReport(toolVersion: toolVersion, inputs: result.summaries.map(Self.reportInput), sessions: sessions,
-                          sessionIDs: ids, findings: findings, diagnostics: diagnostics,
-                          partial: options.interruption?.isRaised == true, prewarmDecisions: result.decisions)
+        var report = LintReport(toolVersion: toolVersion, inputs: result.summaries.map(Self.reportInput), sessions: sessions,
+                                sessionIDs: ids, findings: findings, diagnostics: diagnostics,
+                                partial: options.interruption?.isRaised == true, prewarmDecisions: result.decisions)
+        report.renderingJobs = jobs
+        return report
     }
 
     /// An input's line in the report.

@@ -14,6 +14,21 @@ public struct JSONTextWriter {
         return text
     }
 
+    /// A writer for elements of an array opened elsewhere: its text is the elements, separated by
+    /// commas, for ``appendElements(_:)`` of that array's writer.
+    public static func elements() -> JSONTextWriter {
+        var writer = JSONTextWriter()
+        writer.needsComma.append(false)
+        return writer
+    }
+
+    /// Appends elements written by an ``elements()`` writer to the open array.
+    public mutating func appendElements(_ elements: String) {
+        guard !elements.isEmpty else { return }
+        separate()
+        text.append(elements)
+    }
+
     /// Opens an object.
     public mutating func beginObject() { separate(); text.append("{"); needsComma.append(false) }
     /// Closes the open object.

@@ -1,3 +1,4 @@
+import Dispatch
 public import PrewarmLintModel
 public import PrewarmLintSessions
 public import PrewarmLintRules
@@ -64,6 +65,10 @@ public struct LintReport: Sendable {
     public var partial: Bool
     /// Why apps were or were not prewarmed, as dasd's lines state it.
     public var prewarmDecisions: [PrewarmDecision]
+    /// How many threads may write the JSON report's sessions and findings (1: the calling thread
+    /// only). The text is the same whatever the number; more only makes a large report faster, which
+    /// matters when many inputs were read in parallel and the report is what remains.
+    public var renderingJobs = 1
 
     /// A report; ``sessionIDs`` are computed from the sessions when not given.
     public init(toolVersion: String, inputs: [Input], sessions: [LaunchSession], sessionIDs: [String]? = nil, findings: [Finding] = [],
@@ -155,16 +160,16 @@ public struct LintReport: Sendable {
         writer.endArray()
         writer.key("sessions")
         writer.beginArray()
-        for (session, id) in zip(sessions, sessionIDs) {
-            Self.write(session, id: id, to: &writer)
-            flushIfLong()
+        let sessions = self.sessions, sessionIDs = self.sessionIDs
+        writeElements(count: sessions.count, to: &writer, output: output) { index, writer in
+            Self.write(sessions[index], id: sessionIDs[index], to: &writer)
         }
         writer.endArray()
         writer.key("findings")
         writer.beginArray()
-        for finding in findings {
-            Self.write(finding, to: &writer)
-            flushIfLong()
+        let findings = self.findings
+        writeElements(count: findings.count, to: &writer, output: output) { index, writer in
+            Self.write(findings[index], to: &writer)
         }
         writer.endArray()
         if !prewarmDecisions.isEmpty {
@@ -193,6 +198,46 @@ public struct LintReport: Sendable {
         writer.endObject()
         output(writer.takeText() + "\n")
     }
+
+    /// Writes `count` elements of the open array with `write`, handing the text to `output` about every
+    /// 64 KiB. With several ``renderingJobs``, a window of elements at a time is split among threads,
+    /// each writing its part into a writer of its own; the parts are then appended in order, so the
+    /// text is the same, and memory holds one window, never the whole array.
+    private func writeElements(count: Int, to writer: inout JSONTextWriter, output: (String) -> Void,
+                               write: @escaping @Sendable (Int, inout JSONTextWriter) -> Void) {
+        func flushIfLong() {
+            if writer.text.utf8.count >= 1 << 16 { output(writer.takeText()) }
+        }
+        let jobs = max(1, renderingJobs)
+        guard jobs > 1, count >= 2 * Self.elementsPerPart else {
+            for index in 0..<count {
+                write(index, &writer)
+                flushIfLong()
+            }
+            return
+        }
+        let window = jobs * Self.elementsPerPart
+        let parts = RenderedParts(count: jobs)
+        var start = 0
+        while start < count {
+            let end = min(count, start + window), windowStart = start
+            let perPart = (end - start + jobs - 1) / jobs
+            DispatchQueue.concurrentPerform(iterations: jobs) { part in
+                let lower = min(end, windowStart + part * perPart), upper = min(end, lower + perPart)
+                var partWriter = JSONTextWriter.elements()
+                for index in lower..<upper { write(index, &partWriter) }
+                parts.store(partWriter.takeText(), at: part)
+            }
+            for part in 0..<jobs {
+                writer.appendElements(parts.take(at: part))
+                flushIfLong()
+            }
+            start = end
+        }
+    }
+
+    /// Elements one thread writes at a time when several render (a few hundred KiB of sessions).
+    static let elementsPerPart = 256
 
     /// Writes one prewarm decision: `{"app", "reason", "explanation", "time", "evidence", "text"}`.
     public static func write(_ decision: PrewarmDecision, to writer: inout JSONTextWriter) {
@@ -284,5 +329,31 @@ public struct LintReport: Sendable {
         for reason in session.incompleteEvidence { writer.string(reason) }
         writer.endArray()
         writer.endObject()
+    }
+}
+
+/// The texts the rendering threads write, one slot each: each thread writes its own slot only, and
+/// the caller reads them once `concurrentPerform` has returned. Raw storage, since concurrent writes
+/// to one array (even to different elements) would be overlapping accesses.
+private final class RenderedParts: @unchecked Sendable {
+    private let texts: UnsafeMutablePointer<String>
+    private let count: Int
+
+    init(count: Int) {
+        self.count = count
+        texts = .allocate(capacity: count)
+        texts.initialize(repeating: "", count: count)
+    }
+
+    deinit {
+        texts.deinitialize(count: count)
+        texts.deallocate()
+    }
+
+    func store(_ text: String, at part: Int) { texts[part] = text }
+
+    func take(at part: Int) -> String {
+        defer { texts[part] = "" }
+        return texts[part]
     }
 }
