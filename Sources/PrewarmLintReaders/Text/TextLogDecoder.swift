@@ -16,6 +16,9 @@ struct TextLogDecoder: LogDecoder {
     private var framer: LineFramer
     private var resolver: TimestampResolver
     private let configuration: ReaderConfiguration
+    /// The configured line limit, at most half of what a record head can describe (a hard-wrapped
+    /// head is joined from two lines).
+    private let maximumLineLength: Int
 
     private var pending: LogEvent?
     private var pendingMessageBytes = 0
@@ -51,7 +54,9 @@ struct TextLogDecoder: LogDecoder {
         self.format = grammar.format
         self.configuration = configuration
         self.skipping = RecordSkipping(configuration)
-        self.framer = LineFramer(maximumLineLength: configuration.limits.maximumLineLength)
+        // A joined hard-wrapped head is two lines long: both must fit a head's offsets.
+        self.maximumLineLength = min(configuration.limits.maximumLineLength, TextRecordHead.maximumLineLength / 2)
+        self.framer = LineFramer(maximumLineLength: maximumLineLength)
         self.resolver = TimestampResolver(inference: configuration.timeInference)
     }
 
@@ -78,7 +83,7 @@ struct TextLogDecoder: LogDecoder {
     private mutating func handle(_ line: ByteLine, truncated: Bool, emit: (ReaderOutput) -> Void) {
         statistics.lines += 1
         if truncated {
-            report(.lineTooLong, .warning, "line longer than \(configuration.limits.maximumLineLength) bytes; the rest of it was skipped",
+            report(.lineTooLong, .warning, "line longer than \(maximumLineLength) bytes; the rest of it was skipped",
                    line: line.number, offset: line.byteOffset, lines: 0, emit: emit)
         }
         if let head = incompleteHead {

@@ -2,21 +2,69 @@ import PrewarmLintModel
 
 /// The parsed head of a text record: values, and byte ranges into the line for the fields an
 /// event keeps (decoded into `String`s only when the record is kept).
+///
+/// Ranges are stored as 32-bit offsets (a line is at most ``maximumLineLength`` bytes): the head is
+/// made and copied a few times for every line of a text log, so its size is paid per line (209
+/// bytes with `Range<Int>?`s, 125 now).
 struct TextRecordHead {
+    /// The longest line a head can describe; the text decoder's framer cuts lines to it.
+    static let maximumLineLength = 1 << 30
+
+    /// A byte range of the line, or none (`lower` -1).
+    private struct Span {
+        var lower: Int32 = -1, upper: Int32 = -1
+        init(_ range: Range<Int>?) {
+            if let range {
+                lower = Int32(range.lowerBound)
+                upper = Int32(range.upperBound)
+            }
+        }
+        var range: Range<Int>? { lower < 0 ? nil : Int(lower)..<Int(upper) }
+    }
+
     var time: PartialTimestamp
-    var timeText: Range<Int>
-    var process: Range<Int>?
+    private var storedTimeText: Span
+    private var storedProcess = Span(nil)
     var pid: Int?
     var threadID: UInt64?
     var activityID: UInt64?
     var type: MessageType = .default
-    var senderImage: Range<Int>?
-    var subsystem: Range<Int>?
-    var category: Range<Int>?
-    var message: Range<Int>
+    private var storedSenderImage = Span(nil), storedSubsystem = Span(nil), storedCategory = Span(nil)
+    private var storedMessage: Span
     /// The line ended where the message should start: in a hard-wrapped export the `(image)` and
     /// `[subsystem:category]` prefixes then begin the next line, which starts the message.
     var prefixesMayFollow = false
+
+    init(time: PartialTimestamp, timeText: Range<Int>, message: Range<Int>) {
+        self.time = time
+        storedTimeText = Span(timeText)
+        storedMessage = Span(message)
+    }
+
+    var timeText: Range<Int> {
+        get { storedTimeText.range ?? 0..<0 }
+        set { storedTimeText = Span(newValue) }
+    }
+    var process: Range<Int>? {
+        get { storedProcess.range }
+        set { storedProcess = Span(newValue) }
+    }
+    var senderImage: Range<Int>? {
+        get { storedSenderImage.range }
+        set { storedSenderImage = Span(newValue) }
+    }
+    var subsystem: Range<Int>? {
+        get { storedSubsystem.range }
+        set { storedSubsystem = Span(newValue) }
+    }
+    var category: Range<Int>? {
+        get { storedCategory.range }
+        set { storedCategory = Span(newValue) }
+    }
+    var message: Range<Int> {
+        get { storedMessage.range ?? 0..<0 }
+        set { storedMessage = Span(newValue) }
+    }
 }
 
 /// What one line of a text format is.
