@@ -6,10 +6,12 @@ import PrewarmLintReaders
 ///
 /// `EventClassifier.classifyIfMeaningful` drops, with nothing learnt, a line whose process has no
 /// launch role (not dasd, runningboardd, SpringBoard, securityd or the kernel), is not an app it
-/// has learnt of by pid, and matches none of the templates that name an app. This filter answers the
-/// same from the record's bytes: the process's role by name, the pids the classifier's
-/// ``ProcessDirectory`` holds (mirrored here one change at a time by ``follow(_:)``), and the
-/// anchors of the app-naming templates (`SignatureTable.mayNameApp(in:role:)`). It may admit more
+/// has learnt of by pid, and matches none of the templates that name an app; and a line of dasd,
+/// runningboardd or SpringBoard that matches none of their templates and names no app. This filter
+/// answers the same from the record's bytes: the process's role by name, the pids the classifier's
+/// ``ProcessDirectory`` holds (mirrored here one change at a time by ``follow(_:)``), the texts the
+/// templates need (`SignatureTable.mayNameApp(in:role:)`, `mayMatch(in:role:)`) and the marks of
+/// an app identity (`AppIdentityParser.mayHoldIdentity(in:)`). It may admit more
 /// than the classifier keeps (a pid reused by another process, a line holding an anchor and no
 /// match), never less: the tests compare every session, finding and decision with and without it.
 ///
@@ -29,7 +31,18 @@ final class LaunchLineFilter: RecordFilter, @unchecked Sendable {
     }
 
     func admits(process: String, pid: Int?, firstLine: UnsafeRawBufferPointer) -> Bool {
-        if let role = roles.role(of: process) { return role != .other }
+        if let role = roles.role(of: process) {
+            switch role {
+            case .other:
+                return false
+            case .dasd, .runningboardd, .springboard:
+                // Such a line teaches the classifier only through a template it matches or an app it names.
+                return table.mayMatch(in: firstLine, role: role) || AppIdentityParser.mayHoldIdentity(in: firstLine)
+            case .securityd, .kernel, .app:
+                // securityd and the kernel name a pid's process in lines no template needs.
+                return true
+            }
+        }
         if let pid, appPIDs.contains(pid) { return true }
         return table.mayNameApp(in: firstLine, role: .other)
     }

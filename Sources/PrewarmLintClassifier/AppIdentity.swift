@@ -134,6 +134,21 @@ public enum AppIdentityParser {
         ByteSearch.withBytes(of: message) { utf8 in identity(in: utf8) } ?? plainBundleIdentity(in: message, prefiltered: false)
     }
 
+    /// Whether ``firstIdentity(in:)`` could find an identity in a message holding `bytes`: `false` only
+    /// when it surely finds none (no `app<` or `application<`, and no plain phrase's anchor). What a
+    /// reader's record filter asks before building a daemon's line that no template may match.
+    public static func mayHoldIdentity(in bytes: UnsafeRawBufferPointer) -> Bool {
+        let utf8 = bytes.assumingMemoryBound(to: UInt8.self)
+        var from = 0
+        while from < utf8.count, let open = ByteSearch.firstOffset(of: [UInt8(ascii: "<")], in: UnsafeBufferPointer(rebasing: utf8[from...])) {
+            let at = from + open
+            if at >= 3, utf8[(at - 3)..<at].elementsEqual("app".utf8) { return true }
+            if at >= 11, utf8[(at - 11)..<at].elementsEqual("application".utf8) { return true }
+            from = at + 1
+        }
+        return plainPhraseFilter.mayOccur(in: utf8)
+    }
+
     private static func plainBundleIdentity(in message: String, prefiltered: Bool = true) -> AppIdentity? {
         ByteSearch.withBytes(of: message) { bytes -> AppIdentity? in
             if prefiltered, !plainPhraseFilter.mayOccur(in: bytes) { return nil }

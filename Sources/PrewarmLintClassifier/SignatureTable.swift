@@ -51,7 +51,16 @@ public struct SignatureTable: Sendable {
     /// a reader's record filter asks of a record's first line before building a line of a process not
     /// yet known as an app.
     public func mayNameApp(in message: UnsafeRawBufferPointer, role: ProcessRole) -> Bool {
-        let list = naming[role.position]
+        Self.mayMatch(message, among: naming[role.position])
+    }
+
+    /// Whether a signature of `role` could match `message` or any longer message holding it: `false`
+    /// only when none can (the texts each needs are not all there).
+    public func mayMatch(in message: UnsafeRawBufferPointer, role: ProcessRole) -> Bool {
+        Self.mayMatch(message, among: byRole[role.position])
+    }
+
+    private static func mayMatch(_ message: UnsafeRawBufferPointer, among list: CandidateList) -> Bool {
         guard !list.all.isEmpty else { return false }
         let bytes = message.assumingMemoryBound(to: UInt8.self)
         let candidates = list.anchors.mayOccur(in: bytes) ? list.all : list.unanchored

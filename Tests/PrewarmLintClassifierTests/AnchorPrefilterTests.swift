@@ -68,6 +68,33 @@ struct AnchorPrefilterTests {
         #expect(found > 500)
     }
 
+    @Test("the record filter's questions never say no where the classifier would say yes, on a message or any prefix of a longer one")
+    func filterQuestionsAreConservative() throws {
+        let table = SignatureTable.builtIn
+        var checked = 0
+        for message in try Self.messages() {
+            // The filter sees a message's first line, or the message followed by a label suffix (pymobiledevice3).
+            for seen in [message, message + " [com.example.ledger][auth]"] {
+                Array(seen.utf8).withUnsafeBytes { view in
+                    if AppIdentityParser.firstIdentity(in: message) != nil {
+                        #expect(AppIdentityParser.mayHoldIdentity(in: view), "\(message.prefix(200))")
+                        checked += 1
+                    }
+                    for role in ProcessRole.allCases {
+                        if table.match(message, role: role) != nil {
+                            #expect(table.mayMatch(in: view, role: role), "\(role): \(message.prefix(200))")
+                            checked += 1
+                        }
+                        if table.match(message, role: role, namingOnly: true) != nil {
+                            #expect(table.mayNameApp(in: view, role: role), "\(role): \(message.prefix(200))")
+                        }
+                    }
+                }
+            }
+        }
+        #expect(checked > 2_000)
+    }
+
     @Test("a filter never misses a required text, at any of the four alignments in a line")
     func noFalseNegatives() {
         var filter = AnchorFilter()

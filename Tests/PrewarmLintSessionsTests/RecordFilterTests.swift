@@ -150,4 +150,31 @@ struct RecordFilterTests {
         #expect(filtered.skipped == [1])
         #expect(unfiltered.skipped == [0])
     }
+
+    @Test("a daemon line that matches no template but names the app's pid still teaches it: the app's own line is the app's")
+    func untemplatedDaemonLineNamingThePID() throws {
+        // runningboardd's `Set jetsam priority` (template '%{public}@ Set jetsam priority to %d [%d] flag[%d]'
+        // in RBJetsamPolicy, ../shared/research/message-templates.md) matches no signature, but it is the
+        // only line saying that pid 2231 is com.example.ledger; without it, Ledger's keychain failure
+        // would be another process's line.
+        let log = """
+        Timestamp                       Thread     Type        Activity             PID    TTL
+        2024-03-18 03:10:00.100000-0700 0x1a2b     Default     0x0                  105    0    dasd: (DuetActivitySchedulerDaemon) [com.apple.duetactivityscheduler:prewarm] Attempting prewarm for com.example.ledger
+        2024-03-18 03:10:00.200000-0700 0x1a2c     Default     0x0                  33     0    runningboardd: (RunningBoard) [com.apple.runningboard:process] [app<com.example.ledger(501)>:2231] Set jetsam priority to 100 [0] flag[1]
+        2024-03-18 03:10:00.400000-0700 0x3c4d     Error       0x0                  2231   0    Ledger: (Security) [com.example.ledger:auth] SecItemCopyMatching: errSecInteractionNotAllowed (-25308)
+
+        """
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("prewarm-lint-filter-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("jetsam.log")
+        try Data(log.utf8).write(to: url)
+        let input = DiscoveredInput(input: .file(url.path), foundInDirectory: false)
+        let (filtered, unfiltered) = Self.outcomes([input], options: ReadOptions(timeInference: TimeInference(year: 2024)))
+        #expect(filtered.agrees(with: unfiltered))
+        try #require(filtered.sessions.count == 1)
+        #expect(filtered.sessions[0].app.bundleID == "com.example.ledger")
+        #expect(filtered.sessions[0].app.pid == 2231)
+        #expect(filtered.sessions[0].events.contains { $0.meaning == .keychainFailure && $0.origin.line == 4 }, "\(filtered.sessions[0].events)")
+    }
 }
