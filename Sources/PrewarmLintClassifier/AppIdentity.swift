@@ -140,8 +140,7 @@ public enum AppIdentityParser {
     public static func mayHoldIdentity(in bytes: UnsafeRawBufferPointer) -> Bool {
         let utf8 = bytes.assumingMemoryBound(to: UInt8.self)
         var from = 0
-        while from < utf8.count, let open = ByteSearch.firstOffset(of: [UInt8(ascii: "<")], in: UnsafeBufferPointer(rebasing: utf8[from...])) {
-            let at = from + open
+        while let at = find(utf8, "<", from: from) {
             if at >= 3, utf8[(at - 3)..<at].elementsEqual("app".utf8) { return true }
             if at >= 11, utf8[(at - 11)..<at].elementsEqual("application".utf8) { return true }
             from = at + 1
@@ -194,9 +193,8 @@ public enum AppIdentityParser {
 
     private static func find(_ utf8: UnsafeBufferPointer<UInt8>, _ needle: StaticString, from start: Int) -> Int? {
         guard start < utf8.count else { return nil }
-        let pattern = Array(UnsafeBufferPointer(start: needle.utf8Start, count: needle.utf8CodeUnitCount))
         let tail = UnsafeBufferPointer(rebasing: utf8[start...])
-        return ByteSearch.firstOffset(of: pattern, in: tail).map { $0 + start }
+        return ByteSearch.firstOffset(of: needle, in: tail).map { $0 + start }
     }
 
     /// The `>` closing the `<` at `open`, skipping nested `<…>`.

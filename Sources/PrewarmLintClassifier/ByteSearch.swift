@@ -15,20 +15,27 @@ import Darwin
 enum ByteSearch {
     /// The byte offset of the first `needle` in `haystack`, or nil.
     static func firstOffset(of needle: [UInt8], in haystack: UnsafeBufferPointer<UInt8>) -> Int? {
-        guard !needle.isEmpty else { return 0 }
-        guard needle.count <= haystack.count, let base = haystack.baseAddress else { return nil }
-        return needle.withUnsafeBufferPointer { pattern -> Int? in
-            let first = Int32(pattern[0])
-            let last = haystack.count - pattern.count
-            var position = 0
-            while position <= last {
-                guard let hit = memchr(base + position, first, last - position + 1) else { return nil }
-                let offset = UnsafeRawPointer(hit) - UnsafeRawPointer(base)
-                if memcmp(base + offset, pattern.baseAddress!, pattern.count) == 0 { return offset }
-                position = offset + 1
-            }
-            return nil
+        needle.withUnsafeBufferPointer { firstOffset(of: $0, in: haystack) }
+    }
+
+    /// The same for a literal, without copying it into an array first.
+    static func firstOffset(of needle: StaticString, in haystack: UnsafeBufferPointer<UInt8>) -> Int? {
+        firstOffset(of: UnsafeBufferPointer(start: needle.utf8Start, count: needle.utf8CodeUnitCount), in: haystack)
+    }
+
+    static func firstOffset(of pattern: UnsafeBufferPointer<UInt8>, in haystack: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard !pattern.isEmpty else { return 0 }
+        guard pattern.count <= haystack.count, let base = haystack.baseAddress else { return nil }
+        let first = Int32(pattern[0])
+        let last = haystack.count - pattern.count
+        var position = 0
+        while position <= last {
+            guard let hit = memchr(base + position, first, last - position + 1) else { return nil }
+            let offset = UnsafeRawPointer(hit) - UnsafeRawPointer(base)
+            if memcmp(base + offset, pattern.baseAddress!, pattern.count) == 0 { return offset }
+            position = offset + 1
         }
+        return nil
     }
 
     /// Runs `body` over the UTF-8 bytes of `text` without copying when it is a native string.
