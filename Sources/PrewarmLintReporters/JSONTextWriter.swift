@@ -1,17 +1,26 @@
 /// Writes JSON text by hand, with keys in the order given, so output is byte-stable and fast.
+///
+/// The text is kept as UTF-8 bytes and made a `String` only when handed over: appending bytes is a
+/// copy, where appending to a `String` checks and counts what it appends (rendering a report was
+/// half string appends).
 public struct JSONTextWriter {
-    /// The JSON written so far.
-    public private(set) var text = ""
+    private var bytes: [UInt8] = []
     private var needsComma: [Bool] = [false]
 
     /// An empty writer.
     public init() {}
 
+    /// The JSON written so far.
+    public var text: String { String(decoding: bytes, as: UTF8.self) }
+
+    /// How many bytes of JSON are written and not yet handed over.
+    public var byteCount: Int { bytes.count }
+
     /// The JSON written since the last call, handed over and forgotten: what streams a long document
     /// out in pieces, so it is never whole in memory. The writer goes on where it stopped.
     public mutating func takeText() -> String {
-        defer { text = "" }
-        return text
+        defer { bytes.removeAll(keepingCapacity: true) }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// A writer for elements of an array opened elsewhere: its text is the elements, separated by
@@ -26,42 +35,68 @@ public struct JSONTextWriter {
     public mutating func appendElements(_ elements: String) {
         guard !elements.isEmpty else { return }
         separate()
-        text.append(elements)
+        append(elements)
     }
 
     /// Opens an object.
-    public mutating func beginObject() { separate(); text.append("{"); needsComma.append(false) }
+    public mutating func beginObject() { separate(); bytes.append(UInt8(ascii: "{")); needsComma.append(false) }
     /// Closes the open object.
-    public mutating func endObject() { needsComma.removeLast(); text.append("}") }
+    public mutating func endObject() { needsComma.removeLast(); bytes.append(UInt8(ascii: "}")) }
     /// Opens an array.
-    public mutating func beginArray() { separate(); text.append("["); needsComma.append(false) }
+    public mutating func beginArray() { separate(); bytes.append(UInt8(ascii: "[")); needsComma.append(false) }
     /// Closes the open array.
-    public mutating func endArray() { needsComma.removeLast(); text.append("]") }
+    public mutating func endArray() { needsComma.removeLast(); bytes.append(UInt8(ascii: "]")) }
 
     /// Writes a member's key; its value comes next.
     public mutating func key(_ name: String) {
         separate()
-        JSONTextWriter.appendQuoted(name, to: &text)
-        text.append(":")
+        Self.appendQuoted(name, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
         needsComma[needsComma.count - 1] = false
     }
 
     /// Writes a string, or null.
     public mutating func string(_ value: String?) {
         separate()
-        if let value { JSONTextWriter.appendQuoted(value, to: &text) } else { text.append("null") }
+        if let value { Self.appendQuoted(value, to: &bytes) } else { append("null") }
     }
 
     /// Writes an integer, or null.
     public mutating func integer<T: BinaryInteger>(_ value: T?) {
         separate()
-        if let value { text.append(String(value)) } else { text.append("null") }
+        guard let value else { return append("null") }
+        if let small = Int64(exactly: value) {
+            Self.appendDecimal(small, to: &bytes)
+        } else {
+            append(String(value))
+        }
+    }
+
+    private mutating func append(_ string: String) {
+        var string = string
+        string.withUTF8 { bytes.append(contentsOf: $0) }
+    }
+
+    /// `value` in decimal, without making a `String`.
+    private static func appendDecimal(_ value: Int64, to bytes: inout [UInt8]) {
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: room for UInt64.max's 20 digits
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            repeat {
+                buffer[23 - count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+                count += 1
+            } while magnitude > 0
+            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[(24 - count)...]))
+        }
     }
 
     /// Writes a number: integral values without a fraction, others with at most three decimals; null when not finite.
     public mutating func number(_ value: Double) {
         separate()
-        text.append(value.isFinite ? Self.numberText(value) : "null")
+        append(value.isFinite ? Self.numberText(value) : "null")
     }
 
     /// A finite number as JSON writes it here (`12`, `12.5`, `0.001`).
@@ -72,7 +107,7 @@ public struct JSONTextWriter {
     }
 
     /// Writes `true` or `false`.
-    public mutating func bool(_ value: Bool) { separate(); text.append(value ? "true" : "false") }
+    public mutating func bool(_ value: Bool) { separate(); append(value ? "true" : "false") }
 
     /// Writes a member with a string (or null) value.
     public mutating func field(_ name: String, _ value: String?) { key(name); string(value) }
@@ -80,8 +115,38 @@ public struct JSONTextWriter {
     public mutating func field<T: BinaryInteger>(_ name: String, _ value: T?) { key(name); integer(value) }
 
     private mutating func separate() {
-        if needsComma[needsComma.count - 1] { text.append(",") }
+        if needsComma[needsComma.count - 1] { bytes.append(UInt8(ascii: ",")) }
         needsComma[needsComma.count - 1] = true
+    }
+
+    /// `appendQuoted(_:to:)` into bytes: the same text.
+    static func appendQuoted(_ value: String, to bytes: inout [UInt8]) {
+        var value = value
+        value.withUTF8 { utf8 in
+            bytes.append(UInt8(ascii: "\""))
+            var runStart = 0
+            for (index, byte) in utf8.enumerated() where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+                runStart = index + 1
+                bytes.append(UInt8(ascii: "\\"))
+                switch byte {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"): bytes.append(byte)
+                case UInt8(ascii: "\n"): bytes.append(UInt8(ascii: "n"))
+                case UInt8(ascii: "\r"): bytes.append(UInt8(ascii: "r"))
+                case UInt8(ascii: "\t"): bytes.append(UInt8(ascii: "t"))
+                default:
+                    // `\u00XX`, lowercase, as the `String` version writes it.
+                    let hexDigits: StaticString = "0123456789abcdef"
+                    bytes.append(UInt8(ascii: "u"))
+                    bytes.append(UInt8(ascii: "0"))
+                    bytes.append(UInt8(ascii: "0"))
+                    bytes.append(hexDigits.utf8Start[Int(byte >> 4)])
+                    bytes.append(hexDigits.utf8Start[Int(byte & 0xF)])
+                }
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
+            bytes.append(UInt8(ascii: "\""))
+        }
     }
 
     /// Appends `value` as a JSON string: `"`, `\`, and control characters escaped; `/` left alone.

@@ -137,7 +137,7 @@ public struct LintReport: Sendable {
     public func render(to output: (String) -> Void) {
         var writer = JSONTextWriter()
         func flushIfLong() {
-            if writer.text.utf8.count >= 1 << 16 { output(writer.takeText()) }
+            if writer.byteCount >= 1 << 16 { output(writer.takeText()) }
         }
         writer.beginObject()
         writer.field("schemaVersion", Self.schemaVersion)
@@ -206,7 +206,7 @@ public struct LintReport: Sendable {
     private func writeElements(count: Int, to writer: inout JSONTextWriter, output: (String) -> Void,
                                write: @escaping @Sendable (Int, inout JSONTextWriter) -> Void) {
         func flushIfLong() {
-            if writer.text.utf8.count >= 1 << 16 { output(writer.takeText()) }
+            if writer.byteCount >= 1 << 16 { output(writer.takeText()) }
         }
         let jobs = max(1, renderingJobs)
         guard jobs > 1, count >= 2 * Self.elementsPerPart else {

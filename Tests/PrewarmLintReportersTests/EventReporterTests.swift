@@ -1,3 +1,4 @@
+import Foundation
 import PrewarmLintModel
 import PrewarmLintReporters
 import Testing
@@ -33,5 +34,40 @@ struct EventReporterTests {
             skipped: [("blank", 0), ("header", 1), ("trailer", 3)], diagnosedLines: 2,
             diagnostics: [(.error, 0), (.warning, 1), (.note, 2)])
         #expect(line == "a.log: log-show (gzip), 5 events from 18 lines; skipped 1 header, 3 trailer, 2 unusable (see diagnostics); 1 warning, 2 notes")
+    }
+}
+
+/// `JSONTextWriter` writes bytes; what it writes must be what the `String` rendering writes, and JSON.
+@Suite("JSON text writer")
+struct JSONTextWriterTests {
+    @Test("strings: every control character, quotes, backslashes, non-ASCII and emoji, the same as the String rendering")
+    func strings() throws {
+        var samples = (0..<0x20).map { String(UnicodeScalar(UInt8($0))) + "x" }
+        samples += ["", "plain", "a \"quoted\" \\ path/with/slashes", "Grüße 日本語 🚀", "tab\tnew\nline\rreturn", "\u{7F}del", "end\\"]
+        for sample in samples {
+            var writer = JSONTextWriter()
+            writer.string(sample)
+            var expected = ""
+            JSONTextWriter.appendQuoted(sample, to: &expected)
+            #expect(writer.text == expected, "\(sample.debugDescription)")
+            let decoded = try JSONSerialization.jsonObject(with: Data("[\(writer.text)]".utf8)) as? [String]
+            #expect(decoded == [sample], "\(sample.debugDescription)")
+        }
+    }
+
+    @Test("integers at the edges, and an array of them, as JSON reads them")
+    func integers() throws {
+        var writer = JSONTextWriter()
+        writer.beginArray()
+        let values: [Int64] = [0, 7, -7, 10, 99, 100, 1_000_000_007, Int64.max, Int64.min]
+        for value in values { writer.integer(value) }
+        writer.integer(UInt64.max)
+        writer.integer(Optional<Int>.none)
+        writer.endArray()
+        #expect(writer.text == "[0,7,-7,10,99,100,1000000007,9223372036854775807,-9223372036854775808,18446744073709551615,null]")
+        #expect(writer.byteCount == writer.text.utf8.count)
+        let taken = writer.takeText()
+        #expect(taken.hasPrefix("[0,7"))
+        #expect(writer.byteCount == 0 && writer.text.isEmpty)
     }
 }
