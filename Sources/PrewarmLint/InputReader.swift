@@ -80,7 +80,7 @@ public struct InputReader: Sendable {
     /// emitted before it stays valid.
     ///
     /// `recordFilter`: asked before each text record is built whether the caller could want it
-    /// (``RecordFilter``); one filter per input.
+    /// (`RecordFilter`); one filter per input.
     public func read(_ input: LogInput, foundInDirectory: Bool = false, recordFilter: (any RecordFilter)? = nil,
                      emit: (ReaderOutput) -> Void) -> InputSummary {
         var summary = InputSummary(input: input.name)

@@ -1,7 +1,7 @@
 import PrewarmLintClassifier
 import PrewarmLintReaders
 
-/// The session pipeline's ``RecordFilter``: admits a record only when the classifier could keep it
+/// The session pipeline's `RecordFilter`: admits a record only when the classifier could keep it
 /// or learn from it.
 ///
 /// `EventClassifier.classifyIfMeaningful` drops, with nothing learnt, a line whose process has no
@@ -9,7 +9,7 @@ import PrewarmLintReaders
 /// has learnt of by pid, and matches none of the templates that name an app; and a line of dasd,
 /// runningboardd or SpringBoard that matches none of their templates and names no app. This filter
 /// answers the same from the record's bytes: the process's role by name, the pids the classifier's
-/// ``ProcessDirectory`` holds (mirrored here one change at a time by ``follow(_:)``), the texts the
+/// `ProcessDirectory` holds (mirrored here one change at a time by ``follow(_:)``), the texts the
 /// templates need (`SignatureTable.mayNameApp(in:role:)`, `mayMatch(in:role:)`) and the marks of
 /// an app identity (`AppIdentityParser.mayHoldIdentity(in:)`). It may admit more
 /// than the classifier keeps (a pid reused by another process, a line holding an anchor and no

@@ -136,7 +136,7 @@ public struct SessionPipeline: Sendable {
     }
 
     /// Whether each input's reader is told which text records the classifier would drop unread, so
-    /// that it skips them without building them (``RecordFilter``; on by default). The results are
+    /// that it skips them without building them (`RecordFilter`; on by default). The results are
     /// the same either way (but for the summaries' `eventsSkipped`): the tests compare them.
     public var filtersRecords = true
 

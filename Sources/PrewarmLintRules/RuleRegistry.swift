@@ -63,21 +63,24 @@ public struct Linter: Sendable {
     public func findings(in sessions: [LaunchSession], ids: [String]) -> [Finding] {
         var result: [Finding] = []
         let apps = Set(configuration.apps)
+        // Each enabled rule's id, severity and options, settled once rather than for every session.
+        let enabled = registry.rules.compactMap { rule -> (rule: any Rule, id: String, severity: Severity, forced: Severity?, options: [String: Double])? in
+            let description = rule.description
+            let settings = configuration.rules[description.id]
+            if settings?.enabled == false { return nil }
+            var options: [String: Double] = [:]
+            for option in description.options { options[option.name] = settings?.options[option.name] ?? option.defaultValue }
+            return (rule, description.id, settings?.severity ?? description.defaultSeverity, settings?.severity, options)
+        }
         for (session, id) in zip(sessions, ids) {
             if !apps.isEmpty, !(session.app.bundleID.map(apps.contains) ?? false), !(session.app.processName.map(apps.contains) ?? false) {
                 continue
             }
             var ofSession: [Finding] = []
-            for rule in registry.rules {
-                let description = rule.description
-                let settings = configuration.rules[description.id]
-                if settings?.enabled == false { continue }
-                var options: [String: Double] = [:]
-                for option in description.options { options[option.name] = settings?.options[option.name] ?? option.defaultValue }
-                let context = RuleContext(session: session, sessionID: id, ruleID: description.id,
-                                          severity: settings?.severity ?? description.defaultSeverity, options: options)
-                var found = rule.check(session, in: context)
-                if let forced = settings?.severity {
+            for entry in enabled {
+                let context = RuleContext(session: session, sessionID: id, ruleID: entry.id, severity: entry.severity, options: entry.options)
+                var found = entry.rule.check(session, in: context)
+                if let forced = entry.forced {
                     for index in found.indices { found[index].severity = forced }
                 }
                 ofSession += found

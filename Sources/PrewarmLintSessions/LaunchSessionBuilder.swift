@@ -99,12 +99,14 @@ public struct LaunchSessionBuilder: Sendable {
         return closed
     }
 
+    /// The meanings that start a process.
+    private static let processStartMeanings: Set<EventMeaning> = [.prewarmRequest, .userLaunchRequest, .backgroundLaunchRequest, .processStart]
+
     /// Whether this line is about a new process of an app that already has a session.
     private func startsNewProcess(_ classified: ClassifiedEvent, meaning: EventMeaning, subject: AppIdentity,
                                   after session: LaunchSession, key: String) -> Bool {
         if let pid = subject.pid, let known = session.app.pid, pid != known { return true }
-        let starts: Set<EventMeaning> = [.prewarmRequest, .userLaunchRequest, .backgroundLaunchRequest, .processStart]
-        if terminated.contains(key) { return starts.contains(meaning) }
+        if terminated.contains(key) { return Self.processStartMeanings.contains(meaning) }
         // Once activated, the process cannot be prewarmed or bootstrapped again: such a line means
         // the previous process is gone (its exit line missing from the log).
         guard session.milestone(.activation) != nil else { return false }
