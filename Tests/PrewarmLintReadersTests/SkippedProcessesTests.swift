@@ -24,11 +24,7 @@ struct SkippedProcessesTests {
             let configuration = ReaderConfiguration(inputName: "day", timeInference: inference, skippedProcesses: Self.skipped)
             let outcome = ReaderVerifier.read(bytes, configuration: configuration, chunkSize: chunkSize)
             #expect(outcome.events == expected, "chunk size \(chunkSize.map(String.init) ?? "whole")")
-            #expect(outcome.diagnostics == everything.diagnostics)
-            #expect(outcome.statistics.events == everything.statistics.events)
-            #expect(outcome.statistics.eventsSkipped == everything.events.count - expected.count)
-            #expect(outcome.statistics.eventLines == everything.statistics.eventLines)
-            #expect(outcome.statistics.lines == outcome.statistics.eventLines + outcome.statistics.skipped.values.reduce(0, +) + outcome.statistics.diagnosedLines)
+            expectSameAccounting(outcome, as: everything, skipped: everything.events.count - expected.count)
         }
     }
 }
@@ -70,10 +66,7 @@ struct RecordFilterContractTests {
             let configuration = ReaderConfiguration(inputName: "day", timeInference: Self.inference, recordFilter: filter)
             let outcome = ReaderVerifier.read(bytes, configuration: configuration, chunkSize: chunkSize)
             #expect(outcome.events == expected, "chunk size \(chunkSize.map(String.init) ?? "whole")")
-            #expect(outcome.diagnostics == everything.diagnostics)
-            #expect(outcome.statistics.events == everything.statistics.events)
-            #expect(outcome.statistics.eventsSkipped == everything.events.count - expected.count)
-            #expect(outcome.statistics.eventLines == everything.statistics.eventLines)
+            expectSameAccounting(outcome, as: everything, skipped: everything.events.count - expected.count)
             // Asked once per all-ASCII record, with its process, pid and the message's first line.
             #expect(filter.asked.count == everything.events.count - 1)
             if let first = filter.asked.first, let event = everything.events.first {
@@ -106,13 +99,22 @@ struct RecordFilterContractTests {
             #expect(dropped.allSatisfy { !$0.message.contains("\n") && !$0.message.contains("\"") && !$0.message.contains("\\") && $0.message.utf8.allSatisfy { $0 < 0x80 } })
             #expect(outcome.events.contains { $0.message.contains("\n") }, "multi-line messages are escaped, so always built")
             #expect(filter.asked.count >= dropped.count)
-            #expect(outcome.diagnostics == everything.diagnostics)
-            #expect(outcome.statistics.events == everything.statistics.events)
-            #expect(outcome.statistics.eventsSkipped == dropped.count)
-            #expect(outcome.statistics.eventLines == everything.statistics.eventLines)
+            expectSameAccounting(outcome, as: everything, skipped: dropped.count)
         }
     }
 
     static let inference = TimeInference(date: CivilDateTime(year: 2024, month: 3, day: 18), year: 2024,
                                          utcOffsetSeconds: DeviceLogGenerator.utcOffsetSeconds)
+}
+
+/// A read that skipped `skipped` events must say so, and otherwise count and diagnose exactly as the read
+/// of everything did, with every line accounted for.
+func expectSameAccounting(_ outcome: ReaderVerifier.Outcome, as everything: ReaderVerifier.Outcome, skipped: Int,
+                          sourceLocation: SourceLocation = #_sourceLocation) {
+    #expect(outcome.diagnostics == everything.diagnostics, sourceLocation: sourceLocation)
+    #expect(outcome.statistics.events == everything.statistics.events, sourceLocation: sourceLocation)
+    #expect(outcome.statistics.eventsSkipped == skipped, sourceLocation: sourceLocation)
+    #expect(outcome.statistics.eventLines == everything.statistics.eventLines, sourceLocation: sourceLocation)
+    #expect(outcome.statistics.lines == outcome.statistics.eventLines + outcome.statistics.skipped.values.reduce(0, +)
+                + outcome.statistics.diagnosedLines, sourceLocation: sourceLocation)
 }

@@ -72,23 +72,15 @@ struct GeneratedDeviceDayTests {
 struct MergedInputsTests {
     @Test("streamed and collected merges give the same sessions, summaries and duplicate counts")
     func streamedEqualsCollected() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("prewarm-lint-merge-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder("prewarm-lint-merge")
+        defer { folder.remove() }
         // One day in three exports (so the same events arrive from several inputs and must count once),
         // and another day on its own.
         var inputs: [DiscoveredInput] = []
         for (seed, formats) in [(21, [DeviceLogFormat.ndjson, .logShow, .consoleCopy]), (22, [.ndjson])] as [(UInt64, [DeviceLogFormat])] {
-            var generator = DeviceLogGenerator(configuration: .init(seed: seed, targetBytes: 400_000, apps: 10, sessionsPerDay: 400))
-            var records: [DeviceLogRecord] = []
-            while let record = generator.next() { records.append(record) }
-            for format in formats {
-                var writer = DeviceLogWriter(format: format)
-                let text = writer.prologue() + records.map { writer.render($0) }.joined() + writer.epilogue()
-                let url = folder.appendingPathComponent("day-\(seed).\(format.rawValue)")
-                try Data(text.utf8).write(to: url)
-                inputs.append(DiscoveredInput(input: .file(url.path), foundInDirectory: true))
-            }
+            let configuration = DeviceLogGenerator.Configuration(seed: seed, targetBytes: 400_000, apps: 10, sessionsPerDay: 400)
+            inputs += try DeviceLogGenerator.writeExports(configuration, formats: formats, in: folder)
+                .map { DiscoveredInput(input: .file($0), foundInDirectory: true) }
         }
         let options = ReadOptions(timeInference: TimeInference(date: CivilDateTime(year: 2024, month: 3, day: 18), year: 2024,
                                                                utcOffsetSeconds: DeviceLogGenerator.utcOffsetSeconds))

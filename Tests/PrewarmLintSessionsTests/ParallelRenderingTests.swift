@@ -9,13 +9,11 @@ import Testing
 struct ParallelRenderingTests {
     @Test("1, 2, 3 and 7 threads write the same bytes, in pieces of about 64 KiB")
     func sameText() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("prewarm-lint-render-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder("prewarm-lint-render")
+        defer { folder.remove() }
         let (bytes, _) = DeviceLogGenerator.generate(.init(seed: 51, targetBytes: 3_000_000, format: .ndjson, apps: 40, sessionsPerDay: 4_000))
-        let url = folder.appendingPathComponent("day.ndjson")
-        try Data(bytes).write(to: url)
-        var report = LintRun(options: RecordFilterTests.dayOptions, toolVersion: "test").run([DiscoveredInput(input: .file(url.path), foundInDirectory: false)])
+        let path = try folder.write(bytes, named: "day.ndjson")
+        var report = LintRun(options: RecordFilterTests.dayOptions, toolVersion: "test").run([DiscoveredInput(input: .file(path), foundInDirectory: false)])
         #expect(report.sessions.count > 300)
         #expect(report.findings.count > 300)
         // Repeated, for several windows of 256 elements per thread and a last window cut short

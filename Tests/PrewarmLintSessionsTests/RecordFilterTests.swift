@@ -54,19 +54,24 @@ struct RecordFilterTests {
     /// The formats whose reader asks the filter (the XML plist reader holds events back, and skips by process name only).
     static let filteredFormats = Set(DeviceLogFormat.allCases).subtracting([.plist])
 
+    /// The outcomes of a small `log show` text of 2024, with the filter and without.
+    static func outcomes(ofLog log: String) throws -> (filtered: Outcome, unfiltered: Outcome) {
+        let folder = try TemporaryFolder("prewarm-lint-filter")
+        defer { folder.remove() }
+        let input = DiscoveredInput(input: .file(try folder.write(log.utf8, named: "device.log")), foundInDirectory: false)
+        return outcomes([input], options: ReadOptions(timeInference: TimeInference(year: 2024)))
+    }
+
     static let dayOptions = ReadOptions(timeInference: TimeInference(date: CivilDateTime(year: 2024, month: 3, day: 18), year: 2024,
                                                                      utcOffsetSeconds: DeviceLogGenerator.utcOffsetSeconds))
 
     @Test("a generated device day, every format, read whole and seven bytes at a time: the same sessions, diagnostics, decisions and counts",
           arguments: DeviceLogFormat.allCases)
     func generatedDay(format: DeviceLogFormat) throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("prewarm-lint-filter-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder("prewarm-lint-filter")
+        defer { folder.remove() }
         let (bytes, truth) = DeviceLogGenerator.generate(.init(seed: 31, targetBytes: 600_000, format: format, apps: 10, sessionsPerDay: 300))
-        let url = folder.appendingPathComponent("day.\(format.rawValue)")
-        try Data(bytes).write(to: url)
-        let input = DiscoveredInput(input: .file(url.path), foundInDirectory: false)
+        let input = DiscoveredInput(input: .file(try folder.write(bytes, named: "day.\(format.rawValue)")), foundInDirectory: false)
         for chunkSize in [1 << 20, 7] {
             var options = Self.dayOptions
             options.chunkSize = chunkSize
@@ -83,21 +88,13 @@ struct RecordFilterTests {
 
     @Test("one day in three exports and another day, merged as one device's logs: the same outcome")
     func merged() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("prewarm-lint-filter-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder("prewarm-lint-filter")
+        defer { folder.remove() }
         var inputs: [DiscoveredInput] = []
         for (seed, formats) in [(41, [DeviceLogFormat.logShow, .consoleCopy, .ndjson]), (42, [.idevicesyslog])] as [(UInt64, [DeviceLogFormat])] {
-            var generator = DeviceLogGenerator(configuration: .init(seed: seed, targetBytes: 300_000, apps: 10, sessionsPerDay: 300))
-            var records: [DeviceLogRecord] = []
-            while let record = generator.next() { records.append(record) }
-            for format in formats {
-                var writer = DeviceLogWriter(format: format)
-                let text = writer.prologue() + records.map { writer.render($0) }.joined() + writer.epilogue()
-                let url = folder.appendingPathComponent("day-\(seed).\(format.rawValue)")
-                try Data(text.utf8).write(to: url)
-                inputs.append(DiscoveredInput(input: .file(url.path), foundInDirectory: true))
-            }
+            let configuration = DeviceLogGenerator.Configuration(seed: seed, targetBytes: 300_000, apps: 10, sessionsPerDay: 300)
+            inputs += try DeviceLogGenerator.writeExports(configuration, formats: formats, in: folder)
+                .map { DiscoveredInput(input: .file($0), foundInDirectory: true) }
         }
         let (filtered, unfiltered) = Self.outcomes(inputs, options: Self.dayOptions)
         #expect(filtered.sessions.count > 20)
@@ -133,13 +130,7 @@ struct RecordFilterTests {
         2024-03-18 03:10:02.000000-0700 0x2b3d     Default     0x0                  214    0    geod: (GeoServices) [com.apple.GeoServices:tiles] Cache hit ratio 65%, 3220 entries, 1369 KB resident
 
         """
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("prewarm-lint-filter-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let url = folder.appendingPathComponent("continuation.log")
-        try Data(log.utf8).write(to: url)
-        let input = DiscoveredInput(input: .file(url.path), foundInDirectory: false)
-        let (filtered, unfiltered) = Self.outcomes([input], options: ReadOptions(timeInference: TimeInference(year: 2024)))
+        let (filtered, unfiltered) = try Self.outcomes(ofLog: log)
         #expect(filtered.agrees(with: unfiltered))
         try #require(filtered.sessions.count == 1)
         let session = filtered.sessions[0]
@@ -164,13 +155,7 @@ struct RecordFilterTests {
         2024-03-18 03:10:00.400000-0700 0x3c4d     Error       0x0                  2231   0    Ledger: (Security) [com.example.ledger:auth] SecItemCopyMatching: errSecInteractionNotAllowed (-25308)
 
         """
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("prewarm-lint-filter-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let url = folder.appendingPathComponent("jetsam.log")
-        try Data(log.utf8).write(to: url)
-        let input = DiscoveredInput(input: .file(url.path), foundInDirectory: false)
-        let (filtered, unfiltered) = Self.outcomes([input], options: ReadOptions(timeInference: TimeInference(year: 2024)))
+        let (filtered, unfiltered) = try Self.outcomes(ofLog: log)
         #expect(filtered.agrees(with: unfiltered))
         try #require(filtered.sessions.count == 1)
         #expect(filtered.sessions[0].app.bundleID == "com.example.ledger")
