@@ -1,4 +1,5 @@
 public import PrewarmLintReaders
+import PrewarmLintClassifier
 public import PrewarmLintSessions
 public import PrewarmLintRules
 public import PrewarmLintReporters
@@ -56,7 +57,7 @@ public struct LogAnalyzer: Sendable {
 
     /// Lints one input held in memory (a paste, a download).
     public func lint(bytes: [UInt8], named name: String) throws(ReaderError) -> LintReport {
-        var state = InputLint(name: name, analyzer: self)
+        var state = InputLint(name: name, analyzer: self, skipping: true)
         try state.read(bytes: bytes) { _ in }
         try state.finish { _ in }
         return state.report()
@@ -67,7 +68,7 @@ public struct LogAnalyzer: Sendable {
     /// Events and reader diagnostics of an input arriving in chunks, as they are decoded.
     public func outputs<Chunks: AsyncSequence & Sendable>(of chunks: Chunks, named name: String) -> AsyncThrowingStream<ReaderOutput, any Error>
     where Chunks.Element == [UInt8] {
-        stream(of: chunks, named: name) { item, continuation in
+        stream(of: chunks, named: name, skipping: false) { item, continuation in
             if case .output(let output) = item { continuation.yield(output) }
         }
     }
@@ -75,7 +76,7 @@ public struct LogAnalyzer: Sendable {
     /// Launch sessions of an input arriving in chunks, each as soon as the log shows it closed.
     public func sessions<Chunks: AsyncSequence & Sendable>(of chunks: Chunks, named name: String) -> AsyncThrowingStream<LaunchSession, any Error>
     where Chunks.Element == [UInt8] {
-        stream(of: chunks, named: name) { item, continuation in
+        stream(of: chunks, named: name, skipping: true) { item, continuation in
             if case .session(let session, _) = item { continuation.yield(session) }
         }
     }
@@ -83,7 +84,7 @@ public struct LogAnalyzer: Sendable {
     /// Findings of an input arriving in chunks, each as soon as its session closes.
     public func findings<Chunks: AsyncSequence & Sendable>(of chunks: Chunks, named name: String) -> AsyncThrowingStream<Finding, any Error>
     where Chunks.Element == [UInt8] {
-        stream(of: chunks, named: name) { item, continuation in
+        stream(of: chunks, named: name, skipping: true) { item, continuation in
             if case .session(_, let findings) = item { for finding in findings { continuation.yield(finding) } }
         }
     }
@@ -91,7 +92,7 @@ public struct LogAnalyzer: Sendable {
     /// The whole report of an input arriving in chunks.
     public func lint<Chunks: AsyncSequence & Sendable>(_ chunks: Chunks, named name: String) async throws -> LintReport
     where Chunks.Element == [UInt8] {
-        var state = InputLint(name: name, analyzer: self)
+        var state = InputLint(name: name, analyzer: self, skipping: true)
         for try await chunk in chunks {
             try Task.checkCancellation()
             try state.read(bytes: chunk) { _ in }
@@ -101,14 +102,14 @@ public struct LogAnalyzer: Sendable {
     }
 
     private func stream<Chunks: AsyncSequence & Sendable, Element>(
-        of chunks: Chunks, named name: String,
+        of chunks: Chunks, named name: String, skipping: Bool,
         _ deliver: @escaping @Sendable (InputLint.Item, AsyncThrowingStream<Element, any Error>.Continuation) -> Void
     ) -> AsyncThrowingStream<Element, any Error> where Chunks.Element == [UInt8] {
         let analyzer = self
         return AsyncThrowingStream { continuation in
             let task = Task {
                 do {
-                    var state = InputLint(name: name, analyzer: analyzer)
+                    var state = InputLint(name: name, analyzer: analyzer, skipping: skipping)
                     for try await chunk in chunks {
                         try Task.checkCancellation()
                         try state.read(bytes: chunk) { deliver($0, continuation) }
@@ -139,15 +140,20 @@ struct InputLint {
     private var diagnostics: [ReaderDiagnostic] = []
     private var countByApp: [String: Int] = [:]
 
-    init(name: String, analyzer: LogAnalyzer) {
+    /// `skipping`: whether the reader may skip, unbuilt, the records the session stream would drop
+    /// unread (daemons by name, and its record filter), as the session pipeline's does; not when the
+    /// caller wants every event (`outputs(of:named:)`).
+    init(name: String, analyzer: LogAnalyzer, skipping: Bool) {
         self.name = name
         linter = analyzer.linter
         var inference = analyzer.options.timeInference
         inference.referenceInstant = inference.referenceInstant ?? analyzer.options.standardInputReferenceInstant
-        reader = LogStreamReader(configuration: ReaderConfiguration(inputName: name, timeInference: inference, limits: analyzer.options.limits),
-                                 format: analyzer.options.format)
         stream = SessionStream(inputName: name, signatures: analyzer.linter.configuration.signatureTable(),
                                maximumOpenSessions: analyzer.maximumOpenSessions)
+        let configuration = ReaderConfiguration(inputName: name, timeInference: inference, limits: analyzer.options.limits,
+                                                skippedProcesses: skipping ? ProcessRole.namesWithoutLaunchLines : [],
+                                                recordFilter: skipping ? stream.recordFilter : nil)
+        reader = LogStreamReader(configuration: configuration, format: analyzer.options.format)
     }
 
     mutating func read(bytes: [UInt8], _ deliver: (Item) -> Void) throws(ReaderError) {

@@ -84,6 +84,27 @@ struct PublicAPITests {
         #expect(report.findings.map(\.sessionID) == Array(repeating: "com.example.ledger#1", count: 4))
     }
 
+    @Test("bytes in memory give the sessions, findings and decisions of the same file linted by path, for every corpus case")
+    func bytesAsFiles() throws {
+        let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Corpus")
+        let analyzer = LogAnalyzer(options: ReadOptions(timeInference: TimeInference(date: CivilDateTime(year: 2024, month: 3, day: 18), year: 2024,
+                                                                                   utcOffsetSeconds: 0, referenceInstant: 1_710_720_000_000_000)))
+        var compared = 0, sessions = 0
+        for input in InputDiscovery.expand([corpus.path]).inputs {
+            guard case .file(let path) = input.input, let bytes = try? [UInt8](Data(contentsOf: URL(fileURLWithPath: path))),
+                  let inMemory = try? analyzer.lint(bytes: bytes, named: path) else { continue }
+            let byPath = analyzer.lint(paths: [path])
+            #expect(inMemory.sessions == byPath.sessions, "\(path)")
+            #expect(inMemory.findings == byPath.findings, "\(path)")
+            #expect(inMemory.prewarmDecisions == byPath.prewarmDecisions, "\(path)")
+            compared += 1
+            sessions += inMemory.sessions.count
+        }
+        #expect(compared > 60)
+        #expect(sessions > 150)
+    }
+
     @Test("not a log: the stream throws the typed reader error with its code")
     func typedErrors() async {
         let analyzer = LogAnalyzer()
