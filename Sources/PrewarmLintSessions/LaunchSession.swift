@@ -146,7 +146,30 @@ public struct SessionEvent: Sendable, Hashable {
 
     /// The first line of ``text``: what a one-line quote shows.
     public var firstLine: Substring {
-        text.firstIndex(where: { $0 == "\n" || $0 == "\r" }).map { text[..<$0] } ?? Substring(text)
+        // On the bytes, not on `Character`s (grapheme breaking was a third of writing a large report):
+        // the first line feed or carriage return that is not part of a CR LF pair, as comparing
+        // characters with "\n" and "\r" finds (a CR LF is one character, equal to neither). Such a byte is
+        // always at a character boundary.
+        let end = text.utf8.withContiguousStorageIfAvailable { bytes -> Int? in
+            var index = 0
+            while index < bytes.count {
+                switch bytes[index] {
+                case UInt8(ascii: "\r"):
+                    if index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "\n") { index += 2; continue }
+                    return index
+                case UInt8(ascii: "\n"):
+                    return index
+                default:
+                    index += 1
+                }
+            }
+            return nil
+        }
+        guard let found = end else {
+            return text.firstIndex(where: { $0 == "\n" || $0 == "\r" }).map { text[..<$0] } ?? Substring(text)
+        }
+        guard let offset = found else { return Substring(text) }
+        return text[..<text.utf8.index(text.utf8.startIndex, offsetBy: offset)]
     }
 
     /// A kept line.

@@ -184,3 +184,22 @@ struct SessionPipelineTests {
         #expect(result.sessions.map { $0.app.pid! } == Array(1000..<4000))
     }
 }
+
+/// `SessionEvent.firstLine` is read from bytes: it must cut where comparing characters with "\n" and "\r" does.
+@Suite("a kept line's first line")
+struct SessionEventFirstLineTests {
+    static func event(_ text: String) -> SessionEvent {
+        SessionEvent(origin: EventOrigin(input: "x", line: 1, byteOffset: 0), time: LogTimestamp(microsecondsSinceEpoch: 0, utcOffsetSeconds: 0, text: "t"),
+                     process: "Ledger", pid: 1, role: .app, meaning: .appLifecycle, text: text)
+    }
+
+    @Test("the same cut as by characters: LF, lone CR, CR LF (one character), combining marks, emoji, none")
+    func sameAsCharacters() {
+        let samples = ["one line", "first\nsecond", "first\rsecond", "a\r\nb\nc", "a\r\nb", "\n", "\r", "\r\n", "",
+                       "e\u{301}\u{301}\nx", "👩‍👩‍👧 family\r\n\rthen", "tab\there\u{2028}not a break\nyes", "…\u{0085}next"]
+        for sample in samples {
+            let expected = sample.firstIndex(where: { $0 == "\n" || $0 == "\r" }).map { sample[..<$0] } ?? Substring(sample)
+            #expect(Self.event(sample).firstLine == expected, "\(sample.debugDescription)")
+        }
+    }
+}
