@@ -177,7 +177,7 @@ public struct SessionPipeline: Sendable {
                     let instant = compact.event.timestamp.microsecondsSinceEpoch
                     var position = window.count
                     while position > 0, window[position - 1].event.timestamp.microsecondsSinceEpoch > instant { position -= 1 }
-                    window.insert(compact, at: position)
+                    if position == window.count { window.append(compact) } else { window.insert(compact, at: position) }
                     if window.count >= 2 * Self.reorderWindow {
                         release(window[0..<Self.reorderWindow])
                         window.removeFirst(Self.reorderWindow)

@@ -54,7 +54,7 @@ public struct SessionStream: Sendable {
         let instant = classified.event.timestamp.microsecondsSinceEpoch
         var index = window.count
         while index > 0, window[index - 1].event.timestamp.microsecondsSinceEpoch > instant { index -= 1 }
-        window.insert(classified, at: index)
+        if index == window.count { window.append(classified) } else { window.insert(classified, at: index) }
         guard window.count >= 2 * windowSize else { return [] }
         var closed: [LaunchSession] = []
         for released in window[0..<windowSize] { closed += builder.consume(released) }

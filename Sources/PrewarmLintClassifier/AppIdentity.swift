@@ -92,7 +92,8 @@ public enum AppIdentityParser {
     /// trailing numeric components.
     static func normalizedBundle(_ raw: String) -> String {
         var bundle = raw
-        if let paren = bundle.firstIndex(of: "(") { bundle = String(bundle[..<paren]) }
+        // On the bytes (a `Character` search breaks graphemes); a `(` always starts a character.
+        if let paren = bundle.utf8.firstIndex(of: UInt8(ascii: "(")) { bundle = String(bundle[..<paren]) }
         if bundle.hasPrefix("application.") {
             var parts = bundle.dropFirst("application.".count).split(separator: ".")
             while let last = parts.last, parts.count > 2, last.allSatisfy(\.isNumber) { parts.removeLast() }
