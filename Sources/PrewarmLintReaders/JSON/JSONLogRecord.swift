@@ -193,11 +193,12 @@ struct JSONLogRecord {
         // Asked of a record the filter can judge from its bytes: a message without escapes (the bytes
         // the filter sees are the message's text), and the fields the event would decode all clean (an
         // invalid one must still be reported).
-        func refused(process: String, pid: Int?, message: JSONValue?, decoded fields: JSONValue?...) -> Bool {
+        // (Three fields by name, not variadic: a variadic list is an array made on every call.)
+        func refused(process: String, pid: Int?, message: JSONValue?, decoded first: JSONValue?, _ second: JSONValue?, _ third: JSONValue?) -> Bool {
             guard skipping.filters, let message, message.kind == .string, !message.hasEscapes,
                   skipping.refuses(process: process, pid: pid, firstLine: bytes.slice(message.range.lowerBound, message.range.upperBound))
             else { return false }
-            return decodesCleanly(message) && fields.allSatisfy(decodesCleanly)
+            return decodesCleanly(message) && decodesCleanly(first) && decodesCleanly(second) && decodesCleanly(third)
         }
         func invalid(_ text: String) -> RecordOutcome {
             .rejected(ReaderDiagnostic(code: .invalidRecord, severity: .warning, message: text, origin: origin))
@@ -234,15 +235,30 @@ struct JSONLogRecord {
             return invalid("not a log record")
         }
 
-        var event = LogEvent(timestamp: timestamp, process: "", message: "", origin: origin)
+        // The process and pid first: a record skipped or refused builds no event.
+        let process: String, pid: Int?
         switch schema {
         case .logShow:
-            event.process = basename(processImagePath) ?? ""
-            if skipping.skips(process: event.process) { return .accepted(nil) }
-            event.pid = unsigned(processID).flatMap { Int(exactly: $0) }
-            if refused(process: event.process, pid: event.pid, message: eventMessage, decoded: senderImagePath, subsystem, category) {
-                return .accepted(nil)
-            }
+            process = basename(processImagePath) ?? ""
+            if skipping.skips(process: process) { return .accepted(nil) }
+            pid = unsigned(processID).flatMap { Int(exactly: $0) }
+            if refused(process: process, pid: pid, message: eventMessage, decoded: senderImagePath, subsystem, category) { return .accepted(nil) }
+        case .pymobiledevice3:
+            process = basename(filename) ?? ""
+            if skipping.skips(process: process) { return .accepted(nil) }
+            pid = unsigned(self.pid).flatMap { Int(exactly: $0) }
+            if refused(process: process, pid: pid, message: message, decoded: imageName, labelSubsystem, labelCategory) { return .accepted(nil) }
+        case .unifiedLogIterator:
+            process = basename(self.process) ?? ""
+            if skipping.skips(process: process) { return .accepted(nil) }
+            pid = unsigned(self.pid).flatMap { Int(exactly: $0) }
+            if refused(process: process, pid: pid, message: message, decoded: library, subsystem, category) { return .accepted(nil) }
+        case .trailer:
+            return invalid("not a log record")
+        }
+        var event = LogEvent(timestamp: timestamp, process: process, pid: pid, message: "", origin: origin)
+        switch schema {
+        case .logShow:
             event.senderImage = basename(senderImagePath)
             event.subsystem = repeatedString(subsystem)
             event.category = repeatedString(category)
@@ -256,12 +272,6 @@ struct JSONLogRecord {
                     : kind.hasPrefix("signpost") ? .signpost : kind.equals("logEvent") ? .default : .unknown
             }
         case .pymobiledevice3:
-            event.process = basename(filename) ?? ""
-            if skipping.skips(process: event.process) { return .accepted(nil) }
-            event.pid = unsigned(pid).flatMap { Int(exactly: $0) }
-            if refused(process: event.process, pid: event.pid, message: message, decoded: imageName, labelSubsystem, labelCategory) {
-                return .accepted(nil)
-            }
             event.senderImage = basename(imageName)
             event.subsystem = repeatedString(labelSubsystem)
             event.category = repeatedString(labelCategory)
@@ -269,12 +279,6 @@ struct JSONLogRecord {
             event.message = string(message) ?? ""
             if let type = word(level) { event.type = MessageTypeSpelling.type(type) }
         case .unifiedLogIterator:
-            event.process = basename(process) ?? ""
-            if skipping.skips(process: event.process) { return .accepted(nil) }
-            event.pid = unsigned(pid).flatMap { Int(exactly: $0) }
-            if refused(process: event.process, pid: event.pid, message: message, decoded: library, subsystem, category) {
-                return .accepted(nil)
-            }
             event.senderImage = basename(library)
             event.subsystem = string(subsystem)
             event.category = string(category)
