@@ -57,7 +57,10 @@ public struct SessionStream: Sendable {
         if index == window.count { window.append(classified) } else { window.insert(classified, at: index) }
         guard window.count >= 2 * windowSize else { return [] }
         var closed: [LaunchSession] = []
-        for released in window[0..<windowSize] { closed += builder.consume(released) }
+        // Handed over in place (no copy, retained and released, of each event's strings).
+        window.withUnsafeBufferPointer { released in
+            for index in 0..<windowSize { closed += builder.consume(released[index]) }
+        }
         window.removeFirst(windowSize)
         return closed
     }
