@@ -92,7 +92,6 @@ struct InputClassifier: Sendable {
 
     /// Tells this input's decoder which records the classifier would drop unread; kept up to date here.
     let recordFilter: LaunchLineFilter
-    private var followedPIDs = 0
 
     init(inputName: String, signatures: SignatureTable, maximumRememberedPIDs: Int) {
         self.inputName = inputName
@@ -103,10 +102,7 @@ struct InputClassifier: Sendable {
     /// The event classified, when it means something for a launch.
     mutating func classify(_ event: LogEvent) -> ClassifiedEvent? {
         let classified = classifier.classifyIfMeaningful(event)
-        if classifier.directory.pidsRemembered != followedPIDs {
-            followedPIDs = classifier.directory.pidsRemembered
-            recordFilter.follow(classifier.directory)
-        }
+        recordFilter.follow(classifier.directory)
         if let signatureID = classifier.lastSignatureID, let reason = PrewarmDecision.Reason(signatureID: signatureID),
            decisions.count < Self.maximumDecisions {
             decisions.append(PrewarmDecision(reason: reason, app: classified?.subject?.bundleID, time: event.timestamp,

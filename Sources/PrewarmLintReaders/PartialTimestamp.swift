@@ -4,61 +4,22 @@ import PrewarmLintModel
 ///
 /// A decoder parses digits into this, and a ``TimestampResolver`` fills the gaps.
 public struct PartialTimestamp: Sendable, Hashable {
-    // Stored in 32 bits, a missing part as `Int32.min`: a text reader's record head carries one per
-    // line and is copied a few times, so its size is paid on every line (96 bytes with `Int?`s, 28 now).
-    private var storedYear = Int32.min, storedMonth = Int32.min, storedDay = Int32.min
-    private var storedHour: Int32 = 0, storedMinute: Int32 = 0, storedSecond: Int32 = 0, storedMicrosecond: Int32 = 0
-    private var storedUTCOffset = Int32.min
-
-    private static func stored(_ value: Int?) -> Int32 {
-        guard let value else { return .min }
-        return Int32(clamping: max(value, Int(Int32.min) + 1))
-    }
-
-    private static func value(_ stored: Int32) -> Int? {
-        stored == .min ? nil : Int(stored)
-    }
-
     /// The year, when the text has one.
-    public var year: Int? {
-        get { Self.value(storedYear) }
-        set { storedYear = Self.stored(newValue) }
-    }
+    public var year: Int?
     /// The month, when the text has a date.
-    public var month: Int? {
-        get { Self.value(storedMonth) }
-        set { storedMonth = Self.stored(newValue) }
-    }
+    public var month: Int?
     /// The day, when the text has a date.
-    public var day: Int? {
-        get { Self.value(storedDay) }
-        set { storedDay = Self.stored(newValue) }
-    }
+    public var day: Int?
     /// 0…23.
-    public var hour: Int {
-        get { Int(storedHour) }
-        set { storedHour = Int32(clamping: newValue) }
-    }
+    public var hour: Int
     /// 0…59.
-    public var minute: Int {
-        get { Int(storedMinute) }
-        set { storedMinute = Int32(clamping: newValue) }
-    }
+    public var minute: Int
     /// 0…60.
-    public var second: Int {
-        get { Int(storedSecond) }
-        set { storedSecond = Int32(clamping: newValue) }
-    }
+    public var second: Int
     /// The fraction of the second, in microseconds (0 when the text has none).
-    public var microsecond: Int {
-        get { Int(storedMicrosecond) }
-        set { storedMicrosecond = Int32(clamping: newValue) }
-    }
+    public var microsecond: Int
     /// The UTC offset in seconds east, when the text has one.
-    public var utcOffsetSeconds: Int? {
-        get { Self.value(storedUTCOffset) }
-        set { storedUTCOffset = Self.stored(newValue) }
-    }
+    public var utcOffsetSeconds: Int?
 
     /// A timestamp of these parts; what is nil is inferred later.
     public init(year: Int? = nil, month: Int? = nil, day: Int? = nil, hour: Int, minute: Int, second: Int,

@@ -136,9 +136,6 @@ public struct LintReport: Sendable {
     /// (a session or a finding is never split), so a report of many sessions is never whole in memory.
     public func render(to output: (String) -> Void) {
         var writer = JSONTextWriter()
-        func flushIfLong() {
-            if writer.byteCount >= 1 << 16 { output(writer.takeText()) }
-        }
         writer.beginObject()
         writer.field("schemaVersion", Self.schemaVersion)
         writer.key("tool")
@@ -175,9 +172,9 @@ public struct LintReport: Sendable {
         if !prewarmDecisions.isEmpty {
             writer.key("prewarmDecisions")
             writer.beginArray()
-            for decision in prewarmDecisions {
-                Self.write(decision, to: &writer)
-                flushIfLong()
+            let decisions = prewarmDecisions
+            writeElements(count: decisions.count, to: &writer, output: output) { index, writer in
+                Self.write(decisions[index], to: &writer)
             }
             writer.endArray()
         }
@@ -199,10 +196,10 @@ public struct LintReport: Sendable {
         output(writer.takeText() + "\n")
     }
 
-    /// Writes `count` elements of the open array with `write`, handing the text to `output` about every
-    /// 64 KiB. With several ``renderingJobs``, a window of elements at a time is split among threads,
-    /// each writing its part into a writer of its own; the parts are then appended in order, so the
-    /// text is the same, and memory holds one window, never the whole array.
+    /// Writes `count` elements of an open array (sessions, findings, decisions) with `write`, handing
+    /// the text to `output` about every 64 KiB. With several ``renderingJobs``, a window of elements at
+    /// a time is split among threads, each writing its part into a writer of its own; the parts are
+    /// then appended in order, so the text is the same, and memory holds one window, never the whole array.
     private func writeElements(count: Int, to writer: inout JSONTextWriter, output: (String) -> Void,
                                write: @escaping @Sendable (Int, inout JSONTextWriter) -> Void) {
         func flushIfLong() {
