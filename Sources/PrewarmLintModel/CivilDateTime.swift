@@ -114,6 +114,43 @@ public struct CivilDateTime: Sendable, Hashable, Comparable {
 
     /// `YYYY-MM-DDTHH:MM:SS.ffffff±HH:MM`.
     public func iso8601(utcOffsetSeconds: Int) -> String {
+        let offsetMinutes = abs(utcOffsetSeconds) / 60
+        guard abs(year) <= 9999, (0...99).contains(month), (0...99).contains(day), (0...99).contains(hour), (0...99).contains(minute),
+              (0...99).contains(second), (0...999_999).contains(microsecond), offsetMinutes / 60 <= 99
+        else { return paddedISO8601(utcOffsetSeconds: utcOffsetSeconds) }
+        // Every field fits its width: the 32 (or 33) bytes are written in place. (Built from small strings,
+        // a timestamp cost thousands of instructions; a report writes several per session.)
+        return String(unsafeUninitializedCapacity: 33) { out in
+            var count = 0
+            func put(_ byte: UInt8) {
+                out[count] = byte
+                count += 1
+            }
+            func put(_ value: Int, width: Int) {
+                var rest = value
+                for position in stride(from: count + width - 1, through: count, by: -1) {
+                    out[position] = UInt8(truncatingIfNeeded: 0x30 + rest % 10)
+                    rest /= 10
+                }
+                count += width
+            }
+            if year < 0 { put(UInt8(ascii: "-")) }
+            put(abs(year), width: 4)
+            put(UInt8(ascii: "-")); put(month, width: 2)
+            put(UInt8(ascii: "-")); put(day, width: 2)
+            put(UInt8(ascii: "T")); put(hour, width: 2)
+            put(UInt8(ascii: ":")); put(minute, width: 2)
+            put(UInt8(ascii: ":")); put(second, width: 2)
+            put(UInt8(ascii: ".")); put(microsecond, width: 6)
+            put(utcOffsetSeconds < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+"))
+            put(offsetMinutes / 60, width: 2)
+            put(UInt8(ascii: ":")); put(offsetMinutes % 60, width: 2)
+            return count
+        }
+    }
+
+    /// ``iso8601(utcOffsetSeconds:)`` for fields beyond their widths (never made from an instant).
+    func paddedISO8601(utcOffsetSeconds: Int) -> String {
         var out = ""
         out.reserveCapacity(32)
         if year < 0 { out.append("-") }

@@ -58,6 +58,18 @@ public struct TimestampResolver: Sendable {
 
     /// Completes a partial timestamp whose text is kept as a `TimestampText`.
     public mutating func resolve(_ partial: PartialTimestamp, text: TimestampText) -> LogTimestamp? {
+        guard let (instant, offset, inferred) = advance(past: partial) else { return nil }
+        return LogTimestamp(microsecondsSinceEpoch: instant, utcOffsetSeconds: offset, storedText: text, inferred: inferred)
+    }
+
+    /// Takes in the timestamp of a record that is not kept (skipped or refused by a filter): the resolver
+    /// moves on exactly as ``resolve(_:text:)`` would, so later times come out the same, without the text
+    /// and the timestamp being made. False when the fields do not name a real time.
+    public mutating func pass(_ partial: PartialTimestamp) -> Bool {
+        advance(past: partial) != nil
+    }
+
+    private mutating func advance(past partial: PartialTimestamp) -> (instant: Int64, offset: Int, inferred: LogTimestamp.InferredParts)? {
         var inferred: LogTimestamp.InferredParts = []
         let offset: Int
         if let own = partial.utcOffsetSeconds {
@@ -90,7 +102,7 @@ public struct TimestampResolver: Sendable {
         guard civil.isValid else { return nil }
         let instant = civil.microsecondsSinceEpoch(utcOffsetSeconds: offset)
         lastInstant = instant
-        return LogTimestamp(microsecondsSinceEpoch: instant, utcOffsetSeconds: offset, storedText: text, inferred: inferred)
+        return (instant, offset, inferred)
     }
 
     /// Takes the notes about assumptions made since the last call (each assumption is noted once per input).

@@ -29,6 +29,20 @@ struct CivilDateTimeTests {
         #expect(negative.iso8601 == "1969-12-31T14:30:00.000000-09:30")
     }
 
+    @Test("ISO 8601 text, written in place, is what printf's padding writes — beyond the widths too", arguments: [
+        CivilDateTime(year: 2024, month: 3, day: 18, hour: 7, minute: 5, second: 9, microsecond: 42),
+        CivilDateTime(year: 1, month: 1, day: 1), CivilDateTime(year: 9999, month: 12, day: 31, hour: 23, minute: 59, second: 59, microsecond: 999_999),
+        CivilDateTime(year: -44, month: 3, day: 15), CivilDateTime(year: 12345, month: 1, day: 2),  // the year beyond four digits
+        CivilDateTime(year: 2024, month: -1, day: 100, hour: 0, minute: 0, second: 0, microsecond: 1_000_000),  // not from an instant
+    ], [0, 3 * 3600, -(9 * 3600 + 30 * 60), 5 * 3600 + 45 * 60, -59, 100 * 3600])
+    func isoPadding(civil: CivilDateTime, offset: Int) {
+        let magnitude = abs(offset)
+        let expected = (civil.year < 0 ? "-" : "") + String(format: "%04d-%02d-%02dT%02d:%02d:%02d.%06d%@%02d:%02d", abs(civil.year), civil.month, civil.day,
+                                                            civil.hour, civil.minute, civil.second, civil.microsecond, offset < 0 ? "-" : "+",
+                                                            magnitude / 3600, magnitude / 60 % 60)
+        #expect(civil.iso8601(utcOffsetSeconds: offset) == expected)
+    }
+
     @Test("validity of dates")
     func validity() {
         #expect(CivilDateTime(year: 2024, month: 2, day: 29).isValid)

@@ -77,8 +77,17 @@ struct JSONLogRecord {
     /// Scans the object at `start`; returns the record and the index after it.
     static func scan(_ bytes: UnsafeRawBufferPointer, from start: Int) throws(JSONSyntaxError) -> (JSONLogRecord, Int) {
         var record = JSONLogRecord()
-        let end = try JSONObjectScanner.scanObject(bytes, from: start) { key, _, value in
+        let end: Int
+        if let quickEnd = JSONObjectScanner.scanObjectQuickly(bytes, from: start, member: { key, _, value in
             record.take(key: bytes.slice(key.lowerBound, key.upperBound), value: value)
+        }) {
+            end = quickEnd
+        } else {
+            // Something is wrong (or unusual): scan again, from scratch, to say what.
+            record = JSONLogRecord()
+            end = try JSONObjectScanner.scanObject(bytes, from: start) { key, _, value in
+                record.take(key: bytes.slice(key.lowerBound, key.upperBound), value: value)
+            }
         }
         if let label = record.labelObject {
             _ = try JSONObjectScanner.scanObject(bytes, from: label.range.lowerBound) { key, _, value in
@@ -204,18 +213,21 @@ struct JSONLogRecord {
             .rejected(ReaderDiagnostic(code: .invalidRecord, severity: .warning, message: text, origin: origin))
         }
 
-        let timestamp: LogTimestamp
+        func invalidTimestamp(_ raw: UnsafeRawBufferPointer) -> RecordOutcome {
+            .rejected(ReaderDiagnostic(code: .invalidTimestamp, severity: .warning,
+                                       message: "'\(UTF8Text.decode(raw).text)' is not a valid timestamp; record skipped", origin: origin))
+        }
+        // A timestamp in text is parsed first (a record of any process with a bad one is reported) and resolved
+        // once the record is known to be kept; the resolver passes over those of records not kept.
+        let written: (partial: PartialTimestamp, raw: UnsafeRawBufferPointer)?
+        let epochTimestamp: LogTimestamp?
         switch schema {
         case .logShow, .pymobiledevice3:
             guard let value = self.timestamp, value.kind == .string else { return invalid("record has no 'timestamp'") }
             let raw = bytes.slice(value.range.lowerBound, value.range.upperBound)
-            guard let (partial, end) = TimestampParsing.dateTime(raw, at: 0), end == raw.count,
-                  let resolved = resolver.resolve(partial, text: TimestampText(utf8: raw))
-            else {
-                return .rejected(ReaderDiagnostic(code: .invalidTimestamp, severity: .warning,
-                                                 message: "'\(UTF8Text.decode(raw).text)' is not a valid timestamp; record skipped", origin: origin))
-            }
-            timestamp = resolved
+            guard let (partial, end) = TimestampParsing.dateTime(raw, at: 0), end == raw.count else { return invalidTimestamp(raw) }
+            written = (partial, raw)
+            epochTimestamp = nil
         case .unifiedLogIterator:
             guard let value = time, value.kind == .number else { return invalid("record has no numeric 'time'") }
             let raw = bytes.slice(value.range.lowerBound, value.range.upperBound)
@@ -230,9 +242,14 @@ struct JSONLogRecord {
                                                  message: "'\(text)' is not a valid time in nanoseconds; record skipped", origin: origin))
             }
             // Epoch nanoseconds are absolute: no part is inferred; shown in UTC.
-            timestamp = LogTimestamp(microsecondsSinceEpoch: microseconds, utcOffsetSeconds: 0, text: text)
+            written = nil
+            epochTimestamp = LogTimestamp(microsecondsSinceEpoch: microseconds, utcOffsetSeconds: 0, text: text)
         case .trailer:
             return invalid("not a log record")
+        }
+        func notKept() -> RecordOutcome {
+            if let written, !resolver.pass(written.partial) { return invalidTimestamp(written.raw) }
+            return .accepted(nil)
         }
 
         // The process and pid first: a record skipped or refused builds no event.
@@ -240,21 +257,29 @@ struct JSONLogRecord {
         switch schema {
         case .logShow:
             process = basename(processImagePath) ?? ""
-            if skipping.skips(process: process) { return .accepted(nil) }
+            if skipping.skips(process: process) { return notKept() }
             pid = unsigned(processID).flatMap { Int(exactly: $0) }
-            if refused(process: process, pid: pid, message: eventMessage, decoded: senderImagePath, subsystem, category) { return .accepted(nil) }
+            if refused(process: process, pid: pid, message: eventMessage, decoded: senderImagePath, subsystem, category) { return notKept() }
         case .pymobiledevice3:
             process = basename(filename) ?? ""
-            if skipping.skips(process: process) { return .accepted(nil) }
+            if skipping.skips(process: process) { return notKept() }
             pid = unsigned(self.pid).flatMap { Int(exactly: $0) }
-            if refused(process: process, pid: pid, message: message, decoded: imageName, labelSubsystem, labelCategory) { return .accepted(nil) }
+            if refused(process: process, pid: pid, message: message, decoded: imageName, labelSubsystem, labelCategory) { return notKept() }
         case .unifiedLogIterator:
             process = basename(self.process) ?? ""
-            if skipping.skips(process: process) { return .accepted(nil) }
+            if skipping.skips(process: process) { return notKept() }
             pid = unsigned(self.pid).flatMap { Int(exactly: $0) }
-            if refused(process: process, pid: pid, message: message, decoded: library, subsystem, category) { return .accepted(nil) }
+            if refused(process: process, pid: pid, message: message, decoded: library, subsystem, category) { return notKept() }
         case .trailer:
             return invalid("not a log record")
+        }
+        let timestamp: LogTimestamp
+        if let written {
+            guard let resolved = resolver.resolve(written.partial, text: TimestampText(utf8: written.raw)) else { return invalidTimestamp(written.raw) }
+            timestamp = resolved
+        } else {
+            guard let epochTimestamp else { return invalid("not a log record") }  // (every schema but the trailer set one)
+            timestamp = epochTimestamp
         }
         var event = LogEvent(timestamp: timestamp, process: process, pid: pid, message: "", origin: origin)
         switch schema {
