@@ -104,3 +104,49 @@ struct TimestampResolverPassTests {
         }
     }
 }
+
+@Suite("log show timestamps read at fixed places")
+struct LogShowTimestampTests {
+    /// The general reading: date and time without the offset, then the offset where it stopped.
+    func general(_ bytes: UnsafeRawBufferPointer) -> (PartialTimestamp, end: Int)? {
+        guard var (partial, end) = TimestampParsing.dateTime(bytes, at: 0, allowOffset: false) else { return nil }
+        if let (offset, offsetEnd) = TimestampParsing.utcOffset(bytes, at: end) {
+            partial.utcOffsetSeconds = offset
+            end = offsetEnd
+        }
+        return (partial, end)
+    }
+
+    @Test("the fixed reading gives what the general one gives, or leaves the text to it")
+    func agreesWithGeneral() throws {
+        let base = Array("2024-03-18 07:01:02.123456-0700".utf8)
+        var texts: [[UInt8]] = [base, Array("1999-12-31T23:59:59.999999+1400".utf8), Array("2024-03-18 07:01:02.123456-07001".utf8),
+                                Array("2024-03-18 07:01:02.1234567-0700".utf8), Array("2024-03-18 07:01:02.12345-0700".utf8),
+                                Array("2024-03-18 07:01:02.123456-07:00".utf8), Array("2024-03-18 07:01:02.123456Z".utf8),
+                                Array("2024-03-18 07:01:02.123456-2400".utf8), Array("2024-03-18 07:01:02.123456-0760".utf8),
+                                Array("2024-03-18 07:01:02.123456-0700 extra".utf8)]
+        // Every byte of the common spelling replaced by each of a few others.
+        for position in base.indices {
+            for replacement in Array("0 9-+:.TZ/a".utf8) + [0x00, 0xFF] {
+                var text = base
+                text[position] = replacement
+                texts.append(text)
+            }
+        }
+        var readFixed = 0
+        for text in texts {
+            try text.withUnsafeBytes { bytes in
+                guard let fixed = TimestampParsing.logShowDateTime(bytes, at: 0) else { return }
+                readFixed += 1
+                let expected = try #require(general(bytes), "\(String(decoding: text, as: UTF8.self)) read only at fixed places")
+                #expect(fixed.0 == expected.0, "\(String(decoding: text, as: UTF8.self))")
+                #expect(fixed.end == expected.end, "\(String(decoding: text, as: UTF8.self))")
+            }
+        }
+        #expect(readFixed > 40)  // the common spelling and its digit changes are read at fixed places
+        try base.withUnsafeBytes { bytes in
+            let fixed = try #require(TimestampParsing.logShowDateTime(bytes, at: 0))
+            #expect(fixed.0 == PartialTimestamp(year: 2024, month: 3, day: 18, hour: 7, minute: 1, second: 2, microsecond: 123_456, utcOffsetSeconds: -7 * 3600))
+        }
+    }
+}
