@@ -172,14 +172,15 @@ enum JSONObjectScanner {
         guard let base = bytes.baseAddress else { return nil }
         let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
         var index = start
-        while index + 8 <= bytes.count {
+        let lastWord = bytes.count &- 8  // (no overflow check in the loop: `index` never passes `count`)
+        while index <= lastWord {
             let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
             let quotes = word ^ 0x2222_2222_2222_2222, backslashes = word ^ 0x5C5C_5C5C_5C5C_5C5C
             // A byte of `quotes` or `backslashes` is zero where the byte is a quote or a backslash; the
             // lowest flagged byte is always a true one (a borrow only flags bytes above a zero byte).
             let flags = (((quotes &- ones) & ~quotes) | ((backslashes &- ones) & ~backslashes)) & highs
-            if flags != 0 { return index + flags.trailingZeroBitCount >> 3 }
-            index += 8
+            if flags != 0 { return index &+ flags.trailingZeroBitCount &>> 3 }
+            index &+= 8
         }
         while index < bytes.count {
             let byte = bytes[index]
