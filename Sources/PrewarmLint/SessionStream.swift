@@ -54,7 +54,8 @@ public struct SessionStream: Sendable {
         let instant = classified.event.timestamp.microsecondsSinceEpoch
         var index = window.count
         while index > 0, window[index - 1].event.timestamp.microsecondsSinceEpoch > instant { index -= 1 }
-        if index == window.count { window.append(classified) } else { window.insert(classified, at: index) }
+        // Moved in, not copied (a copy retains and releases each of the event's strings).
+        if index == window.count { window.append(consume classified) } else { window.insert(consume classified, at: index) }
         guard window.count >= 2 * windowSize else { return [] }
         var closed: [LaunchSession] = []
         // Handed over in place (no copy, retained and released, of each event's strings).

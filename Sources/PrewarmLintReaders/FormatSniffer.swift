@@ -34,7 +34,8 @@ public enum FormatSniffer {
             if next < bytes.count, bytes[next] == UInt8(ascii: "{") {
                 // The first object must be a log record: by its keys when it is whole in the sample,
                 // else by the keys its start shows.
-                if let (record, _) = try? JSONLogRecord.scan(bytes, from: next) {
+                var record = JSONLogRecord()
+                if (try? record.scan(bytes, from: next)) != nil {
                     return record.schema == .logShow ? .logShowJSON : nil
                 }
                 let start = bytes.slice(next, bytes.count)
@@ -74,8 +75,8 @@ public enum FormatSniffer {
         let start = line.skippingSpaces(from: 0)
         if start < line.count, line[start] == UInt8(ascii: "{") {
             // Only a whole object on its line votes: lines of a pretty-printed document (`{…},`) do not.
-            guard let (record, end) = try? JSONLogRecord.scan(line, from: start),
-                  JSONObjectScanner.skipWhitespace(line, end) == line.count else { return [] }
+            var record = JSONLogRecord()
+            guard let end = try? record.scan(line, from: start), JSONObjectScanner.skipWhitespace(line, end) == line.count else { return [] }
             switch record.schema {
             case .logShow: return [.logShowNDJSON]
             case .pymobiledevice3: return [.pymobiledevice3JSON]

@@ -112,6 +112,9 @@ public struct LaunchSession: Sendable, Hashable {
     /// The milestone of a name, if it happened.
     public func milestone(_ name: Milestone.Name) -> Milestone? { milestones.first { $0.name == name } }
 
+    /// Whether the milestone of a name happened (without copying it out).
+    public func hasMilestone(_ name: Milestone.Name) -> Bool { milestones.contains { $0.name == name } }
+
     /// Milliseconds from the first milestone to the second, when both happened.
     public func milliseconds(from start: Milestone.Name, to end: Milestone.Name) -> Int64? {
         guard let a = milestone(start), let b = milestone(end) else { return nil }

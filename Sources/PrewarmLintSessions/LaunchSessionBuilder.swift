@@ -50,52 +50,60 @@ public struct LaunchSessionBuilder: Sendable {
         guard let meaning = classified.meaning, let subject = classified.subject, let key = subject.bundleID ?? subject.processName
         else { return [] }
         var closed: [LaunchSession] = []
-        if let session = open[key], startsNewProcess(classified, meaning: meaning, subject: subject, after: session, key: key) {
-            var ended = session
-            if !terminated.contains(key) { ended.incompleteEvidence.append("no exit line before the next process of this app") }
-            closed.append(close(key, ended))
+        // The app's session is taken out of the dictionary while it changes and put back once: its arrays
+        // stay uniquely referenced and grow in place (a copy left in the dictionary made every appended
+        // line copy the session's whole list), the session is never copied (its strings and arrays
+        // retained and released), and the key is hashed twice per line, not six times.
+        // (Only an open session can be terminated: `close` forgets both.)
+        var session = open.removeValue(forKey: key)
+        var isTerminated = session != nil && terminated.contains(key)
+        if var current = session.take() {
+            if startsNewProcess(classified, meaning: meaning, subject: subject, after: current, terminated: isTerminated) {
+                if !isTerminated { current.incompleteEvidence.append("no exit line before the next process of this app") }
+                closed.append(close(key, current))
+                isTerminated = false
+            } else {
+                session = consume current
+            }
         }
-        if terminated.contains(key) {
+        if isTerminated, var exited = session.take() {
             // More lines about the exited process (FrontBoard's clean-up, runningboardd's bookkeeping) add nothing
             // to its milestones; they are kept as its lines.
-            // Taken out of the dictionary while changed, so its arrays are uniquely referenced and grow in place
-            // (a copy left in the dictionary made every appended line copy the session's whole list).
-            if var session = open.removeValue(forKey: key) {
-                record(classified, meaning: meaning, in: &session)
-                if meaning == .termination, session.milestone(.termination)?.detail == nil, classified.detail != nil {
-                    session.milestones = session.milestones.map { $0.name == .termination ? LaunchSession.Milestone(
-                        name: .termination, time: $0.time, evidence: $0.evidence, detail: classified.detail) : $0 }
-                }
-                open[key] = session
+            record(classified, meaning: meaning, in: &exited)
+            if meaning == .termination, exited.milestone(.termination)?.detail == nil, classified.detail != nil {
+                exited.milestones = exited.milestones.map { $0.name == .termination ? LaunchSession.Milestone(
+                    name: .termination, time: $0.time, evidence: $0.evidence, detail: classified.detail) : $0 }
             }
+            open[key] = exited
             return closed
         }
-        if open[key] == nil {
+        if session == nil {
             // A session starts with a line about its start or its life, not with an exit or a bare state;
             // an app going to the background is the exception: it was in use before the log began.
             guard opensSession(meaning) || classified.signatureID == "fb-visibility-background" else { return closed }
-            open[key] = LaunchSession(app: subject)
+            session = LaunchSession(app: subject)
             nextSequence += 1
             sequenceOf[key] = nextSequence
             openingOrder.append((key, nextSequence))
-            if openingOrder.count - openingHead > 2 * open.count + 1024 {
+            // `open` holds the other sessions: this one counts too.
+            if openingOrder.count - openingHead > 2 * (open.count + 1) + 1024 {
                 // Most entries are of closed sessions: keep the live ones (amortized O(1) per session).
                 openingOrder = openingOrder[openingHead...].filter { sequenceOf[$0.key] == $0.sequence }
                 openingHead = 0
             }
-            if open.count > maximumOpenSessions, let oldest = oldestOpen(), oldest != key, var early = open[oldest] {
+            if open.count + 1 > maximumOpenSessions, let oldest = oldestOpen(), oldest != key, var early = open[oldest] {
                 early.incompleteEvidence.append("closed early: more than \(maximumOpenSessions) sessions were open at once")
                 closedEarly += 1
                 closed.append(close(oldest, early))
             }
         }
-        var session = open.removeValue(forKey: key)!  // unique while changed (see above)
-        record(classified, meaning: meaning, in: &session)
-        if session.app.pid == nil { session.app.pid = subject.pid }
-        if session.app.bundleID == nil { session.app.bundleID = subject.bundleID }
-        if session.app.processName == nil { session.app.processName = subject.processName }
-        apply(classified, meaning: meaning, to: &session, key: key)
-        open[key] = session
+        var current = session.take()!  // the only reference while it changes
+        record(classified, meaning: meaning, in: &current)
+        if current.app.pid == nil { current.app.pid = subject.pid }
+        if current.app.bundleID == nil { current.app.bundleID = subject.bundleID }
+        if current.app.processName == nil { current.app.processName = subject.processName }
+        apply(classified, meaning: meaning, to: &current, key: key)
+        open[key] = current
         return closed
     }
 
@@ -104,12 +112,12 @@ public struct LaunchSessionBuilder: Sendable {
 
     /// Whether this line is about a new process of an app that already has a session.
     private func startsNewProcess(_ classified: ClassifiedEvent, meaning: EventMeaning, subject: AppIdentity,
-                                  after session: LaunchSession, key: String) -> Bool {
+                                  after session: LaunchSession, terminated: Bool) -> Bool {
         if let pid = subject.pid, let known = session.app.pid, pid != known { return true }
-        if terminated.contains(key) { return Self.processStartMeanings.contains(meaning) }
+        if terminated { return Self.processStartMeanings.contains(meaning) }
         // Once activated, the process cannot be prewarmed or bootstrapped again: such a line means
         // the previous process is gone (its exit line missing from the log).
-        guard session.milestone(.activation) != nil else { return false }
+        guard session.hasMilestone(.activation) else { return false }
         let bootstraps = classified.signatureID == "sb-bootstrap-foreground-interactive" || classified.signatureID == "rb-user-launch-assertion"
         return meaning == .prewarmRequest || (meaning == .userLaunchRequest && bootstraps)
     }
@@ -175,7 +183,7 @@ public struct LaunchSessionBuilder: Sendable {
     private mutating func apply(_ classified: ClassifiedEvent, meaning: EventMeaning, to session: inout LaunchSession, key: String) {
         let event = classified.event
         func mark(_ name: LaunchSession.Milestone.Name) {
-            guard session.milestone(name) == nil else { return }
+            guard !session.hasMilestone(name) else { return }
             session.milestones.append(LaunchSession.Milestone(name: name, time: event.timestamp, evidence: event.origin, detail: classified.detail))
         }
         switch meaning {
@@ -189,7 +197,7 @@ public struct LaunchSessionBuilder: Sendable {
             }
         case .userLaunchRequest:
             mark(.launchRequest)
-            if session.kind == .unknown && session.milestone(.processStart) == nil {
+            if session.kind == .unknown && !session.hasMilestone(.processStart) {
                 let certain = classified.signatureID != "sb-icon-tap" && classified.signatureID != "sb-activating-from-icon"
                 session.kind = .coldLaunch
                 session.confidence = certain ? .certain : .likely
@@ -205,16 +213,16 @@ public struct LaunchSessionBuilder: Sendable {
         case .launchRequest:
             mark(.launchRequest)
         case .stateChange:
-            if classified.signatureID == "fb-visibility-background", session.milestone(.activation) == nil,
-               session.milestone(.launchRequest) == nil, session.milestone(.prewarmRequest) == nil, backgrounded[key] == nil {
+            if classified.signatureID == "fb-visibility-background", !session.hasMilestone(.activation),
+               !session.hasMilestone(.launchRequest), !session.hasMilestone(.prewarmRequest), backgrounded[key] == nil {
                 backgrounded[key] = event.origin
             }
         case .processStart:
             mark(.processStart)
         case .suspension:
-            if session.milestone(.activation) == nil { mark(.suspended) }
+            if !session.hasMilestone(.activation) { mark(.suspended) }
         case .activation:
-            if session.milestone(.activation) == nil {
+            if !session.hasMilestone(.activation) {
                 mark(.activation)
                 resolveKindAtActivation(&session, key: key)
             }
@@ -227,7 +235,7 @@ public struct LaunchSessionBuilder: Sendable {
             mark(.termination)
             terminated.insert(key)
         case .appLifecycle:
-            if session.milestone(.activation) == nil { session.callbacksBeforeActivation.append(event.origin) }
+            if !session.hasMilestone(.activation) { session.callbacksBeforeActivation.append(event.origin) }
         case .firstFrame:
             mark(.firstFrame)
         default:
@@ -245,7 +253,7 @@ public struct LaunchSessionBuilder: Sendable {
                 session.kind = .resume
                 session.confidence = .likely
                 session.decidedBy = background
-            } else if session.milestone(.suspended) != nil {
+            } else if session.hasMilestone(.suspended) {
                 session.kind = .prewarmThenLaunch
                 session.confidence = .guess
                 session.decidedBy = session.milestone(.suspended)?.evidence

@@ -8,6 +8,17 @@ enum RecordOutcome {
     case rejected(ReaderDiagnostic)
 }
 
+/// What ``JSONLogRecord/makeEvent(schema:bytes:origin:resolver:interner:skipping:invalidUTF8:into:)`` made of a
+/// record. The event itself goes to the caller's variable: returned in an enum, the ~250-byte event was
+/// copied three times per record, refused ones included.
+enum RecordVerdict {
+    /// The event was built.
+    case built
+    /// A record of a skipped process, or one the filter refused: counted, not built.
+    case notKept
+    case rejected(ReaderDiagnostic)
+}
+
 extension RecordOutcome {
     /// One JSON object (as bytes) read as a log record, with `what` naming it in diagnostics
     /// (`JSON object`, `plist entry`); `invalidUTF8` is set when text had to be repaired.
@@ -15,13 +26,18 @@ extension RecordOutcome {
                              resolver: inout TimestampResolver, interner: inout StringInterner, skipping: inout RecordSkipping,
                              invalidUTF8: inout Bool) -> RecordOutcome {
         do throws(JSONSyntaxError) {
-            let (record, _) = try JSONLogRecord.scan(bytes, from: 0)
+            var record = JSONLogRecord()
+            _ = try record.scan(bytes, from: 0)
             guard let schema = record.schema, schema != .trailer else {
                 return .rejected(ReaderDiagnostic(code: .invalidRecord, severity: .warning,
                                                   message: "\(what) has none of the keys of a log record", origin: origin))
             }
-            return record.makeEvent(schema: schema, bytes: bytes, origin: origin, resolver: &resolver, interner: &interner,
-                                    skipping: &skipping, invalidUTF8: &invalidUTF8)
+            var event: LogEvent?
+            switch record.makeEvent(schema: schema, bytes: bytes, origin: origin, resolver: &resolver, interner: &interner,
+                                    skipping: &skipping, invalidUTF8: &invalidUTF8, into: &event) {
+            case .built, .notKept: return .accepted(event)
+            case .rejected(let diagnostic): return .rejected(diagnostic)
+            }
         } catch {
             return .rejected(ReaderDiagnostic(code: .invalidRecord, severity: .warning, message: "invalid \(what): \(error.reason)", origin: origin))
         }
@@ -74,28 +90,30 @@ struct JSONLogRecord {
     var finished: JSONValue?
     var otherKeys = 0
 
-    /// Scans the object at `start`; returns the record and the index after it.
-    static func scan(_ bytes: UnsafeRawBufferPointer, from start: Int) throws(JSONSyntaxError) -> (JSONLogRecord, Int) {
-        var record = JSONLogRecord()
+    /// Scans the object at `start` into this (new) record; returns the index after it. Filled in place:
+    /// returned by value, the record (thirty members) was copied several times per line.
+    mutating func scan(_ bytes: UnsafeRawBufferPointer, from start: Int) throws(JSONSyntaxError) -> Int {
+        // (Values keep 32-bit offsets. Records are cut far shorter than this by the readers' limits.)
+        guard bytes.count <= Int(UInt32.max) else { throw JSONSyntaxError(position: 0, reason: "record longer than 4 GiB") }
         let end: Int
         if let quickEnd = JSONObjectScanner.scanObjectQuickly(bytes, from: start, member: { key, _, value in
-            record.take(key: bytes.slice(key.lowerBound, key.upperBound), value: value)
+            take(key: bytes.slice(key.lowerBound, key.upperBound), value: value)
         }) {
             end = quickEnd
         } else {
             // Something is wrong (or unusual): scan again, from scratch, to say what.
-            record = JSONLogRecord()
+            self = JSONLogRecord()
             end = try JSONObjectScanner.scanObject(bytes, from: start) { key, _, value in
-                record.take(key: bytes.slice(key.lowerBound, key.upperBound), value: value)
+                take(key: bytes.slice(key.lowerBound, key.upperBound), value: value)
             }
         }
-        if let label = record.labelObject {
+        if let label = labelObject {
             _ = try JSONObjectScanner.scanObject(bytes, from: label.range.lowerBound) { key, _, value in
                 let name = bytes.slice(key.lowerBound, key.upperBound)
-                if name.equals("subsystem") { record.labelSubsystem = value } else if name.equals("category") { record.labelCategory = value }
+                if name.equals("subsystem") { labelSubsystem = value } else if name.equals("category") { labelCategory = value }
             }
         }
-        return (record, end)
+        return end
     }
 
     private var labelObject: JSONValue?
@@ -148,11 +166,11 @@ struct JSONLogRecord {
         return nil
     }
 
-    /// Builds the event, or says why it cannot. Short fields that repeat (process, sender image,
+    /// Builds the event into `built`, or says why it does not. Short fields that repeat (process, sender image,
     /// subsystem, category) go through `interner`, so they are not allocated again for every record.
     func makeEvent(schema: Schema, bytes: UnsafeRawBufferPointer, origin: EventOrigin,
                    resolver: inout TimestampResolver, interner: inout StringInterner, skipping: inout RecordSkipping,
-                   invalidUTF8: inout Bool) -> RecordOutcome {
+                   invalidUTF8: inout Bool, into built: inout LogEvent?) -> RecordVerdict {
         func string(_ value: JSONValue?) -> String? {
             guard let value, value.kind == .string, !value.range.isEmpty else { return nil }
             let decoded = JSONStringDecoder.decode(bytes, value)
@@ -209,11 +227,11 @@ struct JSONLogRecord {
             else { return false }
             return decodesCleanly(message) && decodesCleanly(first) && decodesCleanly(second) && decodesCleanly(third)
         }
-        func invalid(_ text: String) -> RecordOutcome {
+        func invalid(_ text: String) -> RecordVerdict {
             .rejected(ReaderDiagnostic(code: .invalidRecord, severity: .warning, message: text, origin: origin))
         }
 
-        func invalidTimestamp(_ raw: UnsafeRawBufferPointer) -> RecordOutcome {
+        func invalidTimestamp(_ raw: UnsafeRawBufferPointer) -> RecordVerdict {
             .rejected(ReaderDiagnostic(code: .invalidTimestamp, severity: .warning,
                                        message: "'\(UTF8Text.decode(raw).text)' is not a valid timestamp; record skipped", origin: origin))
         }
@@ -247,9 +265,9 @@ struct JSONLogRecord {
         case .trailer:
             return invalid("not a log record")
         }
-        func notKept() -> RecordOutcome {
+        func notKept() -> RecordVerdict {
             if let written, !resolver.pass(written.partial) { return invalidTimestamp(written.raw) }
-            return .accepted(nil)
+            return .notKept
         }
 
         // The process and pid first: a record skipped or refused builds no event.
@@ -321,6 +339,7 @@ struct JSONLogRecord {
             break
         }
         if event.senderImage == event.process { event.senderImage = nil }
-        return .accepted(event)
+        built = event
+        return .built
     }
 }

@@ -5,13 +5,25 @@ struct JSONSyntaxError: Error, Equatable {
 }
 
 /// One member value of a scanned object: its kind and where it lies.
+///
+/// Twelve bytes (32-bit offsets: a record is scanned only when it is shorter than 4 GiB): a record holds
+/// thirty of them, made and copied once per line.
 struct JSONValue {
-    enum Kind { case string, number, `true`, `false`, null, object, array }
+    enum Kind: UInt8 { case string, number, `true`, `false`, null, object, array }
     var kind: Kind
-    /// For a string, its content without the quotes; otherwise the whole value.
-    var range: Range<Int>
     /// Whether a string holds backslash escapes (and so cannot be used as it is).
-    var hasEscapes = false
+    var hasEscapes: Bool
+    private var lower: UInt32, upper: UInt32
+
+    init(kind: Kind, range: Range<Int>, hasEscapes: Bool = false) {
+        self.kind = kind
+        self.hasEscapes = hasEscapes
+        lower = UInt32(truncatingIfNeeded: range.lowerBound)
+        upper = UInt32(truncatingIfNeeded: range.upperBound)
+    }
+
+    /// For a string, its content without the quotes; otherwise the whole value.
+    var range: Range<Int> { Int(lower)..<Int(upper) }
 }
 
 /// Scans one JSON object over raw bytes without building it: each member's key and value are

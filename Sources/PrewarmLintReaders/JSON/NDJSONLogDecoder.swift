@@ -79,13 +79,12 @@ struct NDJSONLogDecoder: LogDecoder {
             return
         }
         flushNonJSONRun(emit: emit)
-        let record: JSONLogRecord
+        var record = JSONLogRecord()
         do throws(JSONSyntaxError) {
-            let (scanned, end) = try JSONLogRecord.scan(bytes, from: start)
+            let end = try record.scan(bytes, from: start)
             guard JSONObjectScanner.skipWhitespace(bytes, end) == bytes.count else {
                 throw JSONSyntaxError(position: end, reason: "text after the object")
             }
-            record = scanned
         } catch {
             let what = error.position >= bytes.count ? "record is cut short (\(error.reason))" : "invalid JSON at column \(error.position + 1): \(error.reason)"
             report(ReaderDiagnostic(code: .invalidRecord, severity: .warning, message: what, origin: origin), emit: emit)
@@ -101,11 +100,13 @@ struct NDJSONLogDecoder: LogDecoder {
             return
         }
         var invalidUTF8 = false
-        let outcome = record.makeEvent(schema: schema, bytes: bytes, origin: origin, resolver: &resolver, interner: &interner,
-                                       skipping: &skipping, invalidUTF8: &invalidUTF8)
-        switch outcome {
-        case .accepted(let event):
+        var event: LogEvent?
+        switch record.makeEvent(schema: schema, bytes: bytes, origin: origin, resolver: &resolver, interner: &interner,
+                                skipping: &skipping, invalidUTF8: &invalidUTF8, into: &event) {
+        case .built:
             statistics.accept(event, lines: 1, origin: origin, notes: resolver.takeNotes(), invalidUTF8: invalidUTF8, emit: emit)
+        case .notKept:
+            statistics.accept(nil, lines: 1, origin: origin, notes: resolver.takeNotes(), invalidUTF8: invalidUTF8, emit: emit)
         case .rejected(let diagnostic):
             report(diagnostic, emit: emit)
         }
