@@ -7,7 +7,10 @@ import PrewarmLintReaders
 /// `EventClassifier.classifyIfMeaningful` drops, with nothing learnt, a line whose process has no
 /// launch role (not dasd, runningboardd, SpringBoard, securityd or the kernel), is not an app it
 /// has learnt of by pid, and matches none of the templates that name an app; and a line of dasd,
-/// runningboardd or SpringBoard that matches none of their templates and names no app. This filter
+/// runningboardd or SpringBoard that matches none of their templates and names no app; and a line
+/// of securityd or the kernel that matches none of their templates and whose client or target
+/// (`Ledger Pro[2231]/1#4`, `target Samsara:377`, `Sandbox: geod(412)`) is not an app's pid — the
+/// classifier learns a name from such a line only for an app's pid. This filter
 /// answers the same from the record's bytes: the process's role by name, the pids the classifier's
 /// `ProcessDirectory` holds (mirrored here one change at a time by ``follow(_:)``), the texts the
 /// templates need (`SignatureTable.mayNameApp(in:role:)`, `mayMatch(in:role:)`) and the marks of
@@ -38,8 +41,11 @@ final class LaunchLineFilter: RecordFilter, @unchecked Sendable {
             case .dasd, .runningboardd, .springboard:
                 // Such a line teaches the classifier only through a template it matches or an app it names.
                 return table.mayMatch(in: firstLine, role: role) || AppIdentityParser.mayHoldIdentity(in: firstLine)
-            case .securityd, .kernel, .app:
-                // securityd and the kernel name a pid's process in lines no template needs.
+            case .securityd, .kernel:
+                // They name a pid's process in lines no template needs; the classifier learns that name only
+                // for an app's pid, which is then a run of digits of the line.
+                return table.mayMatch(in: firstLine, role: role) || namesAppPID(firstLine)
+            case .app:
                 return true
             }
         }
@@ -48,6 +54,26 @@ final class LaunchLineFilter: RecordFilter, @unchecked Sendable {
     }
 
     /// Brings the pids up to date with the classifier's directory after an event was classified.
+    /// Whether a run of digits of `text` (at most nine: the classifier reads no longer pid) is a pid the
+    /// classifier holds an app for. A necessary condition for any longer text too: the readers add
+    /// only later lines or a label suffix (`[subsystem:category]`), which do not lengthen a run.
+    private func namesAppPID(_ text: UnsafeRawBufferPointer) -> Bool {
+        guard !appPIDs.isEmpty else { return false }
+        var value = 0, digits = 0
+        for byte in text {
+            let digit = byte &- 0x30
+            if digit <= 9 {
+                value = value &* 10 &+ Int(digit)
+                digits += 1
+                continue
+            }
+            if digits > 0, digits <= 9, appPIDs.contains(value) { return true }
+            value = 0
+            digits = 0
+        }
+        return digits > 0 && digits <= 9 && appPIDs.contains(value)
+    }
+
     func follow(_ directory: ProcessDirectory) {
         guard directory.pidsRemembered != followed else { return }
         if directory.pidsRemembered == followed + 1, let pid = directory.lastRemembered {

@@ -162,4 +162,28 @@ struct RecordFilterTests {
         #expect(filtered.sessions[0].app.pid == 2231)
         #expect(filtered.sessions[0].events.contains { $0.meaning == .keychainFailure && $0.origin.line == 4 }, "\(filtered.sessions[0].events)")
     }
+
+    @Test("a kernel line that matches no template but names an app's pid teaches the app's process name: a later process on that pid is not the app")
+    func kernelLineNamingTheAppPID() throws {
+        // The kernel's `memorystatus: set assertion priority(%d) target %s:%d` (observed in real excerpt 11,
+        // ../shared/research/message-templates.md) matches no signature, but it names pid 2231's process. A
+        // line of another process on that pid (here `Ledger Widget`) is then not Ledger's: refusing the kernel
+        // line would make its keychain failure Ledger's. The second kernel line names a daemon's pid: refused.
+        let log = """
+        Timestamp                       Thread     Type        Activity             PID    TTL
+        2024-03-18 03:10:00.100000-0700 0x1a2b     Default     0x0                  105    0    dasd: (DuetActivitySchedulerDaemon) [com.apple.duetactivityscheduler:prewarm] Attempting prewarm for com.example.ledger
+        2024-03-18 03:10:00.200000-0700 0x1a2c     Default     0x0                  33     0    runningboardd: (RunningBoard) [com.apple.runningboard:job] [app<com.example.ledger(501)>:2231] Now tracking process
+        2024-03-18 03:10:00.300000-0700 0x30efb    Default     0x0                  0      0    kernel: memorystatus: set assertion priority(10) target Ledger Pro:2231
+        2024-03-18 03:10:00.350000-0700 0x30efc    Default     0x0                  0      0    kernel: memorystatus: set assertion priority(16) target healthd:109
+        2024-03-18 03:10:00.400000-0700 0x3c4d     Error       0x0                  2231   0    Ledger Widget: (Security) [com.example.ledger:auth] SecItemCopyMatching: errSecInteractionNotAllowed (-25308)
+
+        """
+        let (filtered, unfiltered) = try Self.outcomes(ofLog: log)
+        #expect(filtered.agrees(with: unfiltered))
+        try #require(filtered.sessions.count == 1)
+        #expect(filtered.sessions[0].app.bundleID == "com.example.ledger")
+        #expect(!filtered.sessions[0].events.contains { $0.meaning == .keychainFailure }, "\(filtered.sessions[0].events)")
+        // Only the kernel line about healthd's pid is refused.
+        #expect(filtered.skipped == [1])
+    }
 }
