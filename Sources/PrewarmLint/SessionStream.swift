@@ -52,15 +52,19 @@ public struct SessionStream: Sendable {
         // earlier half at once: every event still has at least `windowSize` later lines in which an
         // earlier-stamped line may arrive, and the shift is paid once per half.
         let instant = classified.event.timestamp.microsecondsSinceEpoch
-        var index = window.count
-        while index > 0, window[index - 1].event.timestamp.microsecondsSinceEpoch > instant { index -= 1 }
+        // Compared in place (an element read from the array was a copy of the whole event).
+        let index = window.withUnsafeBufferPointer { events in
+            var index = events.count
+            while index > 0, events.baseAddress.unsafelyUnwrapped[index - 1].event.timestamp.microsecondsSinceEpoch > instant { index -= 1 }
+            return index
+        }
         // Moved in, not copied (a copy retains and releases each of the event's strings).
         if index == window.count { window.append(consume classified) } else { window.insert(consume classified, at: index) }
         guard window.count >= 2 * windowSize else { return [] }
         var closed: [LaunchSession] = []
         // Handed over in place (no copy, retained and released, of each event's strings).
         window.withUnsafeBufferPointer { released in
-            for index in 0..<windowSize { closed += builder.consume(released[index]) }
+            for index in 0..<windowSize { closed += builder.consume(released.baseAddress.unsafelyUnwrapped[index]) }
         }
         window.removeFirst(windowSize)
         return closed

@@ -110,10 +110,19 @@ public struct LaunchSession: Sendable, Hashable {
     public var evidenceIncomplete: Bool { !incompleteEvidence.isEmpty }
 
     /// The milestone of a name, if it happened.
-    public func milestone(_ name: Milestone.Name) -> Milestone? { milestones.first { $0.name == name } }
+    public func milestone(_ name: Milestone.Name) -> Milestone? {
+        milestoneIndex(name).map { milestones[$0] }
+    }
 
     /// Whether the milestone of a name happened (without copying it out).
-    public func hasMilestone(_ name: Milestone.Name) -> Bool { milestones.contains { $0.name == name } }
+    public func hasMilestone(_ name: Milestone.Name) -> Bool { milestoneIndex(name) != nil }
+
+    /// Where the milestone of a name is. (By index: `first(where:)` and `contains(where:)` copied every
+    /// milestone they looked at, retaining and releasing its strings.)
+    private func milestoneIndex(_ name: Milestone.Name) -> Int? {
+        for index in milestones.indices where milestones[index].name == name { return index }
+        return nil
+    }
 
     /// Milliseconds from the first milestone to the second, when both happened.
     public func milliseconds(from start: Milestone.Name, to end: Milestone.Name) -> Int64? {

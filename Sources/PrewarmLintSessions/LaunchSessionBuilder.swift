@@ -52,59 +52,60 @@ public struct LaunchSessionBuilder: Sendable {
         var closed: [LaunchSession] = []
         // The app's session is taken out of the dictionary while it changes and put back once: its arrays
         // stay uniquely referenced and grow in place (a copy left in the dictionary made every appended
-        // line copy the session's whole list), the session is never copied (its strings and arrays
+        // line copy the session's whole list), the session itself is never copied (its strings and arrays
         // retained and released), and the key is hashed twice per line, not six times.
         // (Only an open session can be terminated: `close` forgets both.)
-        var session = open.removeValue(forKey: key)
-        var isTerminated = session != nil && terminated.contains(key)
-        if var current = session.take() {
-            if startsNewProcess(classified, meaning: meaning, subject: subject, after: current, terminated: isTerminated) {
-                if !isTerminated { current.incompleteEvidence.append("no exit line before the next process of this app") }
-                closed.append(close(key, current))
-                isTerminated = false
-            } else {
-                session = consume current
+        if var current = open.removeValue(forKey: key) {
+            let isTerminated = terminated.contains(key)
+            if !startsNewProcess(classified, meaning: meaning, subject: subject, after: current, terminated: isTerminated) {
+                if isTerminated {
+                    // More lines about the exited process (FrontBoard's clean-up, runningboardd's bookkeeping) add
+                    // nothing to its milestones; they are kept as its lines.
+                    record(classified, meaning: meaning, in: &current)
+                    if meaning == .termination, current.milestone(.termination)?.detail == nil, classified.detail != nil {
+                        current.milestones = current.milestones.map { $0.name == .termination ? LaunchSession.Milestone(
+                            name: .termination, time: $0.time, evidence: $0.evidence, detail: classified.detail) : $0 }
+                    }
+                } else {
+                    update(&current, with: classified, meaning: meaning, subject: subject, key: key)
+                }
+                open[key] = current
+                return closed
             }
+            if !isTerminated { current.incompleteEvidence.append("no exit line before the next process of this app") }
+            closed.append(close(key, current))
         }
-        if isTerminated, var exited = session.take() {
-            // More lines about the exited process (FrontBoard's clean-up, runningboardd's bookkeeping) add nothing
-            // to its milestones; they are kept as its lines.
-            record(classified, meaning: meaning, in: &exited)
-            if meaning == .termination, exited.milestone(.termination)?.detail == nil, classified.detail != nil {
-                exited.milestones = exited.milestones.map { $0.name == .termination ? LaunchSession.Milestone(
-                    name: .termination, time: $0.time, evidence: $0.evidence, detail: classified.detail) : $0 }
-            }
-            open[key] = exited
-            return closed
+        // A session starts with a line about its start or its life, not with an exit or a bare state;
+        // an app going to the background is the exception: it was in use before the log began.
+        guard opensSession(meaning) || classified.signatureID == "fb-visibility-background" else { return closed }
+        var current = LaunchSession(app: subject)
+        nextSequence += 1
+        sequenceOf[key] = nextSequence
+        openingOrder.append((key, nextSequence))
+        // `open` holds the other sessions: this one counts too.
+        if openingOrder.count - openingHead > 2 * (open.count + 1) + 1024 {
+            // Most entries are of closed sessions: keep the live ones (amortized O(1) per session).
+            openingOrder = openingOrder[openingHead...].filter { sequenceOf[$0.key] == $0.sequence }
+            openingHead = 0
         }
-        if session == nil {
-            // A session starts with a line about its start or its life, not with an exit or a bare state;
-            // an app going to the background is the exception: it was in use before the log began.
-            guard opensSession(meaning) || classified.signatureID == "fb-visibility-background" else { return closed }
-            session = LaunchSession(app: subject)
-            nextSequence += 1
-            sequenceOf[key] = nextSequence
-            openingOrder.append((key, nextSequence))
-            // `open` holds the other sessions: this one counts too.
-            if openingOrder.count - openingHead > 2 * (open.count + 1) + 1024 {
-                // Most entries are of closed sessions: keep the live ones (amortized O(1) per session).
-                openingOrder = openingOrder[openingHead...].filter { sequenceOf[$0.key] == $0.sequence }
-                openingHead = 0
-            }
-            if open.count + 1 > maximumOpenSessions, let oldest = oldestOpen(), oldest != key, var early = open[oldest] {
-                early.incompleteEvidence.append("closed early: more than \(maximumOpenSessions) sessions were open at once")
-                closedEarly += 1
-                closed.append(close(oldest, early))
-            }
+        if open.count + 1 > maximumOpenSessions, let oldest = oldestOpen(), oldest != key, var early = open[oldest] {
+            early.incompleteEvidence.append("closed early: more than \(maximumOpenSessions) sessions were open at once")
+            closedEarly += 1
+            closed.append(close(oldest, early))
         }
-        var current = session.take()!  // the only reference while it changes
-        record(classified, meaning: meaning, in: &current)
-        if current.app.pid == nil { current.app.pid = subject.pid }
-        if current.app.bundleID == nil { current.app.bundleID = subject.bundleID }
-        if current.app.processName == nil { current.app.processName = subject.processName }
-        apply(classified, meaning: meaning, to: &current, key: key)
+        update(&current, with: classified, meaning: meaning, subject: subject, key: key)
         open[key] = current
         return closed
+    }
+
+    /// Keeps the line in the session, completes the app's identity and applies the line's meaning.
+    private mutating func update(_ session: inout LaunchSession, with classified: ClassifiedEvent, meaning: EventMeaning,
+                                 subject: AppIdentity, key: String) {
+        record(classified, meaning: meaning, in: &session)
+        if session.app.pid == nil { session.app.pid = subject.pid }
+        if session.app.bundleID == nil { session.app.bundleID = subject.bundleID }
+        if session.app.processName == nil { session.app.processName = subject.processName }
+        apply(classified, meaning: meaning, to: &session, key: key)
     }
 
     /// The meanings that start a process.
