@@ -42,14 +42,41 @@ public struct RuleRegistry: Sendable {
 /// Runs the rules of a registry over sessions, as a configuration says.
 public struct Linter: Sendable {
     /// The rules to run.
-    public var registry: RuleRegistry
+    public var registry: RuleRegistry { didSet { settle() } }
     /// How they are configured.
-    public var configuration: LintConfiguration
+    public var configuration: LintConfiguration { didSet { settle() } }
+
+    /// One enabled rule with its id, severity and options as the configuration settles them.
+    private struct SettledRule: Sendable {
+        var rule: any Rule
+        var id: String
+        var severity: Severity
+        var forced: Severity?
+        var options: [String: Double]
+    }
+
+    /// The enabled rules, settled when the registry or the configuration is set, not for every session (the
+    /// pipeline lints each session as it closes: building the rules' descriptions per session cost more than
+    /// most rules' checks).
+    private var enabled: [SettledRule] = []
 
     /// A linter; the built-in rules with no configuration by default.
     public init(registry: RuleRegistry = .builtIn, configuration: LintConfiguration = LintConfiguration()) {
         self.registry = registry
         self.configuration = configuration
+        settle()
+    }
+
+    private mutating func settle() {
+        enabled = registry.rules.compactMap { rule -> SettledRule? in
+            let description = rule.description
+            let settings = configuration.rules[description.id]
+            if settings?.enabled == false { return nil }
+            var options: [String: Double] = [:]
+            for option in description.options { options[option.name] = settings?.options[option.name] ?? option.defaultValue }
+            return SettledRule(rule: rule, id: description.id, severity: settings?.severity ?? description.defaultSeverity,
+                               forced: settings?.severity, options: options)
+        }
     }
 
     /// The configuration's rule ids that no rule has: a typo the user must hear about.
@@ -62,25 +89,17 @@ public struct Linter: Sendable {
     /// line, then rule id: the same sessions give the same findings in the same order.
     public func findings(in sessions: [LaunchSession], ids: [String]) -> [Finding] {
         var result: [Finding] = []
-        let apps = Set(configuration.apps)
-        // Each enabled rule's id, severity and options, settled once rather than for every session.
-        let enabled = registry.rules.compactMap { rule -> (rule: any Rule, id: String, severity: Severity, forced: Severity?, options: [String: Double])? in
-            let description = rule.description
-            let settings = configuration.rules[description.id]
-            if settings?.enabled == false { return nil }
-            var options: [String: Double] = [:]
-            for option in description.options { options[option.name] = settings?.options[option.name] ?? option.defaultValue }
-            return (rule, description.id, settings?.severity ?? description.defaultSeverity, settings?.severity, options)
-        }
+        let apps = configuration.apps
         for (session, id) in zip(sessions, ids) {
             if !apps.isEmpty, !(session.app.bundleID.map(apps.contains) ?? false), !(session.app.processName.map(apps.contains) ?? false) {
                 continue
             }
             var ofSession: [Finding] = []
-            for entry in enabled {
-                let context = RuleContext(session: session, sessionID: id, ruleID: entry.id, severity: entry.severity, options: entry.options)
-                var found = entry.rule.check(session, in: context)
-                if let forced = entry.forced {
+            for index in enabled.indices {
+                let context = RuleContext(session: session, sessionID: id, ruleID: enabled[index].id, severity: enabled[index].severity,
+                                          options: enabled[index].options)
+                var found = enabled[index].rule.check(session, in: context)
+                if let forced = enabled[index].forced {
                     for index in found.indices { found[index].severity = forced }
                 }
                 ofSession += found

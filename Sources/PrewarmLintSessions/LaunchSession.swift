@@ -99,8 +99,25 @@ public struct LaunchSession: Sendable, Hashable {
     /// lifecycle callbacks and named markers): what reports and statistics need, a few hundred bytes.
     public func outline() -> LaunchSession {
         var outline = self
-        outline.events = events.filter { $0.meaning == .appLifecycle || $0.meaning == .launchMarker }
+        outline.events = []
+        for index in events.indices where events[index].meaning == .appLifecycle || events[index].meaning == .launchMarker {
+            outline.events.append(events[index])
+        }
         return outline
+    }
+
+    /// The kept lines of a meaning, in order. (By index: `filter` and `first(where:)` copied every line they
+    /// looked at, retaining and releasing its strings, in every rule for every session.)
+    public func events(withMeaning meaning: EventMeaning) -> [SessionEvent] {
+        var found: [SessionEvent] = []
+        for index in events.indices where events[index].meaning == meaning { found.append(events[index]) }
+        return found
+    }
+
+    /// The first kept line of a meaning.
+    public func firstEvent(withMeaning meaning: EventMeaning) -> SessionEvent? {
+        for index in events.indices where events[index].meaning == meaning { return events[index] }
+        return nil
     }
 
     /// The kept line at an origin (a milestone's evidence, a deciding line).

@@ -41,7 +41,7 @@ public struct KeychainWhileLocked: Rule {
 
     /// The findings of this rule in `session`.
     public func check(_ session: LaunchSession, in context: RuleContext) -> [Finding] {
-        let failures = session.events.filter { $0.meaning == .keychainFailure }
+        let failures = session.events(withMeaning: .keychainFailure)
         guard let first = failures.first else { return [] }
         var evidence = [Finding.Evidence(first, label: "keychain failure")]
         var message = "keychain read failed: keychain is locked (-25308)"

@@ -39,7 +39,7 @@ public struct LaunchWatchdog: Rule {
 
     /// The findings of this rule in `session`.
     public func check(_ session: LaunchSession, in context: RuleContext) -> [Finding] {
-        guard let kill = session.events.first(where: { $0.meaning == .watchdog }) else { return [] }
+        guard let kill = session.firstEvent(withMeaning: .watchdog) else { return [] }
         let what = kill.detail.map { $0.trimmingCharacters(in: " ") } ?? "watchdog"
         var message = "\(what) killed \(session.app.bundleID ?? session.app.processName ?? "the app") (0x8BADF00D) \(session.kindPhrase)"
         if let visibility = Self.value(of: "WatchdogVisibility", in: kill.text) ?? Self.value(of: "ProcessVisibility", in: kill.text) {
