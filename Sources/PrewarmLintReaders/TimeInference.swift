@@ -63,7 +63,7 @@ public struct TimestampResolver: Sendable {
     }
 
     /// Takes in the timestamp of a record that is not kept (skipped or refused by a filter): the resolver
-    /// moves on exactly as ``resolve(_:text:)`` would, so later times come out the same, without the text
+    /// moves on exactly as `resolve(_:text:)` would, so later times come out the same, without the text
     /// and the timestamp being made. False when the fields do not name a real time.
     public mutating func pass(_ partial: PartialTimestamp) -> Bool {
         advance(past: partial) != nil
