@@ -53,7 +53,6 @@ final class LaunchLineFilter: RecordFilter, @unchecked Sendable {
         return table.mayNameApp(in: firstLine, role: .other)
     }
 
-    /// Brings the pids up to date with the classifier's directory after an event was classified.
     /// Whether a run of digits of `text` (at most nine: the classifier reads no longer pid) is a pid the
     /// classifier holds an app for. A necessary condition for any longer text too: the readers add
     /// only later lines or a label suffix (`[subsystem:category]`), which do not lengthen a run.
@@ -74,6 +73,7 @@ final class LaunchLineFilter: RecordFilter, @unchecked Sendable {
         return digits > 0 && digits <= 9 && appPIDs.contains(value)
     }
 
+    /// Brings the pids up to date with the classifier's directory after an event was classified.
     func follow(_ directory: ProcessDirectory) {
         guard directory.pidsRemembered != followed else { return }
         if directory.pidsRemembered == followed + 1, let pid = directory.lastRemembered {

@@ -112,30 +112,43 @@ public struct CivilDateTime: Sendable, Hashable, Comparable {
             < (rhs.year, rhs.month, rhs.day, rhs.secondsOfDay, rhs.microsecond)
     }
 
-    /// `YYYY-MM-DDTHH:MM:SS.ffffff±HH:MM`.
+    /// `YYYY-MM-DDTHH:MM:SS.ffffff±HH:MM`, written in place (built from small strings, a timestamp cost
+    /// thousands of instructions; a report writes several per session). A field beyond its width — never
+    /// one made from an instant — is written whole, as `printf`'s `%02d` would; a year before year 1 as `-0044`.
     public func iso8601(utcOffsetSeconds: Int) -> String {
-        let offsetMinutes = abs(utcOffsetSeconds) / 60
-        guard abs(year) <= 9999, (0...99).contains(month), (0...99).contains(day), (0...99).contains(hour), (0...99).contains(minute),
-              (0...99).contains(second), (0...999_999).contains(microsecond), offsetMinutes / 60 <= 99
-        else { return paddedISO8601(utcOffsetSeconds: utcOffsetSeconds) }
-        // Every field fits its width: the 32 (or 33) bytes are written in place. (Built from small strings,
-        // a timestamp cost thousands of instructions; a report writes several per session.)
-        return String(unsafeUninitializedCapacity: 33) { out in
+        let offsetMinutes = utcOffsetSeconds.magnitude / 60
+        func digits(_ magnitude: UInt) -> Int {
+            var count = 1, rest = magnitude
+            while rest >= 10 { rest /= 10; count += 1 }
+            return count
+        }
+        // `%0<width>d`: the sign counts in the width.
+        func written(_ value: Int, _ width: Int) -> Int {
+            value < 0 ? 1 + max(width - 1, digits(value.magnitude)) : max(width, digits(value.magnitude))
+        }
+        let length = (year < 0 ? 1 : 0) + max(4, digits(year.magnitude)) + written(month, 2) + written(day, 2) + written(hour, 2)
+            + written(minute, 2) + written(second, 2) + written(microsecond, 6) + 1 + max(2, digits(offsetMinutes / 60)) + 3 + 6
+        return String(unsafeUninitializedCapacity: length) { out in
             var count = 0
             func put(_ byte: UInt8) {
                 out[count] = byte
                 count += 1
             }
-            func put(_ value: Int, width: Int) {
-                var rest = value
-                for position in stride(from: count + width - 1, through: count, by: -1) {
+            func put(_ magnitude: UInt, width: Int) {
+                let size = max(width, digits(magnitude))
+                var rest = magnitude
+                for position in stride(from: count + size - 1, through: count, by: -1) {
                     out[position] = UInt8(truncatingIfNeeded: 0x30 + rest % 10)
                     rest /= 10
                 }
-                count += width
+                count += size
+            }
+            func put(_ value: Int, width: Int) {
+                if value < 0 { put(UInt8(ascii: "-")) }
+                put(value.magnitude, width: value < 0 ? width - 1 : width)
             }
             if year < 0 { put(UInt8(ascii: "-")) }
-            put(abs(year), width: 4)
+            put(year.magnitude, width: 4)
             put(UInt8(ascii: "-")); put(month, width: 2)
             put(UInt8(ascii: "-")); put(day, width: 2)
             put(UInt8(ascii: "T")); put(hour, width: 2)
@@ -147,22 +160,6 @@ public struct CivilDateTime: Sendable, Hashable, Comparable {
             put(UInt8(ascii: ":")); put(offsetMinutes % 60, width: 2)
             return count
         }
-    }
-
-    /// ``iso8601(utcOffsetSeconds:)`` for fields beyond their widths (never made from an instant).
-    func paddedISO8601(utcOffsetSeconds: Int) -> String {
-        var out = ""
-        out.reserveCapacity(32)
-        if year < 0 { out.append("-") }
-        out.appendPadded(abs(year), width: 4)
-        out.append("-"); out.appendPadded(month, width: 2)
-        out.append("-"); out.appendPadded(day, width: 2)
-        out.append("T"); out.appendPadded(hour, width: 2)
-        out.append(":"); out.appendPadded(minute, width: 2)
-        out.append(":"); out.appendPadded(second, width: 2)
-        out.append("."); out.appendPadded(microsecond, width: 6)
-        out.append(CivilDateTime.offsetText(utcOffsetSeconds, colon: true))
-        return out
     }
 
     /// `+03:00` (or `+0300` without the colon); `Z` is never used, so the offset is always explicit.

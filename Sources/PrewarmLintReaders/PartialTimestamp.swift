@@ -102,8 +102,7 @@ enum TimestampParsing {
         let year = number(0, 4), month = number(5, 2), day = number(8, 2)
         let hour = number(11, 2), minute = number(14, 2), second = number(17, 2), microsecond = number(20, 6)
         let offsetHours = number(27, 2), offsetMinutes = number(29, 2)
-        // A seventh fraction digit or a longer offset is another spelling.
-        guard !notDigit, offsetHours < 24, offsetMinutes < 60, bytes.count - start == 31 || !bytes[start + 31].isDigit else { return nil }
+        guard !notDigit, offsetHours < 24, offsetMinutes < 60 else { return nil }
         let offset = offsetHours * 3600 + offsetMinutes * 60
         return (PartialTimestamp(year: year, month: month, day: day, hour: hour, minute: minute, second: second, microsecond: microsecond,
                                  utcOffsetSeconds: sign == UInt8(ascii: "-") ? -offset : offset), start + 31)

@@ -107,7 +107,7 @@ public struct LaunchSession: Sendable, Hashable {
     }
 
     /// The kept lines of a meaning, in order. (By index: `filter` and `first(where:)` copied every line they
-    /// looked at, retaining and releasing its strings, in every rule for every session.)
+    /// looked at, retaining and releasing its strings, for every session a rule checks.)
     public func events(withMeaning meaning: EventMeaning) -> [SessionEvent] {
         var found: [SessionEvent] = []
         for index in events.indices where events[index].meaning == meaning { found.append(events[index]) }

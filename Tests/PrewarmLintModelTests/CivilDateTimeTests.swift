@@ -34,6 +34,7 @@ struct CivilDateTimeTests {
         CivilDateTime(year: 1, month: 1, day: 1), CivilDateTime(year: 9999, month: 12, day: 31, hour: 23, minute: 59, second: 59, microsecond: 999_999),
         CivilDateTime(year: -44, month: 3, day: 15), CivilDateTime(year: 12345, month: 1, day: 2),  // the year beyond four digits
         CivilDateTime(year: 2024, month: -1, day: 100, hour: 0, minute: 0, second: 0, microsecond: 1_000_000),  // not from an instant
+        CivilDateTime(year: 2024, month: 1, day: 1, hour: -5, minute: 123, second: 0, microsecond: -42),
     ], [0, 3 * 3600, -(9 * 3600 + 30 * 60), 5 * 3600 + 45 * 60, -59, 100 * 3600])
     func isoPadding(civil: CivilDateTime, offset: Int) {
         let magnitude = abs(offset)

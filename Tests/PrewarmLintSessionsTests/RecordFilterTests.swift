@@ -115,16 +115,22 @@ struct RecordFilterTests {
         #expect(filtered.skipped.reduce(0, +) > unfiltered.skipped.reduce(0, +))
     }
 
+    /// A `log show` header, dasd prewarming Ledger and runningboardd tracking its process, pid 2231 (the
+    /// daemons' templates of ../shared/research/message-templates.md); each test adds its own lines.
+    static let ledgerPrewarmed = """
+        Timestamp                       Thread     Type        Activity             PID    TTL
+        2024-03-18 03:10:00.100000-0700 0x1a2b     Default     0x0                  105    0    dasd: (DuetActivitySchedulerDaemon) [com.apple.duetactivityscheduler:prewarm] Attempting prewarm for com.example.ledger
+        2024-03-18 03:10:00.200000-0700 0x1a2c     Default     0x0                  33     0    runningboardd: (RunningBoard) [com.apple.runningboard:job] [app<com.example.ledger(501)>:2231] Now tracking process
+
+        """
+
     @Test("a line of a process not yet known as an app, naming its app on its second line, is built and placed in the session")
     func namingOnContinuation() throws {
         // `log show` lines (the daemons' templates of ../shared/research/message-templates.md): dasd
         // prewarms the app; then a client process that is no launch daemon (geod here) logs RunningBoard's
         // state update of the app, the app's identity on the message's second line. Its first line alone
         // names nothing, so the filter refuses it; the second line must bring it back.
-        let log = """
-        Timestamp                       Thread     Type        Activity             PID    TTL
-        2024-03-18 03:10:00.100000-0700 0x1a2b     Default     0x0                  105    0    dasd: (DuetActivitySchedulerDaemon) [com.apple.duetactivityscheduler:prewarm] Attempting prewarm for com.example.ledger
-        2024-03-18 03:10:00.200000-0700 0x1a2c     Default     0x0                  33     0    runningboardd: (RunningBoard) [com.apple.runningboard:job] [app<com.example.ledger(501)>:2231] Now tracking process
+        let log = Self.ledgerPrewarmed + """
         2024-03-18 03:10:01.000000-0700 0x2b3c     Default     0x0                  214    0    geod: (RunningBoardServices) [com.apple.runningboard:connection] State of a client changed:
         Received state update for 2231 (app<com.example.ledger(501)>, running-suspended-NotVisible
         2024-03-18 03:10:02.000000-0700 0x2b3d     Default     0x0                  214    0    geod: (GeoServices) [com.apple.GeoServices:tiles] Cache hit ratio 65%, 3220 entries, 1369 KB resident
@@ -169,10 +175,7 @@ struct RecordFilterTests {
         // ../shared/research/message-templates.md) matches no signature, but it names pid 2231's process. A
         // line of another process on that pid (here `Ledger Widget`) is then not Ledger's: refusing the kernel
         // line would make its keychain failure Ledger's. The second kernel line names a daemon's pid: refused.
-        let log = """
-        Timestamp                       Thread     Type        Activity             PID    TTL
-        2024-03-18 03:10:00.100000-0700 0x1a2b     Default     0x0                  105    0    dasd: (DuetActivitySchedulerDaemon) [com.apple.duetactivityscheduler:prewarm] Attempting prewarm for com.example.ledger
-        2024-03-18 03:10:00.200000-0700 0x1a2c     Default     0x0                  33     0    runningboardd: (RunningBoard) [com.apple.runningboard:job] [app<com.example.ledger(501)>:2231] Now tracking process
+        let log = Self.ledgerPrewarmed + """
         2024-03-18 03:10:00.300000-0700 0x30efb    Default     0x0                  0      0    kernel: memorystatus: set assertion priority(10) target Ledger Pro:2231
         2024-03-18 03:10:00.350000-0700 0x30efc    Default     0x0                  0      0    kernel: memorystatus: set assertion priority(16) target healthd:109
         2024-03-18 03:10:00.400000-0700 0x3c4d     Error       0x0                  2231   0    Ledger Widget: (Security) [com.example.ledger:auth] SecItemCopyMatching: errSecInteractionNotAllowed (-25308)

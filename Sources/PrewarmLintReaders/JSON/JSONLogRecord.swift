@@ -93,8 +93,6 @@ struct JSONLogRecord {
     /// Scans the object at `start` into this (new) record; returns the index after it. Filled in place:
     /// returned by value, the record (thirty members) was copied several times per line.
     mutating func scan(_ bytes: UnsafeRawBufferPointer, from start: Int) throws(JSONSyntaxError) -> Int {
-        // (Values keep 32-bit offsets. Records are cut far shorter than this by the readers' limits.)
-        guard bytes.count <= Int(UInt32.max) else { throw JSONSyntaxError(position: 0, reason: "record longer than 4 GiB") }
         let end: Int
         if let quickEnd = JSONObjectScanner.scanObjectQuickly(bytes, from: start, member: { key, _, value in
             take(key: bytes.slice(key.lowerBound, key.upperBound), value: value)

@@ -6,8 +6,8 @@ struct JSONSyntaxError: Error, Equatable {
 
 /// One member value of a scanned object: its kind and where it lies.
 ///
-/// Twelve bytes (32-bit offsets: a record is scanned only when it is shorter than 4 GiB): a record holds
-/// thirty of them, made and copied once per line.
+/// Twelve bytes (32-bit offsets: the scanner takes no buffer of 4 GiB or more): a record holds thirty of
+/// them, made and copied once per line.
 struct JSONValue {
     enum Kind: UInt8 { case string, number, `true`, `false`, null, object, array }
     var kind: Kind
@@ -40,6 +40,8 @@ enum JSONObjectScanner {
     /// top-level member; returns the index after the closing `}`.
     static func scanObject(_ bytes: UnsafeRawBufferPointer, from start: Int,
                            member: (_ key: Range<Int>, _ keyHasEscapes: Bool, _ value: JSONValue) -> Void) throws(JSONSyntaxError) -> Int {
+        // (Values keep 32-bit offsets. The readers cut records far shorter than this.)
+        guard bytes.count < Int(UInt32.max) else { throw JSONSyntaxError(position: 0, reason: "record of 4 GiB or more") }
         var index = skipWhitespace(bytes, start)
         guard index < bytes.count, bytes[index] == UInt8(ascii: "{") else {
             throw JSONSyntaxError(position: index, reason: "expected '{'")
@@ -75,6 +77,7 @@ enum JSONObjectScanner {
     static func scanObjectQuickly(_ bytes: UnsafeRawBufferPointer, from start: Int,
                                   member: (_ key: Range<Int>, _ keyHasEscapes: Bool, _ value: JSONValue) -> Void) -> Int? {
         let count = bytes.count
+        guard count < Int(UInt32.max) else { return nil }  // (said by `scanObject`)
         // JSON's whitespace is below 0x21, its punctuation and values above: one comparison tells.
         @inline(__always) func skipSpace(_ index: Int) -> Int {
             index < count && bytes[index] <= .space ? skipWhitespace(bytes, index) : index
