@@ -23,9 +23,10 @@ import PrewarmLintReaders
 /// has been classified): hence `@unchecked Sendable`.
 final class LaunchLineFilter: RecordFilter, @unchecked Sendable {
     private let table: SignatureTable
-    private var roles = ProcessRoleCache()
+    // Unchecked: read and written on one thread (above), and a checked access was a runtime call per line.
+    @exclusivity(unchecked) private var roles = ProcessRoleCache()
     /// The keys of the classifier's `ProcessDirectory.bundleByPID`.
-    private var appPIDs: Set<Int> = []
+    @exclusivity(unchecked) private var appPIDs = PIDSet()
     /// `ProcessDirectory.pidsRemembered` when last followed.
     private var followed = 0
 
@@ -81,8 +82,44 @@ final class LaunchLineFilter: RecordFilter, @unchecked Sendable {
             appPIDs.insert(pid)
         } else {
             // More than one change since last time (not done by the pipeline, which follows every event).
-            appPIDs = Set(directory.bundleByPID.keys)
+            appPIDs = PIDSet(directory.bundleByPID.keys)
         }
         followed = directory.pidsRemembered
+    }
+}
+
+/// A set of process ids for questions asked on every line: the pids below 131,072 (all that iOS hands out
+/// in practice) as bits, looked up with one load instead of a hash; any other pid in a `Set`.
+struct PIDSet {
+    private static let bitCount = 1 << 17
+    private var words = [UInt64](repeating: 0, count: PIDSet.bitCount / 64)
+    private var others: Set<Int> = []
+    private(set) var count = 0
+
+    init() {}
+
+    init(_ pids: some Sequence<Int>) {
+        for pid in pids { insert(pid) }
+    }
+
+    var isEmpty: Bool { count == 0 }
+
+    func contains(_ pid: Int) -> Bool {
+        guard pid >= 0, pid < Self.bitCount else { return others.contains(pid) }
+        return words.withUnsafeBufferPointer { $0[pid >> 6] & (1 << UInt64(pid & 63)) != 0 }
+    }
+
+    mutating func insert(_ pid: Int) {
+        guard !contains(pid) else { return }
+        count += 1
+        guard pid >= 0, pid < Self.bitCount else { others.insert(pid); return }
+        words[pid >> 6] |= 1 << UInt64(pid & 63)
+    }
+
+    mutating func remove(_ pid: Int) {
+        guard contains(pid) else { return }
+        count -= 1
+        guard pid >= 0, pid < Self.bitCount else { others.remove(pid); return }
+        words[pid >> 6] &= ~(1 << UInt64(pid & 63))
     }
 }

@@ -41,8 +41,15 @@ public struct SignatureTable: Sendable {
         guard !list.all.isEmpty else { return nil }
         return ByteSearch.withBytes(of: message) { bytes in
             // Most lines contain no anchor of any signature: one pass over the bytes rules them all out,
-            // and only the signatures with no anchor remain to try (in table order, as the first match wins).
-            firstMatch(among: list.anchors.mayOccur(in: bytes) ? list.all : list.unanchored, in: bytes)
+            // and only the signatures whose anchor occurs, or that have none, remain to try (in table
+            // order, as the first match wins).
+            var detail: String?
+            guard let index = list.firstCandidate(in: bytes, where: { matcher in
+                let result = matcher.match(bytes)
+                detail = result.detail
+                return result.matched
+            }) else { return nil }
+            return (signatures[list.all[index].position], detail)
         }
     }
 
@@ -63,8 +70,7 @@ public struct SignatureTable: Sendable {
     private static func mayMatch(_ message: UnsafeRawBufferPointer, among list: CandidateList) -> Bool {
         guard !list.all.isEmpty else { return false }
         let bytes = message.assumingMemoryBound(to: UInt8.self)
-        let candidates = list.anchors.mayOccur(in: bytes) ? list.all : list.unanchored
-        return candidates.contains { $0.matcher.mayMatch(bytes) }
+        return list.firstCandidate(in: bytes, where: { $0.mayMatch(bytes) }) != nil
     }
 
     /// The same as ``match(_:role:namingOnly:)`` without the anchor prefilter: what the tests compare it with.
@@ -453,31 +459,50 @@ extension ProcessRole {
     }
 }
 
-/// One role's signatures in table order, with the prefilter that rules most lines out at once. A class,
-/// so handing one to a match retains one object, not its three arrays.
+/// One role's signatures in table order, with the prefilter that rules most of them out for a line at
+/// once. A class, so handing one to a match retains one object, not its arrays.
 final class CandidateList: Sendable {
     /// Every signature of the role, in table order.
     let all: [(position: Int, matcher: SignatureMatcher)]
-    /// Those without an anchor (a required text shorter than ``AnchorFilter/minimumTextLength``): tried on every line.
-    let unanchored: [(position: Int, matcher: SignatureMatcher)]
-    /// The anchors of the others.
+    /// The anchors of the anchored signatures among the first 64, each tagged with its signature's place in `all`.
     let anchors: AnchorFilter
+    /// The places in `all` (of the first 64) tried on every line: signatures without an anchor (a required
+    /// text shorter than ``AnchorFilter/minimumTextLength``). Those beyond the 64th are always tried too.
+    let unanchored: UInt64
 
     init(_ all: [(Int, SignatureMatcher)]) {
         self.all = all
         var anchors = AnchorFilter()
-        var unanchored: [(position: Int, matcher: SignatureMatcher)] = []
-        for (position, matcher) in all {
+        var unanchored: UInt64 = 0
+        for (index, (_, matcher)) in all.enumerated() where index < 64 {
             // A signature can only match a line holding one of these texts: its first `all` text, else any `any` text.
             let required = matcher.all.first.map { [$0] } ?? matcher.any
             if required.isEmpty || required.contains(where: { $0.count < AnchorFilter.minimumTextLength }) {
-                unanchored.append((position, matcher))
+                unanchored |= 1 << UInt64(index)
             } else {
-                for text in required { anchors.insert(text) }
+                for text in required { anchors.insert(text, candidate: index) }
             }
         }
         self.unanchored = unanchored
         self.anchors = anchors
+    }
+
+    /// The place in `all` of the first signature, in table order, that passes `test`, trying only those
+    /// that can match `bytes`: whose anchor occurs in it, or that have none.
+    @inline(__always)
+    func firstCandidate(in bytes: UnsafeBufferPointer<UInt8>, where test: (SignatureMatcher) -> Bool) -> Int? {
+        var tried = unanchored | anchors.candidates(in: bytes)
+        while tried != 0 {
+            let index = tried.trailingZeroBitCount
+            if test(all[index].matcher) { return index }
+            tried &= tried &- 1
+        }
+        var index = 64
+        while index < all.count {
+            if test(all[index].matcher) { return index }
+            index += 1
+        }
+        return nil
     }
 }
 
@@ -495,6 +520,8 @@ struct AnchorFilter: Sendable {
     private static let bitCount = 1 << 16
     private var words = [UInt64](repeating: 0, count: AnchorFilter.bitCount / 64)
     private var isEmpty = true
+    /// For each window inserted with a candidate, the candidates (bit `i`: the `i`-th) whose texts gave it.
+    private var candidatesByWindow = WindowCandidates()
 
     /// The region least likely to occur by chance: the one with the fewest lowercase letters and spaces
     /// (prose is made of those; templates' distinctive parts are not), the first on a tie.
@@ -515,17 +542,45 @@ struct AnchorFilter: Sendable {
         Int((window &* 0x9E37_79B1) >> 16)
     }
 
-    /// Adds a required text (at least ``minimumTextLength`` bytes).
-    mutating func insert(_ text: [UInt8]) {
+    /// Adds a required text (at least ``minimumTextLength`` bytes), of the `candidate`-th signature (0…63) when given.
+    mutating func insert(_ text: [UInt8], candidate: Int? = nil) {
         precondition(text.count >= Self.minimumTextLength)
         let start = Self.regionStart(of: text)
         text.withUnsafeBytes { bytes in
             for offset in start..<(start + 4) {
-                let slot = Self.slot(bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+                let window = bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self)
+                let slot = Self.slot(window)
                 words[slot >> 6] |= 1 << UInt64(slot & 63)
+                if let candidate {
+                    precondition(candidate < 64)
+                    candidatesByWindow.add(1 << UInt64(candidate), to: window)
+                }
             }
         }
         isEmpty = false
+    }
+
+    /// The candidates (bit `i`: the `i`-th given to ``insert(_:candidate:)``) one of whose texts may occur in
+    /// `bytes`: those that gave a window found at a position that is a multiple of four. Wherever a text
+    /// occurs, one of its four windows is at such a position (see the type's comment), so no candidate
+    /// whose text occurs is left out.
+    func candidates(in bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        guard !isEmpty, bytes.count >= Self.minimumTextLength, let base = bytes.baseAddress else { return 0 }
+        let raw = UnsafeRawPointer(base)
+        return words.withUnsafeBufferPointer { words in
+            var found: UInt64 = 0
+            var position = 0
+            let last = bytes.count - 4
+            while position <= last {
+                let window = raw.loadUnaligned(fromByteOffset: position, as: UInt32.self)
+                let slot = Self.slot(window)
+                if words[slot >> 6] & (1 << UInt64(slot & 63)) != 0 {
+                    found |= candidatesByWindow.candidates(of: window)
+                }
+                position += 4
+            }
+            return found
+        }
     }
 
     /// Whether some required text may occur in `bytes` (always false for an empty filter).
@@ -542,5 +597,52 @@ struct AnchorFilter: Sendable {
             }
             return false
         }
+    }
+}
+
+/// The candidates of each four-byte window an ``AnchorFilter`` was given: an open-addressing table probed
+/// linearly from a multiplicative hash, looked up for each window of a line whose bit is set (a
+/// `Dictionary` hashed each with SipHash: 5% of reading a text log). A few hundred windows at most.
+struct WindowCandidates: Sendable {
+    private var windows: [UInt32] = Array(repeating: 0, count: 16)
+    /// 0 for an empty slot: a window is stored with at least one candidate.
+    private var masks: [UInt64] = Array(repeating: 0, count: 16)
+    private var count = 0
+
+    private func start(_ window: UInt32) -> Int {
+        Int(truncatingIfNeeded: (UInt64(window) &* 0x9E37_79B9_7F4A_7C15) >> 40) & (windows.count - 1)
+    }
+
+    /// The candidates stored for `window`, or none.
+    @inline(__always)
+    func candidates(of window: UInt32) -> UInt64 {
+        var slot = start(window)
+        while masks[slot] != 0 {
+            if windows[slot] == window { return masks[slot] }
+            slot = (slot + 1) & (windows.count - 1)
+        }
+        return 0
+    }
+
+    /// Adds `candidates` (not none) to those of `window`.
+    mutating func add(_ candidates: UInt64, to window: UInt32) {
+        precondition(candidates != 0)
+        if 2 * (count + 1) > windows.count { grow() }
+        var slot = start(window)
+        while masks[slot] != 0 {
+            if windows[slot] == window { masks[slot] |= candidates; return }
+            slot = (slot + 1) & (windows.count - 1)
+        }
+        windows[slot] = window
+        masks[slot] = candidates
+        count += 1
+    }
+
+    private mutating func grow() {
+        let entries = zip(windows, masks).filter { $0.1 != 0 }
+        windows = Array(repeating: 0, count: 2 * windows.count)
+        masks = Array(repeating: 0, count: windows.count)
+        count = 0
+        for (window, mask) in entries { add(mask, to: window) }
     }
 }

@@ -99,9 +99,18 @@ extension UnsafeRawBufferPointer {
         return position > index ? (value, position) : nil
     }
 
-    /// The index of the first byte at or after `index` that is not a space or tab.
+    /// The index of the first byte at or after `index` that is not a space or tab. Runs of spaces (the
+    /// padding of `log show`'s columns, up to twenty bytes) are passed eight bytes at a time.
     @inlinable @inline(__always) func skippingSpaces(from index: Int) -> Int {
         var position = index
+        while position + 8 <= count {
+            let differing = UInt64(littleEndian: loadUnaligned(fromByteOffset: position, as: UInt64.self)) ^ 0x2020_2020_2020_2020
+            if differing != 0 {
+                position += differing.trailingZeroBitCount >> 3
+                break
+            }
+            position += 8
+        }
         while position < count, self[position].isSpaceOrTab { position += 1 }
         return position
     }

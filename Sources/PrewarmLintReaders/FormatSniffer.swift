@@ -91,15 +91,16 @@ public enum FormatSniffer {
             if line.firstIndex(of: "(process)[PID]", from: 0) != nil { return [.logShowSyslog] }
         }
         var formats: [LogFormat] = []
-        switch LogShowGrammar().classify(line) {
+        var head = TextRecordHead.placeholder
+        switch LogShowGrammar().classify(line, into: &head) {
         case .head, .incompleteHead: formats.append(.logShow)
         default: break
         }
-        if case .head = LogShowCompactGrammar().classify(line) { formats.append(.logShowCompact) }
-        if case .head = LogShowSyslogGrammar().classify(line) { formats.append(.logShowSyslog) }
-        if case .head = IDeviceSyslogGrammar().classify(line) { formats.append(.idevicesyslog) }
-        if case .head = PyMobileDevice3Grammar().classify(line) { formats.append(.pymobiledevice3) }
-        if case .head = XcodeConsoleGrammar().classify(line) { formats.append(.xcodeConsole) }
+        if case .head = LogShowCompactGrammar().classify(line, into: &head) { formats.append(.logShowCompact) }
+        if case .head = LogShowSyslogGrammar().classify(line, into: &head) { formats.append(.logShowSyslog) }
+        if case .head = IDeviceSyslogGrammar().classify(line, into: &head) { formats.append(.idevicesyslog) }
+        if case .head = PyMobileDevice3Grammar().classify(line, into: &head) { formats.append(.pymobiledevice3) }
+        if case .head = XcodeConsoleGrammar().classify(line, into: &head) { formats.append(.xcodeConsole) }
         return formats
     }
 }

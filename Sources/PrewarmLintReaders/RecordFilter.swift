@@ -8,12 +8,14 @@ import PrewarmLintModel
 /// neither a launch daemon nor an app it has learnt of, and name no app) answers here, from bytes.
 ///
 /// The contract: ``admits(process:pid:firstLine:)`` may answer `false` only for a record its consumer
-/// would drop without learning anything from it. A decoder asks once per record, on the record's
-/// first line, right after it has handed on every earlier event, so a filter may follow what the
-/// consumer learnt from those; and since it saw the first line only, a decoder builds a refused
-/// record anyway when further lines of it follow. A JSON reader asks only when the message holds no
-/// escape (so the bytes are its text: a multi-line message is always built). Either asks only of a
-/// record whose fields would decode without repair, so invalid UTF-8 is reported as before. A
+/// would drop without learning anything from it. A decoder asks on the record's first line, right
+/// after it has handed on every earlier event, so a filter may follow what the consumer learnt from
+/// those. A text decoder keeps a refused record's bytes: when further lines of it follow, it asks
+/// again at the record's end with the whole message (first line, `\n`, the further lines) and builds
+/// the record if the answer is then yes — or at once, unasked, when a further line cannot be shown
+/// (not ASCII, or taking the message past its limit). A JSON reader asks only when the message holds
+/// no escape (so the bytes are its text: a multi-line message is always built). Either asks only of
+/// a record whose fields would decode without repair, so invalid UTF-8 is reported as before. A
 /// refused record is counted (``DecoderStatistics/eventsSkipped``) and its lines accounted for, like
 /// a skipped process's.
 ///
@@ -21,7 +23,11 @@ import PrewarmLintModel
 /// it may keep state that the consumer updates on that same thread.
 public protocol RecordFilter: AnyObject, Sendable {
     /// Whether the record of `process` (pid `pid`, when the format prints one) whose message starts
-    /// with `firstLine` (the message's bytes on the record's first line, undecoded) may be wanted.
+    /// with `firstLine` (the message's bytes on the record's first line, undecoded; or its whole
+    /// message, when asked again at its end) may be wanted. `firstLine` may hold more than the message:
+    /// `log show`'s text styles put the `(image) [subsystem:category]` prefixes before it (read only for
+    /// a record that is built), pymobiledevice3 its labels after it: a `false` must hold whatever
+    /// surrounds the message there.
     func admits(process: String, pid: Int?, firstLine: UnsafeRawBufferPointer) -> Bool
 }
 

@@ -58,8 +58,7 @@ public struct TimestampResolver: Sendable {
 
     /// Completes a partial timestamp whose text is kept as a `TimestampText`.
     public mutating func resolve(_ partial: PartialTimestamp, text: TimestampText) -> LogTimestamp? {
-        guard let (instant, offset, inferred) = advance(past: partial) else { return nil }
-        return LogTimestamp(microsecondsSinceEpoch: instant, utcOffsetSeconds: offset, storedText: text, inferred: inferred)
+        advance(past: partial)?.timestamp(text: text)
     }
 
     /// Takes in the timestamp of a record that is not kept (skipped or refused by a filter): the resolver
@@ -69,7 +68,23 @@ public struct TimestampResolver: Sendable {
         advance(past: partial) != nil
     }
 
-    private mutating func advance(past partial: PartialTimestamp) -> (instant: Int64, offset: Int, inferred: LogTimestamp.InferredParts)? {
+    /// A timestamp resolved before its text is attached: what a text decoder keeps for a record it may
+    /// not build (``resolve(_:text:)`` is ``advance(past:)`` and then ``timestamp(text:)``).
+    struct ResolvedTime {
+        var instant: Int64
+        var offset: Int
+        var inferred: LogTimestamp.InferredParts
+
+        func timestamp(text: TimestampText) -> LogTimestamp {
+            LogTimestamp(microsecondsSinceEpoch: instant, utcOffsetSeconds: offset, storedText: text, inferred: inferred)
+        }
+    }
+
+    /// Whether notes wait to be taken (``takeNotes()``).
+    var hasNotes: Bool { !pendingNotes.isEmpty }
+
+    /// Completes a partial timestamp, moving on as ``resolve(_:text:)`` does; nil when its fields do not name a real time.
+    mutating func advance(past partial: PartialTimestamp) -> ResolvedTime? {
         var inferred: LogTimestamp.InferredParts = []
         let offset: Int
         if let own = partial.utcOffsetSeconds {
@@ -102,7 +117,7 @@ public struct TimestampResolver: Sendable {
         guard civil.isValid else { return nil }
         let instant = civil.microsecondsSinceEpoch(utcOffsetSeconds: offset)
         lastInstant = instant
-        return (instant, offset, inferred)
+        return ResolvedTime(instant: instant, offset: offset, inferred: inferred)
     }
 
     /// Takes the notes about assumptions made since the last call (each assumption is noted once per input).

@@ -73,8 +73,9 @@ struct AnchorPrefilterTests {
         let table = SignatureTable.builtIn
         var checked = 0
         for message in try Self.messages() {
-            // The filter sees a message's first line, or the message followed by a label suffix (pymobiledevice3).
-            for seen in [message, message + " [com.example.ledger][auth]"] {
+            // The filter sees a message's first line, the message followed by a label suffix (pymobiledevice3),
+            // or preceded by the `(image) [subsystem:category]` prefixes the text decoder has not read yet.
+            for seen in [message, message + " [com.example.ledger][auth]", "(RunningBoard) [com.apple.runningboard:job] " + message] {
                 Array(seen.utf8).withUnsafeBytes { view in
                     if AppIdentityParser.firstIdentity(in: message) != nil {
                         #expect(AppIdentityParser.mayHoldIdentity(in: view), "\(message.prefix(200))")
@@ -106,6 +107,41 @@ struct AnchorPrefilterTests {
         }
         #expect(Array("nothing to see here at all".utf8).withUnsafeBufferPointer { filter.mayOccur(in: $0) } == false)
         #expect(Array("Exe".utf8).withUnsafeBufferPointer { filter.mayOccur(in: $0) } == false)
+    }
+
+    @Test("a filter names the candidates whose text a line holds, at any alignment, and none whose windows it lacks")
+    func candidatesOfALine() {
+        var filter = AnchorFilter()
+        let texts = ["Executing launch request", "Acquiring assertion targeting", "Now tracking process", "(DAS Prewarm launch)"]
+        for (candidate, text) in texts.enumerated() { filter.insert(Array(text.utf8), candidate: candidate * 20) }
+        for padding in 0..<9 {
+            let pad = String(repeating: "z", count: padding)
+            func candidates(_ line: String) -> UInt64 { Array(line.utf8).withUnsafeBufferPointer { filter.candidates(in: $0) } }
+            #expect(candidates(pad + "Executing launch request for app<x>") == 1 << 0)
+            #expect(candidates(pad + "Now tracking process: [app<x>:1]") == 1 << 40)
+            #expect(candidates(pad + "Executing launch request for app<x> (DAS Prewarm launch)") == 1 << 0 | 1 << 60)
+            #expect(candidates(pad + "Releasing the assertion for app<x>") == 0)
+        }
+        #expect(Array("Exe".utf8).withUnsafeBufferPointer { filter.candidates(in: $0) } == 0)
+    }
+
+    @Test("the window table answers as a dictionary does, through its growth and its collisions")
+    func windowTable() {
+        var table = WindowCandidates()
+        var model: [UInt32: UInt64] = [:]
+        var state: UInt32 = 0x1234_5678
+        for step in 0..<3_000 {
+            state = state &* 1_664_525 &+ 1_013_904_223
+            // Windows that share their hash's high bits collide: every eighth step reuses an earlier window.
+            let window = step % 8 == 0 ? UInt32(step / 8) : state
+            let candidates = UInt64(1) << UInt64(step % 64)
+            table.add(candidates, to: window)
+            model[window, default: 0] |= candidates
+        }
+        for (window, candidates) in model { #expect(table.candidates(of: window) == candidates) }
+        for absent: UInt32 in [0xFFFF_FFFF, 0xDEAD_BEEF, 1 << 31] where model[absent] == nil {
+            #expect(table.candidates(of: absent) == 0)
+        }
     }
 }
 

@@ -45,7 +45,8 @@ struct RecordFilterContractTests {
 
     static let textFormats: [DeviceLogFormat] = [.logShow, .logShowCompact, .logShowSyslog, .consoleCopy, .idevicesyslog, .pymobiledevice3]
 
-    @Test("refusing everything leaves exactly the multi-line and non-ASCII records, the same counts, however chunked", arguments: textFormats)
+    @Test("refusing everything leaves exactly the non-ASCII records, multi-line ones asked again whole, the same counts, however chunked",
+          arguments: textFormats)
     func refusingEverything(format: DeviceLogFormat) throws {
         var generator = DeviceLogGenerator(configuration: .init(seed: 5, targetBytes: 200_000, apps: 8, sessionsPerDay: 2_000))
         var records: [DeviceLogRecord] = []
@@ -58,22 +59,104 @@ struct RecordFilterContractTests {
         var writer = DeviceLogWriter(format: format)
         let bytes = Array((writer.prologue() + records.map { writer.render($0) }.joined() + writer.epilogue()).utf8)
         let everything = ReaderVerifier.read(bytes, configuration: ReaderConfiguration(inputName: "day", timeInference: Self.inference))
-        let expected = everything.events.filter { $0.message.contains("\n") || $0.message.utf8.contains { $0 >= 0x80 } }
-        #expect(expected.contains { $0.message.contains("\n") }, "the day must hold multi-line records")
-        #expect(expected.contains { $0.message.utf8.contains { $0 >= 0x80 } }, "the day must end with a non-ASCII record")
+        let expected = everything.events.filter { $0.message.utf8.contains { $0 >= 0x80 } }
+        let multiLine = everything.events.filter { $0.message.contains("\n") }
+        #expect(!multiLine.isEmpty, "the day must hold multi-line records")
+        #expect(expected.map(\.message) == ["Grüße aus dem Hintergrund"], "the day must end with its only non-ASCII record")
         for chunkSize in [nil, 1, 7, 4096] as [Int?] {
             let filter = RefusingFilter()
             let configuration = ReaderConfiguration(inputName: "day", timeInference: Self.inference, recordFilter: filter)
             let outcome = ReaderVerifier.read(bytes, configuration: configuration, chunkSize: chunkSize)
             #expect(outcome.events == expected, "chunk size \(chunkSize.map(String.init) ?? "whole")")
             expectSameAccounting(outcome, as: everything, skipped: everything.events.count - expected.count)
-            // Asked once per all-ASCII record, with its process, pid and the message's first line.
-            #expect(filter.asked.count == everything.events.count - 1)
-            if let first = filter.asked.first, let event = everything.events.first {
+            // Asked once per all-ASCII record, with its process, pid and the message's first line — after
+            // the `(image) [subsystem:category]` prefixes where the format prints them (the decoder reads
+            // them only for a record it builds), or before pymobiledevice3's label suffix — and once more,
+            // at its end, with the whole message for each record of several lines.
+            #expect(filter.asked.count == everything.events.count - 1 + multiLine.count)
+            var asked = filter.asked.makeIterator()
+            for event in everything.events.dropLast() {
+                guard let first = asked.next() else { break }
                 #expect(first.process == event.process)
                 #expect(first.pid == event.pid)
-                #expect(event.message.hasPrefix(first.firstLine) || first.firstLine.hasPrefix(event.message))
+                let messageLine = String(event.message.prefix { $0 != "\n" })
+                let at = try #require(first.firstLine.range(of: messageLine), "\(first.firstLine)")
+                let prefixes = [event.senderImage.map { "(\($0)) " }, event.subsystem.map { "[\($0):\(event.category ?? "")] " }]
+                    .compactMap { $0 }.joined()
+                #expect(["", prefixes].contains(String(first.firstLine[..<at.lowerBound])), "\(first.firstLine)")
+                #expect(first.firstLine[at.upperBound...].isEmpty || format == .pymobiledevice3, "\(first.firstLine)")
+                if event.message.contains("\n") {
+                    let next = asked.next()
+                let whole = try #require(next)
+                    #expect(whole.process == event.process)
+                    #expect(whole.firstLine.hasPrefix(first.firstLine + "\n"))
+                    #expect(whole.firstLine.contains(event.message) || format == .pymobiledevice3, "\(whole.firstLine)")
+                }
             }
+        }
+    }
+
+    /// Admits only a message holding `marker`.
+    final class MarkerFilter: RecordFilter, @unchecked Sendable {
+        let marker: String
+        var asked: [String] = []
+        init(marker: String) { self.marker = marker }
+        func admits(process: String, pid: Int?, firstLine: UnsafeRawBufferPointer) -> Bool {
+            let text = String(decoding: firstLine, as: UTF8.self)
+            asked.append(text)
+            return text.contains(marker)
+        }
+    }
+
+    /// `log show` lines of runningboardd: a three-line record between two one-line ones.
+    static let threeLineRecord = """
+        Timestamp                       Thread     Type        Activity             PID    TTL
+        2024-03-18 07:01:02.000001-0700 0x1f2e     Default     0x0                  33     0    runningboardd: (RunningBoard) [com.apple.runningboard:process] One line
+        2024-03-18 07:01:02.000002-0700 0x1f2e     Default     0x0                  33     0    runningboardd: (RunningBoard) [com.apple.runningboard:assertion] Acquiring assertion targeting [app<com.example.ledger(501)>:2231] with description <RBSAssertionDescriptor| "DAS Prewarm launch" attributes:[
+        	<RBSDomainAttribute| domain:"com.apple.dasd" name:"DYLDLaunch" sourceEnvironment:"(null)">
+        	]>
+        2024-03-18 07:01:02.000003-0700 0x1f2e     Default     0x0                  33     0    runningboardd: (RunningBoard) [com.apple.runningboard:process] Another line
+
+        """
+
+    @Test("a record refused on its first line is built with all its lines when the filter admits the whole message, whatever the chunks")
+    func askedAgainWhole() throws {
+        let bytes = Array(Self.threeLineRecord.utf8)
+        let everything = ReaderVerifier.read(bytes, configuration: ReaderConfiguration(inputName: "rb", timeInference: Self.inference))
+        #expect(everything.events.count == 3)
+        for chunkSize in [nil, 1, 5] as [Int?] {
+            let filter = MarkerFilter(marker: "DYLDLaunch")
+            let outcome = ReaderVerifier.read(bytes, configuration: ReaderConfiguration(inputName: "rb", timeInference: Self.inference, recordFilter: filter),
+                                              chunkSize: chunkSize)
+            #expect(outcome.events == [everything.events[1]])
+            #expect(outcome.events.first?.message.hasSuffix("sourceEnvironment:\"(null)\">\n\t]>") == true)
+            #expect(outcome.events.first?.subsystem == "com.apple.runningboard")
+            #expect(outcome.events.first?.origin.line == 3)
+            // The first line of each, then the whole of the second.
+            #expect(filter.asked.count == 4)
+            #expect(filter.asked[2].hasSuffix("\n\t<RBSDomainAttribute| domain:\"com.apple.dasd\" name:\"DYLDLaunch\" sourceEnvironment:\"(null)\">\n\t]>"))
+            expectSameAccounting(outcome, as: everything, skipped: 2)
+        }
+    }
+
+    @Test("a held record is built at once, unasked again, when a further line is not ASCII or takes it past the message limit")
+    func builtWhenAFurtherLineCannotBeShown() throws {
+        let nonASCII = Self.threeLineRecord.replacingOccurrences(of: "sourceEnvironment:\"(null)\"", with: "sourceEnvironment:\"(nüll)\"")
+        // The second record's message is 141 bytes on its first line and 233 with its second.
+        for (text, limit) in [(nonASCII, 100_000), (Self.threeLineRecord, 200)] {
+            let bytes = Array(text.utf8)
+            var limits = ReaderLimits()
+            limits.maximumMessageLength = limit
+            let plain = ReaderConfiguration(inputName: "rb", timeInference: Self.inference, limits: limits)
+            let everything = ReaderVerifier.read(bytes, configuration: plain)
+            #expect(everything.diagnostics.map(\.code) == (limit == 200 ? [.messageTooLong] : []))
+            let filter = MarkerFilter(marker: "nothing admits this")
+            var filtered = plain
+            filtered.recordFilter = filter
+            let outcome = ReaderVerifier.read(bytes, configuration: filtered)
+            #expect(outcome.events == [everything.events[1]])
+            #expect(filter.asked.count == 3, "each first line, and no second question")
+            expectSameAccounting(outcome, as: everything, skipped: 2)
         }
     }
 

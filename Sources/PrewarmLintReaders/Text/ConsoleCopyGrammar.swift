@@ -136,7 +136,7 @@ struct ConsoleCopyGrammar: TextRecordGrammar {
         self.layout = layout
     }
 
-    mutating func classify(_ line: UnsafeRawBufferPointer) -> TextLineKind {
+    mutating func classify(_ line: UnsafeRawBufferPointer, into head: inout TextRecordHead) -> TextLineKind {
         if layout == nil {
             // Forced format or a sample without a time column: learn from the first line that has one.
             guard let learnt = ConsoleColumnLayout.detect(from: line) else {
@@ -147,11 +147,12 @@ struct ConsoleCopyGrammar: TextRecordGrammar {
         let columns = layout!.columns
         // The columns' fields in a stack buffer: an array here was one heap allocation per line.
         return withUnsafeTemporaryAllocation(of: UnsafeRawBufferPointer.self, capacity: columns.count) { fields in
-            classify(line, columns: columns, fields: fields)
+            classify(line, columns: columns, fields: fields, into: &head)
         }
     }
 
-    private func classify(_ line: UnsafeRawBufferPointer, columns: [ConsoleColumnLayout.Column], fields: UnsafeMutableBufferPointer<UnsafeRawBufferPointer>) -> TextLineKind {
+    private func classify(_ line: UnsafeRawBufferPointer, columns: [ConsoleColumnLayout.Column], fields: UnsafeMutableBufferPointer<UnsafeRawBufferPointer>,
+                          into head: inout TextRecordHead) -> TextLineKind {
         // Message is everything after the last column, tabs included.
         var start = 0
         for index in 0..<columns.count {
@@ -170,7 +171,7 @@ struct ConsoleCopyGrammar: TextRecordGrammar {
             return lower..<(lower + field.count)
         }
         let timeLower = timeField.baseAddress! - line.baseAddress!
-        var head = TextRecordHead(time: time, timeText: timeLower..<(timeLower + timeField.count), message: start..<line.count)
+        head = TextRecordHead(time: time, timeText: timeLower..<(timeLower + timeField.count), message: start..<line.count)
         for (column, field) in zip(columns, fields) {
             switch column {
             case .time: break
@@ -183,6 +184,6 @@ struct ConsoleCopyGrammar: TextRecordGrammar {
             case .category: head.category = field.isEmpty ? nil : range(field)
             }
         }
-        return .head(head)
+        return .head
     }
 }

@@ -61,7 +61,7 @@ enum RelayRecordTail {
 struct IDeviceSyslogGrammar: TextRecordGrammar {
     static let format = LogFormat.idevicesyslog
 
-    func classify(_ line: UnsafeRawBufferPointer) -> TextLineKind {
+    func classify(_ line: UnsafeRawBufferPointer, into head: inout TextRecordHead) -> TextLineKind {
         if line.equals("[connected]") || line.equals("[disconnected]") || line.hasPrefix("[connected:") {
             return .skipped(.preamble)
         }
@@ -78,12 +78,12 @@ struct IDeviceSyslogGrammar: TextRecordGrammar {
             processStart = space + 1  // the legacy relay's device name
             process = processStart..<process.upperBound
         }
-        var head = TextRecordHead(time: time, timeText: start..<afterTime, message: tail.messageStart..<line.count)
+        head = TextRecordHead(time: time, timeText: start..<afterTime, message: tail.messageStart..<line.count)
         head.process = process
         head.senderImage = tail.image
         head.pid = tail.pid
         head.type = tail.type
-        return .head(head)
+        return .head
     }
 }
 
@@ -96,16 +96,16 @@ struct IDeviceSyslogGrammar: TextRecordGrammar {
 struct PyMobileDevice3Grammar: TextRecordGrammar {
     static let format = LogFormat.pymobiledevice3
 
-    func classify(_ line: UnsafeRawBufferPointer) -> TextLineKind {
+    func classify(_ line: UnsafeRawBufferPointer, into head: inout TextRecordHead) -> TextLineKind {
         guard let (time, afterTime) = TimestampParsing.dateTime(line, at: 0, allowOffset: false), line.matches(" ", at: afterTime),
               let tail = RelayRecordTail.parse(line, from: afterTime + 1, imageOpen: UInt8(ascii: "{"), imageClose: UInt8(ascii: "}"))
         else { return ByteLine(bytes: line, number: 0, byteOffset: 0).isBlank ? .skipped(.blank) : .other }
-        var head = TextRecordHead(time: time, timeText: 0..<afterTime, message: tail.messageStart..<line.count)
+        head = TextRecordHead(time: time, timeText: 0..<afterTime, message: tail.messageStart..<line.count)
         head.process = tail.process
         head.senderImage = tail.image
         head.pid = tail.pid
         head.type = tail.type
-        return .head(head)
+        return .head
     }
 
     /// Takes a `--label` suffix ` [subsystem][category]` off the message. Only a suffix whose

@@ -10,7 +10,7 @@
 struct LogShowGrammar: TextRecordGrammar {
     static let format = LogFormat.logShow
 
-    func classify(_ line: UnsafeRawBufferPointer) -> TextLineKind {
+    func classify(_ line: UnsafeRawBufferPointer, into head: inout TextRecordHead) -> TextLineKind {
         guard let (time, afterTime) = TimestampParsing.dateTime(line, at: 0), time.utcOffsetSeconds != nil,
               afterTime < line.count, line[afterTime] == .space
         else { return ExporterChrome.classify(line).map(TextLineKind.skipped) ?? (ByteLine(bytes: line, number: 0, byteOffset: 0).isBlank ? .skipped(.blank) : .other) }
@@ -19,8 +19,7 @@ struct LogShowGrammar: TextRecordGrammar {
         guard line.matches("0x", at: index), let (thread, afterThread) = line.hexInteger(at: index + 2) else { return .other }
         index = line.skippingSpaces(from: afterThread)
         if index >= line.count { return .incompleteHead }
-        let typeEnd = line.endOfToken(from: index)
-        let type = MessageTypeSpelling.type(line.slice(index, typeEnd))
+        let typeStart = index, typeEnd = line.endOfToken(from: index)
         index = line.skippingSpaces(from: typeEnd)
         if index >= line.count { return .incompleteHead }
         guard line.matches("0x", at: index), let (activity, afterActivity) = line.hexInteger(at: index + 2) else { return .other }
@@ -46,19 +45,14 @@ struct LogShowGrammar: TextRecordGrammar {
             return .incompleteHead
         }
         if processEnd <= processStart { return .other }
-        let prefixes = MessagePrefixes.parse(line, from: messageStart)
-        messageStart = prefixes.messageStart
-        var head = TextRecordHead(time: time, timeText: 0..<afterTime, message: messageStart..<line.count)
+        head = TextRecordHead(time: time, timeText: 0..<afterTime, message: messageStart..<line.count)
         head.process = processStart..<processEnd
         head.pid = Int(exactly: pid)
         head.threadID = thread
         head.activityID = activity == 0 ? nil : activity
-        head.type = type
-        head.senderImage = prefixes.senderImage
-        head.subsystem = prefixes.subsystem
-        head.category = prefixes.category
-        head.prefixesMayFollow = messageStart >= line.count && prefixes.subsystem == nil
-        return .head(head)
+        head.typeWord = typeStart..<typeEnd
+        head.unreadPrefixes = .prefixesOrNextLine
+        return .head
     }
 }
 
@@ -74,7 +68,7 @@ struct LogShowGrammar: TextRecordGrammar {
 struct LogShowCompactGrammar: TextRecordGrammar {
     static let format = LogFormat.logShowCompact
 
-    func classify(_ line: UnsafeRawBufferPointer) -> TextLineKind {
+    func classify(_ line: UnsafeRawBufferPointer, into head: inout TextRecordHead) -> TextLineKind {
         if let chrome = ExporterChrome.classify(line) { return .skipped(chrome) }
         guard let (time, afterTime) = TimestampParsing.dateTime(line, at: 0, allowOffset: false),
               afterTime < line.count, line[afterTime] == .space
@@ -85,16 +79,13 @@ struct LogShowCompactGrammar: TextRecordGrammar {
         let processStart = line.skippingSpaces(from: typeEnd)
         guard let bracket = ProcessBrackets.find(line, from: processStart, separator: UInt8(ascii: ":"), threadIsHex: true)
         else { return .other }
-        let prefixes = MessagePrefixes.parse(line, from: bracket.end)
-        var head = TextRecordHead(time: time, timeText: 0..<afterTime, message: prefixes.messageStart..<line.count)
-        head.type = MessageTypeSpelling.type(line.slice(typeStart, typeEnd))
+        head = TextRecordHead(time: time, timeText: 0..<afterTime, message: bracket.end..<line.count)
+        head.typeWord = typeStart..<typeEnd
         head.process = processStart..<bracket.open
         head.pid = bracket.pid
         head.threadID = bracket.thread
-        head.senderImage = prefixes.senderImage
-        head.subsystem = prefixes.subsystem
-        head.category = prefixes.category
-        return .head(head)
+        head.unreadPrefixes = .prefixes
+        return .head
     }
 }
 
@@ -108,7 +99,7 @@ struct LogShowCompactGrammar: TextRecordGrammar {
 struct LogShowSyslogGrammar: TextRecordGrammar {
     static let format = LogFormat.logShowSyslog
 
-    func classify(_ line: UnsafeRawBufferPointer) -> TextLineKind {
+    func classify(_ line: UnsafeRawBufferPointer, into head: inout TextRecordHead) -> TextLineKind {
         if let chrome = ExporterChrome.classify(line) { return .skipped(chrome) }
         guard let (time, afterTime) = TimestampParsing.dateTime(line, at: 0), time.utcOffsetSeconds != nil,
               line.matches("  ", at: afterTime)
@@ -118,15 +109,12 @@ struct LogShowSyslogGrammar: TextRecordGrammar {
         guard hostEnd > hostStart, hostEnd < line.count else { return .other }
         let processStart = hostEnd + 1
         guard let bracket = ProcessBrackets.findPIDColon(line, from: processStart) else { return .other }
-        let prefixes = MessagePrefixes.parse(line, from: bracket.end)
-        var head = TextRecordHead(time: time, timeText: 0..<afterTime, message: prefixes.messageStart..<line.count)
+        head = TextRecordHead(time: time, timeText: 0..<afterTime, message: bracket.end..<line.count)
         head.type = .unknown
         head.process = processStart..<bracket.open
         head.pid = bracket.pid
-        head.senderImage = prefixes.senderImage
-        head.subsystem = prefixes.subsystem
-        head.category = prefixes.category
-        return .head(head)
+        head.unreadPrefixes = .prefixes
+        return .head
     }
 }
 
@@ -135,7 +123,7 @@ struct LogShowSyslogGrammar: TextRecordGrammar {
 struct XcodeConsoleGrammar: TextRecordGrammar {
     static let format = LogFormat.xcodeConsole
 
-    func classify(_ line: UnsafeRawBufferPointer) -> TextLineKind {
+    func classify(_ line: UnsafeRawBufferPointer, into head: inout TextRecordHead) -> TextLineKind {
         guard let (time, afterTime) = TimestampParsing.dateTime(line, at: 0), time.utcOffsetSeconds != nil,
               afterTime < line.count, line[afterTime] == .space
         else { return ByteLine(bytes: line, number: 0, byteOffset: 0).isBlank ? .skipped(.blank) : .other }
@@ -155,12 +143,12 @@ struct XcodeConsoleGrammar: TextRecordGrammar {
                 messageStart = min(close + 2, line.count)
             }
         }
-        var head = TextRecordHead(time: time, timeText: 0..<afterTime, message: messageStart..<line.count)
+        head = TextRecordHead(time: time, timeText: 0..<afterTime, message: messageStart..<line.count)
         head.process = processStart..<bracket.open
         head.pid = bracket.pid
         head.threadID = bracket.thread
         head.category = category
-        return .head(head)
+        return .head
     }
 }
 

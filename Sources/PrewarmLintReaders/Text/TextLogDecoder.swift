@@ -20,34 +20,55 @@ struct TextLogDecoder: LogDecoder {
     /// head is joined from two lines).
     private let maximumLineLength: Int
 
+    /// What the record being read is: the decoder's state between lines.
+    private enum OpenRecord: UInt8 {
+        /// None (before the first record, or after an exporter's line).
+        case none
+        /// Built, in `pending`.
+        case built
+        /// Its head could not be used (an impossible time); the diagnostic is in `discarded`.
+        case discarded
+        /// Of a skipped process: its lines are counted, nothing else.
+        case skipped
+        /// Refused by the ``RecordFilter`` on its first line and kept as bytes, in `held` and `heldBytes`:
+        /// skipped at its end, unless further lines came and the filter admits the whole message (or a
+        /// line it cannot be shown came: then it is built at once).
+        case held
+    }
+    private var open = OpenRecord.none
+
+    /// The head the grammar writes each record's first line into.
+    private var head = TextRecordHead.placeholder
     private var pending: LogEvent?
     private var pendingMessageBytes = 0
     private var pendingAwaitsPrefixes = false
     private var pendingMessageCut = false
     private var pendingInvalidUTF8 = false
-    /// The record being read is of a skipped process: its lines are counted, nothing else.
-    private var skippingRecord = false
-    /// A record whose head could not be used (an impossible time): its continuation lines are counted against it.
+    /// A record whose head could not be used: its continuation lines are counted against it.
     private var discarded: ReaderDiagnostic?
-    /// A record the ``RecordFilter`` refused on its first line, kept as bytes (in `heldLine`) until the
-    /// next line tells whether it has more lines: then it is built after all; else it is skipped.
-    private var held: HeldRecord?
-    private var heldLine: [UInt8] = []
+    /// The held record: no strings, since most records of a device's log are held and dropped.
+    private var held = HeldRecord(head: .placeholder, time: nil, line: 0, byteOffset: 0, firstLineCount: 0, messageBytes: 0)
+    /// The held record's first line, then each further line after a `\n`, as they came.
+    private var heldBytes: [UInt8] = []
+    /// Where each further line of the held record is in `heldBytes`, and in the input.
+    private var heldFurtherLines: [(range: Range<Int>, number: Int, byteOffset: Int)] = []
     private var incompleteHead: (bytes: [UInt8], number: Int, offset: Int)?
     private var orphans: (number: Int, offset: Int, count: Int)?
     private var interner = StringInterner()
     private var skipping: RecordSkipping
 
-    /// No strings: most records of a device's log are held and dropped, so none is retained for them.
     private struct HeldRecord {
         var head: TextRecordHead
-        var timestamp: LogTimestamp
+        var time: TimestampResolver.ResolvedTime?
         var line: Int
         var byteOffset: Int
+        var firstLineCount: Int
+        /// At least the bytes its message would have (the unread prefixes are counted).
+        var messageBytes: Int
     }
 
     /// Whether a record is open, so that a line that starts none continues it.
-    private var inRecord: Bool { pending != nil || discarded != nil || skippingRecord || held != nil }
+    private var inRecord: Bool { open != .none }
 
     init(grammar: TextGrammar, configuration: ReaderConfiguration) {
         self.grammar = grammar
@@ -92,8 +113,8 @@ struct TextLogDecoder: LogDecoder {
             joined.append(.space)
             joined.append(contentsOf: line.bytes)
             let handled = joined.withUnsafeBytes { bytes -> Bool in
-                if case .head(let parsed) = grammar.classify(bytes) {
-                    startRecord(parsed, in: ByteLine(bytes: bytes, number: head.number, byteOffset: head.offset), lines: 2, emit: emit)
+                if case .head = grammar.classify(bytes, into: &self.head) {
+                    startRecord(in: ByteLine(bytes: bytes, number: head.number, byteOffset: head.offset), lines: 2, emit: emit)
                     return true
                 }
                 return false
@@ -103,9 +124,9 @@ struct TextLogDecoder: LogDecoder {
                    line: head.number, offset: head.offset, lines: 1, emit: emit)
         }
 
-        switch grammar.classify(line.bytes) {
-        case .head(let head):
-            startRecord(head, in: line, lines: 1, emit: emit)
+        switch grammar.classify(line.bytes, into: &head) {
+        case .head:
+            startRecord(in: line, lines: 1, emit: emit)
         case .incompleteHead:
             flushPending(emit: emit)
             flushOrphans(emit: emit)
@@ -132,22 +153,28 @@ struct TextLogDecoder: LogDecoder {
         }
     }
 
-    private mutating func startRecord(_ head: TextRecordHead, in line: ByteLine, lines: Int, emit: (ReaderOutput) -> Void) {
+    /// Starts the record whose first line (or hard-wrapped head joined from two lines) the grammar has
+    /// just written into `head`. A record not built (of a skipped process, or refused by the filter)
+    /// costs no string, no timestamp text, and none of the fields the grammar left to be read.
+    private mutating func startRecord(in line: ByteLine, lines: Int, emit: (ReaderOutput) -> Void) {
         flushPending(emit: emit)
         flushOrphans(emit: emit)
         let bytes = line.bytes
-        let timeText = TimestampText(utf8: bytes.slice(head.timeText.lowerBound, head.timeText.upperBound))
-        guard let timestamp = resolver.resolve(head.time, text: timeText) else {
+        guard let time = resolver.advance(past: head.time) else {
+            let timeText = TimestampText(utf8: bytes.slice(head.timeText.lowerBound, head.timeText.upperBound))
             discarded = ReaderDiagnostic(code: .invalidTimestamp, severity: .warning,
                                          message: "'\(timeText.string)' is not a valid time; record skipped",
                                          origin: origin(line.number, line.byteOffset), lineCount: lines)
+            open = .discarded
             return
         }
-        for note in resolver.takeNotes() {
-            let diagnostic = ReaderDiagnostic(code: .inferredTime, severity: .note, message: note,
-                                              origin: origin(line.number, line.byteOffset), lineCount: 0)
-            statistics.count(diagnostic)
-            emit(.diagnostic(diagnostic))
+        if resolver.hasNotes {
+            for note in resolver.takeNotes() {
+                let diagnostic = ReaderDiagnostic(code: .inferredTime, severity: .note, message: note,
+                                                  origin: origin(line.number, line.byteOffset), lineCount: 0)
+                statistics.count(diagnostic)
+                emit(.diagnostic(diagnostic))
+            }
         }
         var invalid = false
         var process = ""
@@ -158,19 +185,30 @@ struct TextLogDecoder: LogDecoder {
         }
         statistics.eventLines += lines
         if skipping.skips(process: process) {
-            skippingRecord = true
+            open = .skipped
             statistics.events += 1
             statistics.eventsSkipped += 1
             return
         }
-        // A line that is not all ASCII is always built, so that its invalid UTF-8 is reported as before.
-        if skipping.filters, UTF8Text.isASCII(bytes),
+        // A record whose fields are not all ASCII is always built, so that invalid UTF-8 in them is reported
+        // as before. The filter is shown the message with any prefixes still unread before it: more text
+        // than the message, which may only make it admit more.
+        if skipping.filters, !invalid, head.fieldsAreASCII(in: bytes),
            skipping.refuses(process: process, pid: head.pid, firstLine: bytes.slice(head.message.lowerBound, head.message.upperBound)) {
-            heldLine.removeAll(keepingCapacity: true)
-            heldLine.append(contentsOf: bytes)
-            held = HeldRecord(head: head, timestamp: timestamp, line: line.number, byteOffset: line.byteOffset)
+            heldBytes.removeAll(keepingCapacity: true)
+            heldBytes.append(contentsOf: bytes)
+            heldFurtherLines.removeAll(keepingCapacity: true)
+            held.head = head
+            held.time = time
+            held.line = line.number
+            held.byteOffset = line.byteOffset
+            held.firstLineCount = bytes.count
+            held.messageBytes = head.message.count
+            open = .held
             return
         }
+        head.completeFields(in: bytes)
+        let timestamp = time.timestamp(text: TimestampText(utf8: bytes.slice(head.timeText.lowerBound, head.timeText.upperBound)))
         build(head, from: bytes, timestamp: timestamp, origin: origin(line.number, line.byteOffset), process: process, invalid: invalid)
     }
 
@@ -178,21 +216,68 @@ struct TextLogDecoder: LogDecoder {
         EventOrigin(input: configuration.inputName, line: line, byteOffset: byteOffset)
     }
 
-    /// The held record has a further line: build it as if it had never been held.
-    private mutating func buildHeld() {
-        guard let record = held.take() else { return }
-        let line = heldLine
-        line.withUnsafeBytes { bytes in
-            // The process name again, from the same bytes.
+    /// Keeps a further line of the held record, to show the filter the whole message at the record's end:
+    /// false when the filter could not be shown it, so that the record is to be built now — a line not all
+    /// ASCII (its invalid UTF-8 is reported), one taking the message past its limit (which is reported
+    /// as its lines come), or one that may hold the prefixes of a head hard-wrapped before them.
+    private mutating func holdFurther(_ line: ByteLine) -> Bool {
+        let bytes = line.bytes
+        guard UTF8Text.isASCII(bytes), held.messageBytes + 1 + bytes.count <= configuration.limits.maximumMessageLength else {
+            return false
+        }
+        if heldFurtherLines.isEmpty, held.head.unreadPrefixes == .prefixesOrNextLine {
+            var probe = held.head
+            let awaitsPrefixes = heldBytes.withUnsafeBytes { held in
+                probe.completeFields(in: held.slice(0, self.held.firstLineCount))
+                return probe.prefixesMayFollow && probe.message.isEmpty
+            }
+            if awaitsPrefixes { return false }
+        }
+        heldBytes.append(.newline)
+        let start = heldBytes.count
+        heldBytes.append(contentsOf: bytes)
+        heldFurtherLines.append((start..<heldBytes.count, line.number, line.byteOffset))
+        held.messageBytes += 1 + bytes.count
+        return true
+    }
+
+    /// Whether the filter refuses the held record with all its lines, asked again at its end.
+    private mutating func refusesWholeHeldRecord() -> Bool {
+        let head = held.head
+        return heldBytes.withUnsafeBytes { bytes in
             var process = ""
-            if let range = record.head.process, !range.isEmpty {
+            if let range = head.process, !range.isEmpty {
                 process = interner.string(for: bytes.slice(range.lowerBound, range.upperBound)).text
             }
-            build(record.head, from: bytes, timestamp: record.timestamp, origin: origin(record.line, record.byteOffset),
-                  process: process, invalid: false)
+            return skipping.refuses(process: process, pid: head.pid, firstLine: bytes.slice(head.message.lowerBound, bytes.count))
         }
     }
 
+    /// Builds the held record as if it had never been held, its further lines included. (Its own head:
+    /// `head` may already hold the next record's, when the held one is built at its end.)
+    private mutating func buildHeld(emit: (ReaderOutput) -> Void) {
+        var head = held.head
+        let kept = heldBytes
+        kept.withUnsafeBytes { kept in
+            let bytes = kept.slice(0, held.firstLineCount)
+            // The process name again, from the same bytes.
+            var process = ""
+            if let range = head.process, !range.isEmpty {
+                process = interner.string(for: bytes.slice(range.lowerBound, range.upperBound)).text
+            }
+            head.completeFields(in: bytes)
+            let text = TimestampText(utf8: bytes.slice(head.timeText.lowerBound, head.timeText.upperBound))
+            build(head, from: bytes, timestamp: held.time!.timestamp(text: text), origin: origin(held.line, held.byteOffset),
+                  process: process, invalid: false)
+            for further in heldFurtherLines {
+                append(kept.slice(further.range.lowerBound, further.range.upperBound), number: further.number,
+                       byteOffset: further.byteOffset, emit: emit)
+            }
+        }
+        heldFurtherLines.removeAll(keepingCapacity: true)
+    }
+
+    /// Builds the event of the record whose head is `head` (its fields complete), from its first line `bytes`.
     private mutating func build(_ head: TextRecordHead, from bytes: UnsafeRawBufferPointer, timestamp: LogTimestamp,
                                 origin: EventOrigin, process: String, invalid: Bool) {
         var invalid = invalid
@@ -222,6 +307,7 @@ struct TextLogDecoder: LogDecoder {
             message: message,
             origin: origin
         )
+        open = .built
         pendingInvalidUTF8 = invalid
         pendingMessageBytes = message.utf8.count
         pendingMessageCut = false
@@ -229,14 +315,27 @@ struct TextLogDecoder: LogDecoder {
     }
 
     private mutating func continueRecord(_ line: ByteLine, emit: (ReaderOutput) -> Void) {
-        if discarded != nil {
+        switch open {
+        case .none: return
+        case .discarded:
             discarded!.lineCount += 1
             return
+        case .skipped:
+            statistics.eventLines += 1
+            return
+        case .held:
+            statistics.eventLines += 1
+            if holdFurther(line) { return }
+            buildHeld(emit: emit)
+        case .built:
+            statistics.eventLines += 1
         }
-        statistics.eventLines += 1
-        if skippingRecord { return }
-        if held != nil { buildHeld() }
-        var bytes = line.bytes
+        append(line.bytes, number: line.number, byteOffset: line.byteOffset, emit: emit)
+    }
+
+    /// Appends a further line of the record being built to its message.
+    private mutating func append(_ line: UnsafeRawBufferPointer, number: Int, byteOffset: Int, emit: (ReaderOutput) -> Void) {
+        var bytes = line
         if pendingAwaitsPrefixes {
             pendingAwaitsPrefixes = false
             let prefixes = MessagePrefixes.parse(bytes, from: 0)
@@ -261,7 +360,7 @@ struct TextLogDecoder: LogDecoder {
             pendingMessageCut = true
             report(.messageTooLong, .warning,
                    "message longer than \(configuration.limits.maximumMessageLength) bytes; later lines of it were not kept",
-                   line: line.number, offset: line.byteOffset, lines: 0, emit: emit)
+                   line: number, offset: byteOffset, lines: 0, emit: emit)
             return
         }
         let decoded = UTF8Text.decode(bytes)
@@ -272,16 +371,26 @@ struct TextLogDecoder: LogDecoder {
     }
 
     private mutating func flushPending(emit: (ReaderOutput) -> Void) {
-        skippingRecord = false
-        if held != nil {
-            held = nil
-            statistics.events += 1
-            statistics.eventsSkipped += 1
-        }
-        if let diagnostic = discarded {
-            discarded = nil
+        let record = open
+        open = .none
+        switch record {
+        case .none, .skipped:
+            return
+        case .held:
+            guard !heldFurtherLines.isEmpty, !refusesWholeHeldRecord() else {
+                statistics.events += 1
+                statistics.eventsSkipped += 1
+                return
+            }
+            buildHeld(emit: emit)
+            open = .none
+        case .discarded:
+            let diagnostic = discarded.take()!
             statistics.count(diagnostic)
             emit(.diagnostic(diagnostic))
+            return
+        case .built:
+            break
         }
         // `take()` moves the event out without copying (and retaining) its strings.
         guard var event = pending.take() else { return }

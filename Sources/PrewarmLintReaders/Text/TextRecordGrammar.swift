@@ -3,9 +3,10 @@ import PrewarmLintModel
 /// The parsed head of a text record: values, and byte ranges into the line for the fields an
 /// event keeps (decoded into `String`s only when the record is kept).
 ///
-/// Ranges are stored as 32-bit offsets (a line is at most ``maximumLineLength`` bytes): the head is
-/// made and copied a few times for every line of a text log, so its size is paid per line (six ranges
-/// of 16–24 bytes as `Range<Int>?`s, 8 bytes each now).
+/// Packed: the head is written and copied for every line of a text log, so its size is paid per line.
+/// Ranges are 32-bit offsets (a line is at most ``maximumLineLength`` bytes), the time's parts 32-bit
+/// numbers, optional numbers a flag and a value; in 128 bytes, a copy is a few moves instead of a call
+/// to `memcpy` (it was 230 bytes, with a 112-byte `PartialTimestamp` and 16-byte optionals).
 struct TextRecordHead {
     /// The longest line a head can describe; the text decoder's framer cuts lines to it.
     static let maximumLineLength = 1 << 30
@@ -22,23 +23,120 @@ struct TextRecordHead {
         var range: Range<Int>? { lower < 0 ? nil : Int(lower)..<Int(upper) }
     }
 
-    var time: PartialTimestamp
+    /// A `PartialTimestamp`'s parts, each in 32 bits (`Int32.min`: none). The parsers read at most six
+    /// digits a part, so every part fits; one that did not would be clamped, to a value as invalid.
+    private struct PackedTime {
+        static let none = Int32.min
+        var year: Int32, month: Int32, day: Int32, hour: Int32, minute: Int32, second: Int32, microsecond: Int32, offset: Int32
+
+        init(_ time: PartialTimestamp) {
+            func packed(_ value: Int?) -> Int32 { value.map { Int32(clamping: $0) } ?? Self.none }
+            year = packed(time.year)
+            month = packed(time.month)
+            day = packed(time.day)
+            hour = Int32(clamping: time.hour)
+            minute = Int32(clamping: time.minute)
+            second = Int32(clamping: time.second)
+            microsecond = Int32(clamping: time.microsecond)
+            offset = packed(time.utcOffsetSeconds)
+        }
+
+        var partial: PartialTimestamp {
+            func unpacked(_ value: Int32) -> Int? { value == Self.none ? nil : Int(value) }
+            return PartialTimestamp(year: unpacked(year), month: unpacked(month), day: unpacked(day), hour: Int(hour),
+                                    minute: Int(minute), second: Int(second), microsecond: Int(microsecond),
+                                    utcOffsetSeconds: unpacked(offset))
+        }
+    }
+
+    private var packedTime: PackedTime
     private var storedTimeText: Span
     private var storedProcess = Span(nil)
-    var pid: Int?
-    var threadID: UInt64?
-    var activityID: UInt64?
+    private var storedPID: Int64 = .min
+    private var storedThreadID: UInt64 = 0, storedActivityID: UInt64 = 0
+    private var hasThreadID = false, hasActivityID = false
     var type: MessageType = .default
+    /// The type's spelling, when a grammar left it to be read (``completeFields(in:)``) instead of setting ``type``.
+    private var storedTypeWord = Span(nil)
     private var storedSenderImage = Span(nil), storedSubsystem = Span(nil), storedCategory = Span(nil)
     private var storedMessage: Span
     /// The line ended where the message should start: in a hard-wrapped export the `(image)` and
     /// `[subsystem:category]` prefixes then begin the next line, which starts the message.
     var prefixesMayFollow = false
+    /// How the message's `(image) [subsystem:category]` prefixes are still to be read (see
+    /// ``completeFields(in:)``): a grammar leaves them to the decoder, which reads them only for a
+    /// record it builds. Until then ``message`` starts at the prefixes.
+    var unreadPrefixes = UnreadPrefixes.none
+
+    /// Prefixes left unread by a grammar.
+    enum UnreadPrefixes: UInt8 {
+        /// None: the fields are final.
+        case none
+        /// `MessagePrefixes` at the start of ``message``.
+        case prefixes
+        /// The same, in `log show`'s default style, whose hard-wrapped heads may leave them to the next line.
+        case prefixesOrNextLine
+    }
 
     init(time: PartialTimestamp, timeText: Range<Int>, message: Range<Int>) {
-        self.time = time
+        packedTime = PackedTime(time)
         storedTimeText = Span(timeText)
         storedMessage = Span(message)
+    }
+
+    /// The time as the line printed it.
+    var time: PartialTimestamp { packedTime.partial }
+    /// The pid (read from digits: never negative).
+    var pid: Int? {
+        get { storedPID == .min ? nil : Int(storedPID) }
+        set { storedPID = newValue.map { Int64($0) } ?? .min }
+    }
+    var threadID: UInt64? {
+        get { hasThreadID ? storedThreadID : nil }
+        set { hasThreadID = newValue != nil; storedThreadID = newValue ?? 0 }
+    }
+    var activityID: UInt64? {
+        get { hasActivityID ? storedActivityID : nil }
+        set { hasActivityID = newValue != nil; storedActivityID = newValue ?? 0 }
+    }
+
+    /// A head for a decoder's scratch space, before a grammar writes one.
+    static let placeholder = TextRecordHead(time: PartialTimestamp(hour: 0, minute: 0, second: 0), timeText: 0..<0, message: 0..<0)
+
+    /// Whether the fields an event decodes from `line`, other than the process, are ASCII (the time and
+    /// the numeric columns are not decoded; unread prefixes are within the message).
+    func fieldsAreASCII(in line: UnsafeRawBufferPointer) -> Bool {
+        func isASCII(_ span: Span) -> Bool {
+            span.lower < 0 || UTF8Text.isASCII(line.slice(Int(span.lower), Int(span.upper)))
+        }
+        return isASCII(storedMessage) && isASCII(storedSenderImage) && isASCII(storedSubsystem) && isASCII(storedCategory)
+    }
+
+    /// The type's spelling in the line, to be read by ``completeFields(in:)``.
+    var typeWord: Range<Int>? {
+        get { storedTypeWord.range }
+        set { storedTypeWord = Span(newValue) }
+    }
+
+    /// Reads from `line`, the bytes the head describes, what a grammar left to be read only for a
+    /// record that is built (most records of a device's log are not): the type from its spelling
+    /// (``typeWord``), and the prefixes (``unreadPrefixes``) — the sender image, subsystem and category,
+    /// and where the message starts after them.
+    mutating func completeFields(in line: UnsafeRawBufferPointer) {
+        if let word = typeWord {
+            type = MessageTypeSpelling.type(line.slice(word.lowerBound, word.upperBound))
+            typeWord = nil
+        }
+        guard unreadPrefixes != .none else { return }
+        let prefixes = MessagePrefixes.parse(line, from: message.lowerBound)
+        senderImage = prefixes.senderImage
+        subsystem = prefixes.subsystem
+        category = prefixes.category
+        message = prefixes.messageStart..<message.upperBound
+        if unreadPrefixes == .prefixesOrNextLine {
+            prefixesMayFollow = prefixes.messageStart >= line.count && prefixes.subsystem == nil
+        }
+        unreadPrefixes = .none
     }
 
     var timeText: Range<Int> {
@@ -69,8 +167,8 @@ struct TextRecordHead {
 
 /// What one line of a text format is.
 enum TextLineKind {
-    /// The first line of a record.
-    case head(TextRecordHead)
+    /// The first line of a record; the grammar wrote its head into the decoder's.
+    case head
     /// The start of a record head cut short by a hard wrap: the next line completes it.
     case incompleteHead
     /// A known non-event line.
@@ -82,8 +180,10 @@ enum TextLineKind {
 /// The line grammar of one text format: which lines start records and where their fields are.
 protocol TextRecordGrammar {
     static var format: LogFormat { get }
-    /// Classifies a line. Called for every line, in order.
-    mutating func classify(_ line: UnsafeRawBufferPointer) -> TextLineKind
+    /// Classifies a line, writing the head of a record's first line into `head` (left as it was for
+    /// any other line). Called for every line, in order. (The head is written in place: returned in
+    /// the line's kind, it was copied several times for every line.)
+    mutating func classify(_ line: UnsafeRawBufferPointer, into head: inout TextRecordHead) -> TextLineKind
     /// Adjusts a finished event (pymobiledevice3 prints subsystem and category after the message).
     func finish(_ event: inout LogEvent)
 }
@@ -116,16 +216,16 @@ enum TextGrammar {
     }
 
     @inline(__always)
-    mutating func classify(_ line: UnsafeRawBufferPointer) -> TextLineKind {
+    mutating func classify(_ line: UnsafeRawBufferPointer, into head: inout TextRecordHead) -> TextLineKind {
         switch self {
-        case .logShow(let grammar): return grammar.classify(line)
-        case .logShowCompact(let grammar): return grammar.classify(line)
-        case .logShowSyslog(let grammar): return grammar.classify(line)
-        case .xcodeConsole(let grammar): return grammar.classify(line)
-        case .idevicesyslog(let grammar): return grammar.classify(line)
-        case .pymobiledevice3(let grammar): return grammar.classify(line)
+        case .logShow(let grammar): return grammar.classify(line, into: &head)
+        case .logShowCompact(let grammar): return grammar.classify(line, into: &head)
+        case .logShowSyslog(let grammar): return grammar.classify(line, into: &head)
+        case .xcodeConsole(let grammar): return grammar.classify(line, into: &head)
+        case .idevicesyslog(let grammar): return grammar.classify(line, into: &head)
+        case .pymobiledevice3(let grammar): return grammar.classify(line, into: &head)
         case .consoleCopy(var grammar):
-            let kind = grammar.classify(line)
+            let kind = grammar.classify(line, into: &head)
             self = .consoleCopy(grammar)
             return kind
         }
@@ -212,7 +312,7 @@ enum ExporterChrome {
 /// Maps the many spellings of a message type onto ``MessageType``, comparing bytes case-insensitively
 /// without building a string (this runs once per event).
 enum MessageTypeSpelling {
-    private static let spellings: [(StaticString, MessageType)] = [
+    static let spellings: [(String, MessageType)] = [
         // The legacy syslog relay's `Warning` has no os_log counterpart; it is below Error, so default.
         ("default", .default), ("df", .default), ("notice", .default), ("standard", .default), ("warning", .default),
         ("info", .info), ("i", .info),
@@ -223,17 +323,39 @@ enum MessageTypeSpelling {
         ("signpost", .signpost),
     ]
 
-    static func type(_ word: UnsafeRawBufferPointer) -> MessageType {
-        guard !word.isEmpty, word.count <= 12 else { return .unknown }
-        for (spelling, type) in spellings where spelling.utf8CodeUnitCount == word.count {
-            var equal = true
-            let bytes = spelling.utf8Start
-            for index in 0..<word.count {
-                let byte = word[index]
-                if (byte.isASCIILetter ? byte | 0x20 : byte) != bytes[index] { equal = false; break }
-            }
-            if equal { return type }
+    /// A word of at most 15 bytes in 16 bytes, letters lowered, its length in the last byte: two spellings
+    /// are the same word, case aside, exactly when their keys are equal.
+    private struct Key: Equatable {
+        var low: UInt64, high: UInt64
+
+        init?(_ word: UnsafeRawBufferPointer) {
+            guard word.count < 16 else { return nil }
+            var words: (UInt64, UInt64) = (0, 0)
+            withUnsafeMutableBytes(of: &words) { $0.copyMemory(from: word) }
+            low = Self.lowered(UInt64(littleEndian: words.0))
+            high = Self.lowered(UInt64(littleEndian: words.1)) | UInt64(word.count) << 56
         }
+
+        /// `word` with its bytes `A`…`Z` made lowercase, all eight at once.
+        static func lowered(_ word: UInt64) -> UInt64 {
+            let ones: UInt64 = 0x0101_0101_0101_0101
+            let sevenBits = word & (0x7F &* ones)
+            // The high bit of each byte: set where the byte (below 0x80) is at least `A`, and where it is past `Z`.
+            let fromA = sevenBits &+ (0x80 - 0x41) &* ones
+            let pastZ = sevenBits &+ (0x80 - 0x5B) &* ones
+            let uppercase = fromA & ~pastZ & ~word & (0x80 &* ones)
+            return word | uppercase >> 2
+        }
+    }
+
+    private static let keys: [(Key, MessageType)] = spellings.map { spelling, type in
+        var text = spelling
+        return (text.withUTF8 { Key(UnsafeRawBufferPointer($0))! }, type)
+    }
+
+    static func type(_ word: UnsafeRawBufferPointer) -> MessageType {
+        guard !word.isEmpty, let key = Key(word) else { return .unknown }
+        for (spelling, type) in keys where spelling == key { return type }
         return .unknown
     }
 }
