@@ -71,14 +71,30 @@ public struct CivilDateTime: Sendable, Hashable, Comparable {
 
     /// Whether the fields name a real date and time (February 30th does not).
     public var isValid: Bool {
-        guard (1...12).contains(month), day >= 1, day <= CivilDateTime.daysIn(month: month, year: year) else { return false }
-        return (0..<24).contains(hour) && (0..<60).contains(minute) && (0...60).contains(second)
-            && (0..<1_000_000).contains(microsecond)
+        CivilDateTime.isValidDate(year: year, month: month, day: day)
+            && CivilDateTime.isValidTime(hour: hour, minute: minute, second: second, microsecond: microsecond)
+    }
+
+    /// Whether a day of a month of a year exists (February 30th does not).
+    @inlinable public static func isValidDate(year: Int, month: Int, day: Int) -> Bool {
+        (1...12).contains(month) && day >= 1 && day <= daysIn(month: month, year: year)
+    }
+
+    /// Whether a time of day exists (a leap second, `:60`, does).
+    @inlinable public static func isValidTime(hour: Int, minute: Int, second: Int, microsecond: Int) -> Bool {
+        (0..<24).contains(hour) && (0..<60).contains(minute) && (0...60).contains(second) && (0..<1_000_000).contains(microsecond)
     }
 
     /// The instant this local time names at the given UTC offset, in microseconds since the epoch.
     public func microsecondsSinceEpoch(utcOffsetSeconds: Int) -> Int64 {
-        let days = CivilDateTime.days(fromCivilYear: year, month: month, day: day)
+        CivilDateTime.microsecondsSinceEpoch(days: CivilDateTime.days(fromCivilYear: year, month: month, day: day),
+                                             hour: hour, minute: minute, second: second, microsecond: microsecond,
+                                             utcOffsetSeconds: utcOffsetSeconds)
+    }
+
+    /// The instant of a time of day on the day `days` days after 1970-01-01, at a UTC offset.
+    @inlinable public static func microsecondsSinceEpoch(days: Int64, hour: Int, minute: Int, second: Int, microsecond: Int,
+                                                         utcOffsetSeconds: Int) -> Int64 {
         let seconds = days * 86_400 + Int64(hour * 3600 + minute * 60 + second) - Int64(utcOffsetSeconds)
         return seconds * 1_000_000 + Int64(microsecond)
     }

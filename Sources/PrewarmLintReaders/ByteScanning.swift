@@ -73,30 +73,43 @@ extension UnsafeRawBufferPointer {
     /// A run of decimal digits starting at `index`: its value and the index after it.
     /// Nil when there is no digit or the value overflows.
     @inlinable @inline(__always) func unsignedInteger(at index: Int) -> (value: UInt64, end: Int)? {
-        var position = index
+        let end = endOfRun(from: index, ByteClasses.decimalDigits)
+        guard end > index else { return nil }
         var value: UInt64 = 0
-        while position < count, self[position].isDigit {
+        for position in index..<end {
             let (times, overflow1) = value.multipliedReportingOverflow(by: 10)
             let (sum, overflow2) = times.addingReportingOverflow(UInt64(self[position] &- 0x30))
             if overflow1 || overflow2 { return nil }
             value = sum
-            position += 1
         }
-        return position > index ? (value, position) : nil
+        return (value, end)
     }
 
     /// A run of hexadecimal digits starting at `index` (no `0x`): its value and the index after it.
     @inlinable @inline(__always) func hexInteger(at index: Int) -> (value: UInt64, end: Int)? {
-        var position = index
+        let end = endOfRun(from: index, ByteClasses.hexDigits)
+        guard end > index else { return nil }
         var value: UInt64 = 0
-        while position < count, self[position].isHexDigit {
+        for position in index..<end {
             guard value >> 60 == 0 else { return nil }
+            // `0`…`9` keep their low nibble; `a`…`f` and `A`…`F` (0x6_ and 0x4_) have 1…6 there, plus 9.
             let byte = self[position]
-            let nibble = byte.isDigit ? byte &- 0x30 : (byte | 0x20) &- 0x61 &+ 10
-            value = value << 4 | UInt64(nibble)
-            position += 1
+            value = value << 4 | UInt64((byte & 0x0F) &+ (byte >> 6) &* 9)
         }
-        return position > index ? (value, position) : nil
+        return (value, end)
+    }
+
+    /// The index of the first byte at or after `index` not of the class `members` picks out of a word
+    /// (``ByteClasses``), testing eight bytes at a time.
+    @inlinable @inline(__always) func endOfRun(from index: Int, _ members: (UInt64) -> UInt64) -> Int {
+        var position = index
+        while position + 8 <= count {
+            let outside = ~members(UInt64(littleEndian: loadUnaligned(fromByteOffset: position, as: UInt64.self))) & ByteClasses.highBits
+            if outside != 0 { return position + outside.trailingZeroBitCount >> 3 }
+            position += 8
+        }
+        while position < count, members(UInt64(self[position])) & 0x80 != 0 { position += 1 }
+        return position
     }
 
     /// The index of the first byte at or after `index` that is not a space or tab. Runs of spaces (the
@@ -117,9 +130,7 @@ extension UnsafeRawBufferPointer {
 
     /// The index of the first space or tab at or after `index` (or `count`).
     @inlinable @inline(__always) func endOfToken(from index: Int) -> Int {
-        var position = index
-        while position < count, !self[position].isSpaceOrTab { position += 1 }
-        return position
+        endOfRun(from: index, ByteClasses.notSpaceOrTab)
     }
 
     /// A sub-buffer.
@@ -142,6 +153,35 @@ extension UnsafeRawBufferPointer {
         var index = count
         while index > 0, self[index - 1] != UInt8(ascii: "/") { index -= 1 }
         return slice(index, count)
+    }
+}
+
+/// Classes of bytes tested eight at a time: each function sets the high bit of every byte of a
+/// little-endian word that is in its class, and clears the other bits (a byte alone in the low eight
+/// bits of a word answers for itself). Range tests on each byte's low seven bits cannot carry into the
+/// next byte; bytes of 0x80 and above are in no class but `notSpaceOrTab`.
+@usableFromInline enum ByteClasses {
+    @usableFromInline static let ones: UInt64 = 0x0101_0101_0101_0101
+    @usableFromInline static let highBits: UInt64 = 0x8080_8080_8080_8080
+
+    /// The bytes of `word` (below 0x80) from `low` to `high`.
+    @inlinable @inline(__always) static func within(_ word: UInt64, _ low: UInt8, _ high: UInt8) -> UInt64 {
+        let sevenBits = word & (0x7F &* ones)
+        let fromLow = sevenBits &+ UInt64(0x80 - low) &* ones
+        let pastHigh = sevenBits &+ UInt64(0x7F - high) &* ones
+        return fromLow & ~pastHigh & ~word & highBits
+    }
+
+    @inlinable @inline(__always) static func decimalDigits(_ word: UInt64) -> UInt64 {
+        within(word, 0x30, 0x39)
+    }
+
+    @inlinable @inline(__always) static func hexDigits(_ word: UInt64) -> UInt64 {
+        within(word, 0x30, 0x39) | within(word | 0x20 &* ones, 0x61, 0x66)
+    }
+
+    @inlinable @inline(__always) static func notSpaceOrTab(_ word: UInt64) -> UInt64 {
+        ~(within(word, 0x20, 0x20) | within(word, 0x09, 0x09)) & highBits
     }
 }
 

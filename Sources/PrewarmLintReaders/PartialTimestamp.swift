@@ -82,6 +82,13 @@ enum TimestampParsing {
     /// parser then reads.
     @inline(__always)
     static func logShowDateTime(_ bytes: UnsafeRawBufferPointer, at start: Int) -> (PartialTimestamp, end: Int)? {
+        guard let (packed, end) = logShowPackedDateTime(bytes, at: start) else { return nil }
+        return (packed.partial, end)
+    }
+
+    /// ``logShowDateTime(_:at:)`` into a ``PackedTimestamp``, which a text decoder keeps for each line.
+    @inline(__always)
+    static func logShowPackedDateTime(_ bytes: UnsafeRawBufferPointer, at start: Int) -> (PackedTimestamp, end: Int)? {
         guard start >= 0, bytes.count - start >= 31 else { return nil }
         let sign = bytes[start + 26], between = bytes[start + 10]
         guard bytes[start + 4] == UInt8(ascii: "-"), bytes[start + 7] == UInt8(ascii: "-"), between == .space || between == UInt8(ascii: "T"),
@@ -90,12 +97,12 @@ enum TimestampParsing {
         else { return nil }
         // Every other byte a digit: one flag for all of them, no branch per digit.
         var notDigit = false
-        func number(_ offset: Int, _ length: Int) -> Int {
-            var value = 0
+        func number(_ offset: Int, _ length: Int) -> Int32 {
+            var value: Int32 = 0
             for position in (start + offset)..<(start + offset + length) {
                 let digit = bytes[position] &- 0x30
                 notDigit = notDigit || digit > 9
-                value = value &* 10 &+ Int(digit)
+                value = value &* 10 &+ Int32(digit)
             }
             return value
         }
@@ -104,8 +111,8 @@ enum TimestampParsing {
         let offsetHours = number(27, 2), offsetMinutes = number(29, 2)
         guard !notDigit, offsetHours < 24, offsetMinutes < 60 else { return nil }
         let offset = offsetHours * 3600 + offsetMinutes * 60
-        return (PartialTimestamp(year: year, month: month, day: day, hour: hour, minute: minute, second: second, microsecond: microsecond,
-                                 utcOffsetSeconds: sign == UInt8(ascii: "-") ? -offset : offset), start + 31)
+        return (PackedTimestamp(year: year, month: month, day: day, hour: hour, minute: minute, second: second, microsecond: microsecond,
+                                offset: sign == UInt8(ascii: "-") ? -offset : offset), start + 31)
     }
 
     /// `HH:MM:SS[.fraction][ ][±HHMM]`: the Console.app spelling, with or without a space before the offset.
@@ -174,4 +181,40 @@ enum TimestampParsing {
         for (index, name) in monthNames.enumerated() where bytes.matches(name, at: start) { return index + 1 }
         return nil
     }
+}
+
+/// A ``PartialTimestamp``'s parts, each in 32 bits (``none``: not printed), as a text decoder keeps them
+/// for every line (a `PartialTimestamp` takes 112 bytes). The parsers read at most six digits a part,
+/// so every part they make fits; one that did not would be clamped, to a value as invalid.
+struct PackedTimestamp: Equatable {
+    static let none = Int32.min
+    var year: Int32, month: Int32, day: Int32, hour: Int32, minute: Int32, second: Int32, microsecond: Int32, offset: Int32
+
+    init(year: Int32, month: Int32, day: Int32, hour: Int32, minute: Int32, second: Int32, microsecond: Int32, offset: Int32) {
+        self.year = year
+        self.month = month
+        self.day = day
+        self.hour = hour
+        self.minute = minute
+        self.second = second
+        self.microsecond = microsecond
+        self.offset = offset
+    }
+
+    init(_ time: PartialTimestamp) {
+        func packed(_ value: Int?) -> Int32 { value.map { Int32(clamping: $0) } ?? Self.none }
+        self.init(year: packed(time.year), month: packed(time.month), day: packed(time.day), hour: Int32(clamping: time.hour),
+                  minute: Int32(clamping: time.minute), second: Int32(clamping: time.second),
+                  microsecond: Int32(clamping: time.microsecond), offset: packed(time.utcOffsetSeconds))
+    }
+
+    var partial: PartialTimestamp {
+        func unpacked(_ value: Int32) -> Int? { value == Self.none ? nil : Int(value) }
+        return PartialTimestamp(year: unpacked(year), month: unpacked(month), day: unpacked(day), hour: Int(hour),
+                                minute: Int(minute), second: Int(second), microsecond: Int(microsecond),
+                                utcOffsetSeconds: unpacked(offset))
+    }
+
+    /// Whether the date and the UTC offset are printed: nothing is left to infer.
+    var isComplete: Bool { year != Self.none && month != Self.none && day != Self.none && offset != Self.none }
 }

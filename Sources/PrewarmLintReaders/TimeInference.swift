@@ -42,6 +42,8 @@ public struct TimestampResolver: Sendable {
     private var currentDate: (year: Int, month: Int, day: Int)?
     private var currentYear: Int?
     private var lastSeenOffset: Int?
+    /// The last date resolved and its day count: consecutive records are mostly of one day.
+    private var lastDay: (year: Int, month: Int, day: Int, days: Int64)?
     /// Notes about assumptions made, not yet handed to the caller.
     private var pendingNotes: [String] = []
     private var notedParts: LogTimestamp.InferredParts = []
@@ -83,8 +85,39 @@ public struct TimestampResolver: Sendable {
     /// Whether notes wait to be taken (``takeNotes()``).
     var hasNotes: Bool { !pendingNotes.isEmpty }
 
+    /// What `advance(past:)` does with a partial timestamp, of a packed one: without unpacking it when it is complete.
+    mutating func advance(past packed: PackedTimestamp) -> ResolvedTime? {
+        guard packed.isComplete else { return advance(past: packed.partial) }
+        return advanceComplete(year: Int(packed.year), month: Int(packed.month), day: Int(packed.day), hour: Int(packed.hour),
+                               minute: Int(packed.minute), second: Int(packed.second), microsecond: Int(packed.microsecond),
+                               offset: Int(packed.offset))
+    }
+
+    /// A timestamp with its date and offset: nothing to infer. The day count of its date is remembered for the next.
+    private mutating func advanceComplete(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, microsecond: Int,
+                                          offset: Int) -> ResolvedTime? {
+        lastSeenOffset = offset
+        let days: Int64
+        if let last = lastDay, last.day == day, last.month == month, last.year == year {
+            days = last.days
+        } else {
+            guard CivilDateTime.isValidDate(year: year, month: month, day: day) else { return nil }
+            days = CivilDateTime.days(fromCivilYear: year, month: month, day: day)
+            lastDay = (year, month, day, days)
+        }
+        guard CivilDateTime.isValidTime(hour: hour, minute: minute, second: second, microsecond: microsecond) else { return nil }
+        let instant = CivilDateTime.microsecondsSinceEpoch(days: days, hour: hour, minute: minute, second: second,
+                                                           microsecond: microsecond, utcOffsetSeconds: offset)
+        lastInstant = instant
+        return ResolvedTime(instant: instant, offset: offset, inferred: [])
+    }
+
     /// Completes a partial timestamp, moving on as ``resolve(_:text:)`` does; nil when its fields do not name a real time.
     mutating func advance(past partial: PartialTimestamp) -> ResolvedTime? {
+        if let year = partial.year, let month = partial.month, let day = partial.day, let offset = partial.utcOffsetSeconds {
+            return advanceComplete(year: year, month: month, day: day, hour: partial.hour, minute: partial.minute,
+                                   second: partial.second, microsecond: partial.microsecond, offset: offset)
+        }
         var inferred: LogTimestamp.InferredParts = []
         let offset: Int
         if let own = partial.utcOffsetSeconds {

@@ -60,4 +60,30 @@ struct TimestampResolverTests {
         #expect(resolver.resolve(PartialTimestamp(year: 2023, month: 2, day: 30, hour: 1, minute: 0, second: 0, utcOffsetSeconds: 0), text: "x") == nil)
         #expect(resolver.resolve(PartialTimestamp(year: 2023, month: 1, day: 1, hour: 25, minute: 0, second: 0, utcOffsetSeconds: 0), text: "x") == nil)
     }
+
+    @Test("complete timestamps: each the same as from a fresh resolver, packed or not, through changes of day and impossible dates")
+    func completeTimestampsRememberTheirDay() {
+        let inference = TimeInference()
+        var sequence: [PartialTimestamp] = []
+        for (year, month, day) in [(2024, 2, 28), (2024, 2, 29), (2024, 2, 30), (2023, 2, 29), (2024, 2, 29), (2024, 3, 1), (2024, 13, 1),
+                                   (2024, 3, 0), (2024, 3, 1), (1970, 1, 1), (1969, 12, 31), (2400, 2, 29), (2100, 2, 29)] {
+            for (hour, minute, second, microsecond) in [(0, 0, 0, 0), (23, 59, 60, 999_999), (24, 0, 0, 0), (12, 60, 0, 0), (7, 1, 2, 1_000_000)] {
+                for offset in [-25_200, 0, 50_400] {
+                    sequence.append(PartialTimestamp(year: year, month: month, day: day, hour: hour, minute: minute, second: second,
+                                                     microsecond: microsecond, utcOffsetSeconds: offset))
+                }
+            }
+        }
+        var remembering = TimestampResolver(inference: inference)
+        var packed = TimestampResolver(inference: inference)
+        var valid = 0
+        for partial in sequence {
+            var fresh = TimestampResolver(inference: inference)
+            let expected = fresh.resolve(partial, text: "t")
+            #expect(remembering.resolve(partial, text: "t") == expected, "\(partial)")
+            #expect(packed.advance(past: PackedTimestamp(partial))?.timestamp(text: TimestampText("t")) == expected, "\(partial)")
+            if expected != nil { valid += 1 }
+        }
+        #expect(valid == 8 * 2 * 3, "eight real dates, two real times of day, three offsets")
+    }
 }

@@ -160,7 +160,7 @@ struct TextLogDecoder: LogDecoder {
         flushPending(emit: emit)
         flushOrphans(emit: emit)
         let bytes = line.bytes
-        guard let time = resolver.advance(past: head.time) else {
+        guard let time = resolver.advance(past: head.packedTime) else {
             let timeText = TimestampText(utf8: bytes.slice(head.timeText.lowerBound, head.timeText.upperBound))
             discarded = ReaderDiagnostic(code: .invalidTimestamp, severity: .warning,
                                          message: "'\(timeText.string)' is not a valid time; record skipped",

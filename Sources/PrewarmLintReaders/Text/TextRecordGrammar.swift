@@ -23,33 +23,8 @@ struct TextRecordHead {
         var range: Range<Int>? { lower < 0 ? nil : Int(lower)..<Int(upper) }
     }
 
-    /// A `PartialTimestamp`'s parts, each in 32 bits (`Int32.min`: none). The parsers read at most six
-    /// digits a part, so every part fits; one that did not would be clamped, to a value as invalid.
-    private struct PackedTime {
-        static let none = Int32.min
-        var year: Int32, month: Int32, day: Int32, hour: Int32, minute: Int32, second: Int32, microsecond: Int32, offset: Int32
-
-        init(_ time: PartialTimestamp) {
-            func packed(_ value: Int?) -> Int32 { value.map { Int32(clamping: $0) } ?? Self.none }
-            year = packed(time.year)
-            month = packed(time.month)
-            day = packed(time.day)
-            hour = Int32(clamping: time.hour)
-            minute = Int32(clamping: time.minute)
-            second = Int32(clamping: time.second)
-            microsecond = Int32(clamping: time.microsecond)
-            offset = packed(time.utcOffsetSeconds)
-        }
-
-        var partial: PartialTimestamp {
-            func unpacked(_ value: Int32) -> Int? { value == Self.none ? nil : Int(value) }
-            return PartialTimestamp(year: unpacked(year), month: unpacked(month), day: unpacked(day), hour: Int(hour),
-                                    minute: Int(minute), second: Int(second), microsecond: Int(microsecond),
-                                    utcOffsetSeconds: unpacked(offset))
-        }
-    }
-
-    private var packedTime: PackedTime
+    /// The time as the line printed it.
+    private(set) var packedTime: PackedTimestamp
     private var storedTimeText: Span
     private var storedProcess = Span(nil)
     private var storedPID: Int64 = .min
@@ -79,7 +54,11 @@ struct TextRecordHead {
     }
 
     init(time: PartialTimestamp, timeText: Range<Int>, message: Range<Int>) {
-        packedTime = PackedTime(time)
+        self.init(time: PackedTimestamp(time), timeText: timeText, message: message)
+    }
+
+    init(time: PackedTimestamp, timeText: Range<Int>, message: Range<Int>) {
+        packedTime = time
         storedTimeText = Span(timeText)
         storedMessage = Span(message)
     }

@@ -1,0 +1,68 @@
+@testable import PrewarmLintReaders
+import Testing
+
+/// The scanners that test eight bytes at a time answer as a byte-by-byte loop does: on every byte value,
+/// at every start and length, in runs that end inside a word, at its end, and at the end of the buffer.
+@Suite("byte scanning")
+struct ByteScanningTests {
+    static func isHexDigit(_ byte: UInt8) -> Bool { byte.isDigit || (byte | 0x20) &- 0x61 < 6 }
+
+    /// Buffers made of runs of one class followed by a byte of another, every byte value included.
+    static func buffers() -> [[UInt8]] {
+        var buffers: [[UInt8]] = [Array(0...255), Array((0...255).reversed()), []]
+        let members: [[UInt8]] = [Array("0123456789".utf8), Array("0123456789abcdefABCDEF".utf8), [0x20, 0x09]]
+        var state: UInt32 = 12_345
+        func next() -> Int { state = state &* 1_103_515_245 &+ 12_345; return Int(state >> 8) }
+        for run in 0...20 {
+            for class_ in members {
+                for terminator in 0...255 {
+                    guard terminator % 7 == run % 7 || run < 2 else { continue }
+                    buffers.append((0..<run).map { _ in class_[next() % class_.count] } + [UInt8(terminator)] + [0x41, 0x30])
+                    buffers.append((0..<run).map { _ in class_[next() % class_.count] })
+                }
+            }
+        }
+        return buffers
+    }
+
+    @Test("runs of digits, hex digits and tokens end where a byte loop says, from every start")
+    func runEnds() {
+        for buffer in Self.buffers() {
+            buffer.withUnsafeBytes { bytes in
+                for start in 0...bytes.count {
+                    func loop(_ member: (UInt8) -> Bool) -> Int {
+                        var position = start
+                        while position < bytes.count, member(bytes[position]) { position += 1 }
+                        return position
+                    }
+                    #expect(bytes.endOfRun(from: start, ByteClasses.decimalDigits) == loop { $0.isDigit })
+                    #expect(bytes.endOfRun(from: start, ByteClasses.hexDigits) == loop(Self.isHexDigit))
+                    #expect(bytes.endOfToken(from: start) == loop { !$0.isSpaceOrTab })
+                    #expect(bytes.skippingSpaces(from: start) == loop { $0.isSpaceOrTab })
+                }
+            }
+        }
+    }
+
+    @Test("numbers: values, ends and overflow as before")
+    func numbers() {
+        func parse(_ text: String) -> (decimal: UInt64?, hex: UInt64?) {
+            Array(text.utf8).withUnsafeBytes { ($0.unsignedInteger(at: 0)?.value, $0.hexInteger(at: 0)?.value) }
+        }
+        #expect(parse("0").decimal == 0 && parse("0").hex == 0)
+        #expect(parse("2231 ").decimal == 2231)
+        #expect(parse("9461c    ").hex == 0x9461C && parse("9461c    ").decimal == 9461)
+        #expect(parse("DEADbeef0123").hex == 0xDEAD_BEEF_0123)
+        #expect(parse("18446744073709551615").decimal == UInt64.max)
+        #expect(parse("18446744073709551616").decimal == nil, "overflows")
+        #expect(parse("ffffffffffffffff").hex == UInt64.max)
+        #expect(parse("1ffffffffffffffff").hex == nil, "overflows")
+        #expect(parse("00000000000000000000ff").hex == 0xFF, "leading zeros do not overflow")
+        #expect(parse("g1").hex == nil && parse(" 1").decimal == nil && parse("").decimal == nil)
+        for value: UInt64 in [1, 15, 16, 255, 4_096, 0xABCDEF, 1 << 40, UInt64.max / 3] {
+            #expect(parse(String(value, radix: 16)).hex == value)
+            #expect(parse(String(value, radix: 16, uppercase: true) + ":").hex == value)
+            #expect(parse(String(value)).decimal == value)
+        }
+    }
+}
