@@ -128,6 +128,18 @@ extension UnsafeRawBufferPointer {
         return position
     }
 
+    /// The index of the first `: ` at or after `index`, or nil: ``firstIndex(of:from:)`` for the separator
+    /// after a process name, without a call per colon.
+    @inlinable @inline(__always) func firstColonSpace(from index: Int) -> Int? {
+        var position = index
+        while true {
+            let colon = endOfRun(from: position, ByteClasses.notColon)
+            guard colon + 1 < count else { return nil }
+            if self[colon + 1] == .space { return colon }
+            position = colon + 1
+        }
+    }
+
     /// The index of the first space or tab at or after `index` (or `count`).
     @inlinable @inline(__always) func endOfToken(from index: Int) -> Int {
         endOfRun(from: index, ByteClasses.notSpaceOrTab)
@@ -178,6 +190,10 @@ extension UnsafeRawBufferPointer {
 
     @inlinable @inline(__always) static func hexDigits(_ word: UInt64) -> UInt64 {
         within(word, 0x30, 0x39) | within(word | 0x20 &* ones, 0x61, 0x66)
+    }
+
+    @inlinable @inline(__always) static func notColon(_ word: UInt64) -> UInt64 {
+        ~within(word, 0x3A, 0x3A) & highBits
     }
 
     @inlinable @inline(__always) static func notSpaceOrTab(_ word: UInt64) -> UInt64 {

@@ -10,7 +10,7 @@ struct ByteScanningTests {
     /// Buffers made of runs of one class followed by a byte of another, every byte value included.
     static func buffers() -> [[UInt8]] {
         var buffers: [[UInt8]] = [Array(0...255), Array((0...255).reversed()), []]
-        let members: [[UInt8]] = [Array("0123456789".utf8), Array("0123456789abcdefABCDEF".utf8), [0x20, 0x09]]
+        let members: [[UInt8]] = [Array("0123456789".utf8), Array("0123456789abcdefABCDEF".utf8), [0x20, 0x09], Array("ab: :c".utf8)]
         var state: UInt32 = 12_345
         func next() -> Int { state = state &* 1_103_515_245 &+ 12_345; return Int(state >> 8) }
         for run in 0...20 {
@@ -25,7 +25,7 @@ struct ByteScanningTests {
         return buffers
     }
 
-    @Test("runs of digits, hex digits and tokens end where a byte loop says, from every start")
+    @Test("runs of digits, hex digits and tokens, `: ` and non-ASCII bytes are found where a byte loop finds them, from every start")
     func runEnds() {
         for buffer in Self.buffers() {
             buffer.withUnsafeBytes { bytes in
@@ -39,6 +39,8 @@ struct ByteScanningTests {
                     #expect(bytes.endOfRun(from: start, ByteClasses.hexDigits) == loop(Self.isHexDigit))
                     #expect(bytes.endOfToken(from: start) == loop { !$0.isSpaceOrTab })
                     #expect(bytes.skippingSpaces(from: start) == loop { $0.isSpaceOrTab })
+                    #expect(bytes.firstColonSpace(from: start) == bytes.firstIndex(of: ": ", from: start))
+                    #expect(UTF8Text.isASCII(bytes.slice(start, bytes.count)) == bytes[start...].allSatisfy { $0 < 0x80 })
                 }
             }
         }

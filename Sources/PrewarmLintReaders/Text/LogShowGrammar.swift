@@ -38,7 +38,7 @@ struct LogShowGrammar: TextRecordGrammar {
         let processStart = index
         var processEnd: Int
         var messageStart: Int
-        if let colon = line.firstIndex(of: ": ", from: processStart) {
+        if let colon = line.firstColonSpace(from: processStart) {
             processEnd = colon
             messageStart = colon + 2
         } else if line[line.count - 1] == UInt8(ascii: ":") {
