@@ -56,6 +56,8 @@ public struct PrewarmDecision: Sendable, Hashable {
     /// if let id = classifier.lastSignatureID, let reason = PrewarmDecision.Reason(signatureID: id) { … }
     /// ```
         public init?(signatureID: String) {
+            // Asked of every classified line: most are not dasd's, and one prefix rules them out before ten comparisons.
+            guard signatureID.utf8.starts(with: "dasd-prewarm-".utf8) else { return nil }
             switch signatureID {
             case "dasd-prewarm-attempt": self = .attempted
             case "dasd-prewarm-success": self = .succeeded

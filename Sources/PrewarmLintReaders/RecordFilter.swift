@@ -37,6 +37,8 @@ public protocol RecordFilter: AnyObject, Sendable {
 struct RecordSkipping {
     private let skippedProcesses: Set<String>
     private let filter: (any RecordFilter)?
+    /// Whether there is a filter to ask.
+    let filters: Bool
     private var skippedNames = ProcessNameCache<Bool>()
 
     /// `filtering: false` for a decoder that holds events back before emitting them (the XML
@@ -45,10 +47,8 @@ struct RecordSkipping {
     init(_ configuration: ReaderConfiguration, filtering: Bool = true) {
         skippedProcesses = configuration.skippedProcesses
         filter = filtering ? configuration.recordFilter : nil
+        filters = filter != nil
     }
-
-    /// Whether there is a filter to ask.
-    var filters: Bool { filter != nil }
 
     /// Whether `process` is one of the skipped processes.
     mutating func skips(process: String) -> Bool {

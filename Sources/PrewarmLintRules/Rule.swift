@@ -24,7 +24,7 @@ public struct RuleContext: Sendable {
     public var severity: Severity
     /// The rule's options, configured or default.
     public var options: [String: Double]
-    let ruleID: String
+    var ruleID: String
 
     /// The context of one rule on one session (``Linter`` makes it).
     public init(session: LaunchSession, sessionID: String, ruleID: String, severity: Severity, options: [String: Double]) {

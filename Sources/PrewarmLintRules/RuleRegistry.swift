@@ -95,9 +95,13 @@ public struct Linter: Sendable {
                 continue
             }
             var ofSession: [Finding] = []
+            // One context per session, its rule's fields changed from rule to rule: a context per rule was a
+            // copy of the session each (every string and array of it retained, then released).
+            var context = RuleContext(session: session, sessionID: id, ruleID: "", severity: .info, options: [:])
             for index in enabled.indices {
-                let context = RuleContext(session: session, sessionID: id, ruleID: enabled[index].id, severity: enabled[index].severity,
-                                          options: enabled[index].options)
+                context.ruleID = enabled[index].id
+                context.severity = enabled[index].severity
+                context.options = enabled[index].options
                 var found = enabled[index].rule.check(session, in: context)
                 if let forced = enabled[index].forced {
                     for index in found.indices { found[index].severity = forced }
