@@ -119,13 +119,41 @@ public struct JSONTextWriter {
         needsComma[needsComma.count - 1] = true
     }
 
+    /// Whether any of the eight bytes of `word` is below 0x20, a `"` or a `\`: the bytes a JSON string escapes.
+    /// (Each test on a byte's low seven bits, so no carry crosses into the next byte; bytes of 0x80 and above,
+    /// which are never escaped, are masked out.)
+    @inline(__always)
+    private static func mayNeedEscape(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101, high: UInt64 = 0x8080_8080_8080_8080
+        let sevenBits = word & (0x7F &* ones)
+        func equal(_ byte: UInt8) -> UInt64 {
+            let differing = sevenBits ^ (UInt64(byte) &* ones)
+            return ~((differing &+ 0x7F &* ones) | differing) & high
+        }
+        let control = ~(sevenBits &+ (0x80 - 0x20) &* ones) & high
+        return (control | equal(UInt8(ascii: "\"")) | equal(UInt8(ascii: "\\"))) & ~word & high != 0
+    }
+
     /// `appendQuoted(_:to:)` into bytes: the same text.
     static func appendQuoted(_ value: String, to bytes: inout [UInt8]) {
         var value = value
         value.withUTF8 { utf8 in
             bytes.append(UInt8(ascii: "\""))
+            // Runs of bytes that need no escape (most text) are passed eight at a time.
+            var clean = 0
+            if let base = utf8.baseAddress {
+                while clean + 8 <= utf8.count,
+                      !mayNeedEscape(UInt64(littleEndian: UnsafeRawPointer(base + clean).loadUnaligned(as: UInt64.self))) {
+                    clean += 8
+                }
+            }
+            if clean == utf8.count {
+                bytes.append(contentsOf: utf8)
+                bytes.append(UInt8(ascii: "\""))
+                return
+            }
             var runStart = 0
-            for (index, byte) in utf8.enumerated() where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+            for (index, byte) in utf8.enumerated().dropFirst(clean) where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
                 bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
                 runStart = index + 1
                 bytes.append(UInt8(ascii: "\\"))

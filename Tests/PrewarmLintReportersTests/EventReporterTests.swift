@@ -44,6 +44,13 @@ struct JSONTextWriterTests {
     func strings() throws {
         var samples = (0..<0x20).map { String(UnicodeScalar(UInt8($0))) + "x" }
         samples += ["", "plain", "a \"quoted\" \\ path/with/slashes", "Grüße 日本語 🚀", "tab\tnew\nline\rreturn", "\u{7F}del", "end\\"]
+        // Long strings, passed eight bytes at a time until a byte to escape: one at every position, and none.
+        for special in ["\"", "\\", "\n", "\u{01}", "\u{1F}", " ", "!", "#", "[", "]", "\u{7F}", "é", "🚀"] {
+            for position in 0..<40 {
+                samples.append(String(repeating: "a", count: position) + special + String(repeating: "b", count: 40 - position))
+            }
+        }
+        samples.append(String(repeating: "clean text 0123456789 ", count: 20))
         for sample in samples {
             var writer = JSONTextWriter()
             writer.string(sample)

@@ -55,6 +55,7 @@ struct TextLogDecoder: LogDecoder {
     private var incompleteHead: (bytes: [UInt8], number: Int, offset: Int)?
     private var orphans: (number: Int, offset: Int, count: Int)?
     private var interner = StringInterner()
+    private var processNames = ProcessNameTable()
     private var skipping: RecordSkipping
 
     private struct HeldRecord {
@@ -178,13 +179,23 @@ struct TextLogDecoder: LogDecoder {
         }
         var invalid = false
         var process = ""
+        var skipped = false
         if let range = head.process, !range.isEmpty {
-            let decoded = interner.string(for: bytes.slice(range.lowerBound, range.upperBound))
-            invalid = !decoded.isValid
-            process = decoded.text
+            let name = bytes.slice(range.lowerBound, range.upperBound)
+            let entry = processNames.entry(for: name)
+            invalid = !entry.isValid
+            process = entry.text
+            if let known = entry.skipped {
+                skipped = known
+            } else {
+                skipped = skipping.skips(process: process)
+                processNames.remember(skipped: skipped, for: name)
+            }
+        } else {
+            skipped = skipping.skips(process: process)
         }
         statistics.eventLines += lines
-        if skipping.skips(process: process) {
+        if skipped {
             open = .skipped
             statistics.events += 1
             statistics.eventsSkipped += 1

@@ -1,0 +1,45 @@
+@testable import PrewarmLintReaders
+import Testing
+
+/// The text decoder's table of recent process names answers as decoding each name afresh would, whatever
+/// the names' lengths, their collisions in its 256 slots and their bytes; what it remembers of a name is
+/// that name's.
+@Suite("process name table")
+struct ProcessNameTableTests {
+    static func names() -> [[UInt8]] {
+        var names: [[UInt8]] = [[], Array("a".utf8), Array("kernel".utf8), Array("runningboardd".utf8), Array("SpringBoard".utf8),
+                                Array("com.apple.WebKit.Networking".utf8), Array("Ledger Pro".utf8), Array("Grüße".utf8),
+                                [0xFF, 0xFE, 0x41], Array(repeating: 0x61, count: 64), Array(repeating: 0x61, count: 65)]
+        // Names that differ only in a middle byte (the key holds the first and last eight), of every length.
+        for length in 1...70 {
+            for middle: UInt8 in [0x61, 0x62] {
+                var name = (0..<length).map { UInt8(0x41 + $0 % 26) }
+                name[length / 2] = middle
+                names.append(name)
+            }
+        }
+        return names
+    }
+
+    @Test("every name, looked up in many orders, decodes as UTF8Text does; skipped answers stay with their name")
+    func sameAsDecoding() {
+        let names = Self.names()
+        var table = ProcessNameTable()
+        var remembered: [[UInt8]: Bool] = [:]
+        var state: UInt32 = 7
+        for step in 0..<20_000 {
+            state = state &* 1_103_515_245 &+ 12_345
+            let name = names[Int(state >> 8) % names.count]
+            name.withUnsafeBytes { bytes in
+                let entry = table.entry(for: bytes)
+                let decoded = UTF8Text.decode(bytes)
+                #expect(entry.text == decoded.text && entry.isValid == decoded.isValid, "\(name)")
+                // A remembered answer may be forgotten (another name took the slot), never given to another name.
+                if let skipped = entry.skipped { #expect(remembered[name] == skipped, "\(name)") }
+                let skipped = step % 3 == 0
+                table.remember(skipped: skipped, for: bytes)
+                if name.count <= ProcessNameTable.maximumLength { remembered[name] = skipped }
+            }
+        }
+    }
+}
