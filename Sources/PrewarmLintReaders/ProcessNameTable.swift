@@ -13,6 +13,13 @@ struct ProcessNameTable {
         var count: Int
         var first: UInt64, last: UInt64
 
+        /// The key of no name (`count` -1).
+        init(count: Int) {
+            self.count = count
+            first = 0
+            last = 0
+        }
+
         init(_ bytes: UnsafeRawBufferPointer) {
             count = bytes.count
             if count >= 8 {
@@ -40,10 +47,13 @@ struct ProcessNameTable {
         var skipped: Bool?
     }
 
-    private var keys = [Key?](repeating: nil, count: slotCount)
+    /// The key of each slot (a count of -1: empty), and what the table knows of its name.
+    private var keys = [Key](repeating: Key(count: -1), count: slotCount)
+    private var texts = [String](repeating: "", count: slotCount)
+    private var valid = [Bool](repeating: false, count: slotCount)
+    private var skipped = [Bool?](repeating: nil, count: slotCount)
     /// The bytes of names longer than sixteen, for the comparison their key does not make.
     private var longNames = [UInt8](repeating: 0, count: slotCount * maximumLength)
-    private var entries = [Entry?](repeating: nil, count: slotCount)
 
     /// The entry of the name spelt by `bytes` (decoded and remembered if it was not there).
     mutating func entry(for bytes: UnsafeRawBufferPointer) -> Entry {
@@ -53,26 +63,29 @@ struct ProcessNameTable {
         }
         let key = Key(bytes)
         let slot = key.slot
-        if keys[slot] == key, key.count <= 16 || sameLongName(bytes, at: slot), let entry = entries[slot] { return entry }
+        if keys[slot] == key, key.count <= 16 || sameLongName(bytes, at: slot) {
+            return Entry(text: texts[slot], isValid: valid[slot], skipped: skipped[slot])
+        }
         let decoded = UTF8Text.decode(bytes)
-        let entry = Entry(text: decoded.text, isValid: decoded.isValid, skipped: nil)
         keys[slot] = key
-        entries[slot] = entry
+        texts[slot] = decoded.text
+        valid[slot] = decoded.isValid
+        skipped[slot] = nil
         if key.count > 16 {
             longNames.withUnsafeMutableBytes { names in
                 (names.baseAddress! + slot * Self.maximumLength).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
             }
         }
-        return entry
+        return Entry(text: decoded.text, isValid: decoded.isValid, skipped: nil)
     }
 
     /// Records whether the records of the name spelt by `bytes` (just looked up) are skipped.
-    mutating func remember(skipped: Bool, for bytes: UnsafeRawBufferPointer) {
+    mutating func remember(skipped answer: Bool, for bytes: UnsafeRawBufferPointer) {
         guard bytes.count <= Self.maximumLength else { return }
         let key = Key(bytes)
         let slot = key.slot
         guard keys[slot] == key, key.count <= 16 || sameLongName(bytes, at: slot) else { return }
-        entries[slot]?.skipped = skipped
+        skipped[slot] = answer
     }
 
     private func sameLongName(_ bytes: UnsafeRawBufferPointer, at slot: Int) -> Bool {

@@ -49,7 +49,7 @@ struct TextLogDecoder: LogDecoder {
     /// The held record: no strings, since most records of a device's log are held and dropped.
     private var held = HeldRecord(head: .placeholder, time: nil, line: 0, byteOffset: 0, firstLineCount: 0, messageBytes: 0)
     /// The held record's first line, then each further line after a `\n`, as they came.
-    private var heldBytes: [UInt8] = []
+    private var heldBytes = ReusedBytes()
     /// Where each further line of the held record is in `heldBytes`, and in the input.
     private var heldFurtherLines: [(range: Range<Int>, number: Int, byteOffset: Int)] = []
     private var incompleteHead: (bytes: [UInt8], number: Int, offset: Int)?
@@ -206,9 +206,8 @@ struct TextLogDecoder: LogDecoder {
         // than the message, which may only make it admit more.
         if skipping.filters, !invalid, head.fieldsAreASCII(in: bytes),
            skipping.refuses(process: process, pid: head.pid, firstLine: bytes.slice(head.message.lowerBound, head.message.upperBound)) {
-            heldBytes.removeAll(keepingCapacity: true)
-            heldBytes.append(contentsOf: bytes)
-            heldFurtherLines.removeAll(keepingCapacity: true)
+            heldBytes.replace(with: bytes)
+            if !heldFurtherLines.isEmpty { heldFurtherLines.removeAll(keepingCapacity: true) }
             held.head = head
             held.time = time
             held.line = line.number
@@ -246,7 +245,7 @@ struct TextLogDecoder: LogDecoder {
         }
         heldBytes.append(.newline)
         let start = heldBytes.count
-        heldBytes.append(contentsOf: bytes)
+        heldBytes.append(bytes)
         heldFurtherLines.append((start..<heldBytes.count, line.number, line.byteOffset))
         held.messageBytes += 1 + bytes.count
         return true
@@ -422,7 +421,13 @@ struct TextLogDecoder: LogDecoder {
         emit(.event(event))
     }
 
+    /// Reports the lines before the first record, if there were any (checked before each record).
+    @inline(__always)
     private mutating func flushOrphans(emit: (ReaderOutput) -> Void) {
+        if orphans != nil { reportOrphans(emit: emit) }
+    }
+
+    private mutating func reportOrphans(emit: (ReaderOutput) -> Void) {
         guard let run = orphans else { return }
         orphans = nil
         let what = run.count == 1 ? "1 line" : "\(run.count) lines"
@@ -437,5 +442,36 @@ struct TextLogDecoder: LogDecoder {
                                           lineCount: lines)
         statistics.count(diagnostic)
         emit(.diagnostic(diagnostic))
+    }
+}
+
+/// Bytes kept from line to line and reused record after record: an array that only grows, and the count of
+/// its bytes in use (emptying and refilling an array were two generic calls for every record held).
+struct ReusedBytes {
+    private var storage: [UInt8] = []
+    private(set) var count = 0
+
+    /// Keeps `bytes` instead of what was kept.
+    mutating func replace(with bytes: UnsafeRawBufferPointer) {
+        count = 0
+        append(bytes)
+    }
+
+    mutating func append(_ bytes: UnsafeRawBufferPointer) {
+        guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
+        let needed = count + bytes.count
+        if storage.count < needed { storage.append(contentsOf: repeatElement(0, count: max(needed, 2 * storage.count) - storage.count)) }
+        let start = count
+        storage.withUnsafeMutableBytes { $0.baseAddress!.advanced(by: start).copyMemory(from: source, byteCount: bytes.count) }
+        count = needed
+    }
+
+    mutating func append(_ byte: UInt8) {
+        Swift.withUnsafeBytes(of: byte) { append($0) }
+    }
+
+    /// The bytes kept.
+    func withUnsafeBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+        try storage.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
     }
 }
