@@ -189,18 +189,10 @@ enum TimestampParsing {
 struct PackedTimestamp: Equatable {
     static let none = Int32.min
     var year: Int32, month: Int32, day: Int32, hour: Int32, minute: Int32, second: Int32, microsecond: Int32, offset: Int32
+}
 
-    init(year: Int32, month: Int32, day: Int32, hour: Int32, minute: Int32, second: Int32, microsecond: Int32, offset: Int32) {
-        self.year = year
-        self.month = month
-        self.day = day
-        self.hour = hour
-        self.minute = minute
-        self.second = second
-        self.microsecond = microsecond
-        self.offset = offset
-    }
-
+extension PackedTimestamp {
+    // (In an extension, so that the memberwise initializer stays.)
     init(_ time: PartialTimestamp) {
         func packed(_ value: Int?) -> Int32 { value.map { Int32(clamping: $0) } ?? Self.none }
         self.init(year: packed(time.year), month: packed(time.month), day: packed(time.day), hour: Int32(clamping: time.hour),

@@ -1,5 +1,5 @@
 import PrewarmLintModel
-import PrewarmLintReaders
+@testable import PrewarmLintReaders
 import PrewarmLintTesting
 import Testing
 
@@ -139,11 +139,13 @@ struct RecordFilterContractTests {
         }
     }
 
-    @Test("a held record is built at once, unasked again, when a further line is not ASCII or takes it past the message limit")
+    @Test("a held record is built at once, unasked again, when a further line is not ASCII, takes it past the message limit, or is one too many")
     func builtWhenAFurtherLineCannotBeShown() throws {
         let nonASCII = Self.threeLineRecord.replacingOccurrences(of: "sourceEnvironment:\"(null)\"", with: "sourceEnvironment:\"(nüll)\"")
+        let manyLines = Self.threeLineRecord.replacingOccurrences(
+            of: "\t]>\n", with: String(repeating: "\t<RBSAttribute| x>\n", count: TextLogDecoder.maximumHeldLines) + "\t]>\n")
         // The second record's message is 141 bytes on its first line and 233 with its second.
-        for (text, limit) in [(nonASCII, 100_000), (Self.threeLineRecord, 200)] {
+        for (text, limit) in [(nonASCII, 100_000), (Self.threeLineRecord, 200), (manyLines, 100_000)] {
             let bytes = Array(text.utf8)
             var limits = ReaderLimits()
             limits.maximumMessageLength = limit

@@ -52,6 +52,9 @@ struct TextLogDecoder: LogDecoder {
     private var heldBytes = ReusedBytes()
     /// Where each further line of the held record is in `heldBytes`, and in the input.
     private var heldFurtherLines: [(range: Range<Int>, number: Int, byteOffset: Int)] = []
+    /// The most further lines a held record keeps before it is built (runningboardd's longest descriptors
+    /// run to a few dozen).
+    static let maximumHeldLines = 1024
     private var incompleteHead: (bytes: [UInt8], number: Int, offset: Int)?
     private var orphans: (number: Int, offset: Int, count: Int)?
     private var interner = StringInterner()
@@ -229,10 +232,14 @@ struct TextLogDecoder: LogDecoder {
     /// Keeps a further line of the held record, to show the filter the whole message at the record's end:
     /// false when the filter could not be shown it, so that the record is to be built now — a line not all
     /// ASCII (its invalid UTF-8 is reported), one taking the message past its limit (which is reported
-    /// as its lines come), or one that may hold the prefixes of a head hard-wrapped before them.
+    /// as its lines come), one past ``maximumHeldLines``, or one that may hold the prefixes of a head
+    /// hard-wrapped before them.
     private mutating func holdFurther(_ line: ByteLine) -> Bool {
         let bytes = line.bytes
-        guard UTF8Text.isASCII(bytes), held.messageBytes + 1 + bytes.count <= configuration.limits.maximumMessageLength else {
+        // (At most `maximumHeldLines` further lines are held, so that their places stay few whatever the
+        // input: a record of more lines is built.)
+        guard UTF8Text.isASCII(bytes), held.messageBytes + 1 + bytes.count <= configuration.limits.maximumMessageLength,
+              heldFurtherLines.count < Self.maximumHeldLines else {
             return false
         }
         if heldFurtherLines.isEmpty, held.head.unreadPrefixes == .prefixesOrNextLine {
