@@ -7,7 +7,9 @@ import PrewarmLint
 /// (`Tests/PrewarmLintReadersTests/FuzzRegressions/<target>/`).
 public enum FuzzChecks {
     /// Byte 0 picks the format (forced, so every decoder sees every input), byte 1 the chunk size
-    /// (1…256), the rest is the input. Invariants: the line accounting holds, events are counted.
+    /// (1…256), the rest is the input. Invariants: the line accounting holds, events are counted; read
+    /// again with a record filter answering at random, the events are those of the first read less the
+    /// refused ones, each the same, with the same diagnostics and line accounting.
     public static func readers(_ data: UnsafeRawBufferPointer) -> String? {
         guard data.count >= 2 else { return nil }
         let formats = LogFormat.allCases
@@ -19,24 +21,60 @@ public enum FuzzChecks {
         limits.maximumLineLength = 4096
         limits.maximumMessageLength = 8192
         limits.maximumRecordLength = 8192
-        var reader = LogStreamReader(configuration: ReaderConfiguration(inputName: "fuzz", limits: limits), format: format)
-        var events = 0
-        do {
-            var offset = 0
-            while offset < input.count {
-                let end = min(input.count, offset + chunk)
-                try reader.read(UnsafeRawBufferPointer(rebasing: input[offset..<end])) { if case .event = $0 { events += 1 } }
-                offset = end
+        func read(_ configuration: ReaderConfiguration) -> (events: [LogEvent], diagnostics: [ReaderDiagnostic], statistics: DecoderStatistics)? {
+            var reader = LogStreamReader(configuration: configuration, format: format)
+            var events: [LogEvent] = [], diagnostics: [ReaderDiagnostic] = []
+            func take(_ output: ReaderOutput) {
+                switch output {
+                case .event(let event): events.append(event)
+                case .diagnostic(let diagnostic): diagnostics.append(diagnostic)
+                }
             }
-            try reader.finish { if case .event = $0 { events += 1 } }
-        } catch {
-            return nil
+            do {
+                var offset = 0
+                while offset < input.count {
+                    let end = min(input.count, offset + chunk)
+                    try reader.read(UnsafeRawBufferPointer(rebasing: input[offset..<end]), emit: take)
+                    offset = end
+                }
+                try reader.finish(emit: take)
+            } catch {
+                return nil
+            }
+            return (events, diagnostics, reader.statistics)
         }
-        let statistics = reader.statistics
+        guard let plain = read(ReaderConfiguration(inputName: "fuzz", limits: limits)) else { return nil }
+        let statistics = plain.statistics
         let accounted = statistics.eventLines + statistics.skipped.values.reduce(0, +) + statistics.diagnosedLines
         if statistics.lines != accounted { return "line accounting broken for \(format.rawValue): \(statistics)" }
-        if statistics.events != events { return "\(statistics.events) events counted, \(events) emitted, for \(format.rawValue)" }
+        if statistics.events != plain.events.count { return "\(statistics.events) events counted, \(plain.events.count) emitted, for \(format.rawValue)" }
+
+        let filter = ArbitraryFilter(seed: data.count)
+        guard let filtered = read(ReaderConfiguration(inputName: "fuzz", limits: limits, recordFilter: filter)) else {
+            return "the filtered read failed where the plain one did not, for \(format.rawValue)"
+        }
+        var kept = filtered.events.makeIterator()
+        var next = kept.next()
+        for event in plain.events where event == next { next = kept.next() }
+        if next != nil { return "the filtered read emitted an event the plain one did not, for \(format.rawValue)" }
+        if filtered.diagnostics != plain.diagnostics { return "the filtered read's diagnostics differ, for \(format.rawValue)" }
+        let refused = filtered.statistics
+        if refused.lines != statistics.lines || refused.eventLines != statistics.eventLines || refused.events != statistics.events
+            || refused.eventsSkipped != statistics.eventsSkipped + plain.events.count - filtered.events.count {
+            return "the filtered read's accounting differs, for \(format.rawValue): \(refused) against \(statistics)"
+        }
         return nil
+    }
+
+    /// A record filter answering from the text it is shown and how often it was asked: any answer is
+    /// allowed to a reader, which may only leave events out for it.
+    final class ArbitraryFilter: RecordFilter, @unchecked Sendable {
+        private var state: Int
+        init(seed: Int) { state = seed }
+        func admits(process: String, pid: Int?, firstLine: UnsafeRawBufferPointer) -> Bool {
+            state = state &* 1_103_515_245 &+ 12_345 &+ firstLine.count
+            return (state >> 16) & 3 == 0
+        }
     }
 
     /// The bytes as a file (sniffed: gzip, XML, JSON, every text format), through the whole lint run
