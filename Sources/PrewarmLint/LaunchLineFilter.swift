@@ -64,7 +64,10 @@ final class LaunchLineFilter: RecordFilter, @unchecked Sendable {
         while index < count {
             // Outside a run, eight bytes at a time while none is a digit (most of a kernel line).
             if digits == 0 {
-                while index + 8 <= count, !Self.holdsDigit(text.loadUnaligned(fromByteOffset: index, as: UInt64.self)) { index += 8 }
+                while index + 8 <= count,
+                      ByteClasses.decimalDigits(UInt64(littleEndian: text.loadUnaligned(fromByteOffset: index, as: UInt64.self))) == 0 {
+                    index += 8
+                }
                 if index == count { break }
             }
             let digit = text[index] &- 0x30
@@ -79,16 +82,6 @@ final class LaunchLineFilter: RecordFilter, @unchecked Sendable {
             digits = 0
         }
         return digits > 0 && digits <= 9 && appPIDs.contains(value)
-    }
-
-    /// Whether any of the eight bytes of `word` is `0`…`9` (tested on each byte's low seven bits, so no
-    /// carry crosses bytes; bytes of 0x80 and above are not digits).
-    private static func holdsDigit(_ word: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101, high: UInt64 = 0x8080_8080_8080_8080
-        let sevenBits = word & (0x7F &* ones)
-        let fromZero = sevenBits &+ (0x80 - 0x30) &* ones
-        let pastNine = sevenBits &+ (0x7F - 0x39) &* ones
-        return fromZero & ~pastNine & ~word & high != 0
     }
 
     /// Brings the pids up to date with the classifier's directory after an event was classified.

@@ -21,38 +21,18 @@ public enum FuzzChecks {
         limits.maximumLineLength = 4096
         limits.maximumMessageLength = 8192
         limits.maximumRecordLength = 8192
-        func read(_ configuration: ReaderConfiguration) -> (events: [LogEvent], diagnostics: [ReaderDiagnostic], statistics: DecoderStatistics)? {
-            var reader = LogStreamReader(configuration: configuration, format: format)
-            var events: [LogEvent] = [], diagnostics: [ReaderDiagnostic] = []
-            func take(_ output: ReaderOutput) {
-                switch output {
-                case .event(let event): events.append(event)
-                case .diagnostic(let diagnostic): diagnostics.append(diagnostic)
-                }
-            }
-            do {
-                var offset = 0
-                while offset < input.count {
-                    let end = min(input.count, offset + chunk)
-                    try reader.read(UnsafeRawBufferPointer(rebasing: input[offset..<end]), emit: take)
-                    offset = end
-                }
-                try reader.finish(emit: take)
-            } catch {
-                return nil
-            }
-            return (events, diagnostics, reader.statistics)
-        }
-        guard let plain = read(ReaderConfiguration(inputName: "fuzz", limits: limits)) else { return nil }
+        let bytes = Array(input)
+        let plain = ReaderVerifier.read(bytes, configuration: ReaderConfiguration(inputName: "fuzz", limits: limits), format: format, chunkSize: chunk)
+        guard plain.failure == nil else { return nil }
         let statistics = plain.statistics
         let accounted = statistics.eventLines + statistics.skipped.values.reduce(0, +) + statistics.diagnosedLines
         if statistics.lines != accounted { return "line accounting broken for \(format.rawValue): \(statistics)" }
         if statistics.events != plain.events.count { return "\(statistics.events) events counted, \(plain.events.count) emitted, for \(format.rawValue)" }
 
         let filter = ArbitraryFilter(seed: data.count)
-        guard let filtered = read(ReaderConfiguration(inputName: "fuzz", limits: limits, recordFilter: filter)) else {
-            return "the filtered read failed where the plain one did not, for \(format.rawValue)"
-        }
+        let filtered = ReaderVerifier.read(bytes, configuration: ReaderConfiguration(inputName: "fuzz", limits: limits, recordFilter: filter),
+                                           format: format, chunkSize: chunk)
+        guard filtered.failure == nil else { return "the filtered read failed where the plain one did not, for \(format.rawValue)" }
         var kept = filtered.events.makeIterator()
         var next = kept.next()
         for event in plain.events where event == next { next = kept.next() }

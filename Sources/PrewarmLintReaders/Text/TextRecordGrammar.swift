@@ -315,15 +315,9 @@ enum MessageTypeSpelling {
             high = Self.lowered(UInt64(littleEndian: words.1)) | UInt64(word.count) << 56
         }
 
-        /// `word` with its bytes `A`…`Z` made lowercase, all eight at once.
+        /// `word` with its bytes `A`…`Z` made lowercase, all eight at once (0x80 >> 2 is the case bit).
         static func lowered(_ word: UInt64) -> UInt64 {
-            let ones: UInt64 = 0x0101_0101_0101_0101
-            let sevenBits = word & (0x7F &* ones)
-            // The high bit of each byte: set where the byte (below 0x80) is at least `A`, and where it is past `Z`.
-            let fromA = sevenBits &+ (0x80 - 0x41) &* ones
-            let pastZ = sevenBits &+ (0x80 - 0x5B) &* ones
-            let uppercase = fromA & ~pastZ & ~word & (0x80 &* ones)
-            return word | uppercase >> 2
+            word | ByteClasses.within(word, 0x41, 0x5A) >> 2
         }
     }
 
