@@ -64,6 +64,12 @@ enum TimestampParsing {
     /// `YYYY-MM-DD HH:MM:SS[.fraction][±HHMM|±HH:MM|Z]`, also with `T` between date and time.
     static func dateTime(_ bytes: UnsafeRawBufferPointer, at start: Int, allowOffset: Bool = true) -> (PartialTimestamp, end: Int)? {
         if allowOffset, let written = logShowDateTime(bytes, at: start) { return written }
+        return anyDateTime(bytes, at: start, allowOffset: allowOffset)
+    }
+
+    /// ``dateTime(_:at:allowOffset:)`` without its fixed-place reading of `log show`'s spelling: for a caller
+    /// that has just tried that itself.
+    static func anyDateTime(_ bytes: UnsafeRawBufferPointer, at start: Int, allowOffset: Bool) -> (PartialTimestamp, end: Int)? {
         guard let year = bytes.digits(at: start, length: 4), bytes.matches("-", at: start + 4),
               let month = bytes.digits(at: start + 5, length: 2), bytes.matches("-", at: start + 7),
               let day = bytes.digits(at: start + 8, length: 2),

@@ -14,7 +14,7 @@ struct LogShowGrammar: TextRecordGrammar {
         // `log show`'s own spelling of the time read at fixed places, straight into the packed form a head keeps;
         // any other by the general parser.
         let written = TimestampParsing.logShowPackedDateTime(line, at: 0)
-            ?? TimestampParsing.dateTime(line, at: 0).flatMap { $0.utcOffsetSeconds == nil ? nil : (PackedTimestamp($0), $1) }
+            ?? TimestampParsing.anyDateTime(line, at: 0, allowOffset: true).flatMap { $0.utcOffsetSeconds == nil ? nil : (PackedTimestamp($0), $1) }
         guard let (time, afterTime) = written, afterTime < line.count, line[afterTime] == .space
         else { return ExporterChrome.classify(line).map(TextLineKind.skipped) ?? (ByteLine(bytes: line, number: 0, byteOffset: 0).isBlank ? .skipped(.blank) : .other) }
         // Thread, Type, Activity, PID, TTL: whitespace-separated columns.

@@ -264,7 +264,7 @@ struct TextLogDecoder: LogDecoder {
         return heldBytes.withUnsafeBytes { bytes in
             var process = ""
             if let range = head.process, !range.isEmpty {
-                process = interner.string(for: bytes.slice(range.lowerBound, range.upperBound)).text
+                process = processNames.entry(for: bytes.slice(range.lowerBound, range.upperBound)).text
             }
             return skipping.refuses(process: process, pid: head.pid, firstLine: bytes.slice(head.message.lowerBound, bytes.count))
         }
@@ -280,7 +280,7 @@ struct TextLogDecoder: LogDecoder {
             // The process name again, from the same bytes.
             var process = ""
             if let range = head.process, !range.isEmpty {
-                process = interner.string(for: bytes.slice(range.lowerBound, range.upperBound)).text
+                process = processNames.entry(for: bytes.slice(range.lowerBound, range.upperBound)).text
             }
             head.completeFields(in: bytes)
             let text = TimestampText(utf8: bytes.slice(head.timeText.lowerBound, head.timeText.upperBound))
