@@ -25,10 +25,14 @@ final class LaunchLineFilter: RecordFilter, @unchecked Sendable {
     private let table: SignatureTable
     // Unchecked: read and written on one thread (above), and a checked access was a runtime call per line.
     @exclusivity(unchecked) private var roles = ProcessRoleCache()
-    /// The keys of the classifier's `ProcessDirectory.bundleByPID`.
+    /// The pids the classifier's `ProcessDirectory` remembers (an app's, or a name securityd or the kernel
+    /// paired with it, which may become an app's).
     @exclusivity(unchecked) private var appPIDs = PIDSet()
     /// `ProcessDirectory.pidsRemembered` when last followed.
     private var followed = 0
+    /// Whether the directory pairs any process name with an app's pid: then a line without a pid may be
+    /// an app's, joined by its name.
+    private var joinsNames = false
 
     init(table: SignatureTable) {
         self.table = table
@@ -51,6 +55,9 @@ final class LaunchLineFilter: RecordFilter, @unchecked Sendable {
             }
         }
         if let pid, appPIDs.contains(pid) { return true }
+        // A line without a pid (a Console copy without the PID column) may be an app's, joined by name:
+        // admitted when an app template may match it.
+        if pid == nil, joinsNames, table.mayMatch(in: firstLine, role: .app) { return true }
         return table.mayNameApp(in: firstLine, role: .other)
     }
 
@@ -86,13 +93,14 @@ final class LaunchLineFilter: RecordFilter, @unchecked Sendable {
 
     /// Brings the pids up to date with the classifier's directory after an event was classified.
     func follow(_ directory: ProcessDirectory) {
+        joinsNames = !directory.pidByName.isEmpty
         guard directory.pidsRemembered != followed else { return }
         if directory.pidsRemembered == followed + 1, let pid = directory.lastRemembered {
             if let forgotten = directory.lastForgotten { appPIDs.remove(forgotten) }
             appPIDs.insert(pid)
         } else {
             // More than one change since last time (not done by the pipeline, which follows every event).
-            appPIDs = PIDSet(directory.bundleByPID.keys)
+            appPIDs = PIDSet(Set(directory.bundleByPID.keys).union(directory.nameByPID.keys))
         }
         followed = directory.pidsRemembered
     }

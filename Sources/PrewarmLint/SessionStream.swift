@@ -91,6 +91,9 @@ struct InputClassifier: Sendable {
     private var classifier: EventClassifier
     private var redactedFirst: EventOrigin?
     private var redactedCount = 0
+    /// Hazard lines that name no process a session could be built for, by meaning.
+    private var unattributedFirst: EventOrigin?
+    private var unattributedCount: [EventMeaning: Int] = [:]
     /// dasd's prewarm decisions, as the lines state them (at most ``maximumDecisions``).
     private(set) var decisions: [PrewarmDecision] = []
     static let maximumDecisions = 10_000
@@ -114,9 +117,14 @@ struct InputClassifier: Sendable {
                                              evidence: event.origin, text: SessionEvent.keptText(event.message)))
         }
         if let classified { return classified }
-        if classifier.lastMeaning != nil, event.message.contains("<private>") {
+        // Redacted: the line names no app but `<private>` (`Icon tapped: <private>`, `app<<private>>`); a line
+        // that names one nested in another process (an extension's state) is about that process, not redacted.
+        if classifier.lastMeaning != nil, event.message.contains("<private>"), AppIdentityParser.firstMention(in: event.message) == nil {
             if redactedFirst == nil { redactedFirst = event.origin }
             redactedCount += 1
+        } else if let meaning = classifier.lastMeaning, meaning.isHazardEvidence {
+            if unattributedFirst == nil { unattributedFirst = event.origin }
+            unattributedCount[meaning, default: 0] += 1
         }
         return nil
     }
@@ -130,7 +138,20 @@ struct InputClassifier: Sendable {
                                                 message: "\(what) as <private> and could not be joined to a session; sessions may be incomplete",
                                                 origin: first, lineCount: 0))
         }
+        if let first = unattributedFirst {
+            let total = unattributedCount.values.reduce(0, +)
+            let kinds = unattributedCount.keys.map(\.rawValue).sorted().joined(separator: ", ")
+            diagnostics.append(ReaderDiagnostic(code: .unattributedEvidence, severity: .warning,
+                                                message: "\(total) hazard line\(total == 1 ? "" : "s") (\(kinds)) name\(total == 1 ? "s" : "") no process a session could be built for (such as securityd's s3dl_query_row); in no finding",
+                                                origin: first, lineCount: 0))
+        }
         let directory = classifier.directory
+        if directory.ambiguousNameLines > 0 {
+            let names = directory.ambiguousNames.sorted().prefix(3).joined(separator: ", ")
+            diagnostics.append(ReaderDiagnostic(code: .ambiguousProcessName, severity: .warning,
+                                                message: "\(directory.ambiguousNameLines) lines without a pid name a process the log pairs with two different apps (\(names)); not joined to either",
+                                                origin: EventOrigin(input: inputName, line: 0, byteOffset: 0), lineCount: 0))
+        }
         if directory.forgotten > 0 {
             diagnostics.append(ReaderDiagnostic(code: .stateLimit, severity: .warning,
                                                 message: "more than \(directory.capacity) app pids in this input: the \(directory.forgotten) oldest were forgotten, so their later lines may not be recognised as the app's",

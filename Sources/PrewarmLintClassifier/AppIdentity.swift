@@ -39,22 +39,53 @@ public struct AppIdentity: Sendable, Hashable, CustomStringConvertible {
 ///   (a persona in parentheses);
 /// - iOS 14–16: `[application<com.AppCo.MyApp>:432]`, `application<com.xyz>`;
 /// - macOS: `app<application.com.mowglii.ItsycalApp.35153645.35153651(501)>`;
-/// - `xpcservice<com.example.widget([app<com.example>:2231])>`: the host app is the subject;
+/// - `xpcservice<com.example.widget([app<com.example>:2231])>:2240`: an identity nested in another
+///   process's (an extension, a WebKit service) names that process's host; the line is about the outer
+///   process (pid 2240), not the app: ``firstMention(in:)`` says so (``Mention/isNested``);
 /// - `[app<…>:-1]` before a pid exists (FrontBoard's proem), read as no pid;
 /// - `Received state update for 9529 (app<…>, running-active-Visible` (pid first);
 /// - SpringBoard `Application process state changed for com.x: <…; pid: 1957; …>`,
+///   `Received request to open "com.x" from debugserver:1461.`,
 ///   `[sceneID:com.x-default]`, `Prewarming for launch of com.x`; dasd `Attempting prewarm for com.x`.
 public enum AppIdentityParser {
-    /// The first app identity in `message`, or nil.
-    public static func firstIdentity(in message: String) -> AppIdentity? {
-        ByteSearch.withBytes(of: message) { utf8 in identity(in: utf8) } ?? plainBundleIdentity(in: message)
+    /// An app identity as a line mentions it.
+    public struct Mention: Sendable, Hashable {
+        /// The app, as the identity names it.
+        public var identity: AppIdentity
+        /// Whether the identity is nested in another process's identity
+        /// (`xpcservice<com.apple.WebKit.Networking([app<com.example>:2231])>:2240`): then it names that
+        /// process's host, and what the line says (a state, a suspension, an exit) is about the outer
+        /// process, not the app.
+        public var isNested: Bool
     }
 
-    private static func identity(in utf8: UnsafeBufferPointer<UInt8>) -> AppIdentity? {
-        // `xpcservice<…([app<…>:pid])>`: the host app inside is the subject.
+    /// The first app identity in `message`, or nil; nested or not (see ``firstMention(in:)``).
+    public static func firstIdentity(in message: String) -> AppIdentity? {
+        firstMention(in: message)?.identity
+    }
+
+    /// The first app identity in `message`, and whether it is nested in another process's identity.
+    public static func firstMention(in message: String) -> Mention? {
+        if let found = ByteSearch.withBytes(of: message, { utf8 in identity(in: utf8) }) { return found }
+        return plainBundleIdentity(in: message).map { Mention(identity: $0, isNested: false) }
+    }
+
+    /// The process kinds RunningBoard names other than apps, which may hold the identity of their host
+    /// (`xpcservice<…([app<…>:pid])>`, `extension<…>`).
+    private static let outerKinds: [StaticString] = ["xpcservice<", "extension<", "appext<"]
+
+    private static func identity(in utf8: UnsafeBufferPointer<UInt8>) -> Mention? {
+        // `xpcservice<…([app<…>:pid])>`: the host app inside is named, the outer process is the subject.
         var searchFrom = 0
-        if let xpc = find(utf8, "xpcservice<", from: 0), let inner = find(utf8, "([app<", from: xpc) {
-            searchFrom = inner + 1
+        var nestedUntil = -1
+        var earliestOuter: Int?
+        for kind in outerKinds {
+            if let at = find(utf8, kind, from: 0), earliestOuter.map({ at < $0 }) ?? true { earliestOuter = at }
+        }
+        if let outer = earliestOuter, let open = find(utf8, "<", from: outer), let close = matchingClose(utf8, from: open),
+           find(utf8, "app<", from: 0).map({ $0 > outer }) ?? true, find(utf8, "application<", from: 0).map({ $0 > outer }) ?? true {
+            searchFrom = open + 1
+            nestedUntil = close
         }
         var position = searchFrom
         while position < utf8.count {
@@ -82,8 +113,9 @@ public enum AppIdentityParser {
                 }
                 if digits > 0 { pid = value }
             }
-            if pid == nil, let leading = pidBefore(utf8, identityStart: wordStart) { pid = leading }
-            return AppIdentity(bundleID: bundle, pid: pid)
+            let isNested = open < nestedUntil
+            if pid == nil, !isNested, let leading = pidBefore(utf8, identityStart: wordStart) { pid = leading }
+            return Mention(identity: AppIdentity(bundleID: bundle, pid: pid), isNested: isNested)
         }
         return nil
     }
@@ -121,6 +153,7 @@ public enum AppIdentityParser {
         ("DASDPREWARM Encountered error launching ", nil), ("Encountered error with prelaunch (", ") of "),
         ("Prewarm terminated for ", nil), ("Prewarm assertion lost for ", nil), ("Requesting prewarm termination for ", nil),
         ("Bootstrapping ", nil), ("[sceneID:", nil), ("_mutateContextIfNeeded called for ", nil),
+        ("Received request to open \"", nil),
     ]
     private static let plainPhraseBytes = plainPhrases.map { (Array($0.phrase.utf8), $0.then.map { Array($0.utf8) }) }
     /// Rules out, in one pass, the lines holding none of the phrases (most lines of the daemons asked).
@@ -132,7 +165,7 @@ public enum AppIdentityParser {
 
     /// ``firstIdentity(in:)`` without the phrase prefilter: what the tests compare it with.
     static func firstIdentityTryingEveryPhrase(in message: String) -> AppIdentity? {
-        ByteSearch.withBytes(of: message) { utf8 in identity(in: utf8) } ?? plainBundleIdentity(in: message, prefiltered: false)
+        ByteSearch.withBytes(of: message) { utf8 in identity(in: utf8)?.identity } ?? plainBundleIdentity(in: message, prefiltered: false)
     }
 
     /// Whether ``firstIdentity(in:)`` could find an identity in a message holding `bytes`: `false` only
@@ -166,7 +199,7 @@ public enum AppIdentityParser {
                     end += thenAt + then.count
                 }
                 let start = end
-                while end < bytes.count, !" :,;>)]".utf8.contains(bytes[end]) { end += 1 }
+                while end < bytes.count, !" :,;>)]\"".utf8.contains(bytes[end]) { end += 1 }
                 var bundle = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
                 if phrase == "[sceneID:", bundle.hasSuffix("-default") { bundle.removeLast("-default".count) }
                 guard bundle.contains("."), bundle != "<private>" else { continue }

@@ -112,10 +112,13 @@ public struct EventClassifier: Sendable {
         switch role {
         case .app:
             result.subject = directory.app(pid: event.pid, name: event.process)
+            if event.pid == nil, result.subject == nil { directory.noteLineWithoutPID(name: event.process) }
         case .dasd, .runningboardd, .springboard:
-            if let identity = AppIdentityParser.firstIdentity(in: event.message) {
-                directory.learn(identity)
-                result.subject = identity
+            if let mention = AppIdentityParser.firstMention(in: event.message) {
+                directory.learn(mention.identity)
+                // A nested identity names the host of the process the line is about (an extension, a
+                // WebKit service): the line is not about the app.
+                if !mention.isNested { result.subject = mention.identity }
             }
         case .securityd:
             // `Ledger Pro[2231]/1#4 LF=0 copy_matching …`: the client's name and pid.
@@ -130,9 +133,13 @@ public struct EventClassifier: Sendable {
             }
         case .other:
             // A client line naming an app (`Received state update for 2231 (app<…>, …`) is about that app.
-            if result.meaning != nil, let identity = AppIdentityParser.firstIdentity(in: event.message) {
-                directory.learn(identity)
-                result.subject = identity
+            if result.meaning != nil, let mention = AppIdentityParser.firstMention(in: event.message) {
+                directory.learn(mention.identity)
+                if !mention.isNested { result.subject = mention.identity }
+            } else if known == nil, let meaning = result.meaning, meaning.isHazardEvidence {
+                // A hazard in the process's own line (`SecItemCopyMatching … -25308` in a Console copy
+                // filtered to the app): the process itself, whether or not a daemon named it.
+                result.subject = AppIdentity(processName: event.process, pid: event.pid)
             }
         }
         if role == .app, let pid = event.pid { directory.learn(name: event.process, pid: pid) }
@@ -147,9 +154,27 @@ public struct EventClassifier: Sendable {
         return .other
     }
 
-    /// `Ledger Pro[2231]/1#4 LF=0 copy_matching …`: securityd's client, by name and pid.
+    /// `Ledger Pro[2231]/1#4 LF=0 copy_matching …` (iOS 11–26) and
+    /// `securityd_xpc_dictionary_handler Ledger Pro[2231] copy_matching …` (iOS 9–10, macOS): securityd's
+    /// client, by name and pid.
     static func securityClient(_ message: String) -> (name: String, pid: Int)? {
         ByteSearch.withBytes(of: message) { bytes in
+            if let handler = ByteSearch.firstOffset(of: Array("securityd_xpc_dictionary_handler ".utf8), in: bytes) {
+                let start = handler + 33
+                // The name may hold spaces: the client ends at the first `[digits] `.
+                var open = start
+                while open < bytes.count {
+                    if bytes[open] == UInt8(ascii: "[") {
+                        var close = open + 1
+                        while close < bytes.count, bytes[close] >= 0x30, bytes[close] <= 0x39 { close += 1 }
+                        if close < bytes.count, bytes[close] == UInt8(ascii: "]"), open > start, let pid = number(bytes, from: open + 1, to: close) {
+                            return (String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<open]), as: UTF8.self), pid)
+                        }
+                    }
+                    open += 1
+                }
+                return nil
+            }
             guard let slash = ByteSearch.firstOffset(of: Array("]/".utf8), in: bytes) else { return nil }
             var open = slash - 1
             while open >= 0, bytes[open] != UInt8(ascii: "[") { open -= 1 }

@@ -31,8 +31,18 @@ public enum EventMeaning: String, Sendable, Hashable, CaseIterable, Codable {
     case suspension
     /// The process ended (exit, kill, jetsam), with the reason in the detail.
     case termination
-    /// A watchdog fired (0x8BADF00D, watchdog transgression).
+    /// A watchdog killed the process (0x8BADF00D, watchdog transgression): a termination.
     case watchdog
+    /// A watchdog's budget was exceeded and the process was *not* killed (FrontBoard's `Ignoring
+    /// <FBProcessWatchdog …> for reason: process is being debugged`, `Provision violated for watchdog
+    /// …`, `Not terminating …`): a note on the timeline, never a kill.
+    case watchdogNotEnforced = "watchdog-not-enforced"
+    /// Someone other than the user asked SpringBoard to open the app: the debugger
+    /// (`Received request to open "<bundle>" from debugserver:…`); the detail names the requester.
+    case debuggerLaunchRequest = "debugger-launch-request"
+    /// runningboardd computed `running-active (role: Background)`: the process runs, and the user does
+    /// not see it (a launch for a push, a fetch, a BGTask, or an app the user just left).
+    case backgroundRunning = "background-running"
     /// A keychain read failed because the keychain was locked (-25308, errSecInteractionNotAllowed).
     case keychainFailure = "keychain-failure"
     /// The app touched the keychain (a `SecItem…` activity or call).
@@ -60,4 +70,12 @@ public enum EventMeaning: String, Sendable, Hashable, CaseIterable, Codable {
     case launchMarker = "launch-marker"
     /// The app took its background code path (skipped UI or session setup because it thought no user was there).
     case backgroundPath = "background-path"
+}
+
+extension EventMeaning {
+    /// The meanings that are hazard evidence on their own: every such line reaches a lint report, as
+    /// a finding or as a counted, named exclusion (see `docs/rules`).
+    public var isHazardEvidence: Bool {
+        self == .keychainFailure || self == .dataProtectionFailure || self == .watchdog
+    }
 }

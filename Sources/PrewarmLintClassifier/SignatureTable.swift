@@ -14,8 +14,9 @@ public struct SignatureTable: Sendable {
     /// For each role (by `ProcessRole.allCases` order), its signatures' positions and matchers, so
     /// an event is tried only against its own role's signatures, in table order.
     private var byRole: [CandidateList] = []
-    /// The same, limited to signatures whose lines name the app they concern (their example holds an
-    /// identity): all that can place a line of a not-yet-known process in a session.
+    /// The same, limited to the signatures that can place a line of a not-yet-known process in a session:
+    /// those whose lines name the app they concern (their example holds an identity), and the hazard
+    /// evidence (`EventMeaning.isHazardEvidence`), whose line is about the process that logs it.
     private var naming: [CandidateList] = []
 
     /// A table of these signatures, compiled for matching.
@@ -30,12 +31,15 @@ public struct SignatureTable: Sendable {
         }
         byRole = lists.map(CandidateList.init)
         naming = lists.map { candidates in
-            CandidateList(candidates.filter { AppIdentityParser.firstIdentity(in: signatures[$0.0].example) != nil })
+            CandidateList(candidates.filter {
+                AppIdentityParser.firstIdentity(in: signatures[$0.0].example) != nil || signatures[$0.0].meaning.isHazardEvidence
+            })
         }
     }
 
     /// The first signature of `role` matching `message`, with its detail. With `namingOnly`, only
-    /// signatures whose lines name their app are tried.
+    /// signatures that can place a line of a not-yet-known process are tried (those naming their app,
+    /// and hazard evidence).
     public func match(_ message: String, role: ProcessRole, namingOnly: Bool = false) -> (signature: MessageSignature, detail: String?)? {
         let list = namingOnly ? naming[role.position] : byRole[role.position]
         guard !list.all.isEmpty else { return nil }
@@ -236,6 +240,12 @@ public struct SignatureTable: Sendable {
             example: "Calculated state for application<com.AppCo.MyApp>: running-active (role: UserInteractiveNonFocal)",
             source: "real-logs 08 (Intune, iOS 14.5)"),
         MessageSignature(
+            id: "rb-state-active-background", roles: [.runningboardd], meaning: .backgroundRunning,
+            all: ["Calculated state for ", "running-active (role: Background)"], detailAfter: ">: ",
+            seenOn: "iOS 14–26",
+            example: "Calculated state for application<com.elsystm.elsystm>: running-active (role: Background)",
+            source: "real-logs 25 (background push launch)"),
+        MessageSignature(
             id: "rb-calculated-state", roles: [.runningboardd], meaning: .stateChange,
             all: ["Calculated state for "], detailAfter: ">: ",
             seenOn: "iOS 14–26, macOS",
@@ -249,7 +259,8 @@ public struct SignatureTable: Sendable {
             source: "real-logs 14 (idevicesyslog, iPadOS 14.2)"),
         MessageSignature(
             id: "rb-termination", roles: [.runningboardd], meaning: .termination,
-            any: ["termination reported by launchd", "termination reported by proc_exit", "Removing process: ", "Removed job for "],
+            any: ["termination reported by launchd", "termination reported by proc_exit", "Removing process: ", "Removed job for ",
+                  "Removing assertions for terminated process"],
             detailAfter: "termination reported by launchd ", detailEnds: [],
             seenOn: "iOS 14–26, macOS",
             example: "[app<com.example.ledger(501)>:2231] termination reported by launchd (2, 9, 9)",
@@ -259,6 +270,43 @@ public struct SignatureTable: Sendable {
     // MARK: - SpringBoard / FrontBoard
 
     static let frontBoard: [MessageSignature] = [
+        MessageSignature(
+            id: "fb-watchdog-not-enforced", roles: [.springboard], meaning: .watchdogNotEnforced,
+            any: ["Ignoring <FBProcessWatchdog", "Provision violated for watchdog", "Not terminating "],
+            detailAfter: "for reason: ", detailEnds: [],
+            seenOn: "iOS 14–26",
+            example: "[application<com.example.helloFlutter>:1462] Ignoring <FBProcessWatchdog: 0x28175f7f0; name: process-launch> for reason: process is being debugged",
+            source: "flutter/flutter#68558 (Console copy of an iOS 14 debug launch: Ignoring …, Provision violated …, Not terminating …)"),
+        MessageSignature(
+            id: "fb-open-request-debugger", roles: [.springboard], meaning: .debuggerLaunchRequest,
+            all: ["Received request to open ", " from debugserver"], detailAfter: "\" from ", detailEnds: [":", "."],
+            seenOn: "iOS 13–26",
+            example: "[FBSystemService][0x7f7e] Received request to open \"com.example.helloFlutter\" from debugserver:1461.",
+            source: "flutter/flutter#68558 (Console copy of an iOS 14 debug launch)"),
+        MessageSignature(
+            id: "fb-open-request", roles: [.springboard], meaning: .launchRequest,
+            all: ["Received request to open "], detailAfter: "\" from ", detailEnds: [":", "."],
+            seenOn: "iOS 13–26",
+            example: "[FBSystemService][0x8a1c] Received request to open \"com.example.ledger\" from dasd:105.",
+            source: "the FBSystemService open-request template of flutter/flutter#68558, with another requester (dasd, callservicesd)"),
+        MessageSignature(
+            id: "sb-process-state-running-foreground", roles: [.springboard], meaning: .activation,
+            all: ["Application process state changed for ", "taskState: Running; visibility: Foreground"],
+            seenOn: "iOS 14–26",
+            example: "Application process state changed for com.example.helloFlutter: <SBApplicationProcessState: 0x2836ef980; pid: 1462; taskState: Running; visibility: Foreground>",
+            source: "flutter/flutter#68558 (Console copy of an iOS 14 debug launch)"),
+        MessageSignature(
+            id: "sb-process-state-not-running", roles: [.springboard], meaning: .termination,
+            all: ["Application process state changed for ", "taskState: Not Running"],
+            seenOn: "iOS 14–26",
+            example: "Application process state changed for com.example.ledger: <SBApplicationProcessState: 0x2836ef980; pid: 2231; taskState: Not Running; visibility: Unknown>",
+            source: "the SBApplicationProcessState line of flutter/flutter#68558 with FrontBoard's `Not Running` task state (real-logs 39)"),
+        MessageSignature(
+            id: "fb-pending-exit", roles: [.springboard], meaning: .termination,
+            all: ["Now flagged as pending exit for reason: "], detailAfter: "for reason: ", detailEnds: [],
+            seenOn: "iOS 14–26",
+            example: "[app<com.example.ledger>:2231] Now flagged as pending exit for reason: workspace client connection invalidated",
+            source: "template '%{public}@ Now flagged as pending exit for reason: %{public}@' (FBProcess, decompiled FrontBoard); reasons seen in public notes: 'workspace client connection invalidated', 'Bootstrap failed'"),
         MessageSignature(
             id: "sb-prewarming-for-launch", roles: [.springboard], meaning: .launchPreparation,
             all: ["Prewarming for launch of "],
@@ -339,8 +387,8 @@ public struct SignatureTable: Sendable {
     static let security: [MessageSignature] = [
         MessageSignature(
             id: "securityd-keychain-locked", roles: [.securityd], meaning: .keychainFailure,
-            any: ["Code=-25308", "keychain is locked"], anyIsDetail: true,
-            seenOn: "iOS 9–26",
+            any: ["Code=-25308", "keychain is locked", "(-25308)", "OSStatus error -25308"], anyIsDetail: true,
+            seenOn: "iOS 9–26 (`s3dl_query_row: … (-25308)` and `OSStatus error -25308` on iOS 9–10)",
             example: "logoutRepro[2247]/1#4 LF=0 copy_matching Error Domain=NSOSStatusErrorDomain Code=-25308 \"ks_crypt: e00002e2 failed to 'od' item (class 6, bag: 0) Access to item attempted while keychain is locked.\" UserInfo={numberOfErrorsDeep=0, NSDescription=ks_crypt: e00002e2 failed to 'od' item (class 6, bag: 0) Access to item attempted while keychain is locked.}",
             source: "real-logs 03 (Salesforce SDK #3437, iPadOS 15)"),
         MessageSignature(
@@ -379,11 +427,18 @@ public struct SignatureTable: Sendable {
             source: "formats.md §1.3 (the '(Security) SecItemCopyMatching' activity of a real capture)"),
         MessageSignature(
             id: "app-data-protection", roles: [.app, .other], meaning: .dataProtectionFailure,
-            any: ["NSCocoaErrorDomain Code=257", "isProtectedDataAvailable", "protected data is unavailable",
-                  "Operation not permitted"], anyIsDetail: true,
+            any: ["NSCocoaErrorDomain Code=257", "isProtectedDataAvailable", "protected data is unavailable"], anyIsDetail: true,
             seenOn: "any",
             example: "Error Domain=NSCocoaErrorDomain Code=257 \"The file “store.sqlite” couldn’t be opened because you don’t have permission to view it.\"",
             source: "domain.md §5 (protected data before unlock: NSCocoaErrorDomain 257)"),
+        MessageSignature(
+            // EPERM is everywhere (sandbox denials, any daemon's file operations): data protection only in
+            // the lines of a process the log names as an app.
+            id: "app-operation-not-permitted", roles: [.app], meaning: .dataProtectionFailure,
+            any: ["Operation not permitted"], anyIsDetail: true,
+            seenOn: "any",
+            example: "Could not open store.sqlite: Operation not permitted",
+            source: "domain.md §5 (protected data before unlock: \"Operation not permitted\")"),
         MessageSignature(
             id: "app-launch-duration", roles: [.app], meaning: .launchDuration,
             any: ["launch duration", "Launch duration", "launch time:", "Launch time:", "launch took", "Launch took"], anyIsDetail: true,
@@ -434,8 +489,12 @@ public struct SignatureTable: Sendable {
 
     static let anyProcess: [MessageSignature] = [
         MessageSignature(
+            // A kill: runningboardd's RBSTerminateContext, FrontBoard's exit status, a crash report's code.
+            // Never a provision line: FrontBoard logs those for watchdogs it does not enforce
+            // (`fb-watchdog-not-enforced`, tried first).
             id: "watchdog", roles: Set(ProcessRole.allCases), meaning: .watchdog,
-            any: ["0x8BADF00D", "0x8badf00d", "watchdog transgression", "Provision violated for watchdog"], anyIsDetail: true,
+            any: ["0x8BADF00D", "0x8badf00d", "watchdog transgression", "watchdog(2343432205)"], anyIsDetail: true,
+            none: ["Provision violated for watchdog", "Not terminating"],
             detailAfter: "explanation:", detailEnds: [":"],
             seenOn: "iOS 10–26",
             example: "<RBSTerminateContext| domain:10 code:0x8BADF00D explanation:scene-create watchdog transgression: application<jp.go.mhlw.covid19radar>:27928 exhausted CPU time allowance of 3.37 seconds",

@@ -86,6 +86,11 @@ public struct DiagnosticCode: RawRepresentable, Sendable, Hashable, Codable, Cus
     public static let unrecognizedFormat = DiagnosticCode(rawValue: "unrecognized-format")
     /// Launch-relevant lines whose app is redacted (`<private>`): they cannot be joined to a session.
     public static let redactedEvidence = DiagnosticCode(rawValue: "redacted-evidence")
+    /// Hazard evidence (a keychain, data-protection or watchdog line) that names no process it could be
+    /// tied to (securityd's `s3dl_query_row: … (-25308)`): counted, and in no finding.
+    public static let unattributedEvidence = DiagnosticCode(rawValue: "unattributed-evidence")
+    /// Lines without a pid whose process name the log pairs with two different apps: not joined to either.
+    public static let ambiguousProcessName = DiagnosticCode(rawValue: "ambiguous-process-name")
     /// The input could not be opened or read.
     public static let unreadableInput = DiagnosticCode(rawValue: "unreadable-input")
     /// XML that is not well-formed: the parse stops there, with libxml2's message, line and column.

@@ -73,7 +73,8 @@ public struct MarkdownReporter: Sendable {
             let activation = session.milestone(.activation)
             let shown = session.milestone(.firstFrame) ?? session.milestone(.active)
             let waiting = switch session.kind {
-            case .prewarmUnused, .prewarmThenLaunch: "prewarmed, waiting for the user"
+            case .prewarmUnused, .prewarmOutcomeUnknown, .prewarmThenLaunch: "prewarmed, waiting for the user"
+            case .debuggerLaunch: "launching under the debugger"
             case .backgroundLaunch: "in the background"
             case .coldLaunch: "launching"
             default: "before activation"

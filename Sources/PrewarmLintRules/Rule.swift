@@ -51,10 +51,10 @@ public struct RuleContext: Sendable {
 
 extension LaunchSession {
     /// dasd prewarmed this process (used or not).
-    public var wasPrewarmed: Bool { kind == .prewarmUnused || kind == .prewarmThenLaunch }
+    public var wasPrewarmed: Bool { kind == .prewarmUnused || kind == .prewarmOutcomeUnknown || kind == .prewarmThenLaunch }
 
     /// The user brought this process up: a cold launch, or a prewarmed process the user then activated.
-    public var wasLaunchedByUser: Bool { kind == .coldLaunch || kind == .prewarmThenLaunch }
+    public var wasLaunchedByUser: Bool { kind == .coldLaunch || kind == .prewarmThenLaunch || kind == .debuggerLaunch }
 
     /// `in a prewarm-then-launch session`; for an unknown kind, `in a session whose start is not in the log`.
     public var kindPhrase: String {

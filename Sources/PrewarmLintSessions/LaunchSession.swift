@@ -11,12 +11,19 @@ public struct LaunchSession: Sendable, Hashable {
     public enum Kind: String, Sendable, Hashable, CaseIterable, Codable {
         /// The user tapped and a new process was bootstrapped for it.
         case coldLaunch = "cold-launch"
-        /// dasd prewarmed the process and the user never activated it in the log.
+        /// dasd prewarmed the process, and it ended (an exit line, or the app's next process) without the
+        /// user activating it.
         case prewarmUnused = "prewarm-unused"
+        /// dasd prewarmed the process, and the log ends before it shows what became of it: no activation,
+        /// no end. The prewarm is as sure as its ``Confidence`` says; that it went unused is not shown.
+        case prewarmOutcomeUnknown = "prewarm-outcome-unknown"
         /// dasd prewarmed the process, and the user later activated that same process.
         case prewarmThenLaunch = "prewarm-then-launch"
         /// Launched into the background (push, fetch, BGTask).
         case backgroundLaunch = "background-launch"
+        /// Launched by the debugger (`Received request to open "<bundle>" from debugserver:…`): Xcode's Run,
+        /// `flutter run`, `ios-deploy`. Its timings include the debugger's.
+        case debuggerLaunch = "debugger-launch"
         /// A process that was already running (suspended) was brought back by the user.
         case resume
         /// The log does not say how the process started.

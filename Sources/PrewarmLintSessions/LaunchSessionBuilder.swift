@@ -14,10 +14,14 @@ public import PrewarmLintClassifier
 /// How the kind is decided (`../shared/domain.md` §2 and §6):
 /// - runningboardd's `DAS Prewarm launch` request or the dasd `DYLDLaunch` attribute: prewarm, certain;
 ///   dasd's own attempt lines alone: prewarm, likely;
-/// - then an activation of that process: `prewarm-then-launch`; none before it ends: `prewarm-unused`;
+/// - then an activation of that process: `prewarm-then-launch`; its end (an exit line, or the app's next
+///   process) with no activation before: `prewarm-unused`; neither before the log ends:
+///   `prewarm-outcome-unknown` (the log does not show that the prewarm went unused);
 /// - a foreground-interactive bootstrap or FBApplicationProcess assertion: `cold-launch`, certain;
 ///   an icon tap alone: likely;
-/// - an `FBWorkspace (BackgroundActive)` assertion: `background-launch`, certain;
+/// - an `FBWorkspace (BackgroundActive)` assertion: `background-launch`, certain; a launch request or a process
+///   start followed by `running-active (role: Background)` before any activation: `background-launch`, likely;
+/// - SpringBoard's `Received request to open "<bundle>" from debugserver`: `debugger-launch`, certain;
 /// - an activation with no start in the log after a suspended, not visible state: `prewarm-then-launch`,
 ///   a guess (said so in `incompleteEvidence`); after nothing at all: `unknown`.
 /// SpringBoard's `Prewarming for launch of` and dasd's closure generation never make a prewarm.
@@ -72,7 +76,12 @@ public struct LaunchSessionBuilder: Sendable {
                 open[key] = current
                 return closed
             }
-            if !isTerminated { current.incompleteEvidence.append("no exit line before the next process of this app") }
+            // The next process shows this one ended. Its exit line matters only where the end decides the
+            // verdict: a prewarm that was never activated ended unused, and when or why is not in the log.
+            if !isTerminated, current.kind == .prewarmOutcomeUnknown || current.kind == .prewarmUnused {
+                current.incompleteEvidence.append("no exit line before the next process of this app: when and why the prewarmed process ended is not in the log")
+            }
+            if current.kind == .prewarmOutcomeUnknown { current.kind = .prewarmUnused }
             closed.append(close(key, current))
         }
         // A session starts with a line about its start or its life, not with an exit or a bare state;
@@ -109,7 +118,8 @@ public struct LaunchSessionBuilder: Sendable {
     }
 
     /// The meanings that start a process.
-    private static let processStartMeanings: Set<EventMeaning> = [.prewarmRequest, .userLaunchRequest, .backgroundLaunchRequest, .processStart]
+    private static let processStartMeanings: Set<EventMeaning> = [.prewarmRequest, .userLaunchRequest, .backgroundLaunchRequest,
+                                                                  .debuggerLaunchRequest, .processStart]
 
     /// Whether this line is about a new process of an app that already has a session.
     private func startsNewProcess(_ classified: ClassifiedEvent, meaning: EventMeaning, subject: AppIdentity,
@@ -120,7 +130,7 @@ public struct LaunchSessionBuilder: Sendable {
         // the previous process is gone (its exit line missing from the log).
         guard session.hasMilestone(.activation) else { return false }
         let bootstraps = classified.signatureID == "sb-bootstrap-foreground-interactive" || classified.signatureID == "rb-user-launch-assertion"
-        return meaning == .prewarmRequest || (meaning == .userLaunchRequest && bootstraps)
+        return meaning == .prewarmRequest || meaning == .debuggerLaunchRequest || (meaning == .userLaunchRequest && bootstraps)
     }
 
     /// Ends the input: every open session, in the order they opened.
@@ -173,8 +183,9 @@ public struct LaunchSessionBuilder: Sendable {
 
     private func opensSession(_ meaning: EventMeaning) -> Bool {
         switch meaning {
-        case .prewarmRequest, .userLaunchRequest, .backgroundLaunchRequest, .launchRequest, .processStart,
-             .suspension, .activation, .appLifecycle, .termination, .watchdog, .keychainFailure, .dataProtectionFailure:
+        case .prewarmRequest, .userLaunchRequest, .backgroundLaunchRequest, .debuggerLaunchRequest, .launchRequest, .processStart,
+             .suspension, .activation, .appLifecycle, .termination, .watchdog, .watchdogNotEnforced, .keychainFailure,
+             .dataProtectionFailure:
             true
         default:
             false
@@ -191,8 +202,8 @@ public struct LaunchSessionBuilder: Sendable {
         case .prewarmRequest:
             mark(.prewarmRequest)
             let certain = classified.signatureID?.hasPrefix("rb-") == true
-            if session.kind != .prewarmUnused || (certain && session.confidence != .certain) {
-                session.kind = .prewarmUnused
+            if !session.wasPrewarmedSoFar || (certain && session.confidence != .certain) {
+                session.kind = session.hasMilestone(.activation) ? .prewarmThenLaunch : .prewarmOutcomeUnknown
                 session.confidence = certain ? .certain : .likely
                 session.decidedBy = event.origin
             }
@@ -209,6 +220,21 @@ public struct LaunchSessionBuilder: Sendable {
             if session.kind == .unknown {
                 session.kind = .backgroundLaunch
                 session.confidence = .certain
+                session.decidedBy = event.origin
+            }
+        case .debuggerLaunchRequest:
+            mark(.launchRequest)
+            if session.kind == .unknown || (session.kind == .coldLaunch && session.confidence != .certain) {
+                session.kind = .debuggerLaunch
+                session.confidence = .certain
+                session.decidedBy = event.origin
+            }
+        case .backgroundRunning:
+            // A launch this log shows the start of, running in the background before any activation.
+            if session.kind == .unknown, !session.hasMilestone(.activation),
+               session.hasMilestone(.launchRequest) || session.hasMilestone(.processStart) {
+                session.kind = .backgroundLaunch
+                session.confidence = .likely
                 session.decidedBy = event.origin
             }
         case .launchRequest:
@@ -231,10 +257,12 @@ public struct LaunchSessionBuilder: Sendable {
         case .termination:
             mark(.termination)
             terminated.insert(key)
+            if session.kind == .prewarmOutcomeUnknown { session.kind = .prewarmUnused }
         case .watchdog:
             // The watchdog's explanation is the exit reason; the exit lines that follow add nothing.
             mark(.termination)
             terminated.insert(key)
+            if session.kind == .prewarmOutcomeUnknown { session.kind = .prewarmUnused }
         case .appLifecycle:
             if !session.hasMilestone(.activation) { session.callbacksBeforeActivation.append(event.origin) }
         case .firstFrame:
@@ -246,7 +274,7 @@ public struct LaunchSessionBuilder: Sendable {
 
     private func resolveKindAtActivation(_ session: inout LaunchSession, key: String) {
         switch session.kind {
-        case .prewarmUnused:
+        case .prewarmOutcomeUnknown, .prewarmUnused:
             session.kind = .prewarmThenLaunch
         case .unknown:
             if let background = backgrounded[key] {
@@ -271,9 +299,19 @@ public struct LaunchSessionBuilder: Sendable {
         if result.kind == .unknown {
             result.incompleteEvidence.append("the log does not show how this process started")
         }
+        if result.app.bundleID == nil, result.app.processName != nil {
+            result.incompleteEvidence.append("no daemon line names this process as an app: its own lines are joined by process name")
+        }
         if result.eventsNotKept > 0 {
             result.incompleteEvidence.append("\(result.eventsNotKept) more lines of this process were counted but not kept (limit \(LaunchSession.eventLimit))")
         }
         return result
+    }
+}
+
+extension LaunchSession {
+    /// Whether a prewarm request was seen so far (before the kind is final).
+    fileprivate var wasPrewarmedSoFar: Bool {
+        kind == .prewarmOutcomeUnknown || kind == .prewarmUnused || kind == .prewarmThenLaunch
     }
 }

@@ -11,7 +11,7 @@ public struct LaunchWatchdog: Rule {
         id: "launch-watchdog",
         name: "Launch watchdog",
         defaultSeverity: .error,
-        summary: "A launch or scene-create watchdog killed the app (0x8BADF00D, watchdog transgression); the finding says with which visibility.",
+        summary: "A launch or scene-create watchdog killed the app (0x8BADF00D, watchdog transgression); the finding says with which visibility. A watchdog that fired and killed nothing (a debugged process) is a warning, never a kill.",
         rationale: """
         The watchdog kills a launch that does not finish within its budget: seconds of wall time for a \
         foreground launch, a few seconds of CPU for a scene-create in the background. A kill with \
@@ -20,6 +20,13 @@ public struct LaunchWatchdog: Rule {
         lock held by a suspended thread) runs out the clock; the user never sees it, except as a \
         cold launch the next time and a crash report with `0x8BADF00D`. Move blocking work off the \
         launch path and out of scene creation.
+
+        Kill evidence is a termination only: runningboardd's `RBSTerminateContext` with `0x8BADF00D`, a \
+        `watchdog transgression`, FrontBoard's exit status `watchdog(2343432205)`. FrontBoard also logs \
+        watchdogs it does not enforce — `Ignoring <FBProcessWatchdog …; name: process-launch> for reason: \
+        process is being debugged`, `Provision violated for watchdog process-launch`, `Not terminating …` — \
+        and the process goes on: that is a warning (the launch exceeded its budget, and without the \
+        debugger it would have been killed), not an error.
         """,
         triggeringExamples: [
             RuleExample("scene-create watchdog in the background (real-logs 19's context, as runningboardd logs it)",
@@ -28,8 +35,15 @@ public struct LaunchWatchdog: Rule {
                     + "▶ E 06:10:08.910000 runningboardd[33]: [app<com.example.ledger(501)>:2231] Terminating with context: <RBSTerminateContext| domain:10 code:0x8BADF00D explanation:scene-create watchdog transgression: app<com.example.ledger(501)>:2231 exhausted CPU time allowance of 3.37 seconds\n"
                     + "\tWatchdogEvent: scene-create\n\tWatchdogVisibility: Background\n\t) reportType:CrashLog maxTerminationResistance:Interactive>\n"
                     + "06:10:08.920000 SpringBoard[34]: [app<com.example.ledger>:2231] Process exited: <RBSProcessExitContext| specific, status:<RBSProcessExitStatus| domain:frontboard(10) code:watchdog(2343432205)>>."),
+            RuleExample("a debugged launch over its budget, not killed: a warning, not a kill (the lines of flutter/flutter#68558)",
+                "08:16:28.223956 SpringBoard[34]: [FBSystemService][0x7f7e] Received request to open \"com.example.ledger\" from debugserver:1461.\n"
+                    + "08:16:28.442645 SpringBoard[34]: Application process state changed for com.example.ledger: <SBApplicationProcessState: 0x2836ef980; pid: 2231; taskState: Running; visibility: Foreground>\n"
+                    + "08:16:48.296225 SpringBoard[34]: [application<com.example.ledger>:2231] Ignoring <FBProcessWatchdog: 0x28175f7f0; name: process-launch> for reason: process is being debugged\n"
+                    + "▶ E 08:16:48.297075 SpringBoard[34]: [application<com.example.ledger>:2231] Provision violated for watchdog process-launch: <FBSProcessResourceProvision: 0x281830800; allowance: <; FBSProcessResourceAllowance; type: realTime; timeValue: 20.0s>; violated: YES>\n"
+                    + "E 08:16:48.297709 SpringBoard[34]: Not terminating \"application<com.example.ledger>:2231\""),
         ],
         nonTriggeringExamples: [
+
             RuleExample("a jetsam kill is not a watchdog",
                 ExampleLog.prewarm(at: "06:02:11") + "\n"
                     + ExampleLog.suspend(at: "06:02:12") + "\n"
@@ -39,7 +53,7 @@ public struct LaunchWatchdog: Rule {
 
     /// The findings of this rule in `session`.
     public func check(_ session: LaunchSession, in context: RuleContext) -> [Finding] {
-        guard let kill = session.firstEvent(withMeaning: .watchdog) else { return [] }
+        guard let kill = session.firstEvent(withMeaning: .watchdog) else { return notEnforced(session, in: context) }
         let what = kill.detail.map { $0.trimmingCharacters(in: " ") } ?? "watchdog"
         var message = "\(what) killed \(session.app.bundleID ?? session.app.processName ?? "the app") (0x8BADF00D) \(session.kindPhrase)"
         if let visibility = Self.value(of: "WatchdogVisibility", in: kill.text) ?? Self.value(of: "ProcessVisibility", in: kill.text) {
@@ -51,6 +65,30 @@ public struct LaunchWatchdog: Rule {
             evidence.append(Finding.Evidence(line, label: "session kind"))
         }
         return [context.finding(message, evidence: evidence)]
+    }
+
+    /// A watchdog that FrontBoard did not enforce: a warning naming the budget and the reason.
+    private func notEnforced(_ session: LaunchSession, in context: RuleContext) -> [Finding] {
+        let lines = session.events(withMeaning: .watchdogNotEnforced)
+        guard let first = lines.first else { return [] }
+        let violated = lines.first { $0.text.contains("Provision violated for watchdog") }
+        let watchdog = violated.flatMap { Self.word(after: "Provision violated for watchdog ", in: $0.text) }
+            ?? Self.word(after: "name: ", in: first.text) ?? "launch"
+        var message = "\(watchdog) watchdog budget exceeded \(session.kindPhrase), but the process was not killed"
+        if let allowance = violated.flatMap({ Self.word(after: "timeValue: ", in: $0.text) }) { message += " (allowance \(allowance))" }
+        if let reason = lines.lazy.compactMap(\.detail).first(where: { !$0.isEmpty && !$0.hasPrefix("<") }) {
+            message += ": \(reason); without that, this launch would have been killed"
+        }
+        let ordered = (violated.map { [$0] } ?? []) + lines.filter { $0.origin != violated?.origin }
+        let evidence = ordered.prefix(3).map { Finding.Evidence($0, label: "watchdog not enforced") }
+        return [context.finding(message, severity: min(context.severity, .warning), evidence: Array(evidence))]
+    }
+
+    /// The token after `marker` (`name: process-launch>` → `process-launch`).
+    static func word(after marker: String, in text: String) -> String? {
+        guard let range = text.range(of: marker) else { return nil }
+        let value = text[range.upperBound...].prefix { !" ;:>\"".contains($0) }
+        return value.isEmpty ? nil : String(value)
     }
 
     /// `WatchdogVisibility: Background` → `Background`.
