@@ -83,6 +83,27 @@ public struct InputReader: Sendable {
     /// (`RecordFilter`); one filter per input.
     public func read(_ input: LogInput, foundInDirectory: Bool = false, recordFilter: (any RecordFilter)? = nil,
                      emit: (ReaderOutput) -> Void) -> InputSummary {
+        // An input refused whole (its first diagnostic a refusal, no event before it) is an unreadable input,
+        // not an empty log: remembered here, set as the summary's failure at the end.
+        var refusal: ReaderDiagnostic?
+        var eventsEmitted = 0
+        let emit: (ReaderOutput) -> Void = { output in
+            switch output {
+            case .event: eventsEmitted += 1
+            case .diagnostic(let diagnostic):
+                if diagnostic.code == .refusedInput, eventsEmitted == 0, refusal == nil { refusal = diagnostic }
+            }
+            emit(output)
+        }
+        var summary = readToEnd(input, foundInDirectory: foundInDirectory, recordFilter: recordFilter, emit: emit)
+        if summary.failure == nil, let refusal, eventsEmitted == 0 {
+            summary.failure = ReaderError(code: .refused, input: input.name, message: "refused: \(refusal.message)")
+        }
+        return summary
+    }
+
+    private func readToEnd(_ input: LogInput, foundInDirectory: Bool, recordFilter: (any RecordFilter)?,
+                           emit: (ReaderOutput) -> Void) -> InputSummary {
         var summary = InputSummary(input: input.name)
         let descriptor: Int32
         var inference = options.timeInference

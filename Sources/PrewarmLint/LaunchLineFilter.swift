@@ -25,8 +25,7 @@ final class LaunchLineFilter: RecordFilter, @unchecked Sendable {
     private let table: SignatureTable
     // Unchecked: read and written on one thread (above), and a checked access was a runtime call per line.
     @exclusivity(unchecked) private var roles = ProcessRoleCache()
-    /// The pids the classifier's `ProcessDirectory` remembers (an app's, or a name securityd or the kernel
-    /// paired with it, which may become an app's).
+    /// The keys of the classifier's `ProcessDirectory.bundleByPID`.
     @exclusivity(unchecked) private var appPIDs = PIDSet()
     /// `ProcessDirectory.pidsRemembered` when last followed.
     private var followed = 0
@@ -100,7 +99,7 @@ final class LaunchLineFilter: RecordFilter, @unchecked Sendable {
             appPIDs.insert(pid)
         } else {
             // More than one change since last time (not done by the pipeline, which follows every event).
-            appPIDs = PIDSet(Set(directory.bundleByPID.keys).union(directory.nameByPID.keys))
+            appPIDs = PIDSet(directory.bundleByPID.keys)
         }
         followed = directory.pidsRemembered
     }

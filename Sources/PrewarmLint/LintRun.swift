@@ -59,7 +59,7 @@ public struct LintRun: Sendable {
                 return nil
             }
             closed.sort { lhs, rhs in
-                let a = lhs.session.milestones.first?.time.microsecondsSinceEpoch ?? 0, b = rhs.session.milestones.first?.time.microsecondsSinceEpoch ?? 0
+                let a = lhs.session.start?.microsecondsSinceEpoch ?? 0, b = rhs.session.start?.microsecondsSinceEpoch ?? 0
                 if a != b { return a < b }
                 let left = lhs.session.app.description, right = rhs.session.app.description
                 return left != right ? left < right : lhs.order < rhs.order

@@ -212,8 +212,8 @@ struct InputLint {
                                      diagnostics: statistics.diagnostics.values.reduce(0, +))
         // In time order, as every report lists sessions; ids stay those the findings were given.
         let ordered = sessions.enumerated().sorted { lhs, rhs in
-            let a = lhs.element.session.milestones.first?.time.microsecondsSinceEpoch ?? 0
-            let b = rhs.element.session.milestones.first?.time.microsecondsSinceEpoch ?? 0
+            let a = lhs.element.session.start?.microsecondsSinceEpoch ?? 0
+            let b = rhs.element.session.start?.microsecondsSinceEpoch ?? 0
             return a != b ? a < b : lhs.offset < rhs.offset
         }.map(\.element)
         return LintReport(toolVersion: LogAnalyzer.libraryVersion, inputs: [input], sessions: ordered.map(\.session),

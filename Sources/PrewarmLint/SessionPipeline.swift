@@ -287,7 +287,7 @@ public struct SessionPipeline: Sendable {
 
     static func sortSessions(_ sessions: inout [LaunchSession]) {
         sessions.sort { lhs, rhs in
-            let a = lhs.milestones.first?.time.microsecondsSinceEpoch ?? 0, b = rhs.milestones.first?.time.microsecondsSinceEpoch ?? 0
+            let a = lhs.start?.microsecondsSinceEpoch ?? 0, b = rhs.start?.microsecondsSinceEpoch ?? 0
             return a != b ? a < b : lhs.app.description < rhs.app.description
         }
     }

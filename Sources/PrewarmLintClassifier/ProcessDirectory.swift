@@ -77,28 +77,25 @@ public struct ProcessDirectory: Sendable {
         guard let pid = identity.pid, pid > 0, let bundle = identity.bundleID else { return }
         let previous = bundleByPID[pid]
         guard previous != bundle else { return }
-        if previous == nil, nameByPID[pid] == nil { remember(pid) }
+        if previous == nil { remember(pid) }
         bundleByPID[pid] = bundle
-        if previous != nil {
-            // A new app on this pid: the old name no longer holds.
-            if let name = nameByPID.removeValue(forKey: pid), pidByName[name] == pid { pidByName[name] = nil }
+        // A new app on this pid: the old name no longer holds.
+        if let name = nameByPID.removeValue(forKey: pid), pidByName[name] == pid {
+            pidByName[name] = nil
             nameChanges += 1
-        } else if let name = nameByPID[pid] {
-            // The name was paired with this pid before the pid was known as an app.
-            pair(name, with: pid, bundle: bundle)
         }
     }
 
+    /// `name` is the process at `pid`: remembered only for an app's pid (a name paired with another pid
+    /// teaches nothing the classifier uses, and the reader's record filter refuses such lines).
     mutating func learn(name: String, pid: Int) {
-        guard pid > 0, !name.isEmpty else { return }
+        guard pid > 0, !name.isEmpty, let bundle = bundleByPID[pid] else { return }
         if let known = nameByPID[pid] {
             guard known != name else { return }
             if pidByName[known] == pid { pidByName[known] = nil; nameChanges += 1 }
-        } else if bundleByPID[pid] == nil {
-            remember(pid)
         }
         nameByPID[pid] = name
-        if let bundle = bundleByPID[pid] { pair(name, with: pid, bundle: bundle) }
+        pair(name, with: pid, bundle: bundle)
     }
 
     /// `name` is the process of the app `bundle` at `pid`.

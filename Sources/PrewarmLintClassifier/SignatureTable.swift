@@ -249,8 +249,8 @@ public struct SignatureTable: Sendable {
             id: "rb-calculated-state", roles: [.runningboardd], meaning: .stateChange,
             all: ["Calculated state for "], detailAfter: ">: ",
             seenOn: "iOS 14–26, macOS",
-            example: "Calculated state for application<com.elsystm.elsystm>: running-active (role: Background)",
-            source: "real-logs 25 (background push launch)"),
+            example: "Calculated state for app<com.hightowerai.MobileJarvisNative(BED36376-5A4B-42A9-9620-6AE0BC5F0283)>: none (role: None)",
+            source: "real-logs 44 (an iOS 26 cold launch: the state before the process runs)"),
         MessageSignature(
             id: "rb-resuming-task", roles: [.runningboardd], meaning: .stateChange,
             all: ["Resuming task."],

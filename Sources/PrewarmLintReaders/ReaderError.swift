@@ -15,6 +15,9 @@ public struct ReaderError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let corruptCompression = Code(rawValue: "corrupt-compression")
         /// The input could not be opened or read (no such file, permission denied).
         public static let unreadable = Code(rawValue: "unreadable-input")
+        /// The input was refused whole before any record was read (an XML document declaring entities, an
+        /// encoding the reader does not take): its `refused-input` diagnostic says why.
+        public static let refused = Code(rawValue: "refused-input")
     }
 
     /// What kind of failure.

@@ -68,11 +68,16 @@ public struct FindingTextReporter: Sendable {
     /// the kinds answer "was it prewarmed?" even when nothing is wrong.
     public func summary(_ report: LintReport) -> String {
         let counts = report.findingCounts.filter { $0.count > 0 }.map { "\($0.count) \($0.severity.rawValue)\($0.count == 1 || $0.severity == .info ? "" : "s")" }
-        var text = report.findings.isEmpty ? "no findings" : "\(report.findings.count) finding\(report.findings.count == 1 ? "" : "s") (\(counts.joined(separator: ", ")))"
-        let read = report.inputs.filter { $0.format != nil }.count
+        let read = report.inputs.filter { $0.format != nil && $0.error == nil }.count
+        let unreadable = report.inputs.filter { $0.error != nil }.count
+        // A run that read nothing is never a clean pass.
+        let none = read == 0 && report.findings.isEmpty ? "nothing linted: no input was read as a log, so no findings"
+            : report.findings.isEmpty ? "no findings" : nil
+        var text = none ?? "\(report.findings.count) finding\(report.findings.count == 1 ? "" : "s") (\(counts.joined(separator: ", ")))"
         text += " in \(report.sessions.count) session\(report.sessions.count == 1 ? "" : "s")"
         if !report.sessions.isEmpty { text += " (\(Self.kindCounts(report.sessions)))" }
         text += " from \(read) input\(read == 1 ? "" : "s")"
+        if unreadable > 0 { text += "; \(unreadable) input\(unreadable == 1 ? "" : "s") could not be read" }
         if report.baselineSuppressed > 0 { text += "; \(report.baselineSuppressed) suppressed by the baseline" }
         let incomplete = report.sessions.filter(\.evidenceIncomplete).count
         if incomplete > 0 { text += "; evidence incomplete in \(incomplete) session\(incomplete == 1 ? "" : "s")" }

@@ -297,8 +297,8 @@ public struct LintReport: Sendable {
         writer.field("confidence", session.confidence.rawValue)
         writer.key("decidedBy")
         if let decidedBy = session.decidedBy { origin(decidedBy) } else { writer.string(nil) }
-        writer.field("start", session.milestones.first?.time.iso8601)
-        writer.field("end", session.milestones.last?.time.iso8601)
+        writer.field("start", session.start?.iso8601)
+        writer.field("end", session.end?.iso8601)
         writer.key("milestones")
         writer.beginArray()
         for milestone in session.milestones {

@@ -87,6 +87,16 @@ public struct LaunchSession: Sendable, Hashable {
     public var events: [SessionEvent] = []
     /// Lines of this session beyond ``eventLimit``, counted, not kept.
     public var eventsNotKept = 0
+    /// When the first and the last line of this session were logged (kept or not): where a session
+    /// without milestones (hazard lines of a process whose launch is not in the log) sits in time.
+    public var firstSeen: LogTimestamp?
+    /// See ``firstSeen``.
+    public var lastSeen: LogTimestamp?
+
+    /// Where the session starts on the timeline: its first milestone, else its first line.
+    public var start: LogTimestamp? { milestones.first?.time ?? firstSeen }
+    /// Where the session ends on the timeline: its last milestone, else its last line.
+    public var end: LogTimestamp? { milestones.last?.time ?? lastSeen }
     /// How many lines a session keeps with their text.
     public static let eventLimit = 512
 

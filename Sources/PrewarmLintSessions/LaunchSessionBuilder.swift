@@ -171,6 +171,8 @@ public struct LaunchSessionBuilder: Sendable {
 
     /// Keeps the line with its text, up to ``LaunchSession/eventLimit``.
     private func record(_ classified: ClassifiedEvent, meaning: EventMeaning, in session: inout LaunchSession) {
+        if session.firstSeen == nil { session.firstSeen = classified.event.timestamp }
+        session.lastSeen = classified.event.timestamp
         guard session.events.count < LaunchSession.eventLimit else {
             session.eventsNotKept += 1
             return

@@ -138,6 +138,18 @@ struct LintCommand: ParsableCommand {
             StandardStreams.err("\(summary.path): error: \(summary.error!)")
             unreadable = true
         }
+        // What was not read is said, never silent: files in a folder that are not logs, and a run that read no log.
+        let skipped = report.inputs.filter { $0.format == nil && $0.error == nil }
+        if !skipped.isEmpty {
+            let names = skipped.prefix(3).map(\.path).joined(separator: ", ") + (skipped.count > 3 ? ", …" : "")
+            StandardStreams.err("note: skipped \(skipped.count) file\(skipped.count == 1 ? "" : "s") that \(skipped.count == 1 ? "is" : "are") not a log prewarm-lint reads: \(names) (see `prewarm-lint formats`)")
+        }
+        if !report.partial, !report.inputs.contains(where: { $0.format != nil }) {
+            let what = discovery.inputs.isEmpty && discovery.failures.isEmpty ? "no file found in \(reading.paths.joined(separator: ", "))"
+                : "no input could be read as a log"
+            StandardStreams.err("error: \(what): nothing was linted")
+            unreadable = true
+        }
         if strict || lenient {
             for index in report.findings.indices {
                 if strict, report.findings[index].severity == .warning { report.findings[index].severity = .error }

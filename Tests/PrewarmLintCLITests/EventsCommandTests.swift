@@ -190,13 +190,13 @@ struct SessionsCommandTests {
         #expect((report["inputs"] as? [[String: Any]])?.map { $0["format"] as? String } == ["console-copy", "log-show-ndjson"])
         let sessions = try #require(report["sessions"] as? [[String: Any]])
         #expect(sessions.map { $0["id"] as? String } == ["com.example.ledger#1", "com.example.notes#1"])
-        #expect(sessions.map { $0["kind"] as? String } == ["prewarm-unused", "cold-launch"])
+        #expect(sessions.map { $0["kind"] as? String } == ["prewarm-outcome-unknown", "cold-launch"])
         #expect((sessions[1]["durations"] as? [String: Int])?["launchRequestToActivationMs"] == 290)
         #expect((report["findings"] as? [Any])?.isEmpty == true)
         let text = try EventsCommandTests.run(["sessions", "--date", "2024-03-18",
                                                folder.appendingPathComponent("log.txt").path, folder.appendingPathComponent("log.ndjson").path])
         // 9 lines each; the kernel priority line means nothing for a launch, the other 8 are kept once.
-        #expect(text.stderr.contains("2 sessions from 2 inputs: 1 cold-launch, 1 prewarm-unused; 8 events seen in two inputs counted once"))
+        #expect(text.stderr.contains("2 sessions from 2 inputs: 1 cold-launch, 1 prewarm-outcome-unknown; 8 events seen in two inputs counted once"))
     }
 
     @Test("--separately: every scenario of the corpus on its own, in path order")

@@ -115,7 +115,7 @@ struct LintCommandTests {
         #expect(run.stderr.contains("\(nuls.path): error: not a recognized log format: no line of its first 4096 bytes looks like a supported log (see `prewarm-lint formats`; use --input-format to force one)\n"))
         #expect(run.stderr.contains("\(denied.path): error: cannot open: Permission denied (check the file's permissions)\n"))
         #expect(run.stdout.contains(": error: [keychain-while-locked]"), "the good input is still linted")
-        #expect(run.stderr.hasSuffix("4 findings (1 error, 3 warnings) in 1 session (1 prewarm-then-launch) from 1 input\n"))
+        #expect(run.stderr.hasSuffix("4 findings (1 error, 3 warnings) in 1 session (1 prewarm-then-launch) from 1 input; 2 inputs could not be read\n"))
     }
 
     @Test("limits are options: a tiny --max-line-length cuts and reports, --max-open-sessions closes early and says so")

@@ -123,7 +123,7 @@ struct RealExcerptClassificationTests {
     @Test("excerpt 25: a background launch, then a background running state")
     func background() throws {
         let lines = try Self.classify("25-flutterfire5702-ios14-background-push-launch.log")
-        #expect(lines.map(\.meaning) == [.stateChange, .backgroundLaunchRequest, nil, nil, nil, .stateChange])
+        #expect(lines.map(\.meaning) == [.stateChange, .backgroundLaunchRequest, nil, nil, nil, .backgroundRunning])
         #expect(lines[1].subject == AppIdentity(bundleID: "com.elsystm.elsystm", pid: 1957))
         #expect(lines[5].detail == "running-active")
     }

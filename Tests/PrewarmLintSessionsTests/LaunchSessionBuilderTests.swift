@@ -118,13 +118,13 @@ struct LaunchSessionBuilderTests {
         #expect(result[0].decidedBy?.line == 8)
     }
 
-    @Test("real excerpt 01: a certain prewarm, never activated within the log")
+    @Test("real excerpt 01: a certain prewarm; that it went unused is not in the log (it ends first)")
     func lyft() throws {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("shared/real-logs/01-lyft-das-prewarm-launch-line.log")
         let result = try sessions(String(decoding: try Data(contentsOf: url), as: UTF8.self), date: "2022-06-08")
         try #require(result.count == 1)
-        #expect(result[0].kind == .prewarmUnused)
+        #expect(result[0].kind == .prewarmOutcomeUnknown)
         #expect(result[0].confidence == .certain)
         #expect(result[0].app.bundleID == "com.xyz")
     }

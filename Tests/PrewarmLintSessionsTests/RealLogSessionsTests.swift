@@ -19,7 +19,7 @@ struct RealLogSessionsTests {
         for session in Self.sessions(file) {
             #expect(session.app.bundleID != nil || session.app.processName != nil)
             if !file.hasPrefix("01-") {
-                #expect(![.prewarmUnused, .prewarmThenLaunch].contains(session.kind), "\(file): \(session.app) \(session.kind)")
+                #expect(![.prewarmUnused, .prewarmOutcomeUnknown, .prewarmThenLaunch].contains(session.kind), "\(file): \(session.app) \(session.kind)")
             }
         }
     }
@@ -28,7 +28,7 @@ struct RealLogSessionsTests {
     func lyft() throws {
         let sessions = Self.sessions("01-lyft-das-prewarm-launch-line.log")
         try #require(sessions.count == 1)
-        #expect(sessions[0].kind == .prewarmUnused)
+        #expect(sessions[0].kind == .prewarmOutcomeUnknown)
         #expect(sessions[0].confidence == .certain)
         #expect(sessions[0].decidedBy?.line == 7)
         #expect(sessions[0].milestone(.prewarmRequest)?.evidence.line == 7)

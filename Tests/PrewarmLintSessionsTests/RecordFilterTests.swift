@@ -183,9 +183,12 @@ struct RecordFilterTests {
         """
         let (filtered, unfiltered) = try Self.outcomes(ofLog: log)
         #expect(filtered.agrees(with: unfiltered))
-        try #require(filtered.sessions.count == 1)
+        // The widget's keychain failure is its own hazard evidence: a session of that process, not Ledger's.
+        try #require(filtered.sessions.count == 2)
         #expect(filtered.sessions[0].app.bundleID == "com.example.ledger")
         #expect(!filtered.sessions[0].events.contains { $0.meaning == .keychainFailure }, "\(filtered.sessions[0].events)")
+        #expect(filtered.sessions[1].app == AppIdentity(processName: "Ledger Widget", pid: 2231))
+        #expect(filtered.sessions[1].events.map(\.meaning) == [.keychainFailure])
         // Only the kernel line about healthd's pid is refused.
         #expect(filtered.skipped == [1])
     }
