@@ -33,11 +33,19 @@ final class LaunchLineFilter: RecordFilter, @unchecked Sendable {
     /// an app's, joined by its name.
     private var joinsNames = false
 
-    init(table: SignatureTable) {
+    /// Whether the filter follows a classifier of its own input (``follow(_:)``). A filter that does not —
+    /// one input among several merged as one device's logs, classified together after the merge — cannot
+    /// know which pids and names the other inputs taught: it admits every line that may matter once
+    /// they are known (an app template may match it, or it pairs a name with a pid).
+    let followsClassifier: Bool
+
+    init(table: SignatureTable, followsClassifier: Bool = true) {
         self.table = table
+        self.followsClassifier = followsClassifier
     }
 
     func admits(process: String, pid: Int?, firstLine: UnsafeRawBufferPointer) -> Bool {
+        if !followsClassifier { return admitsForMerge(process: process, firstLine: firstLine) }
         if let role = roles.role(of: process) {
             switch role {
             case .other:
@@ -58,6 +66,24 @@ final class LaunchLineFilter: RecordFilter, @unchecked Sendable {
         // admitted when an app template may match it.
         if pid == nil, joinsNames, table.mayMatch(in: firstLine, role: .app) { return true }
         return table.mayNameApp(in: firstLine, role: .other)
+    }
+
+    /// The answer for an input merged with others: what the classifier may keep or learn from once every
+    /// input's lines are known.
+    private func admitsForMerge(process: String, firstLine: UnsafeRawBufferPointer) -> Bool {
+        let role = roles.role(of: process)
+        switch role {
+        case .other?:
+            return false
+        case .dasd?, .runningboardd?, .springboard?:
+            return table.mayMatch(in: firstLine, role: role!) || AppIdentityParser.mayHoldIdentity(in: firstLine)
+        case .securityd?, .kernel?:
+            // They pair names with pids; whether the pid is an app's may be known from another input.
+            return true
+        case .app?, nil:
+            // A process another input may name as an app.
+            return table.mayMatch(in: firstLine, role: .app) || table.mayNameApp(in: firstLine, role: .other)
+        }
     }
 
     /// Whether a run of digits of `text` (at most nine: the classifier reads no longer pid) is a pid the

@@ -10,17 +10,21 @@ public import PrewarmLintSessions
 ///
 /// The order of the stages, and why:
 /// 1. read each input (`InputReader`), in the order given;
-/// 2. classify its events in input order, one classifier per input — the classifier learns which
-///    pids are apps from earlier lines of the same log;
-/// 3. keep only the events that mean something for a launch (a small share of a device log);
-/// 4. put them in time order before any session decision depends on it: a single input streams
-///    through a small reorder window (`reorderWindow` events) straight into the builder, so
-///    memory stays bounded whatever the input's size; several inputs are merged by time, dropping
-///    the same event seen in two inputs (same instant, pid, process and message) — two exports of
-///    one window must not make two sessions. Up to ``maximumMergedStreams`` inputs are read at once,
-///    each through its own reorder window into a bounded queue, and merged as they come; beyond, the
-///    launch-relevant events of all inputs are collected (without their message text) and sorted;
-/// 5. feed them to one `LaunchSessionBuilder`.
+/// 2. classify its events — the classifier learns which pids and names are apps from earlier lines —
+///    and keep only those that mean something for a launch (a small share of a device log);
+/// 3. put them in time order before any session decision depends on it, and
+/// 4. feed them to one `LaunchSessionBuilder`.
+///
+/// A single input is classified in input order and streams through a small reorder window
+/// (`reorderWindow` events) straight into the builder, so memory stays bounded whatever its size.
+/// Several inputs are one device's logs, however they were cut: they are merged by time *before*
+/// they are classified, by one classifier, so what one input teaches (the pid of an app, the name of
+/// its process) holds for the lines of the others, and one log cut in 3 or in 10,000 pieces gives the
+/// sessions and findings of the whole. The same event seen in two inputs (same instant, pid, process
+/// and message) is dropped before it is classified — two exports of one window must not make two
+/// sessions. Up to ``maximumMergedStreams`` inputs are read at once, each through its own reorder
+/// window into a bounded queue, and merged as they come; beyond, the events that may matter of all
+/// inputs are collected (their messages cut at ``collectedMessageLimit`` bytes) and sorted.
 public struct SessionPipeline: Sendable {
     /// Reads each input.
     public var reader: InputReader
@@ -96,16 +100,16 @@ public struct SessionPipeline: Sendable {
         if inputs.count == 1 { return runStreaming(inputs[0], onDiagnostic: onDiagnostic, onSession: onSession) }
         if inputs.count <= maximumMergedStreams { return runMerging(inputs, onDiagnostic: onDiagnostic, onSession: onSession) }
         var result = Result()
-        var kept: [(classified: ClassifiedEvent, input: Int)] = []
-        // Each input is read and classified on its own (its classifier learns from its own lines
-        // only), several at once; then merged in input order, so any number of threads gives the same.
+        var kept: [(event: LogEvent, input: Int)] = []
+        // Each input is read on its own, several at once, and what may matter is kept; then merged in time
+        // order and classified by one classifier, so any number of threads gives the same.
         let pipeline = self
-        let reads = InputParallelism.map(count: inputs.count, jobs: jobs) { index -> (Result, [ClassifiedEvent]) in
+        let reads = InputParallelism.map(count: inputs.count, jobs: jobs) { index -> (Result, [LogEvent]) in
             var one = Result()
-            var events: [ClassifiedEvent] = []
-            pipeline.readClassified(inputs[index], into: &one, onDiagnostic: { _ in }) { classified in
-                var compact = classified
-                compact.event.message = Self.compactMessage(classified.event.message)
+            var events: [LogEvent] = []
+            pipeline.readForMerge(inputs[index], into: &one) { event in
+                var compact = event
+                compact.message = Self.collectedMessage(event.message)
                 events.append(compact)
             }
             return (one, events)
@@ -114,25 +118,32 @@ public struct SessionPipeline: Sendable {
             for diagnostic in one.diagnostics { onDiagnostic(diagnostic) }
             result.diagnostics += one.diagnostics
             result.summaries += one.summaries
-            result.decisions += one.decisions
             kept += events.map { ($0, index) }
         }
         // Stable sort by time, then input order, then position in the input.
         kept.sort { lhs, rhs in
-            let a = lhs.classified.event, b = rhs.classified.event
+            let a = lhs.event, b = rhs.event
             if a.timestamp.microsecondsSinceEpoch != b.timestamp.microsecondsSinceEpoch {
                 return a.timestamp.microsecondsSinceEpoch < b.timestamp.microsecondsSinceEpoch
             }
             if lhs.input != rhs.input { return lhs.input < rhs.input }
             return a.origin.byteOffset < b.origin.byteOffset
         }
-        var merged = MergedSessionBuilder(maximumOpenSessions: maximumOpenSessions)
-        for (classified, input) in kept {
-            result.sessions += merged.consume(classified, from: input).compactMap(onSession)
+        var merged = MergedSessionBuilder(pipeline: self, inputName: inputs[0].input.name)
+        for (event, input) in kept {
+            result.sessions += merged.consume(event, from: input).compactMap(onSession)
         }
-        merged.finish(into: &result, onSession: onSession)
+        merged.finish(into: &result, onDiagnostic: onDiagnostic, onSession: onSession)
         Self.sortSessions(&result.sessions)
         return result
+    }
+
+    /// How much of a message the merge of more than ``maximumMergedStreams`` inputs keeps while it
+    /// collects them: what classification reads (an RBS descriptor's attributes are within it).
+    public static let collectedMessageLimit = 4096
+
+    static func collectedMessage(_ message: String) -> String {
+        message.utf8.count <= collectedMessageLimit ? message : String(decoding: message.utf8.prefix(collectedMessageLimit), as: UTF8.self)
     }
 
     /// Whether each input's reader is told which text records the classifier would drop unread, so
@@ -152,16 +163,16 @@ public struct SessionPipeline: Sendable {
     private func runMerging(_ inputs: [DiscoveredInput], onDiagnostic: (ReaderDiagnostic) -> Void,
                             onSession: (LaunchSession) -> LaunchSession?) -> Result {
         let pipeline = self
-        let queues = inputs.map { _ in ClassifiedBatchQueue(capacity: 4) }
+        let queues = inputs.map { _ in EventBatchQueue(capacity: 4) }
         let outcomes = inputs.map { _ in InputOutcome() }
         for (index, input) in inputs.enumerated() {
             let queue = queues[index], outcome = outcomes[index]
             let thread = Thread {
                 var one = Result()
-                var window: [ClassifiedEvent] = []
-                var batch: [ClassifiedEvent] = []
+                var window: [LogEvent] = []
+                var batch: [LogEvent] = []
                 batch.reserveCapacity(Self.batchSize)
-                func release(_ events: ArraySlice<ClassifiedEvent>) {
+                func release(_ events: ArraySlice<LogEvent>) {
                     for event in events {
                         batch.append(event)
                         if batch.count == Self.batchSize {
@@ -170,14 +181,12 @@ public struct SessionPipeline: Sendable {
                         }
                     }
                 }
-                pipeline.readClassified(input, into: &one, onDiagnostic: { _ in }) { classified in
-                    var compact = classified
-                    compact.event.message = Self.compactMessage(classified.event.message)
+                pipeline.readForMerge(input, into: &one) { event in
                     // Stable: after the events of the same instant already in the window.
-                    let instant = compact.event.timestamp.microsecondsSinceEpoch
+                    let instant = event.timestamp.microsecondsSinceEpoch
                     var position = window.count
-                    while position > 0, window[position - 1].event.timestamp.microsecondsSinceEpoch > instant { position -= 1 }
-                    if position == window.count { window.append(compact) } else { window.insert(compact, at: position) }
+                    while position > 0, window[position - 1].timestamp.microsecondsSinceEpoch > instant { position -= 1 }
+                    if position == window.count { window.append(event) } else { window.insert(event, at: position) }
                     if window.count >= 2 * Self.reorderWindow {
                         release(window[0..<Self.reorderWindow])
                         window.removeFirst(Self.reorderWindow)
@@ -192,34 +201,33 @@ public struct SessionPipeline: Sendable {
         }
 
         var result = Result()
-        var merged = MergedSessionBuilder(maximumOpenSessions: maximumOpenSessions)
-        var heads: [(batch: [ClassifiedEvent], next: Int)?] = queues.map { queue in queue.pop().map { ($0, 0) } }
+        var merged = MergedSessionBuilder(pipeline: self, inputName: inputs[0].input.name)
+        var heads: [(batch: [LogEvent], next: Int)?] = queues.map { queue in queue.pop().map { ($0, 0) } }
         while true {
             // The earliest head; on a tie the first input's, as a stable sort by input would give.
             var chosen: Int?
             var earliest = Int64.max
             for (input, head) in heads.enumerated() {
                 guard let head else { continue }
-                let instant = head.batch[head.next].event.timestamp.microsecondsSinceEpoch
+                let instant = head.batch[head.next].timestamp.microsecondsSinceEpoch
                 if chosen == nil || instant < earliest {
                     chosen = input
                     earliest = instant
                 }
             }
             guard let input = chosen, let head = heads[input] else { break }
-            let classified = head.batch[head.next]
+            let event = head.batch[head.next]
             heads[input] = head.next + 1 < head.batch.count ? (head.batch, head.next + 1) : queues[input].pop().map { ($0, 0) }
-            result.sessions += merged.consume(classified, from: input).compactMap(onSession)
+            result.sessions += merged.consume(event, from: input).compactMap(onSession)
         }
-        merged.finish(into: &result, onSession: onSession)
         // Every input's thread has ended (its queue said so): their summaries and diagnostics, in input order.
         for outcome in outcomes {
             guard let one = outcome.result else { continue }
             for diagnostic in one.diagnostics { onDiagnostic(diagnostic) }
             result.diagnostics += one.diagnostics
             result.summaries += one.summaries
-            result.decisions += one.decisions
         }
+        merged.finish(into: &result, onDiagnostic: onDiagnostic, onSession: onSession)
         Self.sortSessions(&result.sessions)
         return result
     }
@@ -261,26 +269,19 @@ public struct SessionPipeline: Sendable {
         return result
     }
 
-    /// Reads one input, classifies its events (one classifier per input: what it learns about pids
-    /// holds within one log) and hands on the launch-relevant ones; diagnostics go to the result.
-    private func readClassified(_ input: DiscoveredInput, into result: inout Result,
-                                onDiagnostic: (ReaderDiagnostic) -> Void, _ body: (ClassifiedEvent) -> Void) {
-        var classifier = InputClassifier(inputName: input.input.name, signatures: signatures, maximumRememberedPIDs: maximumRememberedPIDs)
+    /// Reads one input of several merged as one device's logs: hands on every event that may matter once
+    /// all inputs are known (`LaunchLineFilter` not following a classifier); diagnostics go to the result.
+    private func readForMerge(_ input: DiscoveredInput, into result: inout Result, _ body: (LogEvent) -> Void) {
         var diagnostics: [ReaderDiagnostic] = []
-        let summary = reader.read(input.input, foundInDirectory: input.foundInDirectory, recordFilter: filtersRecords ? classifier.recordFilter : nil) { output in
+        let filter = filtersRecords ? LaunchLineFilter(table: signatures, followsClassifier: false) : nil
+        let summary = reader.read(input.input, foundInDirectory: input.foundInDirectory, recordFilter: filter) { output in
             switch output {
             case .event(let event):
-                if let classified = classifier.classify(event) { body(classified) }
+                body(event)
             case .diagnostic(let diagnostic):
                 diagnostics.append(diagnostic)
-                onDiagnostic(diagnostic)
             }
         }
-        for diagnostic in classifier.finish() {
-            diagnostics.append(diagnostic)
-            onDiagnostic(diagnostic)
-        }
-        result.decisions += classifier.decisions
         result.diagnostics += diagnostics
         result.summaries.append(summary)
     }
@@ -292,10 +293,6 @@ public struct SessionPipeline: Sendable {
         }
     }
 
-    /// Messages are kept only as long as the duplicate check needs them: long descriptors are cut.
-    static func compactMessage(_ message: String) -> String {
-        message.utf8.count <= 256 ? message : String(message.prefix(256))
-    }
 
     /// What makes two events from two inputs the same event: process and message at the same
     /// instant, and the same pid when both inputs have one (a Console copy may lack the column).
@@ -316,60 +313,73 @@ public struct SessionPipeline: Sendable {
     }
 }
 
-/// The session builder of several inputs merged in time order: an event another input already gave at
-/// the same instant (same pid, process and message) is counted as a duplicate, not built twice.
+/// The classifier and session builder of several inputs merged in time order, as one device's log: an
+/// event another input already gave at the same instant (same pid, process and message) is counted as a
+/// duplicate and dropped before it is classified; the rest go through one classifier, so what one input
+/// teaches holds for all.
 private struct MergedSessionBuilder {
+    private var classifier: InputClassifier
     private var builder: LaunchSessionBuilder
     private var previousInstant: Int64?
-    private var seenAtInstant: [(input: Int, key: SessionPipeline.EventKey)] = []
+    /// The events of the current instant: their input, key, and whether they meant something for a launch.
+    private var seenAtInstant: [(input: Int, key: SessionPipeline.EventKey, relevant: Bool)] = []
     private var duplicates = 0
 
-    init(maximumOpenSessions: Int) {
-        builder = LaunchSessionBuilder(maximumOpenSessions: maximumOpenSessions)
+    init(pipeline: SessionPipeline, inputName: String) {
+        classifier = InputClassifier(inputName: inputName, signatures: pipeline.signatures, maximumRememberedPIDs: pipeline.maximumRememberedPIDs)
+        builder = LaunchSessionBuilder(maximumOpenSessions: pipeline.maximumOpenSessions)
     }
 
-    /// The sessions the event closed (none when it is a duplicate).
-    mutating func consume(_ classified: ClassifiedEvent, from input: Int) -> [LaunchSession] {
-        let event = classified.event
+    /// The sessions the event closed (none when it is a duplicate or means nothing for a launch).
+    mutating func consume(_ event: LogEvent, from input: Int) -> [LaunchSession] {
         if event.timestamp.microsecondsSinceEpoch != previousInstant {
             previousInstant = event.timestamp.microsecondsSinceEpoch
             seenAtInstant.removeAll(keepingCapacity: true)
         }
         let key = SessionPipeline.EventKey(event)
-        if seenAtInstant.contains(where: { $0.input != input && $0.key == key }) {
-            duplicates += 1
+        if let seen = seenAtInstant.first(where: { $0.input != input && $0.key == key }) {
+            // Counted when it is a launch line, as the readers' filters differ in what else they hand on.
+            if seen.relevant { duplicates += 1 }
             return []
         }
-        seenAtInstant.append((input, key))
+        let classified = classifier.classify(event)
+        seenAtInstant.append((input, key, classified != nil))
+        guard let classified else { return [] }
         return builder.consume(classified)
     }
 
-    /// Closes the sessions still open and records the counts in `result`.
-    mutating func finish(into result: inout SessionPipeline.Result, onSession: (LaunchSession) -> LaunchSession?) {
+    /// Closes the sessions still open and records the counts, decisions and diagnostics in `result`.
+    mutating func finish(into result: inout SessionPipeline.Result, onDiagnostic: (ReaderDiagnostic) -> Void,
+                         onSession: (LaunchSession) -> LaunchSession?) {
         result.sessions += builder.finish().compactMap(onSession)
         result.sessionsClosedEarly = builder.closedEarly
         result.duplicateEvents = duplicates
+        result.decisions += classifier.decisions
+        for diagnostic in classifier.finish() {
+            onDiagnostic(diagnostic)
+            result.diagnostics.append(diagnostic)
+        }
     }
 }
 
 /// A bounded queue of event batches between one reading thread and the merge: the reader waits while it
 /// is full, the merge while it is empty; `nil` ends it. Two semaphores and a lock, as in any textbook.
-private final class ClassifiedBatchQueue: Sendable {
+private final class EventBatchQueue: Sendable {
     private let spaces: DispatchSemaphore
     private let items = DispatchSemaphore(value: 0)
-    private let batches = Mutex<[[ClassifiedEvent]?]>([])
+    private let batches = Mutex<[[LogEvent]?]>([])
 
     init(capacity: Int) {
         spaces = DispatchSemaphore(value: capacity)
     }
 
-    func push(_ batch: [ClassifiedEvent]?) {
+    func push(_ batch: [LogEvent]?) {
         spaces.wait()
         batches.withLock { $0.append(batch) }
         items.signal()
     }
 
-    func pop() -> [ClassifiedEvent]? {
+    func pop() -> [LogEvent]? {
         items.wait()
         let batch = batches.withLock { $0.removeFirst() }
         spaces.signal()
