@@ -2,6 +2,7 @@ public import PrewarmLintModel
 public import PrewarmLintRules
 public import PrewarmLintReporters
 import PrewarmLintSessions
+import PrewarmLintClassifier
 
 /// One lint run, end to end: inputs → events → sessions → findings → a `LintReport`; the same
 /// thing `prewarm-lint [PATH…]` does, for a library caller.
@@ -51,11 +52,14 @@ public struct LintRun: Sendable {
         /// One group of inputs read as one device's logs: its sessions checked as they close and kept
         /// as outlines, in the order every report uses (first milestone, app, order closed).
         @Sendable func lint(_ group: [DiscoveredInput], onDiagnostic: (ReaderDiagnostic) -> Void)
-            -> (result: SessionPipeline.Result, closed: [(session: LaunchSession, findings: [Finding])]) {
+            -> (result: SessionPipeline.Result, closed: [(session: LaunchSession, findings: [Finding])], unreported: [UnreportedHazard]) {
             var closed: [(session: LaunchSession, findings: [Finding], order: Int)] = []
+            var unreported: [UnreportedHazard] = []
             let result = pipeline.run(group, onDiagnostic: onDiagnostic) { session in
                 // Placeholder id: the real one depends on the sessions' order, known at the end.
-                closed.append((session.outline(), linter.findings(in: [session], ids: ["?"]), closed.count))
+                let findings = linter.findings(in: [session], ids: ["?"])
+                Self.add(linter.unreportedHazards(in: session, findings: findings), to: &unreported)
+                closed.append((session.outline(), findings, closed.count))
                 return nil
             }
             closed.sort { lhs, rhs in
@@ -64,14 +68,16 @@ public struct LintRun: Sendable {
                 let left = lhs.session.app.description, right = rhs.session.app.description
                 return left != right ? left < right : lhs.order < rhs.order
             }
-            return (result, closed.map { ($0.session, $0.findings) })
+            return (result, closed.map { ($0.session, $0.findings) }, unreported)
         }
         var result = SessionPipeline.Result()
         var closed: [(session: LaunchSession, findings: [Finding])] = []
+        var unreported: [UnreportedHazard] = []
         if separately {
             // Inputs read separately are independent: several at once, put back in input order.
             let groups = InputParallelism.map(count: inputs.count, jobs: jobs) { index in lint([inputs[index]], onDiagnostic: { _ in }) }
-            for (one, sessions) in groups {
+            for (one, sessions, notReported) in groups {
+                Self.add(notReported, to: &unreported)
                 for diagnostic in one.diagnostics { onDiagnostic(diagnostic) }
                 result.summaries += one.summaries
                 result.diagnostics += one.diagnostics
@@ -80,7 +86,7 @@ public struct LintRun: Sendable {
                 closed += sessions
             }
         } else {
-            (result, closed) = lint(inputs, onDiagnostic: onDiagnostic)
+            (result, closed, unreported) = lint(inputs, onDiagnostic: onDiagnostic)
         }
         // Beyond the listing limit, sessions are checked and their findings kept, not listed.
         var notListed = 0
@@ -112,6 +118,14 @@ public struct LintRun: Sendable {
                                                 message: "\(result.sessionsClosedEarly) sessions were closed early: more than \(pipeline.maximumOpenSessions) were open at once; their evidence says so",
                                                 origin: origin))
         }
+        for hazard in unreported {
+            let lines = hazard.count == 1 ? "1 \(hazard.meaning.rawValue) line" : "\(hazard.count) \(hazard.meaning.rawValue) lines"
+            // Left out by the user's own choice (a rule turned off, an app not selected): a note; else a warning.
+            let diagnostic = ReaderDiagnostic(code: .hazardNotReported, severity: hazard.reason.isUsersChoice ? .note : .warning,
+                                              message: "\(lines) in no finding: \(hazard.reason)", origin: hazard.first, lineCount: 0)
+            diagnostics.append(diagnostic)
+            onDiagnostic(diagnostic)
+        }
         if notListed > 0 {
             diagnostics.append(ReaderDiagnostic(code: .sessionLimit, severity: .warning,
                                                 message: "\(notListed) sessions beyond the first \(Self.maximumSessionsListed) are checked and their findings reported, but not listed",
@@ -122,6 +136,17 @@ public struct LintRun: Sendable {
                                 partial: options.interruption?.isRaised == true, prewarmDecisions: result.decisions)
         report.renderingJobs = jobs
         return report
+    }
+
+    /// Adds accounts of unreported hazard lines, grouped by meaning and reason (the first line kept).
+    static func add(_ hazards: [UnreportedHazard], to total: inout [UnreportedHazard]) {
+        for hazard in hazards {
+            if let at = total.firstIndex(where: { $0.meaning == hazard.meaning && $0.reason == hazard.reason }) {
+                total[at].count += hazard.count
+            } else {
+                total.append(hazard)
+            }
+        }
     }
 
     /// An input's line in the report.

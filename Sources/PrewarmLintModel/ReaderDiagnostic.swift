@@ -89,6 +89,9 @@ public struct DiagnosticCode: RawRepresentable, Sendable, Hashable, Codable, Cus
     /// Hazard evidence (a keychain, data-protection or watchdog line) that names no process it could be
     /// tied to (securityd's `s3dl_query_row: … (-25308)`): counted, and in no finding.
     public static let unattributedEvidence = DiagnosticCode(rawValue: "unattributed-evidence")
+    /// Hazard evidence tied to a session that no finding reports (its rule is off, the app is left out, or the
+    /// rule does not report on such a session): counted by reason, with the first line.
+    public static let hazardNotReported = DiagnosticCode(rawValue: "hazard-not-reported")
     /// Lines without a pid whose process name the log pairs with two different apps: not joined to either.
     public static let ambiguousProcessName = DiagnosticCode(rawValue: "ambiguous-process-name")
     /// The input could not be opened or read.

@@ -81,8 +81,10 @@ public struct FindingTextReporter: Sendable {
         if report.baselineSuppressed > 0 { text += "; \(report.baselineSuppressed) suppressed by the baseline" }
         let incomplete = report.sessions.filter(\.evidenceIncomplete).count
         if incomplete > 0 { text += "; evidence incomplete in \(incomplete) session\(incomplete == 1 ? "" : "s")" }
-        let unattributed = report.diagnostics.filter { $0.code == .unattributedEvidence }.count
-        if unattributed > 0 { text += "; hazard lines tied to no session in \(unattributed) input\(unattributed == 1 ? "" : "s") (see the warnings)" }
+        let unreported = report.diagnostics.filter {
+            ($0.code == .unattributedEvidence || $0.code == .hazardNotReported) && $0.severity >= .warning
+        }.count
+        if unreported > 0 { text += "; hazard lines in no finding (see the \(unreported) warning\(unreported == 1 ? "" : "s"))" }
         if report.partial { text += "; interrupted: partial report" }
         return text
     }

@@ -1,3 +1,5 @@
+public import PrewarmLintClassifier
+
 /// What a rule is, for people: listed by `prewarm-lint rules`, printed by `explain`, and rendered
 /// into `docs/rules/<id>.md`. Its examples are also its tests.
 public struct RuleDescription: Sendable, Hashable {
@@ -17,10 +19,15 @@ public struct RuleDescription: Sendable, Hashable {
     public var triggeringExamples: [RuleExample]
     /// Logs on which it must stay silent.
     public var nonTriggeringExamples: [RuleExample]
+    /// The hazard evidence it reports (`EventMeaning.isHazardEvidence`): a line of such a meaning in a
+    /// session it reports on is accounted for; one that no enabled rule reports is a counted, named
+    /// exclusion of the run (``Linter/unreportedHazards(in:findings:)``), never silently dropped.
+    public var reportsEvidence: Set<EventMeaning>
 
     /// A description; the examples are also the rule's tests.
     public init(id: String, name: String, defaultSeverity: Severity, summary: String, rationale: String, options: [RuleOption] = [],
-                triggeringExamples: [RuleExample], nonTriggeringExamples: [RuleExample]) {
+                reportsEvidence: Set<EventMeaning> = [], triggeringExamples: [RuleExample], nonTriggeringExamples: [RuleExample]) {
+        self.reportsEvidence = reportsEvidence
         self.id = id
         self.name = name
         self.defaultSeverity = defaultSeverity

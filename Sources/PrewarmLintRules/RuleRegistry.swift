@@ -1,4 +1,6 @@
 public import PrewarmLintSessions
+public import PrewarmLintClassifier
+public import PrewarmLintModel
 
 /// The rules a run uses: a value the caller can filter or extend.
 public struct RuleRegistry: Sendable {
@@ -79,6 +81,9 @@ public struct Linter: Sendable {
         }
     }
 
+    /// The ids of the rules that run, in order.
+    public var enabledRuleIDs: [String] { enabled.map(\.id) }
+
     /// The configuration's rule ids that no rule has: a typo the user must hear about.
     public var unknownRuleIDs: [String] {
         let known = Set(registry.ids)
@@ -115,5 +120,97 @@ public struct Linter: Sendable {
             result += ofSession
         }
         return result
+    }
+}
+
+/// Hazard evidence a run read and did not report: counted by why, with the first line, so a report never
+/// reads as clean while such lines were read (`unattributed-evidence`, `hazard-not-reported`).
+public struct UnreportedHazard: Sendable, Hashable {
+    /// What the lines mean (`keychain-failure`, `data-protection-failure`, `watchdog`).
+    public var meaning: EventMeaning
+    /// Why no finding holds such a line.
+    public enum Reason: Sendable, Hashable, CustomStringConvertible {
+        /// The rules that report it are turned off in this run.
+        case ruleOff([String])
+        /// No rule of this run's registry reports it.
+        case noRule
+        /// The session is of an app the configuration leaves out.
+        case appLeftOut
+        /// The line came after the user's activation, where these rules do not look.
+        case afterActivation([String])
+        /// These rules did not report on the session (see their documentation).
+        case notReportedInSession([String])
+
+        /// Left out by the user's own choice (a rule off, an app not selected): a note, not a warning.
+        public var isUsersChoice: Bool {
+            switch self {
+            case .ruleOff, .noRule, .appLeftOut: true
+            case .afterActivation, .notReportedInSession: false
+            }
+        }
+
+        /// The reason in a few words.
+        public var description: String {
+            switch self {
+            case .ruleOff(let rules): "its rule is off (\(rules.joined(separator: ", ")))"
+            case .noRule: "no rule of this run reports it"
+            case .appLeftOut: "of an app the configuration leaves out"
+            case .afterActivation(let rules): "after the user's activation, where \(rules.joined(separator: ", ")) does not look (see the rule's documentation)"
+            case .notReportedInSession(let rules): "in a session \(rules.joined(separator: ", ")) does not report on (see the rule's documentation)"
+            }
+        }
+    }
+    /// Why no finding holds them.
+    public var reason: Reason
+    /// The first such line.
+    public var first: EventOrigin
+    /// How many.
+    public var count: Int
+
+    /// An account of unreported lines.
+    public init(meaning: EventMeaning, reason: Reason, first: EventOrigin, count: Int) {
+        self.meaning = meaning
+        self.reason = reason
+        self.first = first
+        self.count = count
+    }
+}
+
+extension Linter {
+    /// The hazard lines of `session` (its kept lines of a hazard meaning) that none of `findings` reports:
+    /// each meaning is reported when a finding of the session comes from a rule whose description lists it
+    /// in ``RuleDescription/reportsEvidence``. Grouped by meaning and reason.
+    public func unreportedHazards(in session: LaunchSession, findings: [Finding]) -> [UnreportedHazard] {
+        var reported: Set<EventMeaning> = []
+        for finding in findings {
+            if let rule = registry.rule(id: finding.ruleID) { reported.formUnion(rule.description.reportsEvidence) }
+        }
+        var result: [UnreportedHazard] = []
+        for index in session.events.indices {
+            let meaning = session.events[index].meaning
+            guard meaning.isHazardEvidence, !reported.contains(meaning) else { continue }
+            let reason = unreportedReason(meaning, at: session.events[index].time, in: session)
+            if let at = result.firstIndex(where: { $0.meaning == meaning && $0.reason == reason }) {
+                result[at].count += 1
+            } else {
+                result.append(UnreportedHazard(meaning: meaning, reason: reason, first: session.events[index].origin, count: 1))
+            }
+        }
+        return result
+    }
+
+    private func unreportedReason(_ meaning: EventMeaning, at time: LogTimestamp, in session: LaunchSession) -> UnreportedHazard.Reason {
+        let apps = configuration.apps
+        if !apps.isEmpty, !(session.app.bundleID.map(apps.contains) ?? false), !(session.app.processName.map(apps.contains) ?? false) {
+            return .appLeftOut
+        }
+        let reporting = registry.rules.map(\.description).filter { $0.reportsEvidence.contains(meaning) }.map(\.id)
+        let enabled = Set(enabledRuleIDs)
+        let on = reporting.filter(enabled.contains)
+        if on.isEmpty { return reporting.isEmpty ? .noRule : .ruleOff(reporting) }
+        if let activation = session.milestone(.activation), time.microsecondsSinceEpoch >= activation.time.microsecondsSinceEpoch {
+            return .afterActivation(on)
+        }
+        return .notReportedInSession(on)
     }
 }

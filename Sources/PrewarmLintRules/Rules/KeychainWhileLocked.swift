@@ -21,6 +21,7 @@ public struct KeychainWhileLocked: Rule {
         as a missing item, and do not read credentials before the user activates the app. The finding \
         names the session kind, since a failure in a prewarm session is the usual cause.
         """,
+        reportsEvidence: [.keychainFailure],
         triggeringExamples: [
             RuleExample("securityd refuses a prewarmed process's read (real-logs 03's line, in a prewarm)",
                 ExampleLog.prewarm(at: "06:02:11") + "\n"

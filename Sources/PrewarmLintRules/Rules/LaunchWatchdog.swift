@@ -28,6 +28,7 @@ public struct LaunchWatchdog: Rule {
         and the process goes on: that is a warning (the launch exceeded its budget, and without the \
         debugger it would have been killed), not an error.
         """,
+        reportsEvidence: [.watchdog],
         triggeringExamples: [
             RuleExample("scene-create watchdog in the background (real-logs 19's context, as runningboardd logs it)",
                 "06:10:00.001000 runningboardd[33]: Acquiring assertion targeting [app<com.example.ledger(501)>:2231] from originator [osservice<com.apple.SpringBoard>:34] with description <RBSAssertionDescriptor| \"FBWorkspace (BackgroundActive)\" ID:33-34-4107 target:2231 attributes:[\n"

@@ -22,6 +22,7 @@ public struct ProtectedDataBeforeUnlock: Rule {
         `protectedDataDidBecomeAvailable`, or store launch-time data with \
         `completeUntilFirstUserAuthentication`.
         """,
+        reportsEvidence: [.dataProtectionFailure],
         triggeringExamples: [
             RuleExample("a prewarmed process cannot open its store",
                 ExampleLog.prewarm(at: "06:02:11") + "\n"
