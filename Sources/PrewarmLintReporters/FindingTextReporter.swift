@@ -70,8 +70,12 @@ public struct FindingTextReporter: Sendable {
         let counts = report.findingCounts.filter { $0.count > 0 }.map { "\($0.count) \($0.severity.rawValue)\($0.count == 1 || $0.severity == .info ? "" : "s")" }
         let read = report.inputs.filter { $0.format != nil && $0.error == nil }.count
         let unreadable = report.inputs.filter { $0.error != nil }.count
-        // A run that read nothing is never a clean pass.
+        let unreported = report.diagnostics.filter {
+            ($0.code == .unattributedEvidence || $0.code == .hazardNotReported) && $0.severity >= .warning
+        }.count
+        // A run that read nothing, or read hazard lines no finding holds, is never a clean pass.
         let none = read == 0 && report.findings.isEmpty ? "nothing linted: no input was read as a log, so no findings"
+            : report.findings.isEmpty && unreported > 0 ? "no findings, but hazard lines were read (see the \(unreported) warning\(unreported == 1 ? "" : "s"))"
             : report.findings.isEmpty ? "no findings" : nil
         var text = none ?? "\(report.findings.count) finding\(report.findings.count == 1 ? "" : "s") (\(counts.joined(separator: ", ")))"
         text += " in \(report.sessions.count) session\(report.sessions.count == 1 ? "" : "s")"
@@ -81,10 +85,9 @@ public struct FindingTextReporter: Sendable {
         if report.baselineSuppressed > 0 { text += "; \(report.baselineSuppressed) suppressed by the baseline" }
         let incomplete = report.sessions.filter(\.evidenceIncomplete).count
         if incomplete > 0 { text += "; evidence incomplete in \(incomplete) session\(incomplete == 1 ? "" : "s")" }
-        let unreported = report.diagnostics.filter {
-            ($0.code == .unattributedEvidence || $0.code == .hazardNotReported) && $0.severity >= .warning
-        }.count
-        if unreported > 0 { text += "; hazard lines in no finding (see the \(unreported) warning\(unreported == 1 ? "" : "s"))" }
+        if unreported > 0, !report.findings.isEmpty {
+            text += "; hazard lines in no finding (see the \(unreported) warning\(unreported == 1 ? "" : "s"))"
+        }
         if report.partial { text += "; interrupted: partial report" }
         return text
     }

@@ -46,7 +46,8 @@ public struct ProtectedDataBeforeUnlock: Rule {
         var message = "protected data unavailable (\(first.detail ?? "data protection error")) \(session.kindPhrase)"
         if let activation = session.milestone(.activation) {
             message += ", \(SpokenDuration.between(first, activation)) before the user activated the app"
-        } else {
+        } else if session.kind != .unknown {
+            // (A session whose start is not in the log may have been activated before it began.)
             message += " before any activation"
         }
         if failures.count > 1 { message += " (\(failures.count) errors)" }
