@@ -97,6 +97,7 @@ public struct SessionPipeline: Sendable {
     /// sessions, not the log.
     public func run(_ inputs: [DiscoveredInput], onDiagnostic: (ReaderDiagnostic) -> Void = { _ in },
                     onSession: (LaunchSession) -> LaunchSession? = { $0 }) -> Result {
+        if inputs.isEmpty { return Result() }
         if inputs.count == 1 { return runStreaming(inputs[0], onDiagnostic: onDiagnostic, onSession: onSession) }
         if inputs.count <= maximumMergedStreams { return runMerging(inputs, onDiagnostic: onDiagnostic, onSession: onSession) }
         var result = Result()

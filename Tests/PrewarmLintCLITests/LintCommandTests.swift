@@ -118,6 +118,56 @@ struct LintCommandTests {
         #expect(run.stderr.hasSuffix("4 findings (1 error, 3 warnings) in 1 session (1 prewarm-then-launch) from 1 input; 2 inputs could not be read\n"))
     }
 
+    @Test("a run that read no log is an error: a folder of non-logs, an empty folder, an input refused whole (exit 2, said)")
+    func nothingRead() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // A folder holding only a crash report and notes: skipped files named, nothing linted, exit 2.
+        let reports = folder.appendingPathComponent("reports")
+        try FileManager.default.createDirectory(at: reports, withIntermediateDirectories: true)
+        try Data(contentsOf: Self.root.appendingPathComponent("Corpus/formats/not-a-log-crash-report/log.txt"))
+            .write(to: reports.appendingPathComponent("crash.txt"))
+        try Data("notes about the bug\n".utf8).write(to: reports.appendingPathComponent("notes.md"))
+        let notLogs = try CLI.run(["--no-color", reports.path])
+        #expect(notLogs.status == 2)
+        #expect(notLogs.stderr.contains("note: skipped 2 files that are not a log prewarm-lint reads: \(reports.path)/crash.txt, \(reports.path)/notes.md"))
+        #expect(notLogs.stderr.contains("error: no input could be read as a log: nothing was linted\n"))
+        #expect(notLogs.stderr.hasSuffix("nothing linted: no input was read as a log, so no findings in 0 sessions from 0 inputs\n"))
+        // An empty folder.
+        let empty = folder.appendingPathComponent("empty")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        let none = try CLI.run(["--no-color", empty.path])
+        #expect(none.status == 2)
+        #expect(none.stderr.contains("error: no file found in \(empty.path): nothing was linted\n"))
+        // A plist declaring an entity is refused whole: an unreadable input, not an empty log.
+        let entities = folder.appendingPathComponent("entities.plist")
+        try Data("<?xml version=\"1.0\"?>\n<!DOCTYPE plist [<!ENTITY a \"aaaa\">]>\n<plist version=\"1.0\"><array><dict><key>eventMessage</key><string>&a;</string></dict></array></plist>\n".utf8)
+            .write(to: entities)
+        let refused = try CLI.run(["--no-color", entities.path])
+        #expect(refused.status == 2)
+        #expect(refused.stderr.contains("\(entities.path): error: refused: the document declares the entity 'a'"))
+        #expect(refused.stderr.hasSuffix("nothing linted: no input was read as a log, so no findings in 0 sessions from 0 inputs; 1 input could not be read\n"))
+        // Beside a good log, the skipped file is still named, and the good log linted.
+        let mixed = try CLI.run(["--no-color", "--date", "2024-03-18", reports.path, Self.root.appendingPathComponent(Self.cold).path])
+        #expect(mixed.status == 0)
+        #expect(mixed.stderr.contains("note: skipped 2 files"))
+        #expect(mixed.stderr.hasSuffix("no findings in 1 session (1 cold-launch) from 1 input\n"))
+    }
+
+    @Test("hazard lines no finding holds keep the summary from reading as clean")
+    func unreportedHazards() throws {
+        let run = try CLI.run(["--no-color", "--date", "2024-03-18", Self.root.appendingPathComponent("Corpus/verdicts/protected-data-after-activation/log.txt").path])
+        #expect(run.status == 0)
+        #expect(run.stderr.contains("warning: 1 data-protection-failure line in no finding: after the user's activation, where protected-data-before-unlock does not look"))
+        #expect(run.stderr.hasSuffix("no findings, but hazard lines were read (see the 1 warning) in 1 session (1 cold-launch) from 1 input\n"))
+        // With the rule turned off by the user: a note (not printed), still counted in the JSON report.
+        let off = try CLI.run(["--no-color", "--format", "json", "--rule", "keychain-while-locked", "--date", "2024-03-18",
+                               Self.root.appendingPathComponent("Corpus/verdicts/protected-data-after-activation/log.txt").path])
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(off.stdout.utf8)) as? [String: Any])
+        let diagnostics = try #require(report["diagnostics"] as? [[String: Any]])
+        #expect(diagnostics.contains { ($0["code"] as? String) == "hazard-not-reported" && ($0["severity"] as? String) == "note" })
+    }
+
     @Test("limits are options: a tiny --max-line-length cuts and reports, --max-open-sessions closes early and says so")
     func limitOptions() throws {
         let usage = try CLI.run(["--max-line-length", "10", Self.cold], in: Self.root)
