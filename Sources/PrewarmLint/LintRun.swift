@@ -118,11 +118,7 @@ public struct LintRun: Sendable {
                                                 message: "\(result.sessionsClosedEarly) sessions were closed early: more than \(pipeline.maximumOpenSessions) were open at once; their evidence says so",
                                                 origin: origin))
         }
-        for hazard in unreported {
-            let lines = hazard.count == 1 ? "1 \(hazard.meaning.rawValue) line" : "\(hazard.count) \(hazard.meaning.rawValue) lines"
-            // Left out by the user's own choice (a rule turned off, an app not selected): a note; else a warning.
-            let diagnostic = ReaderDiagnostic(code: .hazardNotReported, severity: hazard.reason.isUsersChoice ? .note : .warning,
-                                              message: "\(lines) in no finding: \(hazard.reason)", origin: hazard.first, lineCount: 0)
+        for diagnostic in Self.diagnostics(of: unreported) {
             diagnostics.append(diagnostic)
             onDiagnostic(diagnostic)
         }
@@ -136,6 +132,16 @@ public struct LintRun: Sendable {
                                 partial: options.interruption?.isRaised == true, prewarmDecisions: result.decisions)
         report.renderingJobs = jobs
         return report
+    }
+
+    /// The diagnostics that count hazard lines no finding holds: a warning each (meaning, reason), a note
+    /// where the user left them out (a rule off, an app not selected).
+    static func diagnostics(of unreported: [UnreportedHazard]) -> [ReaderDiagnostic] {
+        unreported.map { hazard in
+            let lines = hazard.count == 1 ? "1 \(hazard.meaning.rawValue) line" : "\(hazard.count) \(hazard.meaning.rawValue) lines"
+            return ReaderDiagnostic(code: .hazardNotReported, severity: hazard.reason.isUsersChoice ? .note : .warning,
+                                    message: "\(lines) in no finding: \(hazard.reason)", origin: hazard.first, lineCount: 0)
+        }
     }
 
     /// Adds accounts of unreported hazard lines, grouped by meaning and reason (the first line kept).

@@ -139,6 +139,7 @@ struct InputLint {
     private var sessions: [(session: LaunchSession, id: String, findings: [Finding])] = []
     private var diagnostics: [ReaderDiagnostic] = []
     private var countByApp: [String: Int] = [:]
+    private var unreported: [UnreportedHazard] = []
 
     /// `skipping`: whether the reader may skip, unbuilt, the records the session stream would drop
     /// unread (daemons by name, and its record filter), as the session pipeline's does; not when the
@@ -202,6 +203,7 @@ struct InputLint {
         countByApp[app, default: 0] += 1
         let id = "\(app)#\(countByApp[app]!)"
         let findings = linter.findings(in: [session], ids: [id])
+        LintRun.add(linter.unreportedHazards(in: session, findings: findings), to: &unreported)
         sessions.append((session.outline(), id, findings))
         return .session(session, findings)
     }
@@ -217,7 +219,8 @@ struct InputLint {
             return a != b ? a < b : lhs.offset < rhs.offset
         }.map(\.element)
         return LintReport(toolVersion: LogAnalyzer.libraryVersion, inputs: [input], sessions: ordered.map(\.session),
-                          sessionIDs: ordered.map(\.id), findings: ordered.flatMap(\.findings), diagnostics: diagnostics,
+                          sessionIDs: ordered.map(\.id), findings: ordered.flatMap(\.findings),
+                          diagnostics: diagnostics + LintRun.diagnostics(of: unreported),
                           prewarmDecisions: stream.decisions)
     }
 }

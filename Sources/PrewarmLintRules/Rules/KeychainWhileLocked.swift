@@ -20,6 +20,19 @@ public struct KeychainWhileLocked: Rule {
         "try again later" (observe `UIApplication.protectedDataDidBecomeAvailableNotification`), never \
         as a missing item, and do not read credentials before the user activates the app. The finding \
         names the session kind, since a failure in a prewarm session is the usual cause.
+
+        Spellings read: securityd's `App[pid]/1#4 LF=0 copy_matching … Code=-25308` (iOS 11–26) and \
+        `securityd_xpc_dictionary_handler App[pid] copy_matching … -25308` (iOS 9–10, macOS), its \
+        `s3dl_query_row: … (-25308)` (which names no client: counted as `unattributed-evidence`, never \
+        dropped), and the app's own lines: `errSecInteractionNotAllowed`, `SecOSStatusWith error:[-25308]`, \
+        `-25308`, and the error's text `User interaction is not allowed`. A failure in the app's own line \
+        is reported even when no daemon line names the process (a Console copy filtered to the app): on a \
+        session of kind `unknown`, evidence incomplete.
+
+        `-25300` (`errSecItemNotFound`, "no matching items found") is not reported: a locked keychain \
+        refuses an item that exists with -25308 — before the first unlock as after — so -25300 says the \
+        query matched nothing, which the log cannot tie to the lock. It still counts as a keychain access \
+        for `keychain-before-activation`.
         """,
         reportsEvidence: [.keychainFailure],
         triggeringExamples: [
