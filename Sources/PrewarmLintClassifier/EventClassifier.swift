@@ -112,7 +112,6 @@ public struct EventClassifier: Sendable {
         switch role {
         case .app:
             result.subject = directory.app(pid: event.pid, name: event.process)
-            if event.pid == nil, result.subject == nil { directory.noteLineWithoutPID(name: event.process) }
         case .dasd, .runningboardd, .springboard:
             if let mention = AppIdentityParser.firstMention(in: event.message) {
                 directory.learn(mention.identity)
@@ -132,6 +131,11 @@ public struct EventClassifier: Sendable {
                 result.subject = directory.app(pid: target.pid, name: target.name) ?? AppIdentity(processName: target.name, pid: target.pid)
             }
         case .other:
+            // A pid-less line an app's template matches, of a name the log paired with two apps: counted.
+            if known == nil, event.pid == nil, directory.ambiguousNames.contains(event.process),
+               table.match(event.message, role: .app) != nil {
+                directory.noteLineWithoutPID(name: event.process)
+            }
             // A client line naming an app (`Received state update for 2231 (app<…>, …`) is about that app.
             if result.meaning != nil, let mention = AppIdentityParser.firstMention(in: event.message) {
                 directory.learn(mention.identity)

@@ -25,7 +25,7 @@ public struct ProcessDirectory: Sendable {
     /// Names paired with the pids of two different apps: lines carrying such a name and no pid are
     /// not joined to either (``ambiguousNameLines`` counts them).
     public private(set) var ambiguousNames: Set<String> = []
-    /// Lines without a pid whose process name was ambiguous when they were asked about.
+    /// Lines without a pid that an app's template matches, whose process name was ambiguous when they came.
     public private(set) var ambiguousNameLines = 0
     /// The remembered pids in the order learnt, as a ring: `order[next]` is the oldest once full.
     private var order: [Int] = []

@@ -173,3 +173,119 @@ struct ProcessDirectoryTests {
         #expect(jetsam.subject == AppIdentity(bundleID: "com.samsara.troy", processName: "Samsara Internal", pid: 377))
     }
 }
+
+/// Issue 16: what a line is about, when the log names it only partly.
+@Suite("identity without pids, nested identities, hazard lines of unnamed processes")
+struct IdentityTests {
+    @Test("a pid-less line of the app is joined by the name the log paired with its pid")
+    func joinedByName() {
+        var classifier = EventClassifier()
+        _ = classifier.classify(event("runningboardd", "Now tracking process: [app<com.example.ledger(501)>:2231]"))
+        // Before any pairing of the name, the pid-less line is nobody's.
+        let refused8969 = classifier.classifyIfMeaningful(event("Ledger Pro", "application:didFinishLaunchingWithOptions:"))
+        #expect(refused8969 == nil)
+        _ = classifier.classify(event("securityd", "Ledger Pro[2231]/1#4 LF=0 copy_matching Error Domain=NSOSStatusErrorDomain Code=-25300", pid: 115))
+        let joined = classifier.classifyIfMeaningful(event("Ledger Pro", "application:didFinishLaunchingWithOptions:"))
+        #expect(joined?.role == .app)
+        #expect(joined?.subject == AppIdentity(bundleID: "com.example.ledger", processName: "Ledger Pro", pid: 2231))
+    }
+
+    @Test("a name paired with two apps joins neither, and the lines are counted")
+    func ambiguousName() {
+        var classifier = EventClassifier()
+        _ = classifier.classify(event("runningboardd", "Now tracking process: [app<com.example.ledger(501)>:2231]"))
+        _ = classifier.classify(event("runningboardd", "Now tracking process: [app<com.example.ledger.widget(501)>:2240]"))
+        _ = classifier.classify(event("kernel", "memorystatus: set assertion priority(10) target Ledger:2231"))
+        _ = classifier.classify(event("kernel", "memorystatus: set assertion priority(10) target Ledger:2240"))
+        #expect(classifier.directory.ambiguousNames == ["Ledger"])
+        let refused6957 = classifier.classifyIfMeaningful(event("Ledger", "application:didFinishLaunchingWithOptions:"))
+        #expect(refused6957 == nil)
+        #expect(classifier.directory.ambiguousNameLines == 1)
+        // With the pid, the line is the process's as before.
+        let withPID = classifier.classifyIfMeaningful(event("Ledger", "application:didFinishLaunchingWithOptions:", pid: 2240))
+        #expect(withPID?.subject?.bundleID == "com.example.ledger.widget")
+    }
+
+    @Test("a name learnt for a pid is forgotten when another app takes the pid")
+    func pidReused() {
+        var classifier = EventClassifier()
+        _ = classifier.classify(event("runningboardd", "Now tracking process: [app<com.example.ledger(501)>:2231]"))
+        _ = classifier.classify(event("Ledger Pro", "hello", pid: 2231))
+        #expect(classifier.directory.joinablePID(name: "Ledger Pro") == 2231)
+        _ = classifier.classify(event("runningboardd", "Now tracking process: [app<com.example.notes(501)>:2231]"))
+        #expect(classifier.directory.joinablePID(name: "Ledger Pro") == nil)
+    }
+
+    @Test("an identity nested in an extension's names the host; the line is about the extension", arguments: [
+        "Received state update for 2240 (xpcservice<com.apple.WebKit.Networking([app<com.example.ledger(501)>:2231])>, running-suspended-NotVisible",
+        "Calculated state for xpcservice<com.apple.WebKit.WebContent([application<com.example.ledger>:2231])>:2241: running-suspended (role: None)",
+        "xpcservice<com.apple.WebKit.WebContent([app<com.example.ledger(501)>:2231])>:2241 termination reported by launchd (2, 15, 15)",
+    ])
+    func nested(message: String) throws {
+        let mention = try #require(AppIdentityParser.firstMention(in: message))
+        #expect(mention.isNested)
+        #expect(mention.identity == AppIdentity(bundleID: "com.example.ledger", pid: 2231))
+        var classifier = EventClassifier()
+        let refused5797 = classifier.classifyIfMeaningful(event("runningboardd", message))
+        #expect(refused5797 == nil)
+        // The host's pid is still learnt.
+        #expect(classifier.directory.bundleByPID[2231] == "com.example.ledger")
+    }
+
+    @Test("an app identity before an extension's is not nested")
+    func notNested() throws {
+        let mention = try #require(AppIdentityParser.firstMention(in: "Acquiring assertion targeting [app<com.example.ledger(501)>:2231] from originator [xpcservice<com.example.ledger.widget([app<com.example.ledger(501)>:2231])>:2240]"))
+        #expect(!mention.isNested)
+        #expect(mention.identity.pid == 2231)
+    }
+
+    @Test("a hazard in the own line of a process no daemon names is that process's", arguments: [
+        "Keychain error -25308: User interaction is not allowed.",
+        "getAuthToken error : User interaction is not allowed.",
+        "SecOSStatusWith error:[-25308] The operation couldn’t be completed.",
+        "Error Domain=NSCocoaErrorDomain Code=257 \"The file couldn’t be opened.\"",
+        "Terminating with context: <RBSTerminateContext| domain:10 code:0x8BADF00D explanation:scene-create watchdog transgression",
+    ])
+    func hazardOfUnnamedProcess(message: String) throws {
+        var classifier = EventClassifier()
+        let classifiedFound = classifier.classifyIfMeaningful(event("logoutRepro", message))
+        let classified = try #require(classifiedFound)
+        #expect(classified.meaning?.isHazardEvidence == true)
+        #expect(classified.subject == AppIdentity(processName: "logoutRepro", pid: nil))
+        // Generic EPERM is data protection only for a process named as an app.
+        let refused7100 = classifier.classifyIfMeaningful(event("logoutRepro", "open(store.sqlite): Operation not permitted"))
+        #expect(refused7100 == nil)
+    }
+
+    @Test("securityd's iOS 9–10 client spelling names the client by name and pid")
+    func oldSecuritydClient() throws {
+        var classifier = EventClassifier()
+        let line = " securityd_xpc_dictionary_handler Ledger Pro[2231] copy_matching Error Domain=NSOSStatusErrorDomain Code=-25308 \"ks_crypt: e00002e2 failed to 'od' item (class 6, bag: 0) Access to item attempted while keychain is locked.\""
+        let classifiedFound = classifier.classifyIfMeaningful(event("securityd", line, pid: 98))
+        let classified = try #require(classifiedFound)
+        #expect(classified.meaning == .keychainFailure)
+        #expect(classified.subject == AppIdentity(processName: "Ledger Pro", pid: 2231))
+        // s3dl_query_row names no client: classified, but about no process.
+        let refused2156 = classifier.classifyIfMeaningful(event("securityd", " s3dl_query_row: failed to decrypt item (-25308)", pid: 98))
+        #expect(refused2156 == nil)
+        #expect(classifier.lastMeaning == .keychainFailure)
+    }
+
+    @Test("FrontBoard's watchdog lines that kill nothing are not kills")
+    func watchdogNotEnforced() throws {
+        var classifier = EventClassifier()
+        for line in [
+            "[application<com.example.helloFlutter>:1462] Ignoring <FBProcessWatchdog: 0x28175f7f0; name: process-launch> for reason: process is being debugged",
+            "[application<com.example.helloFlutter>:1462] Provision violated for watchdog process-launch: <FBSProcessResourceProvision: 0x281830800; allowance: <; FBSProcessResourceAllowance; type: realTime; timeValue: 20.0s>; violated: YES>",
+            "Not terminating \"application<com.example.helloFlutter>:1462\"",
+        ] {
+            let classifiedFound = classifier.classifyIfMeaningful(event("SpringBoard", line, pid: 34))
+        let classified = try #require(classifiedFound)
+            #expect(classified.meaning == .watchdogNotEnforced, "\(line)")
+            #expect(classified.subject?.pid == 1462)
+        }
+        let killFound = classifier.classifyIfMeaningful(event("SpringBoard", "[app<com.example.ledger>:2231] Process exited: <RBSProcessExitContext| specific, status:<RBSProcessExitStatus| domain:frontboard(10) code:watchdog(2343432205)>>.", pid: 34))
+        let kill = try #require(killFound)
+        #expect(kill.meaning == .termination)
+    }
+}
