@@ -302,7 +302,7 @@ public struct LaunchSessionBuilder: Sendable {
             result.incompleteEvidence.append("the log does not show how this process started")
         }
         if result.app.bundleID == nil, result.app.processName != nil {
-            result.incompleteEvidence.append("no daemon line names this process as an app: its own lines are joined by process name")
+            result.incompleteEvidence.append("no line names the app (bundle id) of this process: it is known by its process name only")
         }
         if result.eventsNotKept > 0 {
             result.incompleteEvidence.append("\(result.eventsNotKept) more lines of this process were counted but not kept (limit \(LaunchSession.eventLimit))")
