@@ -116,7 +116,14 @@ struct InputClassifier: Sendable {
             decisions.append(PrewarmDecision(reason: reason, app: classified?.subject?.bundleID, time: event.timestamp,
                                              evidence: event.origin, text: SessionEvent.keptText(event.message)))
         }
-        if let classified { return classified }
+        if let classified {
+            // A tap naming its app `<private>` is kept for the launch that claims it by time; still redacted.
+            if classified.subject == nil, event.message.contains("<private>") {
+                if redactedFirst == nil { redactedFirst = event.origin }
+                redactedCount += 1
+            }
+            return classified
+        }
         // Redacted: the line names no app but `<private>` (`Icon tapped: <private>`, `app<<private>>`); a line
         // that names one nested in another process (an extension's state) is about that process, not redacted.
         if classifier.lastMeaning != nil, event.message.contains("<private>"), AppIdentityParser.firstMention(in: event.message) == nil {
@@ -135,7 +142,7 @@ struct InputClassifier: Sendable {
         if let first = redactedFirst {
             let what = redactedCount == 1 ? "1 launch line names its app" : "\(redactedCount) launch lines name their app"
             diagnostics.append(ReaderDiagnostic(code: .redactedEvidence, severity: .warning,
-                                                message: "\(what) as <private> and could not be joined to a session; sessions may be incomplete",
+                                                message: "\(what) as <private>: joined to a session by time at best (a tap), else not at all; sessions may be incomplete",
                                                 origin: first, lineCount: 0))
         }
         if let first = unattributedFirst {

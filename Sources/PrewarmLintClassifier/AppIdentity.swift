@@ -152,7 +152,7 @@ public enum AppIdentityParser {
         ("DASDPREWARM Prewarm of ", nil), ("Refusing to prewarm ", nil), ("BundleID ", nil),
         ("DASDPREWARM Encountered error launching ", nil), ("Encountered error with prelaunch (", ") of "),
         ("Prewarm terminated for ", nil), ("Prewarm assertion lost for ", nil), ("Requesting prewarm termination for ", nil),
-        ("Bootstrapping ", nil), ("[sceneID:", nil), ("_mutateContextIfNeeded called for ", nil),
+        ("Bootstrapping ", nil), ("[sceneID:", nil), ("(FBSceneManager):sceneID:", nil), ("_mutateContextIfNeeded called for ", nil),
         ("Received request to open \"", nil),
     ]
     private static let plainPhraseBytes = plainPhrases.map { (Array($0.phrase.utf8), $0.then.map { Array($0.utf8) }) }
@@ -201,7 +201,7 @@ public enum AppIdentityParser {
                 let start = end
                 while end < bytes.count, !" :,;>)]\"".utf8.contains(bytes[end]) { end += 1 }
                 var bundle = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
-                if phrase == "[sceneID:", bundle.hasSuffix("-default") { bundle.removeLast("-default".count) }
+                if phrase.hasSuffix("sceneID:"), bundle.hasSuffix("-default") { bundle.removeLast("-default".count) }
                 guard bundle.contains("."), bundle != "<private>" else { continue }
                 let rest = UnsafeBufferPointer(rebasing: bytes[end...])
                 var pid: Int?

@@ -77,7 +77,8 @@ public struct EventClassifier: Sendable {
         let analysis = analyze(event, known: known, namingOnlyForOther: true)
         lastMeaning = analysis.meaning
         lastSignatureID = analysis.signatureID
-        guard analysis.meaning != nil, analysis.subject != nil else { return nil }
+        // A tap that names no app (iOS 26's `SBIconView touches began`) is kept: the launch that follows claims it.
+        guard analysis.meaning != nil, analysis.subject != nil || analysis.meaning == .tap else { return nil }
         return ClassifiedEvent(event: event, role: analysis.role, meaning: analysis.meaning, signatureID: analysis.signatureID,
                                subject: analysis.subject, detail: analysis.detail)
     }

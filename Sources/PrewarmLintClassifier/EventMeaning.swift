@@ -15,7 +15,10 @@ public enum EventMeaning: String, Sendable, Hashable, CaseIterable, Codable {
     case launchPreparation = "launch-preparation"
     /// dasd's dyld closure launch: not a prewarm.
     case closureGeneration = "closure-generation"
-    /// The user started the launch (icon tap, `foreground-interactive` bootstrap, FBApplicationProcess assertion).
+    /// The user touched an app icon (`SBIconView touches began`, `Icon tapped: …`, `Activating … from icon`): the
+    /// start of the launch the user waits for. The iOS 26 line names no app: the launch that follows claims it.
+    case tap
+    /// The user started the launch (`foreground-interactive` bootstrap, FBApplicationProcess assertion).
     case userLaunchRequest = "user-launch-request"
     /// A launch into the background (push, background fetch, BGTask): `FBWorkspace (BackgroundActive)`.
     case backgroundLaunchRequest = "background-launch-request"
@@ -31,6 +34,9 @@ public enum EventMeaning: String, Sendable, Hashable, CaseIterable, Codable {
     case suspension
     /// The process ended (exit, kill, jetsam), with the reason in the detail.
     case termination
+    /// FrontBoard flagged the process as exiting (`Now flagged as pending exit for reason: …`): its end, before the
+    /// exit status (which a later termination line gives).
+    case pendingExit = "pending-exit"
     /// A watchdog killed the process (0x8BADF00D, watchdog transgression): a termination.
     case watchdog
     /// A watchdog's budget was exceeded and the process was *not* killed (FrontBoard's `Ignoring
@@ -63,8 +69,13 @@ public enum EventMeaning: String, Sendable, Hashable, CaseIterable, Codable {
     case launchTimerEnd = "launch-timer-end"
     /// The app reported how long its launch took (the value is in the message).
     case launchDuration = "launch-duration"
-    /// The app drew its first frame.
+    /// The app drew its first frame (the app's own marker).
     case firstFrame = "first-frame"
+    /// FrontBoard: the app's scene committed content (`scene content state changed: ready`): the first screen
+    /// the user sees.
+    case firstScreen = "first-screen"
+    /// SpringBoard dropped the launch's assertion (`Dropping launch assertion.`): the launch is complete.
+    case launchComplete = "launch-complete"
     /// One of the app's own launch markers, named in the configuration (`did-finish-launching`,
     /// `launch-end`); it may carry the elapsed time the app measured.
     case launchMarker = "launch-marker"

@@ -302,7 +302,7 @@ public struct SignatureTable: Sendable {
             example: "Application process state changed for com.example.ledger: <SBApplicationProcessState: 0x2836ef980; pid: 2231; taskState: Not Running; visibility: Unknown>",
             source: "the SBApplicationProcessState line of flutter/flutter#68558 with FrontBoard's `Not Running` task state (real-logs 39)"),
         MessageSignature(
-            id: "fb-pending-exit", roles: [.springboard], meaning: .termination,
+            id: "fb-pending-exit", roles: [.springboard], meaning: .pendingExit,
             all: ["Now flagged as pending exit for reason: "], detailAfter: "for reason: ", detailEnds: [],
             seenOn: "iOS 14–26",
             example: "[app<com.example.ledger>:2231] Now flagged as pending exit for reason: workspace client connection invalidated",
@@ -320,13 +320,19 @@ public struct SignatureTable: Sendable {
             example: "Bootstrapping app<com.hightowerai.MobileJarvisNative> with intent foreground-interactive",
             source: "formats.md §2.1 (Console copy of an iPhone launch)"),
         MessageSignature(
-            id: "sb-icon-tap", roles: [.springboard], meaning: .userLaunchRequest,
+            id: "sb-icon-touches-began", roles: [.springboard], meaning: .tap,
+            all: ["SBIconView touches began"],
+            seenOn: "iOS 26",
+            example: "SBIconView touches began with event: <UITouchesEvent: 0x865746a00> timestamp: 2.93768e+06 touches: {(",
+            source: "real-logs 44–46 (iOS 26 cold launches: the tap, 94–170 ms before the bootstrap; it names no app)"),
+        MessageSignature(
+            id: "sb-icon-tap", roles: [.springboard], meaning: .tap,
             any: ["Icon tapped", "SBUIApplicationIconLaunchEventLabel"],
             seenOn: "iOS 14",
             example: "Icon tapped: <private>",
             source: "real-logs 22 (idevicesyslog, iOS 14)"),
         MessageSignature(
-            id: "sb-activating-from-icon", roles: [.springboard], meaning: .userLaunchRequest,
+            id: "sb-activating-from-icon", roles: [.springboard], meaning: .tap,
             all: ["Activating ", " from icon"],
             seenOn: "iOS 14",
             example: "Activating <private> from icon",
@@ -349,6 +355,18 @@ public struct SignatureTable: Sendable {
             seenOn: "iOS 14–26",
             example: "[application<com.AppCo.MyApp>:432] Setting process visibility to: Foreground",
             source: "real-logs 08 (Intune, iOS 14.5)"),
+        MessageSignature(
+            id: "fb-scene-content-ready", roles: [.springboard], meaning: .firstScreen,
+            all: ["sceneID:", "scene content state changed: ready"],
+            seenOn: "iOS 26",
+            example: "[(FBSceneManager):sceneID:com.hightowerai.MobileJarvisNative-default] scene content state changed: ready",
+            source: "real-logs 44–46 (the first screen of a cold launch, 211–229 ms after the tap)"),
+        MessageSignature(
+            id: "sb-dropping-launch-assertion", roles: [.springboard], meaning: .launchComplete,
+            all: ["Dropping launch assertion"],
+            seenOn: "iOS 26",
+            example: "[app<com.hightowerai.MobileJarvisNative>:9964] Dropping launch assertion.",
+            source: "real-logs 44–46 (about a second after the first screen)"),
         MessageSignature(
             id: "fb-process-exited", roles: [.springboard], meaning: .termination,
             all: ["Process exited: "], detailAfter: "<RBSProcessExitStatus| ", detailEnds: [">"],

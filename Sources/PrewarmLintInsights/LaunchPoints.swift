@@ -33,8 +33,8 @@ public struct LaunchPoint: Sendable, Hashable {
 /// named marker of the configuration (its first occurrence).
 public enum LaunchPoints {
     /// The system points, in the order a launch reaches them.
-    public static let systemNames = ["prewarm", "launch-request", "process-start", "main", "did-finish-launching", "suspended",
-                                     "activation", "active", "first-frame", "exit"]
+    public static let systemNames = ["tap", "prewarm", "launch-request", "process-start", "main", "did-finish-launching", "suspended",
+                                     "activation", "active", "first-screen", "first-frame", "launch-complete", "exit"]
 
     /// The points of `session`; `markers` are the configuration's (their order gives the signature ids `marker-N`).
     public static func of(_ session: LaunchSession, markers: [LintConfiguration.Marker] = []) -> [LaunchPoint] {
@@ -54,6 +54,9 @@ public enum LaunchPoints {
             case .active: "active"
             case .firstFrame: "first-frame"
             case .termination: "exit"
+            case .tap: "tap"
+            case .firstScreen: "first-screen"
+            case .launchComplete: "launch-complete"
             }
             add(LaunchPoint(name: name, time: milestone.time, evidence: milestone.evidence))
         }

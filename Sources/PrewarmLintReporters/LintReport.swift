@@ -315,6 +315,18 @@ public struct LintReport: Sendable {
         writer.beginObject()
         for (key, milliseconds) in durations(of: session) { writer.field(key, milliseconds) }
         writer.endObject()
+        writer.key("launch")
+        if let launch = session.userPerceivedLaunch {
+            writer.beginObject()
+            writer.field("from", launch.start.name.rawValue)
+            writer.field("to", launch.end.name.rawValue)
+            writer.field("microseconds", launch.microseconds)
+            writer.key("proxy")
+            writer.bool(launch.endIsProxy)
+            writer.endObject()
+        } else {
+            writer.string(nil)
+        }
         writer.key("callbacksBeforeActivation")
         writer.beginArray()
         for callback in session.callbacksBeforeActivation { origin(callback) }

@@ -55,6 +55,9 @@ public struct SessionTimelineReporter: Sendable {
             ("activation → active", .activation, .active),
             ("process start → active", .processStart, .active),
         ].compactMap { label, from, to in session.milliseconds(from: from, to: to).map { "\(label) \(Self.duration($0 * 1000))" } }
+        if let launch = session.userPerceivedLaunch {
+            lines.append("  launch \(UserPerceivedLaunch.milliseconds(launch.microseconds)) (\(launch.label))")
+        }
         if !durations.isEmpty { lines.append("  " + durations.joined(separator: "; ")) }
         if !session.callbacksBeforeActivation.isEmpty {
             lines.append("  app callbacks before activation: " + session.callbacksBeforeActivation.map(\.description).joined(separator: ", "))
@@ -64,16 +67,7 @@ public struct SessionTimelineReporter: Sendable {
     }
 
     static func label(_ name: LaunchSession.Milestone.Name) -> String {
-        switch name {
-        case .prewarmRequest: "prewarm request"
-        case .launchRequest: "launch request"
-        case .processStart: "process start"
-        case .suspended: "suspended"
-        case .activation: "activation"
-        case .active: "active"
-        case .firstFrame: "first frame"
-        case .termination: "termination"
-        }
+        UserPerceivedLaunch.spoken(name)
     }
 
     /// `845 ms`, `3.2 s`, `1 h 31 min 42 s`.

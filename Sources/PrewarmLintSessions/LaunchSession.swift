@@ -46,8 +46,16 @@ public struct LaunchSession: Sendable, Hashable {
         public enum Name: String, Sendable, Hashable, CaseIterable, Codable {
             /// The milestones in the order a launch usually reaches them: a prewarm or launch request,
             /// the process start, its suspension, the user's activation, the active state, the first
-            /// frame, the exit.
+            /// frame (the app's marker), the exit — and the points of the launch the user waits for: the
+            /// tap on the icon, the first screen (FrontBoard's `scene content state changed: ready`) and
+            /// the launch's completion (SpringBoard's `Dropping launch assertion.`).
             case prewarmRequest, launchRequest, processStart, suspended, activation, active, firstFrame, termination
+            /// The user's tap on the icon (SpringBoard's `SBIconView touches began`, `Icon tapped`).
+            case tap
+            /// The first screen: FrontBoard's `scene content state changed: ready` for the app's scene.
+            case firstScreen
+            /// SpringBoard's `Dropping launch assertion.`: the launch is complete.
+            case launchComplete
         }
         /// Which milestone.
         public var name: Name
@@ -158,10 +166,85 @@ public struct LaunchSession: Sendable, Hashable {
         return nil
     }
 
+    /// The launch the user waited for: from the tap (else the launch request of a cold or debugger launch,
+    /// else the activation of a process that was already there) to the first screen (else the best later
+    /// proxy: the app's first frame, the launch's completion, the active state), as the lines show them.
+    /// Nil for a session nobody launched (a prewarm never activated, a background launch with no tap).
+    public var userPerceivedLaunch: UserPerceivedLaunch? {
+        let start: Milestone?
+        if let tap = milestone(.tap) {
+            start = tap
+        } else {
+            switch kind {
+            case .coldLaunch, .debuggerLaunch: start = milestone(.launchRequest) ?? milestone(.processStart)
+            case .prewarmThenLaunch, .resume: start = milestone(.activation)
+            case .unknown: start = hasMilestone(.processStart) ? milestone(.launchRequest) ?? milestone(.processStart) : milestone(.activation)
+            case .backgroundLaunch, .prewarmUnused, .prewarmOutcomeUnknown: start = nil
+            }
+        }
+        guard let start else { return nil }
+        for name in UserPerceivedLaunch.ends {
+            if let end = milestone(name), end.time.microsecondsSinceEpoch >= start.time.microsecondsSinceEpoch {
+                return UserPerceivedLaunch(start: start, end: end)
+            }
+        }
+        return nil
+    }
+
     /// Milliseconds from the first milestone to the second, when both happened.
     public func milliseconds(from start: Milestone.Name, to end: Milestone.Name) -> Int64? {
         guard let a = milestone(start), let b = milestone(end) else { return nil }
         return (b.time.microsecondsSinceEpoch - a.time.microsecondsSinceEpoch) / 1000
+    }
+}
+
+/// The launch a user waited for, between two milestones of a session (``LaunchSession/userPerceivedLaunch``).
+public struct UserPerceivedLaunch: Sendable, Hashable {
+    /// Where it starts: the tap, else the launch request, the process start or the activation.
+    public var start: LaunchSession.Milestone
+    /// Where it ends: the first screen, else a proxy (``endIsProxy``).
+    public var end: LaunchSession.Milestone
+
+    /// The ends tried, best first: the first screen, then the proxies.
+    public static let ends: [LaunchSession.Milestone.Name] = [.firstScreen, .firstFrame, .launchComplete, .active]
+
+    /// The launch between two milestones.
+    public init(start: LaunchSession.Milestone, end: LaunchSession.Milestone) {
+        self.start = start
+        self.end = end
+    }
+
+    /// Its length in microseconds, to the microsecond of the lines.
+    public var microseconds: Int64 { end.time.microsecondsSinceEpoch - start.time.microsecondsSinceEpoch }
+    /// Whether it ends at a stand-in for the first screen.
+    public var endIsProxy: Bool { end.name != .firstScreen }
+    /// `tap → first screen`, `launch request → active; no first-screen line`.
+    public var label: String {
+        "\(Self.spoken(start.name)) → \(Self.spoken(end.name))" + (endIsProxy ? "; no first-screen line" : "")
+    }
+
+    /// `229 ms`, `1.4 s`: a launch's length rounded to the millisecond (to the nearest, not down).
+    public static func milliseconds(_ microseconds: Int64) -> String {
+        let milliseconds = (microseconds + 500) / 1000
+        if milliseconds < 1000 { return "\(milliseconds) ms" }
+        return "\(milliseconds / 1000).\(milliseconds % 1000 / 100) s"
+    }
+
+    /// A milestone as reports say it (`first screen`).
+    public static func spoken(_ name: LaunchSession.Milestone.Name) -> String {
+        switch name {
+        case .prewarmRequest: "prewarm request"
+        case .launchRequest: "launch request"
+        case .processStart: "process start"
+        case .suspended: "suspended"
+        case .activation: "activation"
+        case .active: "active"
+        case .firstFrame: "first frame"
+        case .termination: "termination"
+        case .tap: "tap"
+        case .firstScreen: "first screen"
+        case .launchComplete: "launch complete"
+        }
     }
 }
 

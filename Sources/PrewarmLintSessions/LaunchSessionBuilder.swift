@@ -34,9 +34,17 @@ public struct LaunchSessionBuilder: Sendable {
     private var sequenceOf: [String: Int] = [:]
     private var nextSequence = 0
     private var terminated: Set<String> = []
+    /// Apps whose termination milestone is FrontBoard's pending exit: a later exit status replaces its detail.
+    private var endedByPendingExit: Set<String> = []
     /// Apps seen going to the background before any start or activation in the log: their next
     /// activation is a resume.
     private var backgrounded: [String: EventOrigin] = [:]
+    /// The last tap that named no app (iOS 26's `SBIconView touches began`), not yet claimed: the next user
+    /// launch request, or activation of a process already there, within ``tapClaimWindow`` claims it.
+    private var pendingTap: ClassifiedEvent?
+    /// How long after a tap a launch may claim it: the bootstrap came 94–170 ms after the tap in real cold
+    /// launches (real-logs 44–46); two seconds leaves room for a slow SpringBoard, not for another tap.
+    public static let tapClaimWindow: Int64 = 2_000_000
 
     /// How many sessions may be open at once (distinct apps with a live process); beyond it the
     /// oldest-opened is closed early and says so. Keeps memory bounded whatever the log.
@@ -51,6 +59,10 @@ public struct LaunchSessionBuilder: Sendable {
 
     /// Takes one event; returns the sessions this event closed (usually none).
     public mutating func consume(_ classified: ClassifiedEvent) -> [LaunchSession] {
+        if classified.meaning == .tap, classified.subject == nil {
+            pendingTap = classified
+            return []
+        }
         guard let meaning = classified.meaning, let subject = classified.subject, let key = subject.bundleID ?? subject.processName
         else { return [] }
         var closed: [LaunchSession] = []
@@ -66,7 +78,9 @@ public struct LaunchSessionBuilder: Sendable {
                     // More lines about the exited process (FrontBoard's clean-up, runningboardd's bookkeeping) add
                     // nothing to its milestones; they are kept as its lines.
                     record(classified, meaning: meaning, in: &current)
-                    if meaning == .termination, current.milestone(.termination)?.detail == nil, classified.detail != nil {
+                    if meaning == .termination, classified.detail != nil,
+                       current.milestone(.termination)?.detail == nil || endedByPendingExit.contains(key) {
+                        endedByPendingExit.remove(key)
                         current.milestones = current.milestones.map { $0.name == .termination ? LaunchSession.Milestone(
                             name: .termination, time: $0.time, evidence: $0.evidence, detail: classified.detail) : $0 }
                     }
@@ -125,7 +139,8 @@ public struct LaunchSessionBuilder: Sendable {
     private func startsNewProcess(_ classified: ClassifiedEvent, meaning: EventMeaning, subject: AppIdentity,
                                   after session: LaunchSession, terminated: Bool) -> Bool {
         if let pid = subject.pid, let known = session.app.pid, pid != known { return true }
-        if terminated { return Self.processStartMeanings.contains(meaning) }
+        if terminated { return Self.processStartMeanings.contains(meaning) || meaning == .tap }
+        // (A pending exit is the process's end, as a termination is.)
         // Once activated, the process cannot be prewarmed or bootstrapped again: such a line means
         // the previous process is gone (its exit line missing from the log).
         guard session.hasMilestone(.activation) else { return false }
@@ -142,7 +157,9 @@ public struct LaunchSessionBuilder: Sendable {
         openingOrder.removeAll()
         openingHead = 0
         terminated.removeAll()
+        endedByPendingExit.removeAll()
         backgrounded.removeAll()
+        pendingTap = nil
         return result
     }
 
@@ -151,6 +168,7 @@ public struct LaunchSessionBuilder: Sendable {
         open[key] = nil
         sequenceOf[key] = nil
         terminated.remove(key)
+        endedByPendingExit.remove(key)
         backgrounded[key] = nil
         return finalize(session)
     }
@@ -185,8 +203,8 @@ public struct LaunchSessionBuilder: Sendable {
 
     private func opensSession(_ meaning: EventMeaning) -> Bool {
         switch meaning {
-        case .prewarmRequest, .userLaunchRequest, .backgroundLaunchRequest, .debuggerLaunchRequest, .launchRequest, .processStart,
-             .suspension, .activation, .appLifecycle, .termination, .watchdog, .watchdogNotEnforced, .keychainFailure,
+        case .tap, .prewarmRequest, .userLaunchRequest, .backgroundLaunchRequest, .debuggerLaunchRequest, .launchRequest, .processStart,
+             .suspension, .activation, .appLifecycle, .termination, .pendingExit, .watchdog, .watchdogNotEnforced, .keychainFailure,
              .dataProtectionFailure:
             true
         default:
@@ -209,12 +227,20 @@ public struct LaunchSessionBuilder: Sendable {
                 session.confidence = certain ? .certain : .likely
                 session.decidedBy = event.origin
             }
+        case .tap:
+            mark(.tap)
+            // An icon tap naming the app, and nothing else: a cold launch, likely.
+            if session.kind == .unknown && !session.hasMilestone(.processStart) {
+                session.kind = .coldLaunch
+                session.confidence = .likely
+                session.decidedBy = event.origin
+            }
         case .userLaunchRequest:
+            claimTap(for: &session, at: event.timestamp)
             mark(.launchRequest)
             if session.kind == .unknown && !session.hasMilestone(.processStart) {
-                let certain = classified.signatureID != "sb-icon-tap" && classified.signatureID != "sb-activating-from-icon"
                 session.kind = .coldLaunch
-                session.confidence = certain ? .certain : .likely
+                session.confidence = .certain
                 session.decidedBy = event.origin
             }
         case .backgroundLaunchRequest:
@@ -252,13 +278,16 @@ public struct LaunchSessionBuilder: Sendable {
             if !session.hasMilestone(.activation) { mark(.suspended) }
         case .activation:
             if !session.hasMilestone(.activation) {
+                // A process already there (prewarmed, suspended) is activated by the tap the user made.
+                if !session.hasMilestone(.launchRequest) || session.wasPrewarmedSoFar { claimTap(for: &session, at: event.timestamp) }
                 mark(.activation)
                 resolveKindAtActivation(&session, key: key)
             }
             if classified.signatureID == "rb-state-active-foreground" { mark(.active) }
-        case .termination:
+        case .termination, .pendingExit:
             mark(.termination)
             terminated.insert(key)
+            if meaning == .pendingExit { endedByPendingExit.insert(key) }
             if session.kind == .prewarmOutcomeUnknown { session.kind = .prewarmUnused }
         case .watchdog:
             // The watchdog's explanation is the exit reason; the exit lines that follow add nothing.
@@ -269,9 +298,33 @@ public struct LaunchSessionBuilder: Sendable {
             if !session.hasMilestone(.activation) { session.callbacksBeforeActivation.append(event.origin) }
         case .firstFrame:
             mark(.firstFrame)
+        case .firstScreen:
+            mark(.firstScreen)
+        case .launchComplete:
+            mark(.launchComplete)
         default:
             break
         }
+    }
+
+    /// Gives `session` the pending tap when it came at most ``tapClaimWindow`` before `time`; a tap is claimed once.
+    private mutating func claimTap(for session: inout LaunchSession, at time: LogTimestamp) {
+        guard let tap = pendingTap else { return }
+        let gap = time.microsecondsSinceEpoch - tap.event.timestamp.microsecondsSinceEpoch
+        guard gap >= 0, gap <= Self.tapClaimWindow, !session.hasMilestone(.tap) else {
+            if gap > Self.tapClaimWindow { pendingTap = nil }
+            return
+        }
+        pendingTap = nil
+        record(tap, meaning: .tap, in: &session)
+        // The tap came before the lines already kept: its line goes where its time puts it.
+        if session.events.last?.origin == tap.event.origin, let at = session.events.firstIndex(where: {
+            $0.time.microsecondsSinceEpoch > tap.event.timestamp.microsecondsSinceEpoch
+        }) {
+            session.events.insert(session.events.removeLast(), at: at)
+        }
+        session.milestones.append(LaunchSession.Milestone(name: .tap, time: tap.event.timestamp, evidence: tap.event.origin, detail: nil))
+        if let first = session.firstSeen, tap.event.timestamp.microsecondsSinceEpoch < first.microsecondsSinceEpoch { session.firstSeen = tap.event.timestamp }
     }
 
     private func resolveKindAtActivation(_ session: inout LaunchSession, key: String) {

@@ -260,8 +260,8 @@ struct LintCommandTests {
         try FileManager.default.createDirectory(at: logs, withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: Self.root.appendingPathComponent(Self.cold), to: logs.appendingPathComponent("log.txt"))
         let config = folder.appendingPathComponent(".prewarm-lint.yml")
-        // The cold launch's `sceneDidBecomeActive` taught as the first frame, 99 ms after `Bootstrap success!`:
-        // slow at 50 ms, and an error by the configured severity.
+        // The cold launch's `sceneDidBecomeActive` taught as the first frame, 400 ms after the tap: slow at 50 ms,
+        // and an error by the configured severity.
         try """
             apps: [com.example.ledger]
             rules:
@@ -272,7 +272,7 @@ struct LintCommandTests {
             """.write(to: config, atomically: true, encoding: .utf8)
         let taught = try CLI.run(["--date", "2024-03-18", logs.path])
         #expect(taught.status == 1)
-        #expect(taught.stdout.hasPrefix("\(logs.path)/log.txt:13: error: [slow-activation] activation to first frame took 98 ms, more than 50 ms\n"))
+        #expect(taught.stdout.hasPrefix("\(logs.path)/log.txt:13: error: [slow-activation] launch took 400 ms (tap → first frame; no first-screen line), more than 50 ms\n"))
         try "apps: [com.example.notes]\nrules:\n  slow-activation: {warning-ms: 50}\nmarkers:\n  - {match: sceneDidBecomeActive, meaning: first-frame}\n"
             .write(to: config, atomically: true, encoding: .utf8)
         #expect(try CLI.run(["--date", "2024-03-18", logs.path]).status == 0, "only com.example.notes is checked")

@@ -43,7 +43,7 @@ struct RealLogSessionsTests {
         #expect(result.sessions.isEmpty)
         let diagnostic = try #require(result.diagnostics.first { $0.code == .redactedEvidence })
         #expect(diagnostic.origin.line == 9)
-        #expect(diagnostic.message == "2 launch lines name their app as <private> and could not be joined to a session; sessions may be incomplete")
+        #expect(diagnostic.message == "2 launch lines name their app as <private>: joined to a session by time at best (a tap), else not at all; sessions may be incomplete")
     }
 
     @Test("excerpt 11: the scene reaching Foreground is the activation of com.samsara.troy")
