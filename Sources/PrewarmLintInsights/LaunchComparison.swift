@@ -57,7 +57,8 @@ public struct LaunchComparison: Sendable {
     /// The margin the runs-needed figure is for.
     public var errorMilliseconds: Double
 
-    /// Compares the phases present in both; only user-perceived phases get a verdict unless `allPhases`.
+    /// Compares the phases present in both: the user-perceived launch and every phase of it, for every kind
+    /// (all phases with `allPhases`); a phase spanning a prewarmed process's suspension only with `allPhases`.
     public init(baseline: LaunchStatistics, candidate: LaunchStatistics, thresholdMilliseconds: Double = 20, thresholdPercent: Double = 5,
                 alpha: Double = 0.05, errorMilliseconds: Double = 20, allPhases: Bool = false) {
         self.thresholdMilliseconds = thresholdMilliseconds
@@ -69,6 +70,8 @@ public struct LaunchComparison: Sendable {
             guard let other = candidate.groups.first(where: { $0.app == group.app && $0.kind == group.kind }) else { continue }
             for (phase, before) in group.phases where allPhases || phase.userPerceived {
                 guard let after = other.phases.first(where: { $0.phase.name == phase.name })?.summary else { continue }
+                // A phase across a prewarmed process's suspension measures the wait, not the launch: no verdict.
+                if !allPhases, group.includesSuspension(phase) || other.includesSuspension(phase) { continue }
                 let difference = after.median - before.median
                 let (_, p) = RankTest.mannWhitney(before.samples, after.samples)
                 let threshold = max(thresholdMilliseconds, before.median * thresholdPercent / 100)

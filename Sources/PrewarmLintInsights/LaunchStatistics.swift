@@ -15,23 +15,40 @@ public struct LaunchPhase: Sendable, Hashable {
     /// Measured from the process start (or the app's own start): for a prewarmed session it includes
     /// the hours the process waited suspended, so it is not a launch time.
     public var startsAtProcessStart: Bool
+    /// The user-perceived launch itself (`LaunchSession.userPerceivedLaunch`: tap → first screen, else the
+    /// named stand-ins), whatever points a session has for it.
+    public var isLaunch: Bool
 
     /// A phase from `from` to `to`.
-    public init(from: String, to: String, name: String? = nil, userPerceived: Bool, startsAtProcessStart: Bool) {
+    public init(from: String, to: String, name: String? = nil, userPerceived: Bool, startsAtProcessStart: Bool, isLaunch: Bool = false) {
         self.from = from
         self.to = to
         self.name = name ?? "\(from) → \(to)"
         self.userPerceived = userPerceived
         self.startsAtProcessStart = startsAtProcessStart
+        self.isLaunch = isLaunch
     }
 
-    /// The phases `stats` reports, the user-perceived ones first; markers add theirs.
+    /// The user-perceived launch: what `stats` leads with and `compare` tests first.
+    public static let launch = LaunchPhase(from: "tap", to: "first-screen", name: "launch", userPerceived: true, startsAtProcessStart: false,
+                                           isLaunch: true)
+
+    /// The phases `stats` reports: the user-perceived launch, the phases between its points (tap → launch request →
+    /// process start → first screen; the activation of a process already there → first screen), the app's
+    /// markers, then what follows the first screen, then the process-start-based numbers.
     public static func standard(markerNames: [String] = [], reportingMarkers: [String] = []) -> [LaunchPhase] {
         var phases = [
+            launch,
+            LaunchPhase(from: "tap", to: "launch-request", userPerceived: true, startsAtProcessStart: false),
+            LaunchPhase(from: "launch-request", to: "process-start", userPerceived: true, startsAtProcessStart: false),
+            LaunchPhase(from: "process-start", to: "first-screen", userPerceived: true, startsAtProcessStart: true),
+            LaunchPhase(from: "tap", to: "activation", userPerceived: true, startsAtProcessStart: false),
+            LaunchPhase(from: "activation", to: "first-screen", userPerceived: true, startsAtProcessStart: false),
             LaunchPhase(from: "activation", to: "first-frame", userPerceived: true, startsAtProcessStart: false),
             LaunchPhase(from: "activation", to: "active", userPerceived: true, startsAtProcessStart: false),
         ]
         phases += markerNames.map { LaunchPhase(from: "activation", to: $0, userPerceived: true, startsAtProcessStart: false) }
+        phases.append(LaunchPhase(from: "first-screen", to: "launch-complete", userPerceived: false, startsAtProcessStart: false))
         phases += [
             LaunchPhase(from: "process-start", to: "main", userPerceived: false, startsAtProcessStart: true),
             LaunchPhase(from: "process-start", to: "did-finish-launching", userPerceived: false, startsAtProcessStart: true),
@@ -134,6 +151,10 @@ public struct LaunchStatistics: Sendable {
 
         /// Whether a phase's numbers must not be read as launch times.
         public func includesSuspension(_ phase: LaunchPhase) -> Bool { suspensionPhases.contains(phase.name) }
+
+        /// How the sessions' user-perceived launches were measured (`tap → first screen`, `launch request →
+        /// active; no first-screen line`), with how many sessions each, most used first.
+        public var launchDefinitions: [(label: String, sessions: Int)] = []
     }
 
     /// Groups ordered by app, then kind (in `LaunchSession.Kind` order).
@@ -149,14 +170,19 @@ public struct LaunchStatistics: Sendable {
         var samples: [String: [LaunchSession.Kind: [String: [Double]]]] = [:]
         var counts: [String: [LaunchSession.Kind: Int]] = [:]
         var spanning: [String: [LaunchSession.Kind: Set<String>]] = [:]
+        var definitions: [String: [LaunchSession.Kind: [String: Int]]] = [:]
         for session in sessions {
             let app = session.app.bundleID ?? session.app.processName ?? "unknown"
             counts[app, default: [:]][session.kind, default: 0] += 1
+            if let launch = session.userPerceivedLaunch {
+                samples[app, default: [:]][session.kind, default: [:]][LaunchPhase.launch.name, default: []].append(Double(launch.microseconds) / 1000)
+                definitions[app, default: [:]][session.kind, default: [:]][launch.label, default: 0] += 1
+            }
             let points = LaunchPoints.of(session, markers: markers)
             var at: [String: Int64] = [:]
             for point in points { at[point.name] = point.time.microsecondsSinceEpoch }
             let suspended = at["suspended"]
-            for phase in phases {
+            for phase in phases where !phase.isLaunch {
                 if phase.from == "app start" {
                     guard let point = points.first(where: { $0.name == phase.to }), let value = point.reportedMilliseconds else { continue }
                     samples[app, default: [:]][session.kind, default: [:]][phase.name, default: []].append(value)
@@ -181,8 +207,10 @@ public struct LaunchStatistics: Sendable {
                     guard let values = samples[app]?[kind]?[phase.name], !values.isEmpty else { return nil }
                     return (phase, PhaseSummary(values))
                 }
-                groups.append(Group(app: app, kind: kind, sessions: sessionCount, phases: measured,
-                                    suspensionPhases: spanning[app]?[kind] ?? []))
+                var group = Group(app: app, kind: kind, sessions: sessionCount, phases: measured, suspensionPhases: spanning[app]?[kind] ?? [])
+                group.launchDefinitions = (definitions[app]?[kind] ?? [:]).sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
+                    .map { ($0.key, $0.value) }
+                groups.append(group)
             }
         }
         self.groups = groups

@@ -41,7 +41,8 @@ public struct StatisticsReporter: Sendable {
             for (index, entry) in group.phases.enumerated() {
                 let (phase, summary) = entry
                 if index == 0 || entry.phase.userPerceived != group.phases[index - 1].phase.userPerceived {
-                    out += phase.userPerceived ? "  user-perceived (from the activation):\n" : "  from the process start, and the prewarm gap:\n"
+                    out += phase.userPerceived ? "  user-perceived: the launch (tap → first screen), then its phases:\n"
+                        : "  after the first screen, from the process start, and the prewarm gap:\n"
                 }
                 var line = "  " + phase.name.padding(width) + String(summary.count).leftPadding(6)
                 for value in [summary.minimum, summary.median, summary.p90, summary.p95, summary.maximum] {
@@ -49,6 +50,10 @@ public struct StatisticsReporter: Sendable {
                 }
                 out += line + "\n"
                 out += "  " + "".padding(width) + "      " + summary.sparkline + "\n"
+                if phase.isLaunch {
+                    let measured = group.launchDefinitions.map { "\($0.label) ×\($0.sessions)" }.joined(separator: ", ")
+                    out += "  " + "".padding(width) + "      measured as: \(measured)\n"
+                }
                 if group.includesSuspension(phase) { out += "  " + "".padding(width) + "      ⚠ \(Self.warning)\n" }
             }
             out += "\n"
@@ -74,6 +79,15 @@ public struct StatisticsReporter: Sendable {
             writer.field("app", group.app)
             writer.field("kind", group.kind.rawValue)
             writer.field("sessions", group.sessions)
+            writer.key("launchDefinitions")
+            writer.beginArray()
+            for definition in group.launchDefinitions {
+                writer.beginObject()
+                writer.field("measuredAs", definition.label)
+                writer.field("sessions", definition.sessions)
+                writer.endObject()
+            }
+            writer.endArray()
             writer.key("phases")
             writer.beginArray()
             for (phase, summary) in group.phases {
@@ -119,7 +133,9 @@ public struct StatisticsReporter: Sendable {
             out += "\n## `\(group.app)` — \(group.kind.rawValue) (\(group.sessions) session\(group.sessions == 1 ? "" : "s"))\n\n"
             out += "| phase | n | min | median | p90 | p95 | max | |\n|---|---:|---:|---:|---:|---:|---:|---|\n"
             for (phase, summary) in group.phases {
-                let note = group.includesSuspension(phase) ? "⚠ \(Self.warning)" : phase.userPerceived ? "user-perceived" : ""
+                let note = group.includesSuspension(phase) ? "⚠ \(Self.warning)"
+                    : phase.isLaunch ? "the user-perceived launch: " + group.launchDefinitions.map { "\($0.label) ×\($0.sessions)" }.joined(separator: ", ")
+                    : phase.userPerceived ? "user-perceived" : ""
                 let values = [summary.minimum, summary.median, summary.p90, summary.p95, summary.maximum].map(PhaseSummary.duration)
                 out += "| \(phase.name) | \(summary.count) | " + values.joined(separator: " | ") + " | \(note) |\n"
             }

@@ -24,6 +24,41 @@ struct RealLogSessionsTests {
         }
     }
 
+    /// The truth read off each whole cold launch: the tap line, the `ready` line, the launch in microseconds.
+    static let coldLaunches: [(file: String, tap: Int, ready: Int, microseconds: Int64, complete: Int?)] = [
+        ("44-juniper-ios26-full-cold-launch-first-screen-1859bad.log", 7, 404, 228_520, 1180),
+        ("45-juniper-ios26-full-cold-launch-first-screen-6cefb98.log", 7, 406, 223_541, 1080),
+        // The app crashed (SIGABRT) 0.6 s after its first screen: no launch complete, an exit instead.
+        ("46-juniper-ios26-full-cold-launch-first-screen-396fba1.log", 7, 380, 210_765, nil),
+    ]
+
+    @Test("excerpts 44–46: one cold launch each; the launch is tap → first screen to the microsecond of the lines",
+          arguments: coldLaunches.map(\.file))
+    func wholeColdLaunch(file: String) throws {
+        let truth = try #require(Self.coldLaunches.first { $0.file == file })
+        let sessions = Self.sessions(file)
+        try #require(sessions.count == 1)
+        let session = sessions[0]
+        #expect(session.kind == .coldLaunch && session.confidence == .certain)
+        #expect(session.milestone(.tap)?.evidence.line == truth.tap)
+        #expect(session.milestone(.firstScreen)?.evidence.line == truth.ready)
+        let launch = try #require(session.userPerceivedLaunch)
+        #expect(launch.start.name == .tap && launch.end.name == .firstScreen && !launch.endIsProxy)
+        #expect(launch.microseconds == truth.microseconds)
+        #expect(session.milestone(.launchComplete)?.evidence.line == truth.complete)
+        if truth.complete == nil { #expect(session.milestone(.termination) != nil) }
+    }
+
+    @Test("stats over excerpts 44–46 apart: the launch's median is the middle one, 223.541 ms")
+    func coldLaunchMedian() throws {
+        let statistics = LaunchStatistics(sessions: Self.coldLaunches.flatMap { Self.sessions($0.file) })
+        let group = try #require(statistics.groups.first)
+        let launch = try #require(group.phases.first { $0.phase.isLaunch })
+        #expect(launch.summary.count == 3)
+        #expect(launch.summary.median == 223.541)
+        #expect(group.launchDefinitions.map(\.label) == ["tap → first screen"])
+    }
+
     @Test("excerpt 01 yields one prewarm session whose prewarm is certain, decided by its only line")
     func lyft() throws {
         let sessions = Self.sessions("01-lyft-das-prewarm-launch-line.log")
