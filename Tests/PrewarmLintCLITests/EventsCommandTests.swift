@@ -205,12 +205,12 @@ struct SessionsCommandTests {
         #expect(run.status == 0)
         let report = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
         let inputs = try #require(report["inputs"] as? [[String: Any]])
-        // 13 scenarios × (log.txt, log.ndjson, log.plist, log.bplist); case.json, expected.json and findings.json are not logs.
-        #expect(inputs.filter { $0["format"] as? String != nil }.count == 52)
+        // 14 scenarios × (log.txt, log.ndjson, log.plist, log.bplist); case.json, expected.json and findings.json are not logs.
+        #expect(inputs.filter { $0["format"] as? String != nil }.count == 56)
         #expect(Set(inputs.compactMap { $0["format"] as? String }) == ["console-copy", "log-show-ndjson", "plist", "bplist"])
         let sessions = try #require(report["sessions"] as? [[String: Any]])
-        // Each scenario's sessions, once per rendering: 16 per rendering.
-        #expect(sessions.count == 64)
+        // Each scenario's sessions, once per rendering: 17 per rendering.
+        #expect(sessions.count == 68)
         #expect(sessions.filter { $0["kind"] as? String == "resume" }.count == 4)
     }
 
