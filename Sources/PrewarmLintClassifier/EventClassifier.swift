@@ -17,16 +17,20 @@ public struct ClassifiedEvent: Sendable, Hashable {
     /// The value the template carries: a state (`running-suspended-NotVisible`), a visibility
     /// (`Foreground`), an exit status, the callback an app line names.
     public var detail: String?
+    /// The name of the team's marker that matched (`MessageSignature/pointName`): the point of the launch
+    /// this line is.
+    public var pointName: String?
 
     /// A classified event.
     public init(event: LogEvent, role: ProcessRole, meaning: EventMeaning? = nil, signatureID: String? = nil,
-                subject: AppIdentity? = nil, detail: String? = nil) {
+                subject: AppIdentity? = nil, detail: String? = nil, pointName: String? = nil) {
         self.event = event
         self.role = role
         self.meaning = meaning
         self.signatureID = signatureID
         self.subject = subject
         self.detail = detail
+        self.pointName = pointName
     }
 }
 
@@ -80,14 +84,14 @@ public struct EventClassifier: Sendable {
         // A tap that names no app (iOS 26's `SBIconView touches began`) is kept: the launch that follows claims it.
         guard analysis.meaning != nil, analysis.subject != nil || analysis.meaning == .tap else { return nil }
         return ClassifiedEvent(event: event, role: analysis.role, meaning: analysis.meaning, signatureID: analysis.signatureID,
-                               subject: analysis.subject, detail: analysis.detail)
+                               subject: analysis.subject, detail: analysis.detail, pointName: analysis.pointName)
     }
 
     /// Classifies any event: its role always, a meaning and an app when a template matches.
     public mutating func classify(_ event: LogEvent) -> ClassifiedEvent {
         let analysis = analyze(event, known: roleCache.role(of: event.process))
         return ClassifiedEvent(event: event, role: analysis.role, meaning: analysis.meaning, signatureID: analysis.signatureID,
-                               subject: analysis.subject, detail: analysis.detail)
+                               subject: analysis.subject, detail: analysis.detail, pointName: analysis.pointName)
     }
 
     /// What ``ClassifiedEvent`` says about an event, without the event.
@@ -97,6 +101,7 @@ public struct EventClassifier: Sendable {
         var signatureID: String?
         var subject: AppIdentity?
         var detail: String?
+        var pointName: String?
     }
 
     private mutating func analyze(_ event: LogEvent, known: ProcessRole?, namingOnlyForOther: Bool = false) -> Analysis {
@@ -108,6 +113,7 @@ public struct EventClassifier: Sendable {
                 result.meaning = signature.meaning
                 result.signatureID = signature.id
                 result.detail = detail
+                result.pointName = signature.pointName
             }
         }
         switch role {

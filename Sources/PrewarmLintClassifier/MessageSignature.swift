@@ -31,11 +31,14 @@ public struct MessageSignature: Sendable, Hashable {
     public var example: String
     /// Where the example comes from (a `../shared/real-logs/` excerpt or a decompiled template).
     public var source: String
+    /// For a team's named marker: its name, the point of the launch its lines are (`did-finish-launching`),
+    /// carried on every line it classifies (`ClassifiedEvent/pointName`), whatever its meaning.
+    public var pointName: String?
 
     /// A signature; see the properties for each part.
     public init(id: String, roles: Set<ProcessRole>, meaning: EventMeaning, all: [String] = [], any: [String] = [], anyIsDetail: Bool = false,
                 none: [String] = [], detailAfter: String? = nil, detailEnds: [String] = [" (", ","],
-                seenOn: String, example: String, source: String) {
+                seenOn: String, example: String, source: String, pointName: String? = nil) {
         self.id = id
         self.roles = roles
         self.meaning = meaning
@@ -48,6 +51,7 @@ public struct MessageSignature: Sendable, Hashable {
         self.seenOn = seenOn
         self.example = example
         self.source = source
+        self.pointName = pointName
     }
 
     /// The detail this signature reads from `message` when it matches, or nil when it does not match.

@@ -36,7 +36,8 @@ public enum LaunchPoints {
     public static let systemNames = ["tap", "prewarm", "launch-request", "process-start", "main", "did-finish-launching", "suspended",
                                      "activation", "active", "first-screen", "first-frame", "launch-complete", "exit"]
 
-    /// The points of `session`; `markers` are the configuration's (their order gives the signature ids `marker-N`).
+    /// The points of `session`; `markers` are the configuration's: a line a named marker matched carries its name
+    /// (`SessionEvent.pointName`), and the marker says whether the line holds the app's elapsed time.
     public static func of(_ session: LaunchSession, markers: [LintConfiguration.Marker] = []) -> [LaunchPoint] {
         var points: [LaunchPoint] = []
         var seen: Set<String> = []
@@ -68,9 +69,7 @@ public enum LaunchPoints {
                     add(LaunchPoint(name: "did-finish-launching", time: event.time, evidence: event.origin))
                 }
             }
-            if let id = event.signatureID, id.hasPrefix("marker-"), let index = Int(id.dropFirst(7)), index >= 1, index <= markers.count,
-               let name = markers[index - 1].name {
-                let marker = markers[index - 1]
+            if let name = event.pointName, let marker = markers.first(where: { $0.name == name }) {
                 var reported: Double?
                 if marker.carriesElapsed, let range = event.text.range(of: marker.text),
                    let microseconds = ReportedDuration.microseconds(in: String(event.text[range.upperBound...])) {

@@ -69,7 +69,8 @@ public struct LintConfiguration: Sendable, Hashable {
         guard !markers.isEmpty else { return base }
         let custom = markers.enumerated().map { index, marker in
             MessageSignature(id: "marker-\(index + 1)", roles: [.app], meaning: marker.meaning, all: [marker.text],
-                             detailAfter: nil, seenOn: "this team's app", example: marker.text, source: "configuration (markers)")
+                             detailAfter: nil, seenOn: "this team's app", example: marker.text, source: "configuration (markers)",
+                             pointName: marker.name)
         }
         return SignatureTable(signatures: custom + base.signatures)
     }

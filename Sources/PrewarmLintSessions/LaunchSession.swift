@@ -125,7 +125,8 @@ public struct LaunchSession: Sendable, Hashable {
     public func outline() -> LaunchSession {
         var outline = self
         outline.events = []
-        for index in events.indices where events[index].meaning == .appLifecycle || events[index].meaning == .launchMarker {
+        for index in events.indices where events[index].meaning == .appLifecycle || events[index].meaning == .launchMarker
+            || events[index].pointName != nil {
             outline.events.append(events[index])
         }
         return outline
@@ -266,6 +267,8 @@ public struct SessionEvent: Sendable, Hashable {
     public var signatureID: String?
     /// The value the template carries (a state, an exit status, a callback).
     public var detail: String?
+    /// The team's marker this line is, by name (`ClassifiedEvent/pointName`).
+    public var pointName: String?
     /// The message, at most ``textLimit`` bytes (cut on a character boundary, marked `…`); a
     /// multi-line message keeps its lines (a watchdog's `WatchdogVisibility:` is on a later one).
     public var text: String
@@ -303,7 +306,7 @@ public struct SessionEvent: Sendable, Hashable {
 
     /// A kept line.
     public init(origin: EventOrigin, time: LogTimestamp, process: String, pid: Int?, role: ProcessRole, meaning: EventMeaning,
-                signatureID: String? = nil, detail: String? = nil, text: String) {
+                signatureID: String? = nil, detail: String? = nil, text: String, pointName: String? = nil) {
         self.origin = origin
         self.time = time
         self.process = process
@@ -313,6 +316,7 @@ public struct SessionEvent: Sendable, Hashable {
         self.signatureID = signatureID
         self.detail = detail
         self.text = text
+        self.pointName = pointName
     }
 
     /// The kept form of a message: cut at ``textLimit`` bytes.

@@ -198,7 +198,8 @@ public struct LaunchSessionBuilder: Sendable {
         let event = classified.event
         session.events.append(SessionEvent(origin: event.origin, time: event.timestamp, process: event.process, pid: event.pid,
                                            role: classified.role, meaning: meaning, signatureID: classified.signatureID,
-                                           detail: classified.detail, text: SessionEvent.keptText(event.message)))
+                                           detail: classified.detail, text: SessionEvent.keptText(event.message),
+                                           pointName: classified.pointName))
     }
 
     private func opensSession(_ meaning: EventMeaning) -> Bool {

@@ -20,6 +20,23 @@ struct InsightsTests {
         return LaunchStatistics(sessions: report.sessions, markers: markers, decisions: report.prewarmDecisions)
     }
 
+    @Test("a marker with both a meaning and a name stays a point of the launch: on the timeline and in stats")
+    func markerWithMeaningAndName() throws {
+        let markers = [LintConfiguration.Marker(text: "sceneDidBecomeActive", meaning: .firstFrame, name: "first-paint")]
+        let report = LogAnalyzer(options: ReadOptions(timeInference: TimeInference(date: CivilDateTime(year: 2024, month: 3, day: 18))),
+                                 linter: Linter(registry: RuleRegistry(rules: []), configuration: LintConfiguration(markers: markers)))
+            .lint(paths: [Self.root.appendingPathComponent("Corpus/scenarios/cold-launch/log.txt").path])
+        let session = try #require(report.sessions.first)
+        // The meaning still makes it the first frame…
+        #expect(session.milestone(.firstFrame) != nil)
+        // …and the name a point, in the kept outline that timelines and stats read.
+        let point = try #require(LaunchPoints.of(session, markers: markers).first { $0.name == "first-paint" })
+        #expect(point.isMarker)
+        #expect(SessionTimelineReporter().render(session, id: "x", markers: markers).contains("▸ first-paint"))
+        let statistics = LaunchStatistics(sessions: report.sessions, markers: markers)
+        #expect(statistics.groups.first?.phases.contains { $0.phase.name == "activation → first-paint" } == true)
+    }
+
     @Test("48 launches: cold and prewarmed apart; measured from process start, the prewarmed group is flagged as spanning the suspension")
     func mixedLaunches() throws {
         let statistics = Self.statistics("launches-mixed")
