@@ -55,12 +55,24 @@ public struct LintRun: Sendable {
             -> (result: SessionPipeline.Result, closed: [(session: LaunchSession, findings: [Finding])], unreported: [UnreportedHazard]) {
             var closed: [(session: LaunchSession, findings: [Finding], order: Int)] = []
             var unreported: [UnreportedHazard] = []
-            let result = pipeline.run(group, onDiagnostic: onDiagnostic) { session in
+            let check: (LaunchSession) -> LaunchSession? = { session in
                 // Placeholder id: the real one depends on the sessions' order, known at the end.
                 let findings = linter.findings(in: [session], ids: ["?"])
                 Self.add(linter.unreportedHazards(in: session, findings: findings), to: &unreported)
                 closed.append((session.outline(), findings, closed.count))
                 return nil
+            }
+            var result = pipeline.run(group, onDiagnostic: onDiagnostic, onSession: check)
+            if let captures = result.separateCaptures {
+                // Two live processes of one app at once: not one device's logs. Each input is read on its own.
+                closed.removeAll()
+                unreported.removeAll()
+                result = pipeline.runSeparately(group, onDiagnostic: { _ in }, onSession: check)
+                let note = ReaderDiagnostic(code: .separateCaptures, severity: .warning,
+                                            message: "\(captures.inputs.joined(separator: " and ")) hold two processes of \(captures.app) alive at once (pids \(captures.pids.map(String.init).joined(separator: " and "))): they are separate captures, not one device's logs, so each input was read on its own (as --separately does)",
+                                            origin: EventOrigin(input: captures.inputs[0], line: 0, byteOffset: 0), lineCount: 0)
+                onDiagnostic(note)
+                result.diagnostics.append(note)
             }
             closed.sort { lhs, rhs in
                 let a = lhs.session.start?.microsecondsSinceEpoch ?? 0, b = rhs.session.start?.microsecondsSinceEpoch ?? 0

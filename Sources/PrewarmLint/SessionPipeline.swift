@@ -68,6 +68,10 @@ public struct SessionPipeline: Sendable {
         public var sessionsClosedEarly = 0
         /// The prewarm decisions dasd's lines state, input by input.
         public var decisions: [PrewarmDecision] = []
+        /// Set when inputs merged as one device's logs hold two live processes of one app at once (a pid of
+        /// one input comes back after another input's pid of the same app): they cannot be one device's
+        /// logs, but separate captures (runs of one app logged apart, dates inferred alike).
+        public var separateCaptures: SeparateCaptures?
 
         /// An empty result.
         public init() {}
@@ -130,7 +134,7 @@ public struct SessionPipeline: Sendable {
             if lhs.input != rhs.input { return lhs.input < rhs.input }
             return a.origin.byteOffset < b.origin.byteOffset
         }
-        var merged = MergedSessionBuilder(pipeline: self, inputName: inputs[0].input.name)
+        var merged = MergedSessionBuilder(pipeline: self, inputName: inputs[0].input.name, inputNames: inputs.map(\.input.name))
         for (event, input) in kept {
             result.sessions += merged.consume(event, from: input).compactMap(onSession)
         }
@@ -202,7 +206,7 @@ public struct SessionPipeline: Sendable {
         }
 
         var result = Result()
-        var merged = MergedSessionBuilder(pipeline: self, inputName: inputs[0].input.name)
+        var merged = MergedSessionBuilder(pipeline: self, inputName: inputs[0].input.name, inputNames: inputs.map(\.input.name))
         var heads: [(batch: [LogEvent], next: Int)?] = queues.map { queue in queue.pop().map { ($0, 0) } }
         while true {
             // The earliest head; on a tie the first input's, as a stable sort by input would give.
@@ -314,6 +318,16 @@ public struct SessionPipeline: Sendable {
     }
 }
 
+/// What showed that merged inputs are separate captures: one app's two processes alive at once.
+public struct SeparateCaptures: Sendable, Hashable {
+    /// The app.
+    public var app: String
+    /// The two pids, as they came.
+    public var pids: [Int]
+    /// The inputs that hold them.
+    public var inputs: [String]
+}
+
 /// The classifier and session builder of several inputs merged in time order, as one device's log: an
 /// event another input already gave at the same instant (same pid, process and message) is counted as a
 /// duplicate and dropped before it is classified; the rest go through one classifier, so what one input
@@ -325,8 +339,14 @@ private struct MergedSessionBuilder {
     /// The events of the current instant: their input, key, and whether they meant something for a launch.
     private var seenAtInstant: [(input: Int, key: SessionPipeline.EventKey, relevant: Bool)] = []
     private var duplicates = 0
+    /// Per app, the last pids seen (at most four) with their inputs: a pid coming back after another input's
+    /// pid of the same app means two live processes at once.
+    private var recentPIDs: [String: [(pid: Int, input: Int)]] = [:]
+    private var inputNames: [String] = []
+    private(set) var separateCaptures: SeparateCaptures?
 
-    init(pipeline: SessionPipeline, inputName: String) {
+    init(pipeline: SessionPipeline, inputName: String, inputNames: [String] = []) {
+        self.inputNames = inputNames
         classifier = InputClassifier(inputName: inputName, signatures: pipeline.signatures, maximumRememberedPIDs: pipeline.maximumRememberedPIDs)
         builder = LaunchSessionBuilder(maximumOpenSessions: pipeline.maximumOpenSessions)
     }
@@ -346,7 +366,23 @@ private struct MergedSessionBuilder {
         let classified = classifier.classify(event)
         seenAtInstant.append((input, key, classified != nil))
         guard let classified else { return [] }
+        if separateCaptures == nil, let subject = classified.subject, let pid = subject.pid, let app = subject.bundleID {
+            noteProcess(app: app, pid: pid, input: input)
+        }
         return builder.consume(classified)
+    }
+
+    private mutating func noteProcess(app: String, pid: Int, input: Int) {
+        var recent = recentPIDs[app, default: []]
+        if let last = recent.last, last.pid != pid, last.input != input,
+           let earlier = recent.dropLast().last(where: { $0.pid == pid }), earlier.input != last.input {
+            separateCaptures = SeparateCaptures(app: app, pids: [pid, last.pid],
+                                                inputs: [input, last.input].map { $0 < inputNames.count ? inputNames[$0] : "input \($0 + 1)" })
+        }
+        recent.removeAll { $0.pid == pid }
+        recent.append((pid, input))
+        if recent.count > 4 { recent.removeFirst() }
+        recentPIDs[app] = recent
     }
 
     /// Closes the sessions still open and records the counts, decisions and diagnostics in `result`.
@@ -355,6 +391,7 @@ private struct MergedSessionBuilder {
         result.sessions += builder.finish().compactMap(onSession)
         result.sessionsClosedEarly = builder.closedEarly
         result.duplicateEvents = duplicates
+        result.separateCaptures = separateCaptures
         result.decisions += classifier.decisions
         for diagnostic in classifier.finish() {
             onDiagnostic(diagnostic)

@@ -16,6 +16,8 @@ enum StatisticsRun {
                           toolVersion: ToolVersion.current, separately: separately)
         run.jobs = jobs
         let report = run.run(discovery.inputs)
+        // What the run did to the inputs is said: read apart because they were separate captures.
+        for diagnostic in report.diagnostics where diagnostic.code == .separateCaptures { StandardStreams.err(diagnostic.description) }
         for input in report.inputs where input.error != nil {
             StandardStreams.err("\(input.path): error: \(input.error!)")
             unreadable = true
@@ -35,13 +37,16 @@ struct StatsCommand: ParsableCommand {
         commandName: "stats",
         abstract: "Launch-time statistics per app and session kind, with the prewarmed launches apart.",
         discussion: """
-        For each phase between the launch's points — the system milestones (process start, activation, \\
-        active, first frame), the app's callbacks when it logs them (main, didFinishLaunching) and the \\
-        markers named in .prewarm-lint.yml — prints count, min, median, p90, p95, max and a histogram, per \\
-        app and per kind (cold-launch, prewarm-then-launch, background-launch…). What the user waited for \\
-        is measured from the activation; numbers measured from the process start are flagged in prewarmed \\
-        groups: they include the hours the process waited suspended. Ends with why apps were (not) \\
-        prewarmed, from dasd's lines.
+        Leads with the user-perceived launch, from the system's own lines: the tap (SpringBoard) to the \
+        first screen (FrontBoard's scene content state changed: ready), else the launch request or the \
+        activation of a process already there, to the best later point (named). Then each phase between \
+        the launch's points (tap, launch request, process start, activation, active, first screen, launch \
+        complete), the app's callbacks (main, didFinishLaunching) and the markers named in \
+        .prewarm-lint.yml: count, min, median, p90, p95, max and a histogram, per app and per kind \
+        (cold-launch, prewarm-then-launch, background-launch…). Numbers measured from the process start \
+        are flagged in prewarmed groups: they include the hours the process waited suspended. Inputs that \
+        hold two live processes of one app at once are separate captures: each is read on its own, and \
+        a warning says so. Ends with why apps were (not) prewarmed, from dasd's lines.
         """
     )
 

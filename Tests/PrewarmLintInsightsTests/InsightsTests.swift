@@ -20,6 +20,25 @@ struct InsightsTests {
         return LaunchStatistics(sessions: report.sessions, markers: markers, decisions: report.prewarmDecisions)
     }
 
+    @Test("runs of one app captured apart, linted together: two live processes at once make them separate captures, each read on its own")
+    func separateCaptures() throws {
+        let folder = try TemporaryFolder("prewarm-lint-captures")
+        defer { folder.remove() }
+        // Three runs of the iOS 26 cold launch, as three Console copies without a date: the same times of day.
+        let run = try String(contentsOf: Self.root.appendingPathComponent("Corpus/scenarios/cold-launch-ios26/log.txt"), encoding: .utf8)
+        let paths = try [2231, 2240, 2251].map { pid in
+            try folder.write(Array(run.replacingOccurrences(of: "2231", with: String(pid)).utf8), named: "run-\(pid).txt")
+        }
+        let options = ReadOptions(timeInference: TimeInference(date: CivilDateTime(year: 2024, month: 3, day: 18)))
+        let report = LintRun(options: options, linter: Linter(registry: RuleRegistry(rules: [])), toolVersion: "test")
+            .run(paths.map { DiscoveredInput(input: .file($0), foundInDirectory: true) })
+        #expect(report.sessions.map(\.app.pid) == [2231, 2240, 2251])
+        #expect(report.sessions.map(\.userPerceivedLaunch?.microseconds) == [228_520, 228_520, 228_520])
+        let note = try #require(report.diagnostics.first { $0.code == .separateCaptures })
+        #expect(note.message.contains("hold two processes of com.example.ledger alive at once"))
+        #expect(note.severity == .warning)
+    }
+
     @Test("a marker with both a meaning and a name stays a point of the launch: on the timeline and in stats")
     func markerWithMeaningAndName() throws {
         let markers = [LintConfiguration.Marker(text: "sceneDidBecomeActive", meaning: .firstFrame, name: "first-paint")]
