@@ -81,8 +81,15 @@ public struct MarkdownReporter: Sendable {
             }
             var bars: [(String, LaunchSession.Milestone, LaunchSession.Milestone, Bool)] = []
             if let activation {
-                if activation.time.microsecondsSinceEpoch > first.time.microsecondsSinceEpoch { bars.append((waiting, first, activation, session.wasPrewarmed)) }
-                if let shown, shown.time.microsecondsSinceEpoch >= activation.time.microsecondsSinceEpoch {
+                // Before the launch the user waited for: the prewarm's wait, a background start.
+                let waitEnd = session.userPerceivedLaunch?.start ?? activation
+                if waitEnd.time.microsecondsSinceEpoch > first.time.microsecondsSinceEpoch, waitEnd.name != .tap || session.wasPrewarmed {
+                    bars.append((waiting, first, waitEnd, session.wasPrewarmed))
+                }
+                if let launch = session.userPerceivedLaunch {
+                    // The launch the user waited for, as every report measures it.
+                    bars.append(("launch (\(Self.ganttText(launch.label)))", launch.start, launch.end, false))
+                } else if let shown, shown.time.microsecondsSinceEpoch >= activation.time.microsecondsSinceEpoch {
                     bars.append(("activation → \(shown.name == .firstFrame ? "first frame" : "active")", activation, shown, false))
                 }
                 let from = shown.map { $0.time.microsecondsSinceEpoch >= activation.time.microsecondsSinceEpoch ? $0 : activation } ?? activation
