@@ -47,11 +47,17 @@ public struct RuleOption: Sendable, Hashable {
     public var defaultValue: Double
     /// What it means, for `explain` and the docs.
     public var help: String
+    /// The largest value it takes (the smallest is 0): a configuration outside is refused where it is read.
+    public var maximum: Double
 
-    /// An option.
-    public init(name: String, defaultValue: Double, help: String) {
+    /// The largest value an option takes unless it says: a day, in milliseconds.
+    public static let defaultMaximum: Double = 86_400_000
+
+    /// An option taking values from 0 to `maximum`.
+    public init(name: String, defaultValue: Double, help: String, maximum: Double = RuleOption.defaultMaximum) {
         self.name = name
         self.defaultValue = defaultValue
         self.help = help
+        self.maximum = maximum
     }
 }

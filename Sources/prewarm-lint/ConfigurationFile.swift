@@ -60,9 +60,18 @@ struct ConfigurationFile {
         }
     }
 
+    /// The largest configuration file read: a team's settings are a few lines.
+    static let maximumBytes = 1 << 20
+
     static func load(_ path: String, rules: [RuleDescription]) throws -> LintConfiguration {
+        if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > maximumBytes {
+            throw Problem(path: path, line: nil, message: "the configuration file is \(size) bytes; at most \(maximumBytes) are read (it holds a few settings)")
+        }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw Problem(path: path, line: nil, message: "cannot read the configuration file")
+        }
+        guard data.count <= maximumBytes else {
+            throw Problem(path: path, line: nil, message: "the configuration file is over \(maximumBytes) bytes (it holds a few settings)")
         }
         guard let text = String(data: data, encoding: .utf8) else {
             throw Problem(path: path, line: nil, message: "the configuration file is not UTF-8")
@@ -71,6 +80,11 @@ struct ConfigurationFile {
     }
 
     static func parse(_ text: String, path: String, rules: [RuleDescription]) throws -> LintConfiguration {
+        // Aliases are refused before Yams composes them: expanded by copy, nested aliases grow exponentially
+        // (nine levels took 104 s). The schema needs neither anchors nor aliases.
+        if let line = Self.aliasLine(in: text) {
+            throw Problem(path: path, line: line, message: "YAML anchors and aliases (&name, *name) are not accepted in a configuration file")
+        }
         let root: Node?
         do {
             root = try Yams.compose(yaml: text)
@@ -130,8 +144,10 @@ struct ConfigurationFile {
                     let known = (["enabled", "severity"] + options).joined(separator: ", ")
                     throw Problem(path: path, line: line(keyNode), message: "unknown setting '\(key)' for rule '\(rule.id)'; its settings are \(known)")
                 }
-                guard let number = value.float, number >= 0 else {
-                    throw Problem(path: path, line: line(value), message: "'\(key)' of '\(rule.id)' must be a number of at least 0")
+                let option = rule.options.first { $0.name == key }!
+                guard let number = value.float, number.isFinite, number >= 0, number <= option.maximum else {
+                    throw Problem(path: path, line: line(value),
+                                  message: "'\(key)' of '\(rule.id)' must be a number from 0 to \(Int(option.maximum)), not '\(value.string ?? "…")'")
                 }
                 settings.options[key] = number
             }
@@ -192,4 +208,35 @@ struct ConfigurationFile {
     }
 
     private static func line(_ node: Node) -> Int? { node.mark.map { $0.line } }
+
+    /// The line (1-based) of the first anchor (`&name`) or alias (`*name`) of `text`: a `&` or `*` followed by
+    /// a name character where a YAML node may start (after indentation, `- `, `: `, `[`, `{`, `,`, `? `),
+    /// outside quotes and comments; nil when there is none. Conservative: a plain scalar starting so would be
+    /// read by YAML as an anchor or alias anyway.
+    static func aliasLine(in text: String) -> Int? {
+        var lineNumber = 0
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            lineNumber += 1
+            var quote: Character?
+            var previous: Character = " "
+            var beforePrevious: Character = " "
+            var atNodeStart = true
+            for character in line {
+                if let open = quote {
+                    if character == open { quote = nil }
+                } else if character == "\"" || character == "'" {
+                    quote = character
+                } else if character == "#", previous == " " || previous == "\t" || atNodeStart && previous == " " {
+                    break
+                } else if (character == "&" || character == "*"), atNodeStart || previous == "[" || previous == "{" || previous == ","
+                            || ((previous == " " || previous == "\t") && [":", "-", "?", ",", "[", "{", " ", "\t"].contains(beforePrevious)) {
+                    return lineNumber
+                }
+                if character != " " && character != "\t" { atNodeStart = false }
+                beforePrevious = previous
+                previous = character
+            }
+        }
+        return nil
+    }
 }

@@ -103,6 +103,9 @@ struct LintCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Sessions open at once before the oldest is closed early and says so (memory bound).", valueName: "n"))
     var maxOpenSessions = 10_000
 
+    /// The largest baseline read: one line per accepted finding, ~150 bytes each (400,000 findings fit).
+    static let maximumBaselineBytes = 64 << 20
+
     func validate() throws {
         if strict && lenient { throw ValidationError("--strict and --lenient cannot be used together") }
         let known = RuleRegistry.builtIn.ids
@@ -166,6 +169,10 @@ struct LintCommand: ParsableCommand {
             throw ExitCode(unreadable ? 2 : 0)
         }
         if let baseline {
+            if let size = (try? FileManager.default.attributesOfItem(atPath: baseline))?[.size] as? Int, size > Self.maximumBaselineBytes {
+                StandardStreams.err("\(baseline): error: the baseline file is \(size) bytes; at most \(Self.maximumBaselineBytes) are read")
+                throw ExitCode(2)
+            }
             guard let data = FileManager.default.contents(atPath: baseline), let text = String(data: data, encoding: .utf8) else {
                 StandardStreams.err("\(baseline): error: cannot read the baseline file (write one with --write-baseline)")
                 throw ExitCode(2)

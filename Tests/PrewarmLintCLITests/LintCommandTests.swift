@@ -168,6 +168,39 @@ struct LintCommandTests {
         #expect(diagnostics.contains { ($0["code"] as? String) == "hazard-not-reported" && ($0["severity"] as? String) == "note" })
     }
 
+    @Test("hostile configurations are refused at once, with file and line: alias bombs, values that would trap, huge files (issue 19)")
+    func hostileConfigurations() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data(contentsOf: Self.root.appendingPathComponent(Self.cold)).write(to: folder.appendingPathComponent("log.txt"))
+        let config = folder.appendingPathComponent(".prewarm-lint.yml")
+        func lint(_ yaml: String) throws -> (status: Int32, stderr: String, seconds: Double) {
+            try yaml.write(to: config, atomically: true, encoding: .utf8)
+            let start = Date()
+            let run = try CLI.run(["--date", "2024-03-18", folder.appendingPathComponent("log.txt").path])
+            return (run.status, run.stderr, Date().timeIntervalSince(start))
+        }
+        // 15 levels of nine aliases each: composed, it would never finish (9 levels took 104 s).
+        var bomb = ["a0: &a0 [x, x, x, x, x, x, x, x, x]"]
+        for level in 1...15 { bomb.append("a\(level): &a\(level) [" + Array(repeating: "*a\(level - 1)", count: 9).joined(separator: ", ") + "]") }
+        let aliases = try lint(bomb.joined(separator: "\n") + "\n")
+        #expect(aliases.status == 64)
+        #expect(aliases.stderr.contains(".prewarm-lint.yml:1: error: YAML anchors and aliases (&name, *name) are not accepted"))
+        #expect(aliases.seconds < 10)
+        // A tolerance that would overflow when turned into microseconds, and infinity.
+        for value in ["1e16", ".inf", "-5"] {
+            let trap = try lint("rules:\n  launch-timer-includes-prewarm: {tolerance-ms: \(value)}\n")
+            #expect(trap.status == 64, "\(value)")
+            #expect(trap.stderr.contains(".prewarm-lint.yml:2: error: 'tolerance-ms' of 'launch-timer-includes-prewarm' must be a number from 0 to 86400000"), "\(value)")
+        }
+        // A quoted '*' is text, not an alias.
+        #expect(try lint("markers:\n  - {match: \"*token*\", meaning: keychain-failure}\n").status == 0)
+        // Over a megabyte.
+        let huge = try lint("apps: [" + Array(repeating: "com.example.ledger", count: 70_000).joined(separator: ", ") + "]\n")
+        #expect(huge.status == 64)
+        #expect(huge.stderr.contains("at most 1048576 are read"))
+    }
+
     @Test("limits are options: a tiny --max-line-length cuts and reports, --max-open-sessions closes early and says so")
     func limitOptions() throws {
         let usage = try CLI.run(["--max-line-length", "10", Self.cold], in: Self.root)

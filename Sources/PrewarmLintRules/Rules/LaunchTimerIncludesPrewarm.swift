@@ -57,7 +57,8 @@ public struct LaunchTimerIncludesPrewarm: Rule {
                                     evidence: [Finding.Evidence(end, label: "timer end"), Finding.Evidence(start, label: "timer start")]
                                         + [activationLine].compactMap { $0 })]
         }
-        let tolerance = Int64(context.option("tolerance-ms") * 1000)
+        // (Validated when configured; clamped here too, so a library caller's value cannot trap.)
+        let tolerance = Int64(min(max(context.option("tolerance-ms"), 0), RuleOption.defaultMaximum) * 1000)
         for line in session.events where line.meaning == .launchDuration && line.time.microsecondsSinceEpoch >= activation.time.microsecondsSinceEpoch {
             guard let reported = ReportedDuration.microseconds(in: line.text) else { continue }
             let sinceActivation = line.time.microsecondsSinceEpoch - activation.time.microsecondsSinceEpoch
