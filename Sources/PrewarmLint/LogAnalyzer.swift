@@ -137,7 +137,7 @@ struct InputLint {
     private var reader: LogStreamReader
     private var stream: SessionStream
     private var sessions: [(session: LaunchSession, id: String, findings: [Finding])] = []
-    private var diagnostics: [ReaderDiagnostic] = []
+    private var diagnostics = DiagnosticSample()
     private var countByApp: [String: Int] = [:]
     private var unreported: [UnreportedHazard] = []
 
@@ -173,7 +173,7 @@ struct InputLint {
             if case .event(let event) = output { closed += stream.consume(event) }
         }
         for output in outputs {
-            if case .diagnostic(let diagnostic) = output { diagnostics.append(diagnostic) }
+            if case .diagnostic(let diagnostic) = output { diagnostics.add(diagnostic) }
             deliver(.output(output))
         }
         for session in closed { deliver(check(session)) }
@@ -188,9 +188,9 @@ struct InputLint {
         }
         let end = stream.finish()
         closed += end.sessions
-        diagnostics += end.diagnostics
+        for diagnostic in end.diagnostics { diagnostics.add(diagnostic) }
         for output in outputs {
-            if case .diagnostic(let diagnostic) = output { diagnostics.append(diagnostic) }
+            if case .diagnostic(let diagnostic) = output { diagnostics.add(diagnostic) }
             deliver(.output(output))
         }
         for diagnostic in end.diagnostics { deliver(.output(.diagnostic(diagnostic))) }
@@ -220,7 +220,7 @@ struct InputLint {
         }.map(\.element)
         return LintReport(toolVersion: LogAnalyzer.libraryVersion, inputs: [input], sessions: ordered.map(\.session),
                           sessionIDs: ordered.map(\.id), findings: ordered.flatMap(\.findings),
-                          diagnostics: diagnostics + LintRun.diagnostics(of: unreported),
+                          diagnostics: diagnostics.diagnostics + LintRun.diagnostics(of: unreported),
                           prewarmDecisions: stream.decisions)
     }
 }

@@ -252,13 +252,13 @@ public struct SessionPipeline: Sendable {
         var stream = SessionStream(inputName: input.input.name, signatures: signatures, maximumOpenSessions: maximumOpenSessions,
                                    maximumRememberedPIDs: maximumRememberedPIDs)
         var sessions: [LaunchSession] = []
-        var diagnostics: [ReaderDiagnostic] = []
+        var diagnostics = DiagnosticSample()
         let summary = reader.read(input.input, foundInDirectory: input.foundInDirectory, recordFilter: filtersRecords ? stream.recordFilter : nil) { output in
             switch output {
             case .event(let event):
                 sessions += stream.consume(event).compactMap(onSession)
             case .diagnostic(let diagnostic):
-                diagnostics.append(diagnostic)
+                diagnostics.add(diagnostic)
                 onDiagnostic(diagnostic)
             }
         }
@@ -266,7 +266,7 @@ public struct SessionPipeline: Sendable {
         sessions += end.sessions.compactMap(onSession)
         for diagnostic in end.diagnostics { onDiagnostic(diagnostic) }
         result.sessions = sessions
-        result.diagnostics = diagnostics + end.diagnostics
+        result.diagnostics = diagnostics.diagnostics + end.diagnostics
         result.summaries = [summary]
         result.sessionsClosedEarly = stream.closedEarly
         result.decisions = stream.decisions
@@ -277,17 +277,17 @@ public struct SessionPipeline: Sendable {
     /// Reads one input of several merged as one device's logs: hands on every event that may matter once
     /// all inputs are known (`LaunchLineFilter` not following a classifier); diagnostics go to the result.
     private func readForMerge(_ input: DiscoveredInput, into result: inout Result, _ body: (LogEvent) -> Void) {
-        var diagnostics: [ReaderDiagnostic] = []
+        var diagnostics = DiagnosticSample()
         let filter = filtersRecords ? LaunchLineFilter(table: signatures, followsClassifier: false) : nil
         let summary = reader.read(input.input, foundInDirectory: input.foundInDirectory, recordFilter: filter) { output in
             switch output {
             case .event(let event):
                 body(event)
             case .diagnostic(let diagnostic):
-                diagnostics.append(diagnostic)
+                diagnostics.add(diagnostic)
             }
         }
-        result.diagnostics += diagnostics
+        result.diagnostics += diagnostics.diagnostics
         result.summaries.append(summary)
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import PrewarmLintTesting
 import Testing
 
@@ -32,6 +33,29 @@ struct MemoryBoundTests {
         #expect(run.status == 0, "\(run.standardError)")
         #expect(run.standardError.contains("[line-too-long]"))
         #expect(run.standardError.contains("-: log-show, 2 events from 3 lines"))
+        #expect(run.peakResidentKilobytes < Self.limitKilobytes, "peak RSS \(run.peakResidentKilobytes / 1024) MB")
+    }
+
+    @Test("a million bad ndjson lines piped in after a good one: counted, a hundred kept, the rest summed up; the JSON report small, peak RSS under 64 MB")
+    func boundedDiagnostics() throws {
+        let good = "{\"timestamp\":\"2024-03-18 07:41:02.120871-0700\",\"processImagePath\":\"/usr/libexec/runningboardd\",\"processID\":33,\"messageType\":\"Default\",\"eventMessage\":\"Executing launch request for app<com.example.ledger(501)> (DAS Prewarm launch)\"}\n"
+        let bad = [UInt8](String(repeating: "{\"this is\": not json\n", count: 50_000).utf8)
+        let folder = try TemporaryFolder("prewarm-lint-diagnostics")
+        defer { folder.remove() }
+        let path = folder.url.appendingPathComponent("report.json").path
+        let run = try MeasuredChildProcess.run(EventsCommandTests.binary.path, ["--output", "json=\(path)", "-"]) { write in
+            try write(Array(good.utf8))
+            for _ in 0..<20 { try write(bad) }
+        }
+        #expect(run.status == 0, "\(run.standardError)")
+        let json = try Data(contentsOf: URL(fileURLWithPath: path))
+        let report = try #require(try JSONSerialization.jsonObject(with: json) as? [String: Any])
+        let diagnostics = try #require(report["diagnostics"] as? [[String: Any]])
+        let invalid = diagnostics.filter { $0["code"] as? String == "invalid-record" }
+        #expect(invalid.count == 101)
+        #expect((invalid.last?["message"] as? String)?.hasPrefix("999900 more invalid-record diagnostics were counted and not kept (1000000 in all") == true)
+        #expect((report["inputs"] as? [[String: Any]])?.first?["diagnostics"] as? Int == 1_000_000)
+        #expect(json.count < 100_000)
         #expect(run.peakResidentKilobytes < Self.limitKilobytes, "peak RSS \(run.peakResidentKilobytes / 1024) MB")
     }
 }
