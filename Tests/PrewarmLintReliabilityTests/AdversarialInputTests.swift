@@ -38,6 +38,41 @@ struct AdversarialInputTests {
         }
     }
 
+    /// A binary plist whose one entry's message is a chain of `levels` arrays, each holding 16 references to
+    /// the next: a few hundred bytes that expand to 16^levels strings when followed.
+    static func sharedReferenceBomb(levels: Int) -> [UInt8] {
+        var objects: [[UInt8]] = []
+        objects.append([0xA1, 1])                                    // 0: the array of entries
+        objects.append([0xD1, 2, 3])                                 // 1: {eventMessage: 3}
+        objects.append([0x5C] + Array("eventMessage".utf8))           // 2
+        for level in 0..<levels {                                    // 3…: 16 references to the next
+            objects.append([0xAF, 0x10, 16] + Array(repeating: UInt8(4 + level), count: 16))
+        }
+        objects.append([0x51, UInt8(ascii: "x")])                      // the string at the bottom
+        var bytes = Array("bplist00".utf8)
+        var offsets: [Int] = []
+        for object in objects { offsets.append(bytes.count); bytes += object }
+        let tableOffset = bytes.count
+        for offset in offsets { bytes += [UInt8(offset >> 8), UInt8(offset & 0xFF)] }
+        func be64(_ value: Int) -> [UInt8] { (0..<8).reversed().map { UInt8((value >> ($0 * 8)) & 0xFF) } }
+        bytes += [0, 0, 0, 0, 0, 0, 2, 1] + be64(objects.count) + be64(0) + be64(tableOffset)
+        return bytes
+    }
+
+    @Test("a binary plist of shared references (16^12 strings in 300 bytes) is refused per record, fast and small (issue 19)")
+    func sharedReferenceBomb() throws {
+        let bomb = Self.sharedReferenceBomb(levels: 12)
+        #expect(bomb.count < 400)
+        let start = Date()
+        let outcome = Self.read(bomb)
+        #expect(Date().timeIntervalSince(start) < 10)
+        #expect(outcome.format == .binaryPlist)
+        #expect(outcome.events.isEmpty)
+        #expect(outcome.diagnostics.contains { $0.code == .invalidRecord && $0.message.contains("shared references") }, "\(outcome.diagnostics)")
+        // A small chain (16^2 = 256 strings) still reads.
+        #expect(Self.read(Self.sharedReferenceBomb(levels: 2)).diagnostics.allSatisfy { !$0.message.contains("shared references") })
+    }
+
     @Test("empty, all NULs, random binary: not a log, said so; one line of each format's reader accounts for everything")
     func notLogs() {
         let empty = Self.read([])

@@ -105,9 +105,22 @@ struct BinaryPlist {
         }
     }
 
-    /// Appends object `index` as JSON.
-    func appendJSON(_ index: Int, to json: inout [UInt8], depth: Int = 0) throws(Corrupt) {
+    /// The most objects one record may visit: shared references let a few kilobytes name the same container
+    /// millions of times (a 3.4 KB file expanded to 2 GB before this bound).
+    static let maximumObjectsPerRecord = 1 << 20
+
+    /// Appends object `index` as JSON, at most `limit` bytes of it and ``maximumObjectsPerRecord`` objects:
+    /// beyond either the record is refused (`Corrupt`) before it is expanded further.
+    func appendJSON(_ index: Int, to json: inout [UInt8], limit: Int) throws(Corrupt) {
+        var budget = Self.maximumObjectsPerRecord
+        try appendJSON(index, to: &json, depth: 0, limit: limit, budget: &budget)
+    }
+
+    private func appendJSON(_ index: Int, to json: inout [UInt8], depth: Int, limit: Int, budget: inout Int) throws(Corrupt) {
         guard depth < Self.maximumDepth else { throw Corrupt(reason: "containers nested deeper than \(Self.maximumDepth) (or a reference cycle)") }
+        budget -= 1
+        guard budget >= 0 else { throw Corrupt(reason: "a record visits more than \(Self.maximumObjectsPerRecord) objects (shared references)") }
+        guard json.count <= limit else { throw Corrupt(reason: "a record expands past \(limit) bytes (shared references)") }
         let (marker, start) = try object(index)
         switch marker & 0xF0 {
         case 0x00:
@@ -158,7 +171,7 @@ struct BinaryPlist {
             json.append(UInt8(ascii: "["))
             for (position, item) in try references(count, at: contents).enumerated() {
                 if position > 0 { json.append(UInt8(ascii: ",")) }
-                try appendJSON(item, to: &json, depth: depth + 1)
+                try appendJSON(item, to: &json, depth: depth + 1, limit: limit, budget: &budget)
             }
             json.append(UInt8(ascii: "]"))
         case 0xD0:
@@ -170,9 +183,9 @@ struct BinaryPlist {
                 let (keyMarker, _) = try object(keys[position])
                 guard keyMarker & 0xF0 == 0x50 || keyMarker & 0xF0 == 0x60 else { throw Corrupt(reason: "a dict key that is not a string") }
                 if position > 0 { json.append(UInt8(ascii: ",")) }
-                try appendJSON(keys[position], to: &json, depth: depth + 1)
+                try appendJSON(keys[position], to: &json, depth: depth + 1, limit: limit, budget: &budget)
                 json.append(UInt8(ascii: ":"))
-                try appendJSON(values[position], to: &json, depth: depth + 1)
+                try appendJSON(values[position], to: &json, depth: depth + 1, limit: limit, budget: &budget)
             }
             json.append(UInt8(ascii: "}"))
         default:

@@ -78,7 +78,7 @@ struct BinaryPlistLogDecoder: LogDecoder {
                         report(.invalidRecord, "plist entry \(index + 1) is not a dict", origin: origin, lines: 1, emit: emit)
                         continue
                     }
-                    try document.appendJSON(object, to: &json)
+                    try document.appendJSON(object, to: &json, limit: configuration.limits.maximumRecordLength)
                 } catch {
                     report(.invalidRecord, "plist entry \(index + 1) is corrupt: \(error.reason)", origin: origin, lines: 1, emit: emit)
                     continue
