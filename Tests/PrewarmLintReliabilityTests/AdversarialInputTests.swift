@@ -73,6 +73,25 @@ struct AdversarialInputTests {
         #expect(Self.read(Self.sharedReferenceBomb(levels: 2)).diagnostics.allSatisfy { !$0.message.contains("shared references") })
     }
 
+    @Test("XML with 200,000 attributes on one element: refused at that tag in well under a second, the entries before it read (issue 19)")
+    func manyAttributes() throws {
+        let entry = "<dict><key>timestamp</key><string>2024-03-18 07:41:02.120871-0700</string><key>processImagePath</key><string>/usr/libexec/dasd</string><key>processID</key><integer>118</integer><key>eventMessage</key><string>Attempting prewarm for com.example.ledger</string></dict>\n"
+        var xml = "<?xml version=\"1.0\"?>\n<plist version=\"1.0\"><array>\n" + entry + "<dict "
+        xml += (0..<200_000).map { "a\($0)=\"1\"" }.joined(separator: " ")
+        xml += "><key>eventMessage</key><string>x</string></dict>\n" + entry + "</array></plist>\n"
+        for chunkSize in [nil, 4096] as [Int?] {
+            let start = Date()
+            let outcome = Self.read(Array(xml.utf8), chunkSize: chunkSize)
+            #expect(Date().timeIntervalSince(start) < 5)
+            #expect(outcome.format == .plist)
+            #expect(outcome.events.count == 1, "the entry before the tag")
+            #expect(outcome.diagnostics.contains { $0.code == .refusedInput && $0.message.contains("more than 256 attributes") }, "\(outcome.diagnostics)")
+        }
+        // Attributes in a comment or a CDATA section are text, not a tag's.
+        let commented = "<?xml version=\"1.0\"?>\n<plist version=\"1.0\"><array>\n<!-- " + String(repeating: "a=1 ", count: 1000) + " -->\n" + entry + "</array></plist>\n"
+        #expect(Self.read(Array(commented.utf8)).events.count == 1)
+    }
+
     @Test("empty, all NULs, random binary: not a log, said so; one line of each format's reader accounts for everything")
     func notLogs() {
         let empty = Self.read([])

@@ -97,6 +97,9 @@ final class XMLPushParser {
 
     private let box: Box
     private var finished = false
+    private var tags = StartTagGuard()
+    /// Bytes fed so far (where a refused tag starts, for the refusal's position).
+    private var consumed = 0
 
     /// Elements deeper than this stop the parse (libxml2's own limit, without `XML_PARSE_HUGE`, is 256).
     static let defaultMaximumDepth = 128
@@ -178,8 +181,27 @@ final class XMLPushParser {
 
     /// Feeds the next chunk; `isLast` ends the document (libxml2 then reports what is unclosed).
     func parse(_ bytes: UnsafeRawBufferPointer, isLast: Bool) {
-        guard !finished, let context = box.context else { return }
+        guard !finished, box.context != nil else { return }
         guard box.failure == nil else { return }
+        // A start tag with too many attributes (libxml2 checks each against all before it: 200,000 took
+        // 15 s) or too long is refused before libxml2 sees it; what came before it is parsed.
+        if let refusal = tags.scan(bytes, from: consumed) {
+            let before = max(0, refusal.tagStart - consumed)
+            feed(UnsafeRawBufferPointer(rebasing: bytes[..<min(before, bytes.count)]), isLast: false)
+            if box.failure == nil {
+                box.failure = XMLFailure(position: XMLPosition(line: box.position.line, column: 0, byteOffset: refusal.tagStart),
+                                         message: refusal.reason, refused: true)
+                if let context = box.context { xmlStopParser(context) }
+            }
+            finished = true
+            return
+        }
+        consumed += bytes.count
+        feed(bytes, isLast: isLast)
+    }
+
+    private func feed(_ bytes: UnsafeRawBufferPointer, isLast: Bool) {
+        guard let context = box.context else { return }
         var offset = 0
         // xmlParseChunk takes an Int32 size.
         repeat {
@@ -190,5 +212,59 @@ final class XMLPushParser {
             offset += size
         } while offset < bytes.count && box.failure == nil
         if isLast { finished = true }
+    }
+}
+
+/// Watches the bytes before libxml2 parses them for a start tag that is too big: more than
+/// ``maximumAttributes`` attributes (counted by their `=` outside quotes) or more than ``maximumBytes``.
+/// Comments, CDATA sections, declarations and processing instructions are passed over. A small state
+/// machine over bytes, across chunks.
+struct StartTagGuard {
+    /// Attributes one start tag may have: a plist element has none, an xctrace row a few.
+    static let maximumAttributes = 256
+    /// Bytes one start tag may take (its attribute values included: an xctrace `fmt` holds a message).
+    static let maximumBytes = 8 << 20
+
+    private enum State { case text, open, tag, quoted(UInt8), skipped }
+    private var state = State.text
+    private var tagStart = 0
+    private var attributes = 0
+
+    /// Scans `bytes`, which start at `offset` of the document; the first refusal, if any.
+    mutating func scan(_ bytes: UnsafeRawBufferPointer, from offset: Int) -> (tagStart: Int, reason: String)? {
+        for index in 0..<bytes.count {
+            let byte = bytes[index]
+            switch state {
+            case .text:
+                if byte == UInt8(ascii: "<") { state = .open; tagStart = offset + index; attributes = 0 }
+            case .open:
+                // `<!…` (comment, CDATA, DOCTYPE) and `<?…?>` are not start tags.
+                if byte == UInt8(ascii: "!") || byte == UInt8(ascii: "?") { state = .skipped } else { state = .tag }
+            case .tag:
+                if byte == UInt8(ascii: ">") { state = .text }
+                else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") { state = .quoted(byte) }
+                else if byte == UInt8(ascii: "=") {
+                    attributes += 1
+                    if attributes > Self.maximumAttributes {
+                        return (tagStart, "a start tag with more than \(Self.maximumAttributes) attributes; the rest of the document is not read")
+                    }
+                }
+            case .quoted(let quote):
+                if byte == quote { state = .tag }
+            case .skipped:
+                // Ends at the next `>`: one inside a comment or CDATA ends the skipping early, after which only
+                // a comment's text that looks like a huge tag could be refused.
+                if byte == UInt8(ascii: ">") { state = .text }
+            }
+            switch state {
+            case .tag, .quoted:
+                if offset + index - tagStart > Self.maximumBytes {
+                    return (tagStart, "a start tag longer than \(Self.maximumBytes) bytes; the rest of the document is not read")
+                }
+            default:
+                break
+            }
+        }
+        return nil
     }
 }
