@@ -114,6 +114,12 @@ extension UnsafeRawBufferPointer {
 
     /// The index of the first byte at or after `index` that is not a space or tab. Runs of spaces (the
     /// padding of `log show`'s columns, up to twenty bytes) are passed eight bytes at a time.
+    /// `index` past a UTF-8 byte order mark (EF BB BF) there, if any: what `cat`-joined exports and some
+    /// editors put at the start of a file, or of every joined file's first line.
+    @inlinable @inline(__always) func skippingByteOrderMark(from index: Int) -> Int {
+        index + 3 <= count && self[index] == 0xEF && self[index + 1] == 0xBB && self[index + 2] == 0xBF ? index + 3 : index
+    }
+
     @inlinable @inline(__always) func skippingSpaces(from index: Int) -> Int {
         var position = index
         while position + 8 <= count {

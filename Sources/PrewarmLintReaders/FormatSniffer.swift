@@ -72,7 +72,7 @@ public enum FormatSniffer {
     }
 
     private static func vote(for line: UnsafeRawBufferPointer) -> [LogFormat] {
-        let start = line.skippingSpaces(from: 0)
+        let start = line.skippingSpaces(from: line.skippingByteOrderMark(from: line.skippingSpaces(from: 0)))
         if start < line.count, line[start] == UInt8(ascii: "{") {
             // Only a whole object on its line votes: lines of a pretty-printed document (`{…},`) do not.
             var record = JSONLogRecord()

@@ -92,6 +92,20 @@ struct AdversarialInputTests {
         #expect(Self.read(Array(commented.utf8)).events.count == 1)
     }
 
+    @Test("a UTF-8 byte order mark before the first ndjson record, or before every one (cat-joined files), loses nothing (issue 19)")
+    func byteOrderMarks() throws {
+        let lines = try String(contentsOf: Self.root.appendingPathComponent("Corpus/scenarios/cold-launch/log.ndjson"), encoding: .utf8)
+            .split(separator: "\n").map(String.init)
+        let plain = try ReaderVerifier.verify(Array((lines.joined(separator: "\n") + "\n").utf8), configuration: ReaderConfiguration(inputName: "x"))
+        let bom = "\u{FEFF}"
+        for text in [bom + lines.joined(separator: "\n") + "\n", lines.map { bom + $0 }.joined(separator: "\n") + "\n"] {
+            let outcome = try ReaderVerifier.verify(Array(text.utf8), configuration: ReaderConfiguration(inputName: "x"))
+            #expect(outcome.format == .logShowNDJSON)
+            #expect(outcome.events.count == plain.events.count && outcome.events.count > 5)
+            #expect(outcome.diagnostics.filter { $0.severity >= .warning }.isEmpty, "\(outcome.diagnostics)")
+        }
+    }
+
     @Test("empty, all NULs, random binary: not a log, said so; one line of each format's reader accounts for everything")
     func notLogs() {
         let empty = Self.read([])

@@ -61,14 +61,15 @@ struct NDJSONLogDecoder: LogDecoder {
             return
         }
         let bytes = line.bytes
-        let start = bytes.skippingSpaces(from: 0)
+        // A byte order mark before the object (a file's first line, or every line of `cat`-joined files) is not content.
+        let start = bytes.skippingSpaces(from: bytes.skippingByteOrderMark(from: bytes.skippingSpaces(from: 0)))
         if start == bytes.count {
             flushNonJSONRun(emit: emit)
             statistics.skip(.blank)
             return
         }
         guard bytes[start] == UInt8(ascii: "{") else {
-            if let chrome = ExporterChrome.classify(bytes) {
+            if let chrome = ExporterChrome.classify(UnsafeRawBufferPointer(rebasing: bytes[bytes.skippingByteOrderMark(from: 0)...])) {
                 flushNonJSONRun(emit: emit)
                 statistics.skip(chrome)
             } else if nonJSONRun != nil {
