@@ -1,3 +1,4 @@
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -18,20 +19,21 @@ enum StandardStreams {
     }()
 
     static func out(_ text: String) {
-        buffer.append(contentsOf: text.utf8)
+        TerminalSafeText.append(text, to: &buffer)
         buffer.append(UInt8(ascii: "\n"))
         if buffer.count >= 1 << 16 { flushOut() }
     }
 
-    /// Writes `text` as it is (no line break added), flushing every 64 KiB.
+    /// Writes `text` (no line break added), flushing every 64 KiB.
     static func outPiece(_ text: String) {
-        buffer.append(contentsOf: text.utf8)
+        TerminalSafeText.append(text, to: &buffer)
         if buffer.count >= 1 << 16 { flushOut() }
     }
 
     static func err(_ text: String) {
         flushOut()
-        var bytes = Array(text.utf8)
+        var bytes: [UInt8] = []
+        TerminalSafeText.append(text, to: &bytes)
         bytes.append(UInt8(ascii: "\n"))
         writeAll(2, bytes)
     }
@@ -65,5 +67,58 @@ enum StandardStreams {
         var spec = timespec()
         clock_gettime(CLOCK_REALTIME, &spec)
         return Int64(spec.tv_sec) * 1_000_000 + Int64(spec.tv_nsec) / 1000
+    }
+}
+
+/// Text made safe for a terminal at the one place the CLI writes: log text and file names can hold escape
+/// sequences (an OSC 52 clipboard write, a screen clear, a cursor move), which must never reach the
+/// terminal raw. Control characters but tab and line feed become caret notation (`^[`, `^M`, `^?`, as
+/// `cat -v` writes them), C1 controls `<U+009B>`; the colour the reporters add (SGR: `ESC [ digits;… m`)
+/// is kept, since it can only colour text. Structured formats (JSON, SARIF) never hold raw controls.
+enum TerminalSafeText {
+    static func append(_ text: String, to output: inout [UInt8]) {
+        let utf8 = text.utf8
+        // Most text has no control byte: copied as it is.
+        guard utf8.contains(where: { $0 < 0x20 && $0 != 0x0A && $0 != 0x09 || $0 == 0x7F || $0 == 0xC2 }) else {
+            output.append(contentsOf: utf8)
+            return
+        }
+        let bytes = Array(utf8)
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == 0x1B, let end = sgrEnd(bytes, from: index) {
+                output.append(contentsOf: bytes[index...end])
+                index = end + 1
+                continue
+            }
+            if byte == 0x0A || byte == 0x09 || (byte >= 0x20 && byte != 0x7F && byte != 0xC2) {
+                output.append(byte)
+            } else if byte == 0x7F {
+                output.append(contentsOf: Array("^?".utf8))
+            } else if byte < 0x20 {
+                output.append(contentsOf: [UInt8(ascii: "^"), byte + 0x40])
+            } else if index + 1 < bytes.count, bytes[index + 1] >= 0x80, bytes[index + 1] <= 0x9F {
+                // U+0080…U+009F, the C1 controls (U+009B is a one-byte CSI).
+                output.append(contentsOf: Array(String(format: "<U+%04X>", Int(bytes[index + 1])).utf8))
+                index += 1
+            } else {
+                output.append(byte)
+            }
+            index += 1
+        }
+    }
+
+    /// The index of the `m` ending the SGR sequence `ESC [ [0-9;]{0,16} m` that starts at `start`, if one does.
+    private static func sgrEnd(_ bytes: [UInt8], from start: Int) -> Int? {
+        guard start + 2 < bytes.count, bytes[start + 1] == UInt8(ascii: "[") else { return nil }
+        var index = start + 2
+        while index < bytes.count, index - start <= 18 {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "m") { return index }
+            guard (byte >= 0x30 && byte <= 0x39) || byte == UInt8(ascii: ";") else { return nil }
+            index += 1
+        }
+        return nil
     }
 }

@@ -201,6 +201,23 @@ struct LintCommandTests {
         #expect(huge.stderr.contains("at most 1048576 are read"))
     }
 
+    @Test("escape sequences in log text and file names never reach the terminal raw (issue 19): OSC 52, a screen clear, C1 CSI")
+    func terminalEscapes() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // A keychain failure whose text writes the clipboard and clears the screen, in a file whose name does too.
+        let name = "log\u{1B}[2J.txt"
+        let line = "2231\terror\t14:14:22.944797+1100\tlogoutRepro\tKeychain error -25308 \u{1B}]52;c;ZXZpbA==\u{07} \u{1B}[2J \u{9B}31m\n"
+        try Data(line.utf8).write(to: folder.appendingPathComponent(name))
+        for arguments in [["--date", "2021-10-20", folder.path], ["events", "--date", "2021-10-20", folder.path]] {
+            let run = try CLI.run(arguments)
+            let everything = run.stdout + run.stderr
+            #expect(!everything.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 || $0.value == 0x9B }, "\(arguments)")
+            #expect(everything.contains("^[]52;c;ZXZpbA==^G ^[[2J <U+009B>31m"), "\(arguments): \(everything)")
+            #expect(everything.contains("log^[[2J.txt"))
+        }
+    }
+
     @Test("limits are options: a tiny --max-line-length cuts and reports, --max-open-sessions closes early and says so")
     func limitOptions() throws {
         let usage = try CLI.run(["--max-line-length", "10", Self.cold], in: Self.root)
