@@ -92,8 +92,15 @@ public struct LaunchComparison: Sendable {
             }
         }
         self.rows = rows
+        baselinePartial = baseline.partial
+        candidatePartial = candidate.partial
     }
 
     /// Whether any phase regressed.
     public var regressed: Bool { rows.contains { $0.verdict == .regression } }
+
+    /// True when either set was read by an interrupted run: no verdict then stands for the whole sets.
+    public var partial: Bool { baselinePartial || candidatePartial }
+    private var baselinePartial = false
+    private var candidatePartial = false
 }

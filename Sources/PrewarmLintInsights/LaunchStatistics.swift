@@ -161,6 +161,8 @@ public struct LaunchStatistics: Sendable {
     public var groups: [Group]
     /// Prewarm decisions the logs show, per app (device-wide ones under the empty app name).
     public var decisions: [PrewarmDecision]
+    /// True when the run that read the logs was interrupted: the numbers cover what was read until then.
+    public var partial = false
 
     /// Statistics of `sessions`; `markers` name the app's own points.
     public init(sessions: [LaunchSession], markers: [LintConfiguration.Marker] = [], decisions: [PrewarmDecision] = []) {

@@ -58,6 +58,7 @@ public struct StatisticsReporter: Sendable {
             }
             out += "\n"
         }
+        if statistics.partial { out += "interrupted: these statistics cover only what was read until then\n\n" }
         if !statistics.decisions.isEmpty {
             out += "why (not) prewarmed:\n"
             for decision in statistics.decisions {
@@ -72,6 +73,10 @@ public struct StatisticsReporter: Sendable {
         var writer = JSONTextWriter()
         writer.beginObject()
         writer.field("schemaVersion", 1)
+        if statistics.partial {
+            writer.key("partial")
+            writer.bool(true)
+        }
         writer.key("groups")
         writer.beginArray()
         for group in statistics.groups {
@@ -201,6 +206,7 @@ public struct ComparisonReporter: Sendable {
                 }
             }
             if comparison.rows.isEmpty { out += "no phase measured in both sets\n" }
+            if comparison.partial { out += "interrupted: the comparison covers only what was read until then; no verdict stands\n" }
             return out
         }
     }
@@ -209,6 +215,10 @@ public struct ComparisonReporter: Sendable {
         var writer = JSONTextWriter()
         writer.beginObject()
         writer.field("schemaVersion", 1)
+        if comparison.partial {
+            writer.key("partial")
+            writer.bool(true)
+        }
         writer.key("regressed")
         writer.bool(comparison.regressed)
         writer.key("thresholdMs")

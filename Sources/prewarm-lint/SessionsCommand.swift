@@ -82,7 +82,7 @@ struct SessionsCommand: ParsableCommand {
                 toolVersion: ToolVersion.current,
                 inputs: result.summaries.map(LintRun.reportInput),
                 sessions: selected.map(\.0), sessionIDs: selected.map(\.1),
-                diagnostics: result.diagnostics
+                diagnostics: result.diagnostics, partial: SignalHandling.interruption.isRaised
             )
             StandardStreams.out(String(report.render().dropLast()))
         case .text:

@@ -28,7 +28,9 @@ enum StatisticsRun {
             wanted.isEmpty || session.app.bundleID.map(wanted.contains) == true || session.app.processName.map(wanted.contains) == true
         }
         let decisions = report.prewarmDecisions.filter { wanted.isEmpty || $0.app == nil || wanted.contains($0.app!) }
-        return LaunchStatistics(sessions: sessions, markers: configuration.markers, decisions: decisions)
+        var statistics = LaunchStatistics(sessions: sessions, markers: configuration.markers, decisions: decisions)
+        statistics.partial = report.partial
+        return statistics
     }
 }
 
@@ -74,6 +76,10 @@ struct StatsCommand: ParsableCommand {
                                                       separately: separately, apps: app, jobs: reading.jobs)
         StandardStreams.out(String(StatisticsReporter(format: format).render(statistics).dropLast()))
         StandardStreams.flush()
+        if SignalHandling.interruption.isRaised {
+            StandardStreams.err("interrupted: the statistics cover what was read until then")
+            throw ExitCode(SignalHandling.interruptedStatus)
+        }
     }
 }
 
@@ -150,6 +156,11 @@ struct CompareCommand: ParsableCommand {
                                           thresholdPercent: thresholdPercent, alpha: alpha, errorMilliseconds: errorMs, allPhases: allPhases)
         StandardStreams.out(String(ComparisonReporter(format: format).render(comparison).dropLast()))
         StandardStreams.flush()
+        // An interrupted comparison never passes: it compared part of the sets.
+        if SignalHandling.interruption.isRaised || comparison.partial {
+            StandardStreams.err("interrupted: the comparison covers what was read until then; no verdict")
+            throw ExitCode(SignalHandling.interruptedStatus)
+        }
         if comparison.regressed { throw ExitCode(1) }
     }
 }

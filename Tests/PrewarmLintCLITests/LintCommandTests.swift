@@ -264,6 +264,32 @@ struct LintCommandTests {
         #expect(run.stderr == "interrupted: the output covers what was read until then\n")
     }
 
+    @Test("Ctrl-C during stats, compare and sessions: never exit 0, always marked partial (issue 19)", arguments: ["stats", "compare", "sessions"])
+    func interruptedInsights(command: String) throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let fifo = folder.appendingPathComponent("live.log").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let log = try Data(contentsOf: Self.root.appendingPathComponent(Self.scene))
+        let writer = Thread {
+            let handle = FileHandle(forWritingAtPath: fifo)
+            handle?.write(log)
+            Thread.sleep(forTimeInterval: 8)
+            try? handle?.close()
+        }
+        writer.start()
+        let other = Self.root.appendingPathComponent(Self.cold).path
+        let arguments: [String] = switch command {
+        case "compare": ["compare", "--date", "2024-03-18", "--format", "json", other, "--", fifo]
+        default: [command, "--date", "2024-03-18", "--format", "json", fifo]
+        }
+        let run = try CLI.run(arguments, interruptAfter: 1.5)
+        #expect(run.status == 130, "\(command): \(run.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        #expect(report["partial"] as? Bool == true, "\(command)")
+        #expect(run.stderr.contains("interrupted:"))
+    }
+
     @Test("`prewarm-lint events … | head -1`: a closed pipe ends the run quietly, exit 0")
     func closedPipe() throws {
         let process = Process()
