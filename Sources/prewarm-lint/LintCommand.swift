@@ -122,6 +122,20 @@ struct LintCommand: ParsableCommand {
         var configuration = try ConfigurationFile.resolve(explicit: config, disabled: noConfig, firstPath: reading.paths[0])
         configuration.apps += app
         let discovery = InputDiscovery.expand(reading.paths)
+        // Outputs and the baseline are checked before any input is read: a typo costs no run.
+        let inputPaths = discovery.inputs.compactMap { input -> String? in if case .file(let path) = input.input { return path }; return nil }
+        var unwritable = false
+        for path in output.map(\.path) + [writeBaseline].compactMap({ $0 }) {
+            if let problem = OutputFile.problem(path, inputs: inputPaths) {
+                StandardStreams.err("\(path): error: \(problem)")
+                unwritable = true
+            }
+        }
+        if let baseline, access(baseline, R_OK) != 0 {
+            StandardStreams.err("\(baseline): error: cannot read the baseline file: \(String(cString: strerror(errno))) (write one with --write-baseline)")
+            unwritable = true
+        }
+        if unwritable { throw ExitCode(2) }
         var unreadable = false
         for failure in discovery.failures {
             StandardStreams.err("\(failure.path): error: \(failure.message)")
@@ -161,8 +175,16 @@ struct LintCommand: ParsableCommand {
         }
         if let writeBaseline {
             let text = Baseline(findings: report.findings).text
-            guard FileManager.default.createFile(atPath: writeBaseline, contents: Data(text.utf8)) else {
-                StandardStreams.err("\(writeBaseline): error: cannot write the baseline file")
+            switch OutputFile.open(writeBaseline) {
+            case .success(let descriptor):
+                let failure = OutputFile.write(Array(text.utf8), to: descriptor)
+                close(descriptor)
+                if let failure {
+                    StandardStreams.err("\(writeBaseline): error: cannot write the baseline file: \(failure.reason)")
+                    throw ExitCode(2)
+                }
+            case .failure(let failure):
+                StandardStreams.err("\(writeBaseline): error: cannot write the baseline file: \(failure.reason)")
                 throw ExitCode(2)
             }
             StandardStreams.err("wrote \(report.findings.count) finding\(report.findings.count == 1 ? "" : "s") to the baseline \(writeBaseline)")
@@ -185,20 +207,25 @@ struct LintCommand: ParsableCommand {
         let threshold = failOn.severity
         let descriptions = registry.rules.map(\.description)
         let color = format == .text && !noColor && StandardStreams.stdoutIsTerminal && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+        // Every output that can be written is; one that cannot is said (with the system's reason), and the
+        // run exits 2 after the rest and standard output are written.
         for extra in output {
             // Written in pieces as rendered: a long JSON report is never whole in memory.
             let renderer = extra.format.renderer(rules: descriptions, color: false, failOn: threshold ?? .error, markers: configuration.markers)
-            var failed = true
-            if FileManager.default.createFile(atPath: extra.path, contents: nil), let handle = FileHandle(forWritingAtPath: extra.path) {
-                failed = false
+            switch OutputFile.open(extra.path) {
+            case .success(let descriptor):
+                var failure: OutputFile.OutputError?
                 renderer.render(report) { piece in
-                    if !failed, (try? handle.write(contentsOf: Data(piece.utf8))) == nil { failed = true }
+                    if failure == nil { failure = OutputFile.write(Array(piece.utf8), to: descriptor) }
                 }
-                try? handle.close()
-            }
-            if failed {
-                StandardStreams.err("\(extra.path): error: cannot write the \(extra.format.rawValue) report")
-                throw ExitCode(2)
+                close(descriptor)
+                if let failure {
+                    StandardStreams.err("\(extra.path): error: cannot write the \(extra.format.rawValue) report: \(failure.reason)")
+                    unwritable = true
+                }
+            case .failure(let failure):
+                StandardStreams.err("\(extra.path): error: cannot write the \(extra.format.rawValue) report: \(failure.reason)")
+                unwritable = true
             }
         }
         if format != .text {
@@ -223,7 +250,7 @@ struct LintCommand: ParsableCommand {
             StandardStreams.err("interrupted: the output covers what was read until then")
             throw ExitCode(SignalHandling.interruptedStatus)
         }
-        if unreadable { throw ExitCode(2) }
+        if unreadable || unwritable { throw ExitCode(2) }
         if let threshold, report.findings.contains(where: { $0.severity >= threshold }) { throw ExitCode(1) }
     }
 }

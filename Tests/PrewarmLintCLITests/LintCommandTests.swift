@@ -218,6 +218,42 @@ struct LintCommandTests {
         }
     }
 
+    @Test("outputs are written in place, never renamed over a device, FIFO, link or input; every writable one is written (issue 19)")
+    func outputsInPlace() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let log = Self.root.appendingPathComponent(Self.scene).path
+        // A symbolic link: the file it points to is written, the link stays a link.
+        let target = folder.appendingPathComponent("target.json"), link = folder.appendingPathComponent("link.json")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: target)
+        // A FIFO nobody reads: an error naming why, never a hang; the other outputs and stdout still written.
+        let fifo = folder.appendingPathComponent("fifo").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let sarif = folder.appendingPathComponent("report.sarif").path
+        let run = try CLI.run(["--date", "2024-03-18", "--no-color", "--output", "json=\(link.path)", "--output", "ndjson=\(fifo)",
+                               "--output", "json=/dev/null", "--output", "sarif=\(sarif)", log])
+        #expect(run.status == 2)
+        #expect(run.stderr.contains("\(fifo): error: cannot write the ndjson report: a FIFO with no reader"))
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == target.path)
+        #expect((try? Data(contentsOf: target))?.isEmpty == false)
+        #expect(FileManager.default.fileExists(atPath: sarif))
+        #expect(run.stdout.contains("[keychain-while-locked]"))
+        var status = stat()
+        #expect(stat("/dev/null", &status) == 0 && (status.st_mode & S_IFMT) == S_IFCHR, "/dev/null is still a device")
+        // Refused before reading: an input as output, a directory, a folder that does not exist, a missing baseline.
+        for (arguments, message) in [
+            (["--output", "json=\(log)"], "\(log): error: is one of the inputs"),
+            (["--output", "json=\(folder.path)"], "\(folder.path): error: is a directory"),
+            (["--output", "json=\(folder.path)/missing/report.json"], "\(folder.path)/missing/report.json: error: cannot be created in \(folder.path)/missing: No such file or directory"),
+            (["--baseline", "\(folder.path)/none.txt"], "\(folder.path)/none.txt: error: cannot read the baseline file: No such file or directory"),
+        ] {
+            let refused = try CLI.run(["--date", "2024-03-18", "--no-color"] + arguments + [log])
+            #expect(refused.status == 2, "\(arguments)")
+            #expect(refused.stderr.hasPrefix(message), "\(arguments): \(refused.stderr)")
+            #expect(refused.stdout.isEmpty, "nothing was read")
+        }
+    }
+
     @Test("limits are options: a tiny --max-line-length cuts and reports, --max-open-sessions closes early and says so")
     func limitOptions() throws {
         let usage = try CLI.run(["--max-line-length", "10", Self.cold], in: Self.root)

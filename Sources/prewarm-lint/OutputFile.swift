@@ -1,0 +1,96 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A file the CLI writes (`--output FORMAT=PATH`, `--write-baseline`): checked before any input is read, and
+/// written in place.
+///
+/// In place, not by a temporary file renamed over the path: a rename replaced whatever was there — a symbolic
+/// link (now the file it points to is written), a device node (`/dev/null` as root), a FIFO. A regular file
+/// or a new one is truncated and written; anything else that is not a directory is written as it is, and a
+/// FIFO without a reader is an error, never a hang. A path that is one of the inputs, or a directory, is refused.
+enum OutputFile {
+    /// Why `path` cannot be written, or nil: checked before reading, so a typo costs no run.
+    static func problem(_ path: String, inputs: [String]) -> String? {
+        var status = stat()
+        if stat(path, &status) == 0 {
+            if (status.st_mode & S_IFMT) == S_IFDIR { return "is a directory" }
+            for input in inputs {
+                var other = stat()
+                if stat(input, &other) == 0, other.st_dev == status.st_dev, other.st_ino == status.st_ino {
+                    return "is one of the inputs (\(input)); it is never overwritten"
+                }
+            }
+            if access(path, W_OK) != 0 { return "cannot be written: \(String(cString: strerror(errno)))" }
+            return nil
+        }
+        guard errno == ENOENT else { return "cannot be written: \(String(cString: strerror(errno)))" }
+        let directory = (path as NSString).deletingLastPathComponent
+        let parent = directory.isEmpty ? "." : directory
+        if access(parent, W_OK) != 0 { return "cannot be created in \(parent): \(String(cString: strerror(errno)))" }
+        return nil
+    }
+
+    /// Opens `path` for writing in place; the descriptor, or why not (with the system's reason).
+    static func open(_ path: String) -> Result<Int32, OutputError> {
+        var status = stat()
+        let exists = stat(path, &status) == 0
+        let regular = !exists || (status.st_mode & S_IFMT) == S_IFREG
+        // A FIFO is opened without blocking: with no reader that fails (ENXIO) instead of waiting forever.
+        let flags = regular ? O_WRONLY | O_CREAT | O_TRUNC : O_WRONLY | ((status.st_mode & S_IFMT) == S_IFIFO ? O_NONBLOCK : 0)
+        let descriptor = Glibc_open(path, flags, 0o644)
+        guard descriptor >= 0 else {
+            let reason = errno == ENXIO ? "a FIFO with no reader" : String(cString: strerror(errno))
+            return .failure(OutputError(reason: reason))
+        }
+        return .success(descriptor)
+    }
+
+    /// Writes `bytes` to `descriptor` whole; the system's reason when it cannot.
+    static func write(_ bytes: [UInt8], to descriptor: Int32) -> OutputError? {
+        bytes.withUnsafeBytes { raw -> OutputError? in
+            var offset = 0
+            while offset < raw.count {
+                let written = Glibc_write(descriptor, raw.baseAddress! + offset, raw.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    if errno == EAGAIN { usleep(1000); continue }
+                    return OutputError(reason: String(cString: strerror(errno)))
+                }
+                offset += written
+            }
+            return nil
+        }
+    }
+
+    struct OutputError: Error {
+        var reason: String
+    }
+}
+
+@inline(__always)
+private func Glibc_open(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 {
+    #if canImport(Darwin)
+    return Darwin.open(path, flags, mode)
+    #elseif canImport(Musl)
+    return Musl.open(path, flags, mode)
+    #else
+    return Glibc.open(path, flags, mode)
+    #endif
+}
+
+@inline(__always)
+private func Glibc_write(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+    #if canImport(Darwin)
+    return Darwin.write(descriptor, buffer, count)
+    #elseif canImport(Musl)
+    return Musl.write(descriptor, buffer, count)
+    #else
+    return Glibc.write(descriptor, buffer, count)
+    #endif
+}
