@@ -113,7 +113,19 @@ public struct InputReader: Sendable {
             inference.referenceInstant = inference.referenceInstant ?? options.standardInputReferenceInstant
             inference.referenceDescription = "current time (standard input has no file date)"
         case .file(let path):
-            descriptor = open(path, O_RDONLY)
+            // A FIFO is opened without blocking (with no writer, a blocking open never returns and Ctrl-C could
+            // not reach the report); the reader then waits for its writer below, interruptibly.
+            var pathStatus = stat()
+            let isFIFO = stat(path, &pathStatus) == 0 && (pathStatus.st_mode & S_IFMT) == S_IFIFO
+            descriptor = open(path, isFIFO ? O_RDONLY | O_NONBLOCK : O_RDONLY)
+            if isFIFO, descriptor >= 0 {
+                var waiting = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+                while options.interruption?.isRaised != true {
+                    waiting.revents = 0
+                    if poll(&waiting, 1, 200) > 0, waiting.revents & Int16(POLLIN | POLLHUP) != 0 { break }
+                }
+                _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
+            }
             guard descriptor >= 0 else {
                 let code = errno
                 let hint = code == EACCES ? " (check the file's permissions)" : code == ENOENT ? " (check the path)" : ""

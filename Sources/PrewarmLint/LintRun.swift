@@ -171,7 +171,8 @@ public struct LintRun: Sendable {
     public static func reportInput(_ summary: InputSummary) -> LintReport.Input {
         LintReport.Input(path: summary.input, format: summary.format?.rawValue, events: summary.statistics.events,
                          diagnostics: summary.statistics.diagnostics.values.reduce(0, +),
-                         error: summary.skippedAsNotALog ? nil : summary.failure?.message)
+                         error: summary.interrupted && summary.format == nil ? "interrupted before any of it was read (a FIFO whose writer never came?)"
+                            : summary.skippedAsNotALog ? nil : summary.failure?.message)
     }
 }
 

@@ -326,6 +326,21 @@ struct LintCommandTests {
         #expect(run.stderr.contains("interrupted:"))
     }
 
+    @Test("a FIFO whose writer never comes: Ctrl-C reports the other inputs, marked partial, exit 130 (issue 19)")
+    func fifoWithoutWriter() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let fifo = folder.appendingPathComponent("never.log").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let run = try CLI.run(["--date", "2024-03-18", "--format", "json", fifo, Self.root.appendingPathComponent(Self.scene).path],
+                              interruptAfter: 1.5)
+        #expect(run.status == 130, "\(run.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        #expect(report["partial"] as? Bool == true)
+        #expect((report["findings"] as? [Any])?.count == 4)
+        #expect(run.stderr.contains("\(fifo): error: interrupted before any of it was read"))
+    }
+
     @Test("`prewarm-lint events … | head -1`: a closed pipe ends the run quietly, exit 0")
     func closedPipe() throws {
         let process = Process()
