@@ -92,6 +92,8 @@ public struct DiagnosticCode: RawRepresentable, Sendable, Hashable, Codable, Cus
     /// Hazard evidence tied to a session that no finding reports (its rule is off, the app is left out, or the
     /// rule does not report on such a session): counted by reason, with the first line.
     public static let hazardNotReported = DiagnosticCode(rawValue: "hazard-not-reported")
+    /// Zero bytes after the last gzip member (padding `gzip -t` accepts): passed over.
+    public static let gzipPadding = DiagnosticCode(rawValue: "gzip-padding")
     /// Inputs linted together held two live processes of one app at once: they were read separately.
     public static let separateCaptures = DiagnosticCode(rawValue: "separate-captures")
     /// Lines without a pid whose process name the log pairs with two different apps: not joined to either.

@@ -11,6 +11,9 @@ final class GzipInflater {
     private var output = [UInt8](repeating: 0, count: 256 * 1024)
     private(set) var isAtStreamEnd = false
     private var initialized = false
+    /// Zero bytes after the last member, which `gzip -t` accepts as padding (tape blocks, preallocated files):
+    /// passed over and counted, for the reader's note.
+    private(set) var trailingZeroBytes = 0
 
     init() {
         stream = .allocate(capacity: 1)
@@ -33,7 +36,13 @@ final class GzipInflater {
         var remaining = input
         while !remaining.isEmpty {
             if isAtStreamEnd {
-                // Another gzip member follows.
+                // Zeros after a member are padding; anything else starts another member (`cat a.gz b.gz`).
+                var zeros = 0
+                while zeros < remaining.count, remaining[zeros] == 0 { zeros += 1 }
+                trailingZeroBytes += zeros
+                remaining = UnsafeRawBufferPointer(rebasing: remaining[zeros...])
+                if remaining.isEmpty { break }
+                guard trailingZeroBytes == 0 else { throw .corrupt("data after \(trailingZeroBytes) bytes of zero padding") }
                 guard inflateReset(stream) == Z_OK else { throw .corrupt("zlib could not restart") }
                 isAtStreamEnd = false
             }

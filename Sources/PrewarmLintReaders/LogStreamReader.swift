@@ -100,6 +100,16 @@ public struct LogStreamReader {
             statistics.count(diagnostic)
             emit(.diagnostic(diagnostic))
             finalStatistics = statistics
+        } else if let inflater, inflater.trailingZeroBytes > 0 {
+            // Padding after the last member, as `gzip -t` accepts it: said, nothing lost.
+            let diagnostic = ReaderDiagnostic(code: .gzipPadding, severity: .note,
+                                              message: "\(inflater.trailingZeroBytes) bytes of zeros after the last gzip member were passed over (padding)",
+                                              origin: EventOrigin(input: configuration.inputName, line: decoder.statistics.lines, byteOffset: 0),
+                                              lineCount: 0)
+            var statistics = decoder.statistics
+            statistics.count(diagnostic)
+            emit(.diagnostic(diagnostic))
+            finalStatistics = statistics
         } else {
             finalStatistics = decoder.statistics
         }

@@ -23,6 +23,21 @@ struct GzipInputTests {
         #expect(outcome.diagnostics.last?.message == "gzip stream ends early; the input is cut short")
     }
 
+    @Test("zeros after the last member (padding gzip -t accepts) are passed over and noted, small file or large; data after them is corrupt (issue 19)")
+    func trailingZeros() throws {
+        let bytes = try Self.compressed()
+        let plain = ReaderVerifier.read(bytes, configuration: ReaderConfiguration(inputName: "x.gz"))
+        for padding in [1, 1024, 200_000] {
+            let outcome = try ReaderVerifier.verify(bytes + [UInt8](repeating: 0, count: padding), configuration: ReaderConfiguration(inputName: "x.gz"))
+            #expect(outcome.failure == nil, "\(padding)")
+            #expect(outcome.events == plain.events, "\(padding)")
+            #expect(outcome.diagnostics.last?.code == .gzipPadding)
+            #expect(outcome.diagnostics.last?.message == "\(padding) bytes of zeros after the last gzip member were passed over (padding)")
+        }
+        let garbage = ReaderVerifier.read(bytes + [0, 0, 0, 7], configuration: ReaderConfiguration(inputName: "x.gz"))
+        #expect(garbage.failure?.code == .corruptCompression)
+    }
+
     @Test("corrupt gzip data is a reader error that says so")
     func corrupt() throws {
         var bytes = try Self.compressed()
