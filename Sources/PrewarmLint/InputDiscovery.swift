@@ -11,8 +11,10 @@ public enum InputDiscovery {
     public struct Result: Sendable {
         /// The inputs to read, in order.
         public var inputs: [DiscoveredInput] = []
-        /// Paths that do not exist or cannot be listed.
+        /// Paths that do not exist or cannot be listed, with the system's reason.
         public var failures: [(path: String, message: String)] = []
+        /// Entries of a walked directory passed over, and why (a dangling symbolic link): said, not errors.
+        public var notes: [(path: String, message: String)] = []
     }
 
     /// The inputs `paths` name: `-` for standard input, files as given, directories walked recursively and sorted.
@@ -24,25 +26,44 @@ public enum InputDiscovery {
                 result.inputs.append(DiscoveredInput(input: .standardInput, foundInDirectory: false))
                 continue
             }
-            var isDirectory: ObjCBool = false
-            guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else {
-                result.failures.append((path, "no such file or directory (check the path; - reads standard input)"))
+            var status = stat()
+            guard stat(path, &status) == 0 else {
+                result.failures.append((path, Self.reason(path: path, errno: errno)))
                 continue
             }
-            guard isDirectory.boolValue else {
+            guard (status.st_mode & S_IFMT) == S_IFDIR else {
                 result.inputs.append(DiscoveredInput(input: .file(path), foundInDirectory: false))
                 continue
             }
             var files: [String] = []
-            walk(directory: path, into: &files, failures: &result.failures)
+            walk(directory: path, into: &files, failures: &result.failures, notes: &result.notes)
             files.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
             result.inputs += files.map { DiscoveredInput(input: .file($0), foundInDirectory: true) }
         }
         return result
     }
 
-    private static func walk(directory: String, into files: inout [String], failures: inout [(path: String, message: String)]) {
+    /// Why `path` cannot be read, from `errno`: not found, a link loop, no permission, with what to do.
+    static func reason(path: String, errno code: Int32) -> String {
+        switch code {
+        case ENOENT:
+            var link = stat()
+            if lstat(path, &link) == 0 { return "a symbolic link to nothing (dangling)" }
+            return "no such file or directory (check the path; - reads standard input)"
+        case ELOOP: return "too many levels of symbolic links (a link loop)"
+        case EACCES: return "permission denied (check the file's or its folders' permissions)"
+        default: return String(cString: strerror(code))
+        }
+    }
+
+    private static func walk(directory: String, into files: inout [String], failures: inout [(path: String, message: String)],
+                             notes: inout [(path: String, message: String)]) {
         let manager = FileManager.default
+        guard let handle = opendir(directory) else {
+            failures.append((directory, "cannot list the directory: \(reason(path: directory, errno: errno))"))
+            return
+        }
+        closedir(handle)
         let entries: [String]
         do {
             entries = try manager.contentsOfDirectory(atPath: directory)
@@ -59,13 +80,17 @@ public enum InputDiscovery {
             }
             switch type {
             case .typeDirectory:
-                walk(directory: path, into: &files, failures: &failures)
+                walk(directory: path, into: &files, failures: &failures, notes: &notes)
             case .typeRegular:
                 files.append(path)
             case .typeSymbolicLink:
-                // Follow links to files, never to directories.
-                var isDirectory: ObjCBool = false
-                if manager.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue { files.append(path) }
+                // Follow links to files, never to directories; a link to nothing is said.
+                var target = stat()
+                if stat(path, &target) == 0 {
+                    if (target.st_mode & S_IFMT) == S_IFREG { files.append(path) }
+                } else {
+                    notes.append((path, "passed over: \(reason(path: path, errno: errno))"))
+                }
             default:
                 break  // sockets, FIFOs and devices inside a directory are not logs
             }

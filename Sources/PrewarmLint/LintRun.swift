@@ -194,6 +194,17 @@ public struct Baseline: Sendable, Hashable {
         self.keys = Set(findings.map(\.baselineKey))
     }
 
+    /// The first line of a baseline file of this version.
+    public static let header = "# prewarm-lint baseline v1: rule|app|message (numbers as #). Findings listed here are not reported."
+
+    /// Whether `text` is a baseline file prewarm-lint wrote: its first line is the header of version 1 (or of
+    /// the baselines written before versions, `# prewarm-lint baseline: …`). Another file (a report, another
+    /// tool's baseline) would otherwise hide nothing, silently.
+    public static func isBaseline(_ text: String) -> Bool {
+        let first = text.prefix { $0 != "\n" && $0 != "\r\n" }
+        return first.hasPrefix("# prewarm-lint baseline v1:") || first.hasPrefix("# prewarm-lint baseline:")
+    }
+
     /// Parses a baseline file's text; blank lines and `#` comments are ignored.
     public init(text: String) {
         self.keys = Set(text.split(whereSeparator: { $0 == "\n" || $0 == "\r\n" }).map(String.init).filter { !$0.isEmpty && !$0.hasPrefix("#") })
@@ -201,7 +212,7 @@ public struct Baseline: Sendable, Hashable {
 
     /// The baseline file: a header comment, then one key per line, sorted.
     public var text: String {
-        "# prewarm-lint baseline: rule|app|message (numbers as #). Findings listed here are not reported.\n"
+        Self.header + "\n"
             + keys.sorted().map { $0 + "\n" }.joined()
     }
 

@@ -141,6 +141,7 @@ struct LintCommand: ParsableCommand {
             StandardStreams.err("\(failure.path): error: \(failure.message)")
             unreadable = true
         }
+        for note in discovery.notes { StandardStreams.err("\(note.path): note: \(note.message)") }
         var printed = 0
         let textOut = format == .text
         var run = LintRun(options: options, linter: Linter(registry: registry, configuration: configuration),
@@ -151,7 +152,9 @@ struct LintCommand: ParsableCommand {
             StandardStreams.err(diagnostic.description)
             printed += 1
         }
-        for summary in report.inputs where summary.error != nil {
+        // What could not even be opened is an input of the report too, with its reason (JSON `inputs[]`, SARIF…).
+        report.inputs += discovery.failures.map { LintReport.Input(path: $0.path, format: nil, events: 0, diagnostics: 0, error: $0.message) }
+        for summary in report.inputs where summary.error != nil && !discovery.failures.contains(where: { $0.path == summary.path }) {
             StandardStreams.err("\(summary.path): error: \(summary.error!)")
             unreadable = true
         }
@@ -197,6 +200,10 @@ struct LintCommand: ParsableCommand {
             }
             guard let data = FileManager.default.contents(atPath: baseline), let text = String(data: data, encoding: .utf8) else {
                 StandardStreams.err("\(baseline): error: cannot read the baseline file (write one with --write-baseline)")
+                throw ExitCode(2)
+            }
+            guard Baseline.isBaseline(text) else {
+                StandardStreams.err("\(baseline): error: not a prewarm-lint baseline (its first line is not '# prewarm-lint baseline v1: …'); write one with --write-baseline")
                 throw ExitCode(2)
             }
             let filtered = Baseline(text: text).filter(report.findings)

@@ -115,7 +115,7 @@ struct LintCommandTests {
         #expect(run.stderr.contains("\(nuls.path): error: not a recognized log format: no line of its first 4096 bytes looks like a supported log (see `prewarm-lint formats`; use --input-format to force one)\n"))
         #expect(run.stderr.contains("\(denied.path): error: cannot open: Permission denied (check the file's permissions)\n"))
         #expect(run.stdout.contains(": error: [keychain-while-locked]"), "the good input is still linted")
-        #expect(run.stderr.hasSuffix("4 findings (1 error, 3 warnings) in 1 session (1 prewarm-then-launch) from 1 input; 2 inputs could not be read\n"))
+        #expect(run.stderr.hasSuffix("4 findings (1 error, 3 warnings) in 1 session (1 prewarm-then-launch) from 1 input; 3 inputs could not be read\n"))
     }
 
     @Test("a run that read no log is an error: a folder of non-logs, an empty folder, an input refused whole (exit 2, said)")
@@ -252,6 +252,32 @@ struct LintCommandTests {
             #expect(refused.stderr.hasPrefix(message), "\(arguments): \(refused.stderr)")
             #expect(refused.stdout.isEmpty, "nothing was read")
         }
+    }
+
+    @Test("paths that cannot be read say why: a link loop, a dangling link, a folder without permission; each an input of the JSON report; a baseline of another kind refused (issue 19)")
+    func pathReasons() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let loop = folder.appendingPathComponent("loop.log").path
+        #expect(symlink(loop, loop) == 0)
+        let logs = folder.appendingPathComponent("logs")
+        try FileManager.default.createDirectory(at: logs, withIntermediateDirectories: true)
+        try Data(contentsOf: Self.root.appendingPathComponent(Self.cold)).write(to: logs.appendingPathComponent("good.txt"))
+        #expect(symlink(logs.appendingPathComponent("gone.txt").path, logs.appendingPathComponent("dangling.txt").path) == 0)
+        let run = try CLI.run(["--date", "2024-03-18", "--no-color", "--format", "json", loop, logs.path])
+        #expect(run.status == 2)
+        #expect(run.stderr.contains("\(loop): error: too many levels of symbolic links (a link loop)\n"))
+        #expect(run.stderr.contains("\(logs.path)/dangling.txt: note: passed over: a symbolic link to nothing (dangling)\n"))
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        let inputs = try #require(report["inputs"] as? [[String: Any]])
+        #expect(inputs.contains { $0["path"] as? String == loop && ($0["error"] as? String)?.contains("link loop") == true })
+        #expect(inputs.contains { ($0["path"] as? String)?.hasSuffix("good.txt") == true && $0["format"] as? String == "console-copy" })
+        // A file that is not a baseline (here a JSON report) hides nothing silently: refused.
+        let notBaseline = folder.appendingPathComponent("report.json")
+        try Data(run.stdout.utf8).write(to: notBaseline)
+        let refused = try CLI.run(["--date", "2024-03-18", "--baseline", notBaseline.path, logs.appendingPathComponent("good.txt").path])
+        #expect(refused.status == 2)
+        #expect(refused.stderr.contains("error: not a prewarm-lint baseline"))
     }
 
     @Test("limits are options: a tiny --max-line-length cuts and reports, --max-open-sessions closes early and says so")
