@@ -106,6 +106,19 @@ struct AdversarialInputTests {
         }
     }
 
+    @Test("a 12 MB comment, CDATA section or text in a plist: that entry at most is lost, the next ones read (issue 19)")
+    func oversizeSections() throws {
+        let entry = "<dict><key>timestamp</key><string>2024-03-18 07:41:02.120871-0700</string><key>processImagePath</key><string>/usr/libexec/dasd</string><key>processID</key><integer>118</integer><key>eventMessage</key><string>Attempting prewarm for com.example.ledger</string></dict>\n"
+        let big = String(repeating: "x", count: 12 << 20)
+        for (name, middle) in [("comment", "<!-- " + big + " -->\n"),
+                               ("CDATA", "<dict><key>eventMessage</key><string><![CDATA[" + big + "]]></string></dict>\n")] {
+            let xml = "<?xml version=\"1.0\"?>\n<plist version=\"1.0\"><array>\n" + entry + middle + entry + "</array></plist>\n"
+            let outcome = Self.read(Array(xml.utf8), chunkSize: 1 << 20)
+            #expect(outcome.events.count == 2, "\(name): \(outcome.diagnostics)")
+            #expect(!outcome.diagnostics.contains { $0.code == .malformedXML || $0.code == .refusedInput }, "\(name): \(outcome.diagnostics)")
+        }
+    }
+
     @Test("empty, all NULs, random binary: not a log, said so; one line of each format's reader accounts for everything")
     func notLogs() {
         let empty = Self.read([])

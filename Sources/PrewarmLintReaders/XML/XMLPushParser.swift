@@ -184,20 +184,37 @@ final class XMLPushParser {
         guard !finished, box.context != nil else { return }
         guard box.failure == nil else { return }
         // A start tag with too many attributes (libxml2 checks each against all before it: 200,000 took
-        // 15 s) or too long is refused before libxml2 sees it; what came before it is parsed.
-        if let refusal = tags.scan(bytes, from: consumed) {
-            let before = max(0, refusal.tagStart - consumed)
-            feed(UnsafeRawBufferPointer(rebasing: bytes[..<min(before, bytes.count)]), isLast: false)
+        // 15 s) or too long is refused before libxml2 sees it, what came before it parsed; an oversize comment
+        // or CDATA section is cut (``StartTagGuard``).
+        let verdict = tags.scan(bytes, from: consumed)
+        consumed += bytes.count
+        switch verdict {
+        case .refuse(let tagStart, let reason, let before):
+            feed(before, of: bytes)
             if box.failure == nil {
-                box.failure = XMLFailure(position: XMLPosition(line: box.position.line, column: 0, byteOffset: refusal.tagStart),
-                                         message: refusal.reason, refused: true)
+                box.failure = XMLFailure(position: XMLPosition(line: box.position.line, column: 0, byteOffset: tagStart),
+                                         message: reason, refused: true)
                 if let context = box.context { xmlStopParser(context) }
             }
             finished = true
-            return
+        case .feed(let pieces):
+            if pieces.count == 1, case .bytes(let range) = pieces[0], range == 0..<bytes.count {
+                feed(bytes, isLast: isLast)
+            } else {
+                feed(pieces, of: bytes)
+                if isLast { feed(UnsafeRawBufferPointer(start: nil, count: 0), isLast: true) }
+            }
         }
-        consumed += bytes.count
-        feed(bytes, isLast: isLast)
+        if isLast { finished = true }
+    }
+
+    private func feed(_ pieces: [StartTagGuard.Piece], of bytes: UnsafeRawBufferPointer) {
+        for piece in pieces where box.failure == nil {
+            switch piece {
+            case .bytes(let range): feed(UnsafeRawBufferPointer(rebasing: bytes[range]), isLast: false)
+            case .literal(let text): feed(UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount), isLast: false)
+            }
+        }
     }
 
     private func feed(_ bytes: UnsafeRawBufferPointer, isLast: Bool) {
@@ -215,56 +232,115 @@ final class XMLPushParser {
     }
 }
 
-/// Watches the bytes before libxml2 parses them for a start tag that is too big: more than
-/// ``maximumAttributes`` attributes (counted by their `=` outside quotes) or more than ``maximumBytes``.
-/// Comments, CDATA sections, declarations and processing instructions are passed over. A small state
-/// machine over bytes, across chunks.
+/// Watches the bytes before libxml2 parses them, a small state machine across chunks:
+/// - a start tag with more than ``maximumAttributes`` attributes (counted by their `=` outside quotes) or
+///   over ``maximumBytes`` refuses the document at that tag (libxml2 checks each attribute against all before
+///   it: quadratic);
+/// - a comment or CDATA section longer than ``maximumSection`` is cut: its bytes beyond are not fed, its end
+///   (`-->`, `]]>`) is, so the document goes on (libxml2 would stop at 10 MB, dropping the rest of the file).
+///   A cut CDATA is text over the record limit, which the collector skips with its own diagnostic.
+/// Declarations and processing instructions are passed over.
 struct StartTagGuard {
     /// Attributes one start tag may have: a plist element has none, an xctrace row a few.
     static let maximumAttributes = 256
     /// Bytes one start tag may take (its attribute values included: an xctrace `fmt` holds a message).
     static let maximumBytes = 8 << 20
+    /// Bytes of a comment or CDATA section fed to libxml2 (its own limit, without `XML_PARSE_HUGE`, is 10 MB).
+    static let maximumSection = 8 << 20
 
-    private enum State { case text, open, tag, quoted(UInt8), skipped }
+    private enum State { case text, open, bang(Int), tag, quoted(UInt8), comment, cdata, skipped }
     private var state = State.text
     private var tagStart = 0
     private var attributes = 0
+    /// The last two bytes seen in a comment or CDATA section (to find its end).
+    private var tail: (UInt8, UInt8) = (0, 0)
+    /// Bytes of the current comment or CDATA section so far.
+    private var sectionBytes = 0
+    /// Whether the current section is being cut (its bytes no longer fed).
+    private var cutting = false
 
-    /// Scans `bytes`, which start at `offset` of the document; the first refusal, if any.
-    mutating func scan(_ bytes: UnsafeRawBufferPointer, from offset: Int) -> (tagStart: Int, reason: String)? {
+    private static let cdataOpening = Array("![CDATA[".utf8)
+
+    /// What to do with a chunk: feed these byte ranges (with the synthetic section ends between them), or
+    /// refuse the document at a tag.
+    enum Verdict {
+        case feed([Piece])
+        case refuse(tagStart: Int, reason: String, before: [Piece])
+    }
+
+    /// A run of the chunk to feed, or a synthetic section end.
+    enum Piece {
+        case bytes(Range<Int>)
+        case literal(StaticString)
+    }
+
+    /// Scans `bytes`, which start at `offset` of the document.
+    mutating func scan(_ bytes: UnsafeRawBufferPointer, from offset: Int) -> Verdict {
+        var pieces: [Piece] = []
+        var runStart = cutting ? nil : Optional(0)
+        func endRun(at index: Int) {
+            if let start = runStart, index > start { pieces.append(.bytes(start..<index)) }
+            runStart = nil
+        }
         for index in 0..<bytes.count {
             let byte = bytes[index]
             switch state {
             case .text:
                 if byte == UInt8(ascii: "<") { state = .open; tagStart = offset + index; attributes = 0 }
             case .open:
-                // `<!…` (comment, CDATA, DOCTYPE) and `<?…?>` are not start tags.
-                if byte == UInt8(ascii: "!") || byte == UInt8(ascii: "?") { state = .skipped } else { state = .tag }
+                if byte == UInt8(ascii: "!") { state = .bang(1) } else if byte == UInt8(ascii: "?") { state = .skipped } else { state = .tag }
+            case .bang(let matched):
+                // `<!--` is a comment, `<![CDATA[` a CDATA section, anything else a declaration.
+                if matched <= 2, byte == UInt8(ascii: "-"), matched == 1 || matched == 2 {
+                    if matched == 2 { state = .comment; sectionBytes = 0; tail = (0, 0) } else { state = .bang(2) }
+                } else if matched < Self.cdataOpening.count, byte == Self.cdataOpening[matched] {
+                    if matched + 1 == Self.cdataOpening.count { state = .cdata; sectionBytes = 0; tail = (0, 0) } else { state = .bang(matched + 1) }
+                } else {
+                    state = byte == UInt8(ascii: ">") ? .text : .skipped
+                }
             case .tag:
                 if byte == UInt8(ascii: ">") { state = .text }
                 else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") { state = .quoted(byte) }
                 else if byte == UInt8(ascii: "=") {
                     attributes += 1
                     if attributes > Self.maximumAttributes {
-                        return (tagStart, "a start tag with more than \(Self.maximumAttributes) attributes; the rest of the document is not read")
+                        endRun(at: index)
+                        return .refuse(tagStart: tagStart, reason: "a start tag with more than \(Self.maximumAttributes) attributes; the rest of the document is not read", before: pieces)
                     }
                 }
             case .quoted(let quote):
                 if byte == quote { state = .tag }
+            case .comment, .cdata:
+                let isComment: Bool = { if case .comment = state { return true } else { return false } }()
+                let ends = byte == UInt8(ascii: ">") && (isComment ? tail == (UInt8(ascii: "-"), UInt8(ascii: "-")) : tail == (UInt8(ascii: "]"), UInt8(ascii: "]")))
+                tail = (tail.1, byte)
+                sectionBytes += 1
+                if ends {
+                    state = .text
+                    if cutting {
+                        pieces.append(.literal(isComment ? "-->" : "]]>"))
+                        cutting = false
+                        runStart = index + 1
+                    }
+                } else if !cutting, sectionBytes > Self.maximumSection {
+                    // The rest of this section is not fed; its end will be.
+                    cutting = true
+                    endRun(at: index)
+                }
             case .skipped:
-                // Ends at the next `>`: one inside a comment or CDATA ends the skipping early, after which only
-                // a comment's text that looks like a huge tag could be refused.
                 if byte == UInt8(ascii: ">") { state = .text }
             }
             switch state {
             case .tag, .quoted:
                 if offset + index - tagStart > Self.maximumBytes {
-                    return (tagStart, "a start tag longer than \(Self.maximumBytes) bytes; the rest of the document is not read")
+                    endRun(at: index)
+                    return .refuse(tagStart: tagStart, reason: "a start tag longer than \(Self.maximumBytes) bytes; the rest of the document is not read", before: pieces)
                 }
             default:
                 break
             }
         }
-        return nil
+        endRun(at: bytes.count)
+        return .feed(pieces)
     }
 }
