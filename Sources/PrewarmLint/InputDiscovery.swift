@@ -2,8 +2,8 @@ import Foundation
 
 /// Expands the paths a user gave into the inputs to read, in a deterministic order.
 ///
-/// A directory is walked recursively; its files are sorted by path (byte order, so the order
-/// does not depend on the file system or the locale). Hidden files and folders (`.DS_Store`,
+/// A directory is walked recursively; all inputs are sorted by path (byte order, so the order
+/// depends neither on the file system, the locale, nor the order of the arguments), standard input first. Hidden files and folders (`.DS_Store`,
 /// `.git`) are skipped, and symbolic links to directories are not followed, so a link loop
 /// cannot make the walk endless. `-` is standard input.
 public enum InputDiscovery {
@@ -40,6 +40,22 @@ public enum InputDiscovery {
             files.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
             result.inputs += files.map { DiscoveredInput(input: .file($0), foundInDirectory: true) }
         }
+        // One order whatever the order of the arguments: standard input first, then by path (bytes), the same
+        // file named twice read once. Reports are then the same bytes for `a b` and `b a`.
+        var seen: Set<String> = []
+        result.inputs = result.inputs.filter { input in
+            guard case .file(let path) = input.input else { return true }
+            return seen.insert(path).inserted
+        }.sorted { lhs, rhs in
+            switch (lhs.input, rhs.input) {
+            case (.standardInput, .file): return true
+            case (.file, .standardInput): return false
+            case (.file(let a), .file(let b)): return a.utf8.lexicographicallyPrecedes(b.utf8)
+            default: return false
+            }
+        }
+        result.failures.sort { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
+        result.notes.sort { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
         return result
     }
 

@@ -187,7 +187,7 @@ struct SessionsCommandTests {
         #expect(run.status == 0)
         let report = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
         #expect(report["schemaVersion"] as? Int == 1)
-        #expect((report["inputs"] as? [[String: Any]])?.map { $0["format"] as? String } == ["console-copy", "log-show-ndjson"])
+        #expect((report["inputs"] as? [[String: Any]])?.map { $0["format"] as? String } == ["log-show-ndjson", "console-copy"])  // sorted by path
         let sessions = try #require(report["sessions"] as? [[String: Any]])
         #expect(sessions.map { $0["id"] as? String } == ["com.example.ledger#1", "com.example.notes#1"])
         #expect(sessions.map { $0["kind"] as? String } == ["prewarm-outcome-unknown", "cold-launch"])

@@ -280,6 +280,17 @@ struct LintCommandTests {
         #expect(refused.stderr.contains("error: not a prewarm-lint baseline"))
     }
 
+    @Test("the same bytes whatever the order of the inputs, merged or apart, the same file named twice read once (issue 19)")
+    func orderIndependent() throws {
+        let paths = [Self.scene, Self.watchdog, Self.jetsam, Self.cold].map { Self.root.appendingPathComponent($0).path }
+        for mode in [[], ["--separately"]] {
+            let forward = try CLI.run(["--date", "2024-03-18", "--format", "json"] + mode + paths)
+            let backward = try CLI.run(["--date", "2024-03-18", "--format", "json"] + mode + paths.reversed() + [paths[0]])
+            #expect(forward.stdout == backward.stdout, "\(mode)")
+            #expect(forward.stdout.count > 1000)
+        }
+    }
+
     @Test("limits are options: a tiny --max-line-length cuts and reports, --max-open-sessions closes early and says so")
     func limitOptions() throws {
         let usage = try CLI.run(["--max-line-length", "10", Self.cold], in: Self.root)
