@@ -9,7 +9,7 @@ public import PrewarmLintSessions
 /// Reads inputs and rebuilds their launch sessions.
 ///
 /// The order of the stages, and why:
-/// 1. read each input (`InputReader`), in the order given;
+/// 1. read each input (`InputReader`), in the order given (`InputDiscovery` sorts them by path);
 /// 2. classify its events — the classifier learns which pids and names are apps from earlier lines —
 ///    and keep only those that mean something for a launch (a small share of a device log);
 /// 3. put them in time order before any session decision depends on it, and

@@ -6,7 +6,7 @@ struct EventsCommand: ParsableCommand {
         commandName: "events",
         abstract: "Print the normalized events of the inputs.",
         discussion: """
-        Events are printed in input order, inputs in the order given (directories sorted by path). \
+        Events are printed in input order, inputs sorted by path (standard input first). \
         Diagnostics and a summary per input go to standard error, so standard output stays data. \
         A time marked ~ had a part inferred (date, year or UTC offset).
 
