@@ -91,28 +91,23 @@ public struct LogStreamReader {
         }
         guard case .decoding(var decoder) = stage else { return }
         decoder.decodeLast(emit: emit)
+        // What the gzip stream's end says, if anything: cut short, or padded with zeros (nothing lost).
+        var note: ReaderDiagnostic?
+        let origin = EventOrigin(input: configuration.inputName, line: decoder.statistics.lines, byteOffset: 0)
         if let inflater, !inflater.isAtStreamEnd {
-            let diagnostic = ReaderDiagnostic(code: .truncatedInput, severity: .warning,
-                                              message: "gzip stream ends early; the input is cut short",
-                                              origin: EventOrigin(input: configuration.inputName, line: decoder.statistics.lines, byteOffset: 0),
-                                              lineCount: 0)
-            var statistics = decoder.statistics
-            statistics.count(diagnostic)
-            emit(.diagnostic(diagnostic))
-            finalStatistics = statistics
+            note = ReaderDiagnostic(code: .truncatedInput, severity: .warning, message: "gzip stream ends early; the input is cut short",
+                                    origin: origin, lineCount: 0)
         } else if let inflater, inflater.trailingZeroBytes > 0 {
-            // Padding after the last member, as `gzip -t` accepts it: said, nothing lost.
-            let diagnostic = ReaderDiagnostic(code: .gzipPadding, severity: .note,
-                                              message: "\(inflater.trailingZeroBytes) bytes of zeros after the last gzip member were passed over (padding)",
-                                              origin: EventOrigin(input: configuration.inputName, line: decoder.statistics.lines, byteOffset: 0),
-                                              lineCount: 0)
-            var statistics = decoder.statistics
-            statistics.count(diagnostic)
-            emit(.diagnostic(diagnostic))
-            finalStatistics = statistics
-        } else {
-            finalStatistics = decoder.statistics
+            note = ReaderDiagnostic(code: .gzipPadding, severity: .note,
+                                    message: "\(inflater.trailingZeroBytes) bytes of zeros after the last gzip member were passed over (padding)",
+                                    origin: origin, lineCount: 0)
         }
+        var statistics = decoder.statistics
+        if let note {
+            statistics.count(note)
+            emit(.diagnostic(note))
+        }
+        finalStatistics = statistics
         stage = .failed
     }
 

@@ -16,6 +16,22 @@ struct LintCommandTests {
     static let jetsam = "Corpus/scenarios/prewarm-unused-jetsam/log.txt"
     static let cold = "Corpus/scenarios/cold-launch/log.txt"
 
+    /// A FIFO in `folder` whose writer writes the scene log and keeps the pipe open, as `log stream` would: a
+    /// reader blocks until Ctrl-C.
+    static func liveFIFO(in folder: URL) throws -> String {
+        let fifo = folder.appendingPathComponent("live.log").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let log = try Data(contentsOf: root.appendingPathComponent(scene))
+        let writer = Thread {
+            let handle = FileHandle(forWritingAtPath: fifo)
+            handle?.write(log)
+            Thread.sleep(forTimeInterval: 8)
+            try? handle?.close()
+        }
+        writer.start()
+        return fifo
+    }
+
     static func temporaryFolder() throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("prewarm-lint-lint-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -318,17 +334,7 @@ struct LintCommandTests {
     func interrupted() throws {
         let folder = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let fifo = folder.appendingPathComponent("live.log").path
-        #expect(mkfifo(fifo, 0o600) == 0)
-        let log = try Data(contentsOf: Self.root.appendingPathComponent(Self.scene))
-        // The writer keeps the pipe open after the log, as `log stream` would: the reader blocks until Ctrl-C.
-        let writer = Thread {
-            let handle = FileHandle(forWritingAtPath: fifo)
-            handle?.write(log)
-            Thread.sleep(forTimeInterval: 8)
-            try? handle?.close()
-        }
-        writer.start()
+        let fifo = try Self.liveFIFO(in: folder)
         let run = try CLI.run(["--date", "2024-03-18", "--format", "json", fifo], interruptAfter: 1.5)
         #expect(run.status == 130)
         let report = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
@@ -341,16 +347,7 @@ struct LintCommandTests {
     func interruptedInsights(command: String) throws {
         let folder = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let fifo = folder.appendingPathComponent("live.log").path
-        #expect(mkfifo(fifo, 0o600) == 0)
-        let log = try Data(contentsOf: Self.root.appendingPathComponent(Self.scene))
-        let writer = Thread {
-            let handle = FileHandle(forWritingAtPath: fifo)
-            handle?.write(log)
-            Thread.sleep(forTimeInterval: 8)
-            try? handle?.close()
-        }
-        writer.start()
+        let fifo = try Self.liveFIFO(in: folder)
         let other = Self.root.appendingPathComponent(Self.cold).path
         let arguments: [String] = switch command {
         case "compare": ["compare", "--date", "2024-03-18", "--format", "json", other, "--", fifo]
