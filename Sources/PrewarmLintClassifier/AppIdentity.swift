@@ -78,14 +78,17 @@ public enum AppIdentityParser {
         // `xpcservice<…([app<…>:pid])>`: the host app inside is named, the outer process is the subject.
         var searchFrom = 0
         var nestedUntil = -1
-        var earliestOuter: Int?
-        for kind in outerKinds {
-            if let at = find(utf8, kind, from: 0), earliestOuter.map({ at < $0 }) ?? true { earliestOuter = at }
-        }
-        if let outer = earliestOuter, let open = find(utf8, "<", from: outer), let close = matchingClose(utf8, from: open),
-           find(utf8, "app<", from: 0).map({ $0 > outer }) ?? true, find(utf8, "application<", from: 0).map({ $0 > outer }) ?? true {
-            searchFrom = open + 1
-            nestedUntil = close
+        // A nested identity is always written `([app<…` or `([application<…`: one scan rules most lines out.
+        if find(utf8, "([app", from: 0) != nil {
+            var earliestOuter: Int?
+            for kind in outerKinds {
+                if let at = find(utf8, kind, from: 0), earliestOuter.map({ at < $0 }) ?? true { earliestOuter = at }
+            }
+            if let outer = earliestOuter, let open = find(utf8, "<", from: outer), let close = matchingClose(utf8, from: open),
+               find(utf8, "app<", from: 0).map({ $0 > outer }) ?? true, find(utf8, "application<", from: 0).map({ $0 > outer }) ?? true {
+                searchFrom = open + 1
+                nestedUntil = close
+            }
         }
         var position = searchFrom
         while position < utf8.count {

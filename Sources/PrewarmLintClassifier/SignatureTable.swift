@@ -433,7 +433,10 @@ public struct SignatureTable: Sendable {
     static let app: [MessageSignature] = [
         MessageSignature(
             id: "app-keychain-interaction-not-allowed", roles: [.app, .other], meaning: .keychainFailure,
-            any: ["errSecInteractionNotAllowed", "-25308", "User interaction is not allowed"], anyIsDetail: true,
+            // Every text at least seven bytes, so the anchor prefilter rules out the lines holding none (a bare
+            // `-25308` would be tried on every line of every process not known as an app).
+            any: ["errSecInteractionNotAllowed", "User interaction is not allowed", " -25308", "(-25308)", "[-25308]", "=-25308"],
+            anyIsDetail: true,
             seenOn: "any (iOS 9–26: `SecOSStatusWith error:[-25308]` on iOS 9–10; the message of -25308, `User interaction is not allowed.`, in apps' own error lines)",
             example: "SecItemCopyMatching: errSecInteractionNotAllowed (-25308)",
             source: "app line shape from domain.md §5 (keychain read while locked); the spellings 'Keychain error -25308: User interaction is not allowed.' (russhwolf/multiplatform-settings#171), 'getAuthToken error : User interaction is not allowed.' (kishikawakatsumi/KeychainAccess#488)"),
