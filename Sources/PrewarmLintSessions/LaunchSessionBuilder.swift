@@ -238,6 +238,7 @@ public struct LaunchSessionBuilder: Sendable {
             }
         case .userLaunchRequest:
             claimTap(for: &session, at: event.timestamp)
+            pendingTap = nil  // a tap belongs to the launch that follows it, or to none
             mark(.launchRequest)
             if session.kind == .unknown && !session.hasMilestone(.processStart) {
                 session.kind = .coldLaunch
@@ -278,9 +279,14 @@ public struct LaunchSessionBuilder: Sendable {
         case .suspension:
             if !session.hasMilestone(.activation) { mark(.suspended) }
         case .activation:
+            // A process already there (prewarmed, suspended) is activated by the tap the user made; an activation
+            // of a process already active (a resume within the session) takes the tap too, so it is never left
+            // for another app's launch.
+            if !session.hasMilestone(.activation), !session.hasMilestone(.launchRequest) || session.wasPrewarmedSoFar {
+                claimTap(for: &session, at: event.timestamp)
+            }
+            pendingTap = nil
             if !session.hasMilestone(.activation) {
-                // A process already there (prewarmed, suspended) is activated by the tap the user made.
-                if !session.hasMilestone(.launchRequest) || session.wasPrewarmedSoFar { claimTap(for: &session, at: event.timestamp) }
                 mark(.activation)
                 resolveKindAtActivation(&session, key: key)
             }

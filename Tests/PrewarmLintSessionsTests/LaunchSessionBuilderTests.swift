@@ -118,6 +118,30 @@ struct LaunchSessionBuilderTests {
         #expect(result[0].decidedBy?.line == 8)
     }
 
+    @Test("an iOS 26 tap names no app: the launch right after it claims it; a tap the next launch event does not claim is dropped, never given to a later launch")
+    func tapClaims() throws {
+        let result = try sessions("""
+            34\tdefault\t09:00:00.000000-0700\tSpringBoard\tSBIconView touches began with event: <UITouchesEvent: 0x865746a00> timestamp: 2.93768e+06 touches: {(
+            34\tdefault\t09:00:00.094000-0700\tSpringBoard\tBootstrapping app<com.example.ledger> with intent foreground-interactive
+            33\tdefault\t09:00:00.103000-0700\trunningboardd\tNow tracking process: [app<com.example.ledger(501)>:2231]
+            34\tdefault\t09:00:00.110000-0700\tSpringBoard\t[app<com.example.ledger>:2231] Bootstrap success!
+            34\tdefault\t09:00:00.322000-0700\tSpringBoard\t[(FBSceneManager):sceneID:com.example.ledger-default] scene content state changed: ready
+            34\tdefault\t09:00:05.000000-0700\tSpringBoard\tSBIconView touches began with event: <UITouchesEvent: 0x865746a00> timestamp: 2.93769e+06 touches: {(
+            34\tdefault\t09:00:05.100000-0700\tSpringBoard\t[app<com.example.ledger>:2231] Setting process visibility to: Foreground
+            34\tdefault\t09:00:05.900000-0700\tSpringBoard\tBootstrapping app<com.example.notes> with intent foreground-interactive
+            33\tdefault\t09:00:05.910000-0700\trunningboardd\tNow tracking process: [app<com.example.notes(501)>:2232]
+            34\tdefault\t09:00:05.990000-0700\tSpringBoard\t[app<com.example.notes>:2232] Bootstrap success!
+            """)
+        try #require(result.count == 2)
+        let ledger = try #require(result.first { $0.app.bundleID == "com.example.ledger" })
+        #expect(ledger.milestone(.tap)?.evidence.line == 1)
+        #expect(ledger.userPerceivedLaunch?.microseconds == 322_000)
+        // The second tap went to Ledger's return to the foreground: Notes, 0.9 s later, has no tap.
+        let notes = try #require(result.first { $0.app.bundleID == "com.example.notes" })
+        #expect(notes.milestone(.tap) == nil)
+        #expect(notes.milestones.first?.name == .launchRequest)
+    }
+
     @Test("real excerpt 01: a certain prewarm; that it went unused is not in the log (it ends first)")
     func lyft() throws {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
