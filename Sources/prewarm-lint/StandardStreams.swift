@@ -78,8 +78,12 @@ enum StandardStreams {
 enum TerminalSafeText {
     static func append(_ text: String, to output: inout [UInt8]) {
         let utf8 = text.utf8
-        // Most text has no control byte: copied as it is.
-        guard utf8.contains(where: { $0 < 0x20 && $0 != 0x0A && $0 != 0x09 || $0 == 0x7F || $0 == 0xC2 }) else {
+        // Most text has no control byte: copied as it is (found in one pass over the contiguous bytes).
+        let clean = utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+            for byte in bytes where byte < 0x20 && byte != 0x0A && byte != 0x09 || byte == 0x7F || byte == 0xC2 { return false }
+            return true
+        } ?? !utf8.contains(where: { $0 < 0x20 && $0 != 0x0A && $0 != 0x09 || $0 == 0x7F || $0 == 0xC2 })
+        guard !clean else {
             output.append(contentsOf: utf8)
             return
         }
