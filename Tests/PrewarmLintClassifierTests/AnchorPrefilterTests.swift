@@ -23,7 +23,7 @@ struct AnchorPrefilterTests {
                 messages.append(String(decoding: changed, as: UTF8.self))
             }
         }
-        for folder in ["../shared/real-logs", "Corpus/formats", "Corpus/scenarios", "Corpus/insights"] {
+        for folder in ["Corpus/real-logs", "Corpus/formats", "Corpus/scenarios", "Corpus/insights"] {
             let url = root.appendingPathComponent(folder)
             guard let files = FileManager.default.enumerator(at: url, includingPropertiesForKeys: nil) else { continue }
             for case let file as URL in files where ["txt", "log", "ndjson", "json"].contains(file.pathExtension) {

@@ -81,7 +81,7 @@ struct AppIdentityParserTests {
 @Suite("EventClassifier on real excerpts")
 struct RealExcerptClassificationTests {
     static let realLogs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("shared/real-logs")
+        .appendingPathComponent("Corpus/real-logs")
 
     static func classify(_ file: String) throws -> [ClassifiedEvent] {
         let bytes = Array(try Data(contentsOf: realLogs.appendingPathComponent(file)))

@@ -10,10 +10,8 @@ import Testing
 @Suite("hazard accounting")
 struct HazardAccountingTests {
     static let inputs: [String] = {
-        var paths = [repositoryRoot.appendingPathComponent("Corpus").path]
-        let real = repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/real-logs").path
-        if FileManager.default.fileExists(atPath: real) { paths.append(real) }
-        return InputDiscovery.expand(paths).inputs.compactMap { input in
+        // The whole corpus, its real excerpts (Corpus/real-logs) included.
+        InputDiscovery.expand([repositoryRoot.appendingPathComponent("Corpus").path]).inputs.compactMap { input in
             if case .file(let path) = input.input, !path.hasSuffix(".json") || path.hasSuffix("log.json") { return path }
             return nil
         }

@@ -3,11 +3,11 @@ import PrewarmLint
 import PrewarmLintTesting
 import Testing
 
-/// Every excerpt in ../shared/real-logs: read with the right format, every line accounted for.
-@Suite("../shared/real-logs")
+/// Every real excerpt (Corpus/real-logs, copied byte for byte from the shared collection): read with the right format, every line accounted for.
+@Suite("Corpus/real-logs")
 struct RealLogsTests {
-    static let folder = repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/real-logs")
-    static let files = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted()
+    static let folder = repositoryRoot.appendingPathComponent("Corpus/real-logs")
+    static let files = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0.hasSuffix(".log") }.sorted()
 
     /// The format each excerpt's header names; nil for the crash report and the message-only fragment.
     static func expectedFormat(of file: String) throws -> LogFormat? {
@@ -23,7 +23,7 @@ struct RealLogsTests {
 
     @Test("the real excerpts are here")
     func excerptsPresent() {
-        #expect(Self.files.count >= 17, "expected the excerpts of ../shared/real-logs beside the repository")
+        #expect(Self.files.count >= 17, "expected the real excerpts in Corpus/real-logs")
     }
 
     @Test("each excerpt reads as the format its header names, the same in any chunking", arguments: files)

@@ -109,7 +109,7 @@ struct LaunchSessionBuilderTests {
     @Test("real excerpt 25: a background push launch")
     func backgroundLaunch() throws {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("shared/real-logs/25-flutterfire5702-ios14-background-push-launch.log")
+            .appendingPathComponent("Corpus/real-logs/25-flutterfire5702-ios14-background-push-launch.log")
         let result = try sessions(String(decoding: try Data(contentsOf: url), as: UTF8.self), date: "2021-04-28")
         try #require(result.count == 1)
         #expect(result[0].kind == .backgroundLaunch)
@@ -145,7 +145,7 @@ struct LaunchSessionBuilderTests {
     @Test("real excerpt 01: a certain prewarm; that it went unused is not in the log (it ends first)")
     func lyft() throws {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("shared/real-logs/01-lyft-das-prewarm-launch-line.log")
+            .appendingPathComponent("Corpus/real-logs/01-lyft-das-prewarm-launch-line.log")
         let result = try sessions(String(decoding: try Data(contentsOf: url), as: UTF8.self), date: "2022-06-08")
         try #require(result.count == 1)
         #expect(result[0].kind == .prewarmOutcomeUnknown)

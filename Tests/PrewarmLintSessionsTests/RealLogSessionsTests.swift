@@ -2,11 +2,11 @@ import Foundation
 import PrewarmLint
 import Testing
 
-@Suite("sessions of ../shared/real-logs")
+@Suite("sessions of Corpus/real-logs")
 struct RealLogSessionsTests {
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("shared/real-logs")
-    static let files = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted()
+        .appendingPathComponent("Corpus/real-logs")
+    static let files = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0.hasSuffix(".log") }.sorted()
 
     static func sessions(_ file: String) -> [LaunchSession] {
         let options = ReadOptions(timeInference: TimeInference(date: CivilDateTime(year: 2022, month: 6, day: 8), year: 2022))
