@@ -116,24 +116,18 @@ struct InputClassifier: Sendable {
             decisions.append(PrewarmDecision(reason: reason, app: classified?.subject?.bundleID, time: event.timestamp,
                                              evidence: event.origin, text: SessionEvent.keptText(event.message)))
         }
-        if let classified {
-            // A tap naming its app `<private>` is kept for the launch that claims it by time; still redacted.
-            if classified.subject == nil, event.message.contains("<private>") {
-                if redactedFirst == nil { redactedFirst = event.origin }
-                redactedCount += 1
-            }
-            return classified
-        }
-        // Redacted: the line names no app but `<private>` (`Icon tapped: <private>`, `app<<private>>`); a line
-        // that names one nested in another process (an extension's state) is about that process, not redacted.
-        if classifier.lastMeaning != nil, event.message.contains("<private>"), AppIdentityParser.firstMention(in: event.message) == nil {
+        // Redacted: a launch line that names no app but `<private>` (`Icon tapped: <private>`, `app<<private>>`),
+        // kept (a tap, claimed by time) or not; a line naming an app nested in another process (an extension's
+        // state) is about that process, not redacted.
+        if classifier.lastMeaning != nil, classified?.subject == nil, event.message.contains("<private>"),
+           classified != nil || AppIdentityParser.firstMention(in: event.message) == nil {
             if redactedFirst == nil { redactedFirst = event.origin }
             redactedCount += 1
-        } else if let meaning = classifier.lastMeaning, meaning.isHazardEvidence {
+        } else if classified == nil, let meaning = classifier.lastMeaning, meaning.isHazardEvidence {
             if unattributedFirst == nil { unattributedFirst = event.origin }
             unattributedCount[meaning, default: 0] += 1
         }
-        return nil
+        return classified
     }
 
     /// The diagnostics of the end of the input.

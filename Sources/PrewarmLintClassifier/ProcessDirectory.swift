@@ -39,9 +39,6 @@ public struct ProcessDirectory: Sendable {
     public private(set) var lastRemembered: Int?
     /// The pid forgotten to make room for ``lastRemembered``, if one was.
     public private(set) var lastForgotten: Int?
-    /// How many times the names that join pid-less lines changed (a name joined, or one no longer joined):
-    /// what lets a copy of them follow the directory (``joinableNames``).
-    public private(set) var nameChanges = 0
 
     /// An empty directory remembering at most `capacity` pids.
     public init(capacity: Int = ProcessDirectory.defaultCapacity) {
@@ -63,11 +60,6 @@ public struct ProcessDirectory: Sendable {
         return pid
     }
 
-    /// The names ``joinablePID(name:)`` answers for.
-    public var joinableNames: [String] {
-        pidByName.compactMap { name, pid in !ambiguousNames.contains(name) && bundleByPID[pid] != nil ? name : nil }
-    }
-
     /// Counts a pid-less line of `name` that could not be joined because the name is ambiguous.
     mutating func noteLineWithoutPID(name: String) {
         if ambiguousNames.contains(name) { ambiguousNameLines += 1 }
@@ -80,10 +72,7 @@ public struct ProcessDirectory: Sendable {
         if previous == nil { remember(pid) }
         bundleByPID[pid] = bundle
         // A new app on this pid: the old name no longer holds.
-        if let name = nameByPID.removeValue(forKey: pid), pidByName[name] == pid {
-            pidByName[name] = nil
-            nameChanges += 1
-        }
+        if let name = nameByPID.removeValue(forKey: pid), pidByName[name] == pid { pidByName[name] = nil }
     }
 
     /// `name` is the process at `pid`: remembered only for an app's pid (a name paired with another pid
@@ -92,7 +81,7 @@ public struct ProcessDirectory: Sendable {
         guard pid > 0, !name.isEmpty, let bundle = bundleByPID[pid] else { return }
         if let known = nameByPID[pid] {
             guard known != name else { return }
-            if pidByName[known] == pid { pidByName[known] = nil; nameChanges += 1 }
+            if pidByName[known] == pid { pidByName[known] = nil }
         }
         nameByPID[pid] = name
         pair(name, with: pid, bundle: bundle)
@@ -104,7 +93,6 @@ public struct ProcessDirectory: Sendable {
             ambiguousNames.insert(name)
         }
         pidByName[name] = pid
-        nameChanges += 1
     }
 
     private mutating func remember(_ pid: Int) {
@@ -123,7 +111,6 @@ public struct ProcessDirectory: Sendable {
         if let name = nameByPID.removeValue(forKey: oldest), pidByName[name] == oldest {
             pidByName[name] = nil
             ambiguousNames.remove(name)
-            nameChanges += 1
         }
         forgotten += 1
         order[next] = pid

@@ -178,9 +178,9 @@ struct LintCommand: ParsableCommand {
         }
         if let writeBaseline {
             let text = Baseline(findings: report.findings).text
-            switch OutputFile.open(writeBaseline) {
+            switch OutputFile.openInPlace(writeBaseline) {
             case .success(let descriptor):
-                let failure = OutputFile.write(Array(text.utf8), to: descriptor)
+                let failure = OutputFile.writeWhole(Array(text.utf8), to: descriptor)
                 close(descriptor)
                 if let failure {
                     StandardStreams.err("\(writeBaseline): error: cannot write the baseline file: \(failure.reason)")
@@ -219,11 +219,11 @@ struct LintCommand: ParsableCommand {
         for extra in output {
             // Written in pieces as rendered: a long JSON report is never whole in memory.
             let renderer = extra.format.renderer(rules: descriptions, color: false, failOn: threshold ?? .error, markers: configuration.markers)
-            switch OutputFile.open(extra.path) {
+            switch OutputFile.openInPlace(extra.path) {
             case .success(let descriptor):
                 var failure: OutputFile.OutputError?
                 renderer.render(report) { piece in
-                    if failure == nil { failure = OutputFile.write(Array(piece.utf8), to: descriptor) }
+                    if failure == nil { failure = OutputFile.writeWhole(Array(piece.utf8), to: descriptor) }
                 }
                 close(descriptor)
                 if let failure {

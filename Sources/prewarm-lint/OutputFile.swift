@@ -37,13 +37,13 @@ enum OutputFile {
     }
 
     /// Opens `path` for writing in place; the descriptor, or why not (with the system's reason).
-    static func open(_ path: String) -> Result<Int32, OutputError> {
+    static func openInPlace(_ path: String) -> Result<Int32, OutputError> {
         var status = stat()
         let exists = stat(path, &status) == 0
         let regular = !exists || (status.st_mode & S_IFMT) == S_IFREG
         // A FIFO is opened without blocking: with no reader that fails (ENXIO) instead of waiting forever.
         let flags = regular ? O_WRONLY | O_CREAT | O_TRUNC : O_WRONLY | ((status.st_mode & S_IFMT) == S_IFIFO ? O_NONBLOCK : 0)
-        let descriptor = Glibc_open(path, flags, 0o644)
+        let descriptor = open(path, flags, 0o644)
         guard descriptor >= 0 else {
             let reason = errno == ENXIO ? "a FIFO with no reader" : String(cString: strerror(errno))
             return .failure(OutputError(reason: reason))
@@ -52,11 +52,11 @@ enum OutputFile {
     }
 
     /// Writes `bytes` to `descriptor` whole; the system's reason when it cannot.
-    static func write(_ bytes: [UInt8], to descriptor: Int32) -> OutputError? {
+    static func writeWhole(_ bytes: [UInt8], to descriptor: Int32) -> OutputError? {
         bytes.withUnsafeBytes { raw -> OutputError? in
             var offset = 0
             while offset < raw.count {
-                let written = Glibc_write(descriptor, raw.baseAddress! + offset, raw.count - offset)
+                let written = write(descriptor, raw.baseAddress! + offset, raw.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
                     if errno == EAGAIN { usleep(1000); continue }
@@ -71,26 +71,4 @@ enum OutputFile {
     struct OutputError: Error {
         var reason: String
     }
-}
-
-@inline(__always)
-private func Glibc_open(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 {
-    #if canImport(Darwin)
-    return Darwin.open(path, flags, mode)
-    #elseif canImport(Musl)
-    return Musl.open(path, flags, mode)
-    #else
-    return Glibc.open(path, flags, mode)
-    #endif
-}
-
-@inline(__always)
-private func Glibc_write(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
-    #if canImport(Darwin)
-    return Darwin.write(descriptor, buffer, count)
-    #elseif canImport(Musl)
-    return Musl.write(descriptor, buffer, count)
-    #else
-    return Glibc.write(descriptor, buffer, count)
-    #endif
 }

@@ -1,5 +1,6 @@
 import Foundation
 import PrewarmLint
+import PrewarmLintTesting
 import Testing
 
 /// `compare` on the user-perceived launch: cold launches drawn from a seeded model of the real ones
@@ -9,18 +10,12 @@ import Testing
 /// are told apart rarely (the rate is measured and stated in docs/insights.md).
 @Suite("compare: power and false alarms on the user-perceived launch")
 struct LaunchComparisonPowerTests {
-    /// SplitMix64, and normal draws by Box–Muller.
+    /// Normal draws by Box–Muller from a seeded generator.
     struct Draws {
-        var state: UInt64
-        mutating func next() -> Double {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return Double((z ^ (z >> 31)) >> 11) / Double(1 << 53)
-        }
+        var generator: SeededGenerator
+        init(state seed: UInt64) { generator = SeededGenerator(seed: seed) }
         mutating func normal(_ mean: Double, _ spread: Double, atLeast floor: Double) -> Double {
-            let u = max(next(), 1e-12), v = next()
+            let u = max(generator.nextUnit(), 1e-12), v = generator.nextUnit()
             return max(floor, mean + spread * (-2 * log(u)).squareRoot() * cos(2 * .pi * v))
         }
     }

@@ -49,15 +49,6 @@ struct CutInvarianceTests {
         return paths
     }
 
-    struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        init(seed: UInt64) { state = seed &+ 0x9E37_79B9_7F4A_7C15 }
-        mutating func next() -> UInt64 {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return state ^ (state >> 29)
-        }
-    }
-
     static let ndjsonRecord: @Sendable (ArraySlice<UInt8>) -> Bool = { $0.first == UInt8(ascii: "{") }
     /// A `log show` text record starts with its date; continuation lines with a tab or a space.
     static let logShowRecord: @Sendable (ArraySlice<UInt8>) -> Bool = { $0.first.map { $0 >= 0x30 && $0 <= 0x39 } ?? false }

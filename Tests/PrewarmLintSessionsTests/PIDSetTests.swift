@@ -1,24 +1,14 @@
 @testable import PrewarmLint
+import PrewarmLintTesting
 import Testing
 
 /// The record filter keeps the pids of apps in a `PIDSet` (bits below 131,072, a `Set` beyond): it must
 /// answer as a `Set<Int>` does after any sequence of insertions and removals, at the edges of its bits too.
 @Suite("PIDSet")
 struct PIDSetTests {
-    /// xorshift64*, seeded: the same steps on every run.
-    struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
-        mutating func next() -> UInt64 {
-            state ^= state >> 12
-            state ^= state << 25
-            state ^= state >> 27
-            return state &* 0x2545_F491_4F6C_DD1D
-        }
-    }
-
     @Test("the same answers as a Set<Int> after 20,000 random insertions and removals")
     func sameAsASet() {
-        var generator = SeededGenerator()
+        var generator = SeededGenerator(seed: 0x9E37_79B9_7F4A_7C15)
         let edges = [-1, 0, 1, 63, 64, 65, 131_071, 131_072, 131_073, Int.max, Int.min, 99_999]
         var pids = PIDSet()
         var model = Set<Int>()
