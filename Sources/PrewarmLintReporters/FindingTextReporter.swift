@@ -82,6 +82,14 @@ public struct FindingTextReporter: Sendable {
         if !report.sessions.isEmpty { text += " (\(Self.kindCounts(report.sessions)))" }
         text += " from \(read) input\(read == 1 ? "" : "s")"
         if unreadable > 0 { text += "; \(unreadable) input\(unreadable == 1 ? "" : "s") could not be read" }
+        // How long the user waited, at a glance: the user-perceived launch (the median when there are several).
+        let launches = report.sessions.compactMap(\.userPerceivedLaunch)
+        if launches.count == 1 {
+            text += "; launch \(UserPerceivedLaunch.milliseconds(launches[0].microseconds)) (\(launches[0].label))"
+        } else if launches.count > 1 {
+            let sorted = launches.map(\.microseconds).sorted()
+            text += "; launch median \(UserPerceivedLaunch.milliseconds(sorted[(sorted.count - 1) / 2])) of \(launches.count) launches (`stats` for more)"
+        }
         if report.baselineSuppressed > 0 { text += "; \(report.baselineSuppressed) suppressed by the baseline" }
         let incomplete = report.sessions.filter(\.evidenceIncomplete).count
         if incomplete > 0 { text += "; evidence incomplete in \(incomplete) session\(incomplete == 1 ? "" : "s")" }

@@ -47,7 +47,7 @@ struct LintCommandTests {
         let run = try CLI.run(["--separately", "--date", "2024-03-18", "--no-color", Self.scene, Self.watchdog, Self.jetsam]
                                 + formats.flatMap { ["--output", "\($0.0)=\(folder.appendingPathComponent($0.1).path)"] }, in: Self.root)
         #expect(run.status == 1)
-        #expect(run.stderr.hasSuffix("6 findings (2 errors, 3 warnings, 1 info) in 3 sessions (1 prewarm-unused, 1 prewarm-then-launch, 1 background-launch) from 3 inputs\n"))
+        #expect(run.stderr.hasSuffix("6 findings (2 errors, 3 warnings, 1 info) in 3 sessions (1 prewarm-unused, 1 prewarm-then-launch, 1 background-launch) from 3 inputs; launch 102 ms (tap → active; no first-screen line)\n"))
         var problems: [String] = []
         if let problem = try GoldenFile.compare(run.stdout, with: Self.goldens.appendingPathComponent("report.txt"), name: "Goldens") { problems.append(problem) }
         for (_, file) in formats {
@@ -131,7 +131,7 @@ struct LintCommandTests {
         #expect(run.stderr.contains("\(nuls.path): error: not a recognized log format: no line of its first 4096 bytes looks like a supported log (see `prewarm-lint formats`; use --input-format to force one)\n"))
         #expect(run.stderr.contains("\(denied.path): error: cannot open: Permission denied (check the file's permissions)\n"))
         #expect(run.stdout.contains(": error: [keychain-while-locked]"), "the good input is still linted")
-        #expect(run.stderr.hasSuffix("4 findings (1 error, 3 warnings) in 1 session (1 prewarm-then-launch) from 1 input; 3 inputs could not be read\n"))
+        #expect(run.stderr.hasSuffix("4 findings (1 error, 3 warnings) in 1 session (1 prewarm-then-launch) from 1 input; 3 inputs could not be read; launch 102 ms (tap → active; no first-screen line)\n"))
     }
 
     @Test("a run that read no log is an error: a folder of non-logs, an empty folder, an input refused whole (exit 2, said)")
@@ -167,7 +167,7 @@ struct LintCommandTests {
         let mixed = try CLI.run(["--no-color", "--date", "2024-03-18", reports.path, Self.root.appendingPathComponent(Self.cold).path])
         #expect(mixed.status == 0)
         #expect(mixed.stderr.contains("note: skipped 2 files"))
-        #expect(mixed.stderr.hasSuffix("no findings in 1 session (1 cold-launch) from 1 input\n"))
+        #expect(mixed.stderr.hasSuffix("no findings in 1 session (1 cold-launch) from 1 input; launch 303 ms (tap → active; no first-screen line)\n"))
     }
 
     @Test("hazard lines no finding holds keep the summary from reading as clean")
@@ -175,7 +175,7 @@ struct LintCommandTests {
         let run = try CLI.run(["--no-color", "--date", "2024-03-18", Self.root.appendingPathComponent("Corpus/verdicts/protected-data-after-activation/log.txt").path])
         #expect(run.status == 0)
         #expect(run.stderr.contains("warning: 1 data-protection-failure line in no finding: after the user's activation, where protected-data-before-unlock does not look"))
-        #expect(run.stderr.hasSuffix("no findings, but hazard lines were read (see the 1 warning) in 1 session (1 cold-launch) from 1 input\n"))
+        #expect(run.stderr.hasSuffix("no findings, but hazard lines were read (see the 1 warning) in 1 session (1 cold-launch) from 1 input; launch 301 ms (launch request → active; no first-screen line)\n"))
         // With the rule turned off by the user: a note (not printed), still counted in the JSON report.
         let off = try CLI.run(["--no-color", "--format", "json", "--rule", "keychain-while-locked", "--date", "2024-03-18",
                                Self.root.appendingPathComponent("Corpus/verdicts/protected-data-after-activation/log.txt").path])
