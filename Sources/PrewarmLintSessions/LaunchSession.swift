@@ -170,7 +170,8 @@ public struct LaunchSession: Sendable, Hashable {
     /// The launch the user waited for: from the tap (else the launch request of a cold or debugger launch,
     /// else the activation of a process that was already there) to the first screen (else the best later
     /// proxy: the app's first frame, the launch's completion, the active state), as the lines show them.
-    /// Nil for a session nobody launched (a prewarm never activated, a background launch with no tap).
+    /// Nil for a session nobody was shown to launch (a prewarm never activated, a background launch, a session
+    /// whose start is not in the log) unless a tap starts it.
     public var userPerceivedLaunch: UserPerceivedLaunch? {
         let start: Milestone?
         if let tap = milestone(.tap) {
@@ -179,8 +180,8 @@ public struct LaunchSession: Sendable, Hashable {
             switch kind {
             case .coldLaunch, .debuggerLaunch: start = milestone(.launchRequest) ?? milestone(.processStart)
             case .prewarmThenLaunch, .resume: start = milestone(.activation)
-            case .unknown: start = hasMilestone(.processStart) ? milestone(.launchRequest) ?? milestone(.processStart) : milestone(.activation)
-            case .backgroundLaunch, .prewarmUnused, .prewarmOutcomeUnknown: start = nil
+            // A session whose start is not in the log was not shown to be launched by anyone: no launch time.
+            case .backgroundLaunch, .prewarmUnused, .prewarmOutcomeUnknown, .unknown: start = nil
             }
         }
         guard let start else { return nil }
