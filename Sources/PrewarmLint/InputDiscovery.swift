@@ -11,7 +11,7 @@ public enum InputDiscovery {
     public struct Result: Sendable {
         /// The inputs to read, in order.
         public var inputs: [DiscoveredInput] = []
-        /// Paths that do not exist or cannot be listed, with the system's reason.
+        /// Paths that do not exist or cannot be listed, with the system's reason (paths as ``FileSystemName/displayed(_:)`` shows them).
         public var failures: [(path: String, message: String)] = []
         /// Entries of a walked directory passed over, and why (a dangling symbolic link): said, not errors.
         public var notes: [(path: String, message: String)] = []
@@ -20,14 +20,13 @@ public enum InputDiscovery {
     /// The inputs `paths` name: `-` for standard input, files as given, directories walked recursively and sorted.
     public static func expand(_ paths: [String]) -> Result {
         var result = Result()
-        let manager = FileManager.default
         for path in paths {
             if path == "-" {
                 result.inputs.append(DiscoveredInput(input: .standardInput, foundInDirectory: false))
                 continue
             }
             var status = stat()
-            guard stat(path, &status) == 0 else {
+            guard FileSystemName.withPlatformPath(path, { stat($0, &status) }) == 0 else {
                 result.failures.append((path, Self.reason(path: path, errno: errno)))
                 continue
             }
@@ -54,8 +53,11 @@ public enum InputDiscovery {
             default: return false
             }
         }
-        result.failures.sort { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
-        result.notes.sort { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
+        // Failures and notes are for people: their paths as displayed (a byte that is not UTF-8 as \xNN).
+        result.failures = result.failures.map { (FileSystemName.displayed($0.path), $0.message) }
+            .sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
+        result.notes = result.notes.map { (FileSystemName.displayed($0.path), $0.message) }
+            .sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
         return result
     }
 
@@ -64,7 +66,7 @@ public enum InputDiscovery {
         switch code {
         case ENOENT:
             var link = stat()
-            if lstat(path, &link) == 0 { return "a symbolic link to nothing (dangling)" }
+            if FileSystemName.withPlatformPath(path, { lstat($0, &link) }) == 0 { return "a symbolic link to nothing (dangling)" }
             return "no such file or directory (check the path; - reads standard input)"
         case ELOOP: return "too many levels of symbolic links (a link loop)"
         case EACCES: return "permission denied (check the file's or its folders' permissions)"
@@ -74,35 +76,41 @@ public enum InputDiscovery {
 
     private static func walk(directory: String, into files: inout [String], failures: inout [(path: String, message: String)],
                              notes: inout [(path: String, message: String)]) {
-        let manager = FileManager.default
-        guard let handle = opendir(directory) else {
+        // readdir, not FileManager: the entries' names are bytes, kept as they are (see FileSystemName).
+        guard let handle = FileSystemName.withPlatformPath(directory, { opendir($0) }) else {
             failures.append((directory, "cannot list the directory: \(reason(path: directory, errno: errno))"))
             return
         }
+        var entries: [String] = []
+        errno = 0
+        while let entry = readdir(handle) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                FileSystemName.decoded(raw.prefix { $0 != 0 })
+            }
+            if !name.hasPrefix(".") { entries.append(name) }
+        }
+        let listingError = errno
         closedir(handle)
-        let entries: [String]
-        do {
-            entries = try manager.contentsOfDirectory(atPath: directory)
-        } catch {
-            failures.append((directory, "cannot list the directory (\((error as NSError).localizedDescription))"))
-            return
+        if listingError != 0 {
+            failures.append((directory, "cannot list the whole directory: \(String(cString: strerror(listingError)))"))
         }
         let prefix = directory.hasSuffix("/") ? directory : directory + "/"
-        for entry in entries where !entry.hasPrefix(".") {
+        for entry in entries {
             let path = prefix + entry
-            guard let attributes = try? manager.attributesOfItem(atPath: path), let type = attributes[.type] as? FileAttributeType else {
-                failures.append((path, "cannot read its attributes"))
+            var status = stat()
+            guard FileSystemName.withPlatformPath(path, { lstat($0, &status) }) == 0 else {
+                failures.append((path, "cannot read its attributes: \(reason(path: path, errno: errno))"))
                 continue
             }
-            switch type {
-            case .typeDirectory:
+            switch status.st_mode & S_IFMT {
+            case S_IFDIR:
                 walk(directory: path, into: &files, failures: &failures, notes: &notes)
-            case .typeRegular:
+            case S_IFREG:
                 files.append(path)
-            case .typeSymbolicLink:
+            case S_IFLNK:
                 // Follow links to files, never to directories; a link to nothing is said.
                 var target = stat()
-                if stat(path, &target) == 0 {
+                if FileSystemName.withPlatformPath(path, { stat($0, &target) }) == 0 {
                     if (target.st_mode & S_IFMT) == S_IFREG { files.append(path) }
                 } else {
                     notes.append((path, "passed over: \(reason(path: path, errno: errno))"))

@@ -116,8 +116,8 @@ public struct InputReader: Sendable {
             // A FIFO is opened without blocking (with no writer, a blocking open never returns and Ctrl-C could
             // not reach the report); the reader then waits for its writer below, interruptibly.
             var pathStatus = stat()
-            let isFIFO = stat(path, &pathStatus) == 0 && (pathStatus.st_mode & S_IFMT) == S_IFIFO
-            descriptor = open(path, isFIFO ? O_RDONLY | O_NONBLOCK : O_RDONLY)
+            let isFIFO = FileSystemName.withPlatformPath(path, { stat($0, &pathStatus) }) == 0 && (pathStatus.st_mode & S_IFMT) == S_IFIFO
+            descriptor = FileSystemName.withPlatformPath(path) { open($0, isFIFO ? O_RDONLY | O_NONBLOCK : O_RDONLY) }
             if isFIFO, descriptor >= 0 {
                 var waiting = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
                 while options.interruption?.isRaised != true {

@@ -1,14 +1,14 @@
 /// One input to read: a file, or standard input.
 public enum LogInput: Sendable, Hashable, CustomStringConvertible {
-    /// A file, by path.
+    /// A file, by path (as ``FileSystemName`` decodes it: every byte kept).
     case file(String)
     /// Standard input (`-`).
     case standardInput
 
-    /// The input as the user names it: its path, or `-`.
+    /// The input as the user names it: its path (a byte that is not UTF-8 as `\\xNN`, see ``FileSystemName``), or `-`.
     public var name: String {
         switch self {
-        case .file(let path): path
+        case .file(let path): FileSystemName.displayed(path)
         case .standardInput: "-"
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import PrewarmLint
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -18,32 +19,32 @@ enum OutputFile {
     /// Why `path` cannot be written, or nil: checked before reading, so a typo costs no run.
     static func problem(_ path: String, inputs: [String]) -> String? {
         var status = stat()
-        if stat(path, &status) == 0 {
+        if FileSystemName.withPlatformPath(path, { stat($0, &status) }) == 0 {
             if (status.st_mode & S_IFMT) == S_IFDIR { return "is a directory" }
             for input in inputs {
                 var other = stat()
-                if stat(input, &other) == 0, other.st_dev == status.st_dev, other.st_ino == status.st_ino {
-                    return "is one of the inputs (\(input)); it is never overwritten"
+                if FileSystemName.withPlatformPath(input, { stat($0, &other) }) == 0, other.st_dev == status.st_dev, other.st_ino == status.st_ino {
+                    return "is one of the inputs (\(FileSystemName.displayed(input))); it is never overwritten"
                 }
             }
-            if access(path, W_OK) != 0 { return "cannot be written: \(String(cString: strerror(errno)))" }
+            if FileSystemName.withPlatformPath(path, { access($0, W_OK) }) != 0 { return "cannot be written: \(String(cString: strerror(errno)))" }
             return nil
         }
         guard errno == ENOENT else { return "cannot be written: \(String(cString: strerror(errno)))" }
         let directory = (path as NSString).deletingLastPathComponent
         let parent = directory.isEmpty ? "." : directory
-        if access(parent, W_OK) != 0 { return "cannot be created in \(parent): \(String(cString: strerror(errno)))" }
+        if FileSystemName.withPlatformPath(parent, { access($0, W_OK) }) != 0 { return "cannot be created in \(FileSystemName.displayed(parent)): \(String(cString: strerror(errno)))" }
         return nil
     }
 
     /// Opens `path` for writing in place; the descriptor, or why not (with the system's reason).
     static func openInPlace(_ path: String) -> Result<Int32, OutputError> {
         var status = stat()
-        let exists = stat(path, &status) == 0
+        let exists = FileSystemName.withPlatformPath(path, { stat($0, &status) }) == 0
         let regular = !exists || (status.st_mode & S_IFMT) == S_IFREG
         // A FIFO is opened without blocking: with no reader that fails (ENXIO) instead of waiting forever.
         let flags = regular ? O_WRONLY | O_CREAT | O_TRUNC : O_WRONLY | ((status.st_mode & S_IFMT) == S_IFIFO ? O_NONBLOCK : 0)
-        let descriptor = open(path, flags, 0o644)
+        let descriptor = FileSystemName.withPlatformPath(path) { open($0, flags, 0o644) }
         guard descriptor >= 0 else {
             let reason = errno == ENXIO ? "a FIFO with no reader" : String(cString: strerror(errno))
             return .failure(OutputError(reason: reason))

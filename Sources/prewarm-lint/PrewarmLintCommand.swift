@@ -1,4 +1,5 @@
 import ArgumentParser
+import PrewarmLint
 
 @main
 struct PrewarmLintCommand: ParsableCommand {
@@ -18,6 +19,12 @@ struct PrewarmLintCommand: ParsableCommand {
                       ExplainCommand.self, FormatsCommand.self],
         defaultSubcommand: LintCommand.self
     )
+
+    /// Runs with the arguments decoded without loss: a file name that is not UTF-8 stays openable
+    /// (`CommandLine.arguments` would have repaired it to U+FFFD).
+    static func main() {
+        main(Array(FileSystemName.commandLineArguments().dropFirst()))
+    }
 }
 
 enum ToolVersion {

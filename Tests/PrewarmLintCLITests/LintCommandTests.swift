@@ -498,4 +498,16 @@ struct LintCommandTests {
         #expect(explain.stdout.hasPrefix("# `prewarm-wasted`: Prewarm wasted\n\nDefault severity: **info**"))
         #expect(try CLI.run(["explain", "prewarm"]).status == 64)
     }
+
+    @Test("a file named on the command line with bytes that are not UTF-8 is read, and named as \\xNN (issue 19)")
+    func nonUTF8Argument() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let copy = "cp \"$1\" \"$2/$(printf 'caf\\351.log')\" && exec \"$3\" --no-color \"$2/$(printf 'caf\\351.log')\""
+        let run = try CLI.run(["-c", copy, "sh", Self.root.appendingPathComponent(Self.cold).path, folder.path, CLI.binary.path],
+                              executable: URL(fileURLWithPath: "/bin/sh"))
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.hasSuffix("no findings in 1 session (1 cold-launch) from 1 input; launch 303 ms (tap → active; no first-screen line)\n"), "\(run.stderr)")
+        #expect(run.stderr.contains("caf\\xE9.log:1: warning:"), "\(run.stderr)")
+    }
 }

@@ -300,6 +300,45 @@ struct AdversarialInputTests {
         #expect(discovery.failures.isEmpty)
     }
 
+    @Test("file names that are not UTF-8 are found, read and shown as \\xNN (issue 19)")
+    func nonUTF8FileNames() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("prewarm-lint-names-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let log = try [UInt8](Data(contentsOf: Self.root.appendingPathComponent("Corpus/scenarios/cold-launch/log.ndjson")))
+        // Latin-1 é, two bytes that never start UTF-8, and a valid UTF-8 name in the escape range itself.
+        let names: [[UInt8]] = [Array("caf".utf8) + [0xE9] + Array(".log".utf8), Array("x".utf8) + [0xFF, 0xFE] + Array(".log".utf8),
+                                Array("pua".utf8) + [0xEF, 0x9E, 0x80] + Array(".log".utf8)]
+        for name in names {
+            let path = Array(folder.path.utf8) + [UInt8(ascii: "/")] + name + [0]
+            let descriptor = path.withUnsafeBufferPointer { $0.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_WRONLY | O_CREAT, 0o644) } }
+            #expect(descriptor >= 0)
+            _ = log.withUnsafeBytes { write(descriptor, $0.baseAddress!, $0.count) }
+            close(descriptor)
+        }
+        let discovery = InputDiscovery.expand([folder.path])
+        #expect(discovery.failures.isEmpty)
+        #expect(discovery.inputs.map(\.input.name).sorted() == ["caf\\xE9.log", "pua\\xEF\\x9E\\x80.log", "x\\xFF\\xFE.log"].map { folder.path + "/" + $0 })
+        for input in discovery.inputs {
+            let summary = InputReader(options: ReadOptions()).read(input.input) { _ in }
+            #expect(summary.failure == nil, "\(input.input.name)")
+            #expect(summary.statistics.events == Self.coldLaunchEvents)
+        }
+    }
+
+    @Test("a path's bytes survive decoding whatever they are: random names, and UTF-8 names unchanged")
+    func fileSystemNamesRoundTrip() {
+        var generator = SystemRandomNumberGenerator.seeded(19)
+        for _ in 0..<5_000 {
+            let bytes = (0..<Int.random(in: 1...12, using: &generator)).map { _ in UInt8.random(in: 1...255, using: &generator) }
+            #expect(FileSystemName.bytes(FileSystemName.decoded(bytes)) == bytes)
+        }
+        for name in ["device.log", "Protokoll für Gerät.log", "ログ.ndjson", "🙂.txt"] {
+            #expect(FileSystemName.decoded(Array(name.utf8)) == name)
+            #expect(FileSystemName.displayed(name) == name)
+        }
+    }
+
     /// The events of the cold-launch scenario's ndjson read as a plain file.
     static let coldLaunchEvents = InputReader(options: ReadOptions())
         .read(.file(root.appendingPathComponent("Corpus/scenarios/cold-launch/log.ndjson").path)) { _ in }.statistics.events
