@@ -520,6 +520,26 @@ public struct SignatureTable: Sendable {
             seenOn: "iOS 10–26",
             example: "<RBSTerminateContext| domain:10 code:0x8BADF00D explanation:scene-create watchdog transgression: application<jp.go.mhlw.covid19radar>:27928 exhausted CPU time allowance of 3.37 seconds",
             source: "real-logs 19 (cocoa, crash report text)"),
+        // A crash or jetsam report read as evidence (`crash-report`, `crash-report-text`): its termination, exception
+        // or jetsam kill is an event of the reported process. A watchdog kill is `watchdog` (above), tried first.
+        MessageSignature(
+            id: "report-termination", roles: Set(ProcessRole.allCases), meaning: .termination,
+            all: ["Termination Reason: "], detailAfter: "Termination Reason: ", detailEnds: ["\n"],
+            seenOn: "crash reports (legacy text, iOS ≤ 14; the .ips termination as prewarm-lint renders it, iOS 15–26)",
+            example: "Termination Reason: SIGNAL 11 Segmentation fault: 11",
+            source: "the crash report's `Termination Reason:` line (Apple, \"Understanding the exception types in a crash report\"; real-logs 19)"),
+        MessageSignature(
+            id: "report-exception", roles: Set(ProcessRole.allCases), meaning: .termination,
+            all: ["Exception Type: "], detailAfter: "Exception Type: ", detailEnds: ["\n"],
+            seenOn: "crash reports without a termination reason",
+            example: "Exception Type: EXC_BAD_ACCESS (SIGSEGV)",
+            source: "the crash report's `Exception Type:` line (real-logs 19: `Exception Type:  EXC_CRASH (SIGKILL)`)"),
+        MessageSignature(
+            id: "report-jetsam-kill", roles: Set(ProcessRole.allCases), meaning: .termination,
+            all: ["JetsamEvent: killed ("], detailAfter: "JetsamEvent: killed (", detailEnds: [")"],
+            seenOn: "JetsamEvent reports (bug_type 298), iOS 15–26",
+            example: "JetsamEvent: killed (per-process-limit); states: suspended",
+            source: "a process of a JetsamEvent report with a `reason` (Apple, \"Identifying high-memory use with jetsam event reports\"), as prewarm-lint renders it"),
     ]
 }
 

@@ -109,4 +109,6 @@ public struct DiagnosticCode: RawRepresentable, Sendable, Hashable, Codable, Cus
     public static let sessionLimit = DiagnosticCode(rawValue: "session-limit")
     /// A limit on what the classifier remembers was reached (pids known as apps); what it cost is said.
     public static let stateLimit = DiagnosticCode(rawValue: "state-limit")
+    /// A report of a kind not read (an `.ips` of `bug_type` 409, 238, a hang, a panic): named, passed over.
+    public static let unreadReport = DiagnosticCode(rawValue: "unread-report")
 }

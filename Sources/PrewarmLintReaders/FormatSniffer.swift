@@ -46,7 +46,10 @@ public enum FormatSniffer {
             }
         }
 
+        if first < bytes.count, bytes[first] == UInt8(ascii: "{"), isIPSReport(bytes.slice(first, bytes.count)) { return .crashReport }
+
         var votes: [LogFormat: Int] = [:]
+        var crashReportKeys = 0
         var consoleSample: [UnsafeRawBufferPointer] = []
         var lineStart = 0
         var linesSeen = 0
@@ -58,6 +61,7 @@ public enum FormatSniffer {
             if ByteLine(bytes: line, number: 0, byteOffset: 0).isBlank { continue }
             linesSeen += 1
             for format in vote(for: line) { votes[format, default: 0] += 1 }
+            if isCrashReportLine(line) { crashReportKeys += 1 }
             if ConsoleColumnLayout.splitTabs(line).contains(where: ConsoleColumnLayout.isTime) { consoleSample.append(line) }
         }
         if !consoleSample.isEmpty, ConsoleColumnLayout.detect(lines: consoleSample) != nil {
@@ -68,7 +72,36 @@ public enum FormatSniffer {
             guard let count = votes[format], count > 0 else { continue }
             if best == nil || count > best!.votes { best = (format, count) }
         }
+        // A crash report's header (`Exception Type:`, `Termination Reason:` …) wins over a few lines that happen to
+        // look like a log; a log with a report pasted into it stays a log.
+        if crashReportKeys >= 2, crashReportKeys > best?.votes ?? 0 { return .crashReportText }
         return best?.format
+    }
+
+    /// The two-part `.ips` form: a first line that is a JSON object with a `bug_type`, or a body pasted alone
+    /// (`{` on its own line, then the body's keys).
+    static func isIPSReport(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        let end = bytes.firstIndex(of: .newline, from: 0) ?? bytes.count
+        let firstLine = bytes.slice(0, end)
+        if firstLine.firstIndex(of: "\"bug_type\"", from: 0) != nil {
+            return (try? JSONObjectScanner.scanObject(firstLine, from: 0) { _, _, _ in }) != nil
+        }
+        let rest = firstLine.slice(1, firstLine.count)
+        guard rest.allSatisfy({ $0 == .space || $0 == .tab || $0 == .carriageReturn }) else { return false }
+        let start = bytes.slice(end, min(bytes.count, end + 4096))
+        return start.firstIndex(of: "\"procName\"", from: 0) != nil || start.firstIndex(of: "\"bug_type\"", from: 0) != nil
+            || start.firstIndex(of: "\"captureTime\"", from: 0) != nil
+    }
+
+    /// A line of a crash report's header, as pasted (indented, quoted with `>`).
+    static func isCrashReportLine(_ line: UnsafeRawBufferPointer) -> Bool {
+        var start = line.skippingSpaces(from: 0)
+        while start < line.count, line[start] == UInt8(ascii: ">") { start = line.skippingSpaces(from: start + 1) }
+        let text = line.slice(start, line.count)
+        return text.hasPrefix("Incident Identifier:") || text.hasPrefix("Exception Type:") || text.hasPrefix("Exception Codes:")
+            || text.hasPrefix("Termination Reason:") || text.hasPrefix("Termination Description:") || text.hasPrefix("Triggered by Thread:")
+            || text.hasPrefix("Crashed Thread:") || text.hasPrefix("Hardware Model:") || text.hasPrefix("Report Version:")
+            || text.hasPrefix("Exception Note:") || text.hasPrefix("Date/Time:") || text.hasPrefix("Launch Time:")
     }
 
     private static func vote(for line: UnsafeRawBufferPointer) -> [LogFormat] {

@@ -31,6 +31,10 @@ public enum LogFormat: String, Sendable, Hashable, CaseIterable, Codable {
     case binaryPlist = "bplist"
     /// `xcrun xctrace export` XML of the `os-log` or `os-signpost` table of an Instruments trace.
     case xctrace = "xctrace-export"
+    /// A crash or jetsam report in the two-part `.ips` JSON form (iOS 15+).
+    case crashReport = "crash-report"
+    /// A crash report in the legacy text form, or pasted into an issue.
+    case crashReportText = "crash-report-text"
 
     /// A human name for summaries.
     public var displayName: String {
@@ -49,6 +53,8 @@ public enum LogFormat: String, Sendable, Hashable, CaseIterable, Codable {
         case .plist: "property list (XML)"
         case .binaryPlist: "property list (binary)"
         case .xctrace: "xctrace export (XML)"
+        case .crashReport: "crash or jetsam report (.ips JSON)"
+        case .crashReportText: "crash report (text)"
         }
     }
 }

@@ -189,6 +189,10 @@ public struct LogStreamReader {
             BinaryPlistLogDecoder(configuration: configuration)
         case .xctrace:
             XMLLogDecoder.xctrace(configuration: configuration)
+        case .crashReport:
+            IPSReportDecoder(configuration: configuration)
+        case .crashReportText:
+            CrashReportTextDecoder(configuration: configuration)
         }
     }
 }

@@ -20,6 +20,16 @@ public struct ScenarioCase: Sendable {
         public var logs: [String]
         /// `--date` for the renderings without a date.
         public var date: String?
+        /// True when `logs` are not renderings of one story but one device's inputs, read together (a log and a
+        /// crash report of the same device): every rendering is then all of them.
+        public var together: Bool?
+    }
+
+    /// The inputs of one rendering: `log`, or every log of a case read together.
+    func inputs(_ log: String) -> [DiscoveredInput] {
+        (description.together == true ? description.logs : [log]).map {
+            DiscoveredInput(input: .file(directory.appendingPathComponent($0).path), foundInDirectory: false)
+        }
     }
 
     /// The scenario folder.
@@ -46,20 +56,23 @@ public struct ScenarioCase: Sendable {
 
     /// The sessions of one rendering, as the text `expected.json` holds.
     public func renderSessions(log: String) throws -> String {
-        let path = directory.appendingPathComponent(log).path
         var inference = TimeInference()
         inference.date = description.date.flatMap(CivilDateTime.init(dateText:))
         let options = ReadOptions(timeInference: inference)
         // The text of every line, to name evidence by what it says.
-        var messages: [Int: String] = [:]
-        _ = InputReader(options: options).read(.file(path)) { output in
-            if case .event(let event) = output { messages[event.origin.line] = event.message.split(separator: "\n").first.map(String.init) ?? "" }
+        var messages: [String: String] = [:]
+        for input in inputs(log) {
+            _ = InputReader(options: options).read(input.input) { output in
+                if case .event(let event) = output {
+                    messages["\(event.origin.input):\(event.origin.line)"] = event.message.split(separator: "\n").first.map(String.init) ?? ""
+                }
+            }
         }
-        let result = SessionPipeline(reader: InputReader(options: options)).run([DiscoveredInput(input: .file(path), foundInDirectory: false)])
+        let result = SessionPipeline(reader: InputReader(options: options)).run(inputs(log))
         var lines: [String] = []
         for (session, id) in zip(result.sessions, LintReport.sessionIDs(result.sessions)) {
             var writer = JSONTextWriter()
-            LintReport.write(session, id: id, to: &writer) { origin, writer in writer.string(messages[origin.line]) }
+            LintReport.write(session, id: id, to: &writer) { origin, writer in writer.string(messages["\(origin.input):\(origin.line)"]) }
             lines.append("  " + writer.text)
         }
         return "[\n" + lines.joined(separator: ",\n") + (lines.isEmpty ? "]\n" : "\n]\n")
@@ -69,11 +82,9 @@ public struct ScenarioCase: Sendable {
     /// (`{"findings": [...]}`):
     /// evidence by time, label and text, not by line, so one file holds for every rendering.
     public func renderFindings(log: String) throws -> String {
-        let path = directory.appendingPathComponent(log).path
         var inference = TimeInference()
         inference.date = description.date.flatMap(CivilDateTime.init(dateText:))
-        let report = LintRun(options: ReadOptions(timeInference: inference), toolVersion: "test")
-            .run([DiscoveredInput(input: .file(path), foundInDirectory: false)])
+        let report = LintRun(options: ReadOptions(timeInference: inference), toolVersion: "test").run(inputs(log))
         let lines = report.findings.map { finding in
             var writer = JSONTextWriter()
             LintReport.write(finding, to: &writer, withLocations: false)

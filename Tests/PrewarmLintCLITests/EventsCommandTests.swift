@@ -91,7 +91,7 @@ struct EventsCommandTests {
 
     @Test("a named file that is not a log is an error with exit 2")
     func notALog() throws {
-        let log = Self.corpus.appendingPathComponent("not-a-log-crash-report/log.txt").path
+        let log = Self.corpus.appendingPathComponent("not-a-log-message-fragment/log.txt").path
         let run = try Self.run(["events", log])
         #expect(run.status == 2)
         #expect(run.stderr.contains("\(log): error: not a recognized log format"))

@@ -138,15 +138,15 @@ struct LintCommandTests {
     func nothingRead() throws {
         let folder = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        // A folder holding only a crash report and notes: skipped files named, nothing linted, exit 2.
+        // A folder holding only a message fragment and notes: skipped files named, nothing linted, exit 2.
         let reports = folder.appendingPathComponent("reports")
         try FileManager.default.createDirectory(at: reports, withIntermediateDirectories: true)
-        try Data(contentsOf: Self.root.appendingPathComponent("Corpus/formats/not-a-log-crash-report/log.txt"))
-            .write(to: reports.appendingPathComponent("crash.txt"))
+        try Data(contentsOf: Self.root.appendingPathComponent("Corpus/formats/not-a-log-message-fragment/log.txt"))
+            .write(to: reports.appendingPathComponent("fragment.txt"))
         try Data("notes about the bug\n".utf8).write(to: reports.appendingPathComponent("notes.md"))
         let notLogs = try CLI.run(["--no-color", reports.path])
         #expect(notLogs.status == 2)
-        #expect(notLogs.stderr.contains("note: skipped 2 files that are not a log prewarm-lint reads: \(reports.path)/crash.txt, \(reports.path)/notes.md"))
+        #expect(notLogs.stderr.contains("note: skipped 2 files that are not a log prewarm-lint reads: \(reports.path)/fragment.txt, \(reports.path)/notes.md"))
         #expect(notLogs.stderr.contains("error: no input could be read as a log: nothing was linted\n"))
         #expect(notLogs.stderr.hasSuffix("nothing linted: no input was read as a log, so no findings in 0 sessions from 0 inputs\n"))
         // An empty folder.

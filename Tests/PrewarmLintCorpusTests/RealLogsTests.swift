@@ -9,7 +9,7 @@ struct RealLogsTests {
     static let folder = repositoryRoot.appendingPathComponent("Corpus/real-logs")
     static let files = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0.hasSuffix(".log") }.sorted()
 
-    /// The format each excerpt's header names; nil for the crash report and the message-only fragment.
+    /// The format each excerpt's header names; nil for the message-only fragment.
     static func expectedFormat(of file: String) throws -> LogFormat? {
         let header = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
             .split(separator: "\n").first { $0.hasPrefix("# format: ") } ?? ""
@@ -18,6 +18,7 @@ struct RealLogsTests {
         if header.hasPrefix("# format: log-show-default") { return .logShow }
         if header.hasPrefix("# format: ndjson") { return .logShowNDJSON }
         if header.hasPrefix("# format: xcode-console") { return .xcodeConsole }
+        if header.hasPrefix("# format: other (crash report text") { return .crashReportText }
         return nil
     }
 
@@ -33,6 +34,13 @@ struct RealLogsTests {
         if let format = try Self.expectedFormat(of: file) {
             #expect(outcome.format == format)
             #expect(outcome.failure == nil)
+            if format == .crashReportText {
+                // A report is one event (its termination); everything else, the header included, is its structure.
+                #expect(outcome.events.count == 1)
+                #expect(outcome.events.first?.message.contains("0x8BADF00D") == true)
+                #expect(outcome.statistics.eventLines + outcome.statistics.skipped.values.reduce(0, +) == outcome.statistics.lines)
+                return
+            }
             // The header is the only text before the records; every record line is in an event.
             let headerLines = String(decoding: bytes, as: UTF8.self).split(separator: "\n").prefix { $0.hasPrefix("# ") }.count
             // Text formats report the header as one orphan-lines run; ndjson reports each line that is not JSON.

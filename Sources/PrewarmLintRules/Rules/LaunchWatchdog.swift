@@ -21,6 +21,10 @@ public struct LaunchWatchdog: Rule {
         cold launch the next time and a crash report with `0x8BADF00D`. Move blocking work off the \
         launch path and out of scene creation.
 
+        Only watchdogs that guard a launch count: `scene-create` and `process-launch` (or a kill that does not \
+        name its event). A `process-exit` watchdog (`Failed to terminate gracefully after 5.0s`) or a \
+        `scene-update` one kills a process that was quitting or already running: not a launch.
+
         Kill evidence is a termination only: runningboardd's `RBSTerminateContext` with `0x8BADF00D`, a \
         `watchdog transgression`, FrontBoard's exit status `watchdog(2343432205)`. FrontBoard also logs \
         watchdogs it does not enforce — `Ignoring <FBProcessWatchdog …; name: process-launch> for reason: \
@@ -44,7 +48,9 @@ public struct LaunchWatchdog: Rule {
                     + "E 08:16:48.297709 SpringBoard[34]: Not terminating \"application<com.example.ledger>:2231\""),
         ],
         nonTriggeringExamples: [
-
+            RuleExample("a process-exit watchdog kills a process slow to quit, not a launch (the reasons of public Call of Duty watchdog reports, as runningboardd logs them)",
+                "06:10:00.001000 runningboardd[33]: [app<com.example.ledger(501)>:2231] Terminating with context: <RBSTerminateContext| domain:10 code:0x8BADF00D explanation:[app<com.example.ledger(501)>:2231] Failed to terminate gracefully after 5.0s\n"
+                    + "\tProcessVisibility: Unknown\n\tProcessState: Running\n\tWatchdogEvent: process-exit\n\tWatchdogVisibility: Background\n\t) reportType:CrashLog maxTerminationResistance:Interactive>"),
             RuleExample("a jetsam kill is not a watchdog",
                 ExampleLog.prewarm(at: "06:02:11") + "\n"
                     + ExampleLog.suspend(at: "06:02:12") + "\n"
@@ -54,12 +60,20 @@ public struct LaunchWatchdog: Rule {
 
     /// The findings of this rule in `session`.
     public func check(_ session: LaunchSession, in context: RuleContext) -> [Finding] {
-        guard let kill = session.firstEvent(withMeaning: .watchdog) else { return notEnforced(session, in: context) }
-        let what = kill.detail.map { $0.trimmingCharacters(in: " ") } ?? "watchdog"
+        guard let kill = session.events(withMeaning: .watchdog).first(where: { WatchdogTermination(text: $0.text).guardsLaunch }) else {
+            return notEnforced(session, in: context)
+        }
+        let watchdog = WatchdogTermination(text: kill.text)
+        let what = watchdog.event.map { "\($0) watchdog" } ?? kill.detail.map { $0.trimmingCharacters(in: " ") } ?? "watchdog"
         var message = "\(what) killed \(session.app.bundleID ?? session.app.processName ?? "the app") (0x8BADF00D) \(session.kindPhrase)"
-        if let visibility = Self.value(of: "WatchdogVisibility", in: kill.text) ?? Self.value(of: "ProcessVisibility", in: kill.text) {
+        if let visibility = watchdog.visibility {
             message += ", visibility \(visibility)"
-            if visibility == "Background" { message += " (typical of prewarm and background launches)" }
+        }
+        if let allowance = watchdog.allowancePhrase { message += ": \(allowance)" }
+        if watchdog.visibility == "Background" {
+            message += session.kind == .prewarmUnused || session.kind == .prewarmThenLaunch
+                ? "; a background kill during a prewarm: work at launch ran out the prewarm's budget"
+                : " (typical of prewarm and background launches)"
         }
         var evidence = [Finding.Evidence(kill, label: "watchdog")]
         if let decided = session.decidedBy, decided != kill.origin, let line = session.event(at: decided) {

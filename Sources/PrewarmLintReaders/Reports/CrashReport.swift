@@ -1,0 +1,145 @@
+import PrewarmLintModel
+
+/// What a crash or jetsam report says about one process, gathered while the report is read: the facts the
+/// events it becomes are made of. Shared by the two-part `.ips` JSON decoder and the legacy-text decoder.
+///
+/// A report becomes one event per fact that a launch session can use, each with the report's own words as
+/// its message and the report line that says it as its origin:
+/// - the termination — `Termination Reason: FRONTBOARD 2343432205` and, on the lines after it, the reasons
+///   (`<RBSTerminateContext| … 0x8BADF00D … scene-create watchdog transgression …`), as the legacy text prints
+///   them and the `.ips` body lists them — or, when there is none, the `Exception Type:` line;
+/// - for a JetsamEvent, one `JetsamEvent: killed (reason); states: …` per process the report says was killed.
+///
+/// The events belong to the reported process (its name and pid), at the report's capture time. No
+/// symbolication, no backtraces: a report's threads are passed over.
+struct CrashReport {
+    /// The process the report is about (`procName`, `Process:`).
+    var processName: String?
+    /// Its pid.
+    var pid: Int?
+    /// Its bundle identifier (`bundleInfo.CFBundleIdentifier`, `Identifier:`).
+    var bundleID: String?
+    /// When the report was taken (`captureTime`, `Date/Time:`, else the metadata's `timestamp`), as written.
+    var captureTime: String?
+    /// `Exception Type:` as the legacy text writes it (`EXC_CRASH (SIGKILL)`), and where it was said.
+    var exception: (text: String, line: Int, byteOffset: Int)?
+    /// The termination: the reason line and the reasons after it, where it was said, and how many input lines say it.
+    var termination: (lines: [String], line: Int, byteOffset: Int, lineCount: Int)?
+    /// Processes a jetsam report says were killed: name, pid, reason, states, where.
+    var jetsamKills: [(name: String, pid: Int?, reason: String, states: [String], line: Int, byteOffset: Int)] = []
+
+    /// The report's time: `2025-06-10 09:12:33.4470 +0200` (what reports write), or nil.
+    static func timestamp(_ text: String) -> LogTimestamp? {
+        let parts = text.split(separator: " ", omittingEmptySubsequences: true)
+        guard parts.count >= 2, let date = CivilDateTime(dateText: String(parts[0])) else { return nil }
+        let clock = parts[1].split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        let fields = clock[0].split(separator: ":", omittingEmptySubsequences: false)
+        guard fields.count == 3, let hour = Int(fields[0]), let minute = Int(fields[1]), let second = Int(fields[2]) else { return nil }
+        var microsecond = 0
+        if clock.count == 2 {
+            let digits = clock[1].prefix(6)
+            guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+            microsecond = Int(digits)! * [1, 100_000, 10_000, 1_000, 100, 10, 1][digits.count]
+        }
+        guard CivilDateTime.isValidTime(hour: hour, minute: minute, second: second, microsecond: microsecond) else { return nil }
+        var inferred: LogTimestamp.InferredParts = []
+        var offset = 0
+        if parts.count >= 3, let written = CivilDateTime.utcOffsetSeconds(fromText: String(parts[2])) {
+            offset = written
+        } else {
+            inferred.insert(.utcOffset)
+        }
+        var civil = date
+        civil.hour = hour
+        civil.minute = minute
+        civil.second = second
+        civil.microsecond = microsecond
+        return LogTimestamp(microsecondsSinceEpoch: civil.microsecondsSinceEpoch(utcOffsetSeconds: offset), utcOffsetSeconds: offset,
+                            text: text, inferred: inferred)
+    }
+
+    /// The first `application<bundle>:pid` or `app<bundle(…)>:pid` of a termination's text.
+    static func identity(in text: String) -> (bundleID: String, pid: Int?)? {
+        let bytes = Array(text.utf8)
+        for opener in [Array("application<".utf8), Array("app<".utf8)] {
+            var index = 0
+            while index + opener.count <= bytes.count {
+                defer { index += 1 }
+                guard bytes[index..<index + opener.count].elementsEqual(opener) else { continue }
+                var end = index + opener.count
+                let bundleStart = end
+                while end < bytes.count, Self.isBundleByte(bytes[end]) { end += 1 }
+                guard end > bundleStart, end < bytes.count else { continue }
+                let bundle = String(decoding: bytes[bundleStart..<end], as: UTF8.self)
+                if bytes[end] == UInt8(ascii: "(") {
+                    while end < bytes.count, bytes[end] != UInt8(ascii: ">") { end += 1 }
+                }
+                guard end < bytes.count, bytes[end] == UInt8(ascii: ">") else { continue }
+                var digits = end + 1
+                guard digits < bytes.count, bytes[digits] == UInt8(ascii: ":") else { return (bundle, nil) }
+                digits += 1
+                var pid = 0, count = 0
+                while digits < bytes.count, count < 9, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[digits]) {
+                    pid = pid * 10 + Int(bytes[digits] - UInt8(ascii: "0"))
+                    digits += 1
+                    count += 1
+                }
+                return (bundle, count > 0 ? pid : nil)
+            }
+        }
+        return nil
+    }
+
+    private static func isBundleByte(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+            || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+    }
+
+    /// The events the report becomes, in report order; `note` is said once when the report gives no time.
+    func events(input: String, configuration: ReaderConfiguration, note: inout String?) -> [(event: LogEvent, lines: Int)] {
+        let time: LogTimestamp
+        if let captureTime, let parsed = Self.timestamp(captureTime) {
+            time = parsed
+        } else {
+            // A pasted report often starts at `Exception Type:`: its time was cut. Placed at the reference
+            // instant (the file's date), marked inferred, and said.
+            let instant = configuration.timeInference.referenceInstant ?? 0
+            time = LogTimestamp(microsecondsSinceEpoch: instant, utcOffsetSeconds: 0, text: "", inferred: [.year, .date, .utcOffset])
+            note = "the report gives no time (its Date/Time line is missing): placed at the input's date; it joins a log's session by pid only"
+        }
+        // A pasted report may have lost its header: the app is then named by the termination's own
+        // `application<bundle>:pid` (or `app<bundle(…)>:pid`), the process by its bundle identifier.
+        var bundleID = bundleID, pid = pid
+        if bundleID == nil || pid == nil, let identity = termination.flatMap({ Self.identity(in: $0.lines.joined(separator: "\n")) }) {
+            bundleID = bundleID ?? identity.bundleID
+            pid = pid ?? identity.pid
+        }
+        let name = processName ?? bundleID ?? "unknown"
+        var result: [(LogEvent, Int)] = []
+        if let termination {
+            result.append((LogEvent(timestamp: time, process: name, pid: pid, type: .fault, message: termination.lines.joined(separator: "\n"),
+                                    origin: EventOrigin(input: input, line: termination.line, byteOffset: termination.byteOffset)),
+                           termination.lineCount))
+        } else if let exception {
+            result.append((LogEvent(timestamp: time, process: name, pid: pid, type: .fault, message: "Exception Type: " + exception.text,
+                                    origin: EventOrigin(input: input, line: exception.line, byteOffset: exception.byteOffset)), 0))
+        }
+        for kill in jetsamKills {
+            var message = "JetsamEvent: killed (\(kill.reason))"
+            if !kill.states.isEmpty { message += "; states: " + kill.states.joined(separator: ", ") }
+            result.append((LogEvent(timestamp: time, process: kill.name, pid: kill.pid, type: .fault, message: message,
+                                    origin: EventOrigin(input: input, line: kill.line, byteOffset: kill.byteOffset)), 0))
+        }
+        return result
+    }
+}
+
+extension DecoderStatistics {
+    /// Accounts for a report's events and emits them (a record filter may refuse one, as for any record).
+    mutating func acceptReport(_ events: [(event: LogEvent, lines: Int)], skipping: RecordSkipping, emit: (ReaderOutput) -> Void) {
+        for (event, lines) in events {
+            let refused = Array(event.message.utf8).withUnsafeBytes { skipping.refuses(process: event.process, pid: event.pid, firstLine: $0) }
+            accept(refused ? nil : event, lines: lines, origin: event.origin, notes: [], invalidUTF8: false, emit: emit)
+        }
+    }
+}

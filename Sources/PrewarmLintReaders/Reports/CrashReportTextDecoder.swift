@@ -1,0 +1,159 @@
+import PrewarmLintModel
+
+/// Reads crash reports in the legacy text form (iOS ≤ 14, Xcode's "Export", TestFlight, and what people paste
+/// into issues): a header of `Key: value` lines, the exception and termination, then backtraces.
+///
+/// Line by line, with an explicit end: each line is stripped of what pasting adds — indentation, Markdown quote
+/// marks (`> `), code fences — and read for the header keys (`Process: Name [pid]`, `Identifier:`, `Date/Time:`,
+/// `Exception Type:`, `Termination Reason:`, `Termination Description:`); a `<RBSTerminateContext| …>` block
+/// after the termination reason is kept with it, up to its closing `>` (64 lines at most). Backtraces, binary
+/// images and everything else are the report's structure. A second `Incident Identifier:` starts another report
+/// (several pasted one after another). See ``CrashReport`` for the events a report becomes.
+struct CrashReportTextDecoder: LogDecoder {
+    let format = LogFormat.crashReportText
+    private(set) var statistics = DecoderStatistics()
+    private let configuration: ReaderConfiguration
+    private let skipping: RecordSkipping
+    private var framer: LineFramer
+    private var report = CrashReport()
+    private var reportHasContent = false
+    /// Collecting the termination's lines until the block closes.
+    private var collectingTermination = false
+    private var terminationDepth = 0
+
+    static let maximumTerminationLines = 64
+
+    init(configuration: ReaderConfiguration) {
+        self.configuration = configuration
+        skipping = RecordSkipping(configuration)
+        framer = LineFramer(maximumLineLength: configuration.limits.maximumLineLength)
+    }
+
+    mutating func decode(_ bytes: UnsafeRawBufferPointer, emit: (ReaderOutput) -> Void) {
+        var lines: [(text: String, number: Int, offset: Int)] = []
+        framer.feed(bytes) { line, _ in lines.append((Self.text(line), line.number, line.byteOffset)) }
+        for line in lines { take(line, emit: emit) }
+    }
+
+    mutating func decodeLast(emit: (ReaderOutput) -> Void) {
+        var lines: [(text: String, number: Int, offset: Int)] = []
+        framer.finish { line, _ in lines.append((Self.text(line), line.number, line.byteOffset)) }
+        for line in lines { take(line, emit: emit) }
+        endReport(emit: emit)
+    }
+
+    /// A line's text as pasting leaves it: without indentation, Markdown quote marks and a trailing `\r`.
+    private static func text(_ line: ByteLine) -> String {
+        var text = Substring(UTF8Text.decode(line.bytes).text)
+        while true {
+            let trimmed = text.drop { $0 == " " || $0 == "\t" }
+            if trimmed.first == ">" && !trimmed.hasPrefix(">>") || trimmed.hasPrefix("> ") {
+                text = trimmed.dropFirst()
+            } else {
+                text = trimmed
+                break
+            }
+        }
+        while text.last == " " || text.last == "\t" || text.last == "\r" { text = text.dropLast() }
+        return String(text)
+    }
+
+    private mutating func take(_ line: (text: String, number: Int, offset: Int), emit: (ReaderOutput) -> Void) {
+        statistics.lines += 1
+        let text = line.text
+        if collectingTermination {
+            // The reasons follow the `Termination Reason:` line: a `<RBSTerminateContext| …>` block up to its `>`.
+            let opensBlock = terminationDepth == 0 && text.hasPrefix("<")
+            if isHeaderKey(text) || text.isEmpty || report.termination!.lines.count >= Self.maximumTerminationLines
+                || (terminationDepth == 0 && !opensBlock) {
+                collectingTermination = false
+            } else {
+                report.termination!.lines.append(text)
+                report.termination!.lineCount += 1
+                terminationDepth += depthChange(text)
+                if terminationDepth <= 0 { collectingTermination = false }
+                return
+            }
+        }
+        if text.hasPrefix("Incident Identifier:"), reportHasContent { endReport(emit: emit) }
+        if let value = Self.value(of: "Process:", in: text) {
+            // `Ledger Pro [2231]`
+            if let open = value.lastIndex(of: "["), value.hasSuffix("]") {
+                report.processName = String(value[..<open]).trimmingSpaces
+                report.pid = Int(value[value.index(after: open)..<value.index(before: value.endIndex)])
+            } else {
+                report.processName = value
+            }
+            reportHasContent = true
+        } else if let value = Self.value(of: "Identifier:", in: text), !text.hasPrefix("Incident") {
+            report.bundleID = value
+            reportHasContent = true
+        } else if let value = Self.value(of: "Date/Time:", in: text) {
+            report.captureTime = value
+            reportHasContent = true
+        } else if let value = Self.value(of: "Exception Type:", in: text) {
+            report.exception = (value, line.number, line.offset)
+            reportHasContent = true
+        } else if text.hasPrefix("Termination Reason:") || text.hasPrefix("Termination Description:") {
+            if report.termination == nil {
+                report.termination = ([text], line.number, line.offset, 1)
+            } else {
+                report.termination!.lines.append(text)
+                report.termination!.lineCount += 1
+            }
+            reportHasContent = true
+            terminationDepth = max(0, depthChange(text))
+            collectingTermination = true
+            return
+        }
+        // Everything else — other header keys, backtraces, binary images, Markdown — is the report's structure.
+        statistics.skip(.structure)
+    }
+
+    /// `<` opens and `>` closes an `<RBSTerminateContext| …>` block (`<U+…>` or `->` inside it are rare enough).
+    private func depthChange(_ text: String) -> Int {
+        var change = 0
+        for character in text.utf8 {
+            if character == UInt8(ascii: "<") { change += 1 } else if character == UInt8(ascii: ">") { change -= 1 }
+        }
+        return change
+    }
+
+    private func isHeaderKey(_ text: String) -> Bool {
+        ["Triggered by Thread:", "Exception Type:", "Exception Codes:", "Exception Note:", "Thread 0", "Crashed Thread:", "Highlighted by Thread:",
+         "Last Exception Backtrace:", "Binary Images:", "Incident Identifier:"].contains { text.hasPrefix($0) }
+    }
+
+    /// The value after `key` at the start of `text`, trimmed; nil when the line is not that key.
+    private static func value(of key: String, in text: String) -> String? {
+        guard text.hasPrefix(key) else { return nil }
+        let value = text.dropFirst(key.count).trimmingSpaces
+        return value.isEmpty ? nil : value
+    }
+
+    private mutating func endReport(emit: (ReaderOutput) -> Void) {
+        defer {
+            report = CrashReport()
+            reportHasContent = false
+            collectingTermination = false
+        }
+        guard reportHasContent else { return }
+        var note: String?
+        let events = report.events(input: configuration.inputName, configuration: configuration, note: &note)
+        if let note {
+            let origin = events.first?.event.origin ?? EventOrigin(input: configuration.inputName, line: 1, byteOffset: 0)
+            let diagnostic = ReaderDiagnostic(code: .inferredTime, severity: .note, message: note, origin: origin, lineCount: 0)
+            statistics.count(diagnostic)
+            emit(.diagnostic(diagnostic))
+        }
+        statistics.acceptReport(events, skipping: skipping, emit: emit)
+        // A report with neither a termination nor an exception has no event: its lines were its structure.
+        if events.isEmpty, let termination = report.termination { statistics.skip(.structure, lines: termination.lineCount) }
+    }
+}
+
+extension StringProtocol {
+    var trimmingSpaces: String {
+        String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+    }
+}

@@ -1,0 +1,386 @@
+import PrewarmLintModel
+
+/// Reads a two-part `.ips` report (iOS 15+): a metadata line (`{"bug_type":"309", "app_name":…}`) and then one
+/// JSON object, the report body.
+///
+/// The body is read as a stream by a small state machine over its bytes that knows only the depth it is at,
+/// whether it is inside a string, and the top-level key it is under: the few top-level values a session can
+/// use (`pid`, `procName`, `captureTime`, `bundleInfo`, `exception`, `termination`, `processes` of a jetsam
+/// report…) are kept, up to a size limit each; everything else — the threads and images that make a report
+/// megabytes long, often on one line — is passed over without being stored. Memory is bounded whatever the
+/// report's size; nesting is not limited (depth is a counter), and nothing recurses.
+///
+/// `bug_type` 309 (crash) and 298 (JetsamEvent) are read; other kinds (238 app launch diagnostics, 409 system
+/// watchdog, 385 resource exceptions, hangs, panics) are named in a note and passed over. See ``CrashReport``
+/// for the events a report becomes.
+struct IPSReportDecoder: LogDecoder {
+    let format = LogFormat.crashReport
+    private(set) var statistics = DecoderStatistics()
+    private let configuration: ReaderConfiguration
+    private let skipping: RecordSkipping
+
+    private enum Stage { case metadata, body, after }
+    private var stage = Stage.metadata
+    private var metadataLine: [UInt8] = []
+    private var metadataOverflow = false
+    private var bugType: String?
+    private var metadataTimestamp: String?
+    private var metadataName: String?
+    private var metadataBundle: String?
+
+    // Position.
+    private var line = 1
+    private var byteOffset = 0
+    private var lineHasContent = false
+
+    // The body's state machine.
+    private var depth = 0
+    private var inString = false
+    private var escaped = false
+    private var expectingKey = true
+    private var readingKey = false
+    private var key: [UInt8] = []
+    private var capture: [UInt8]?
+    private var captureLimit = 0
+    private var captureOverflow = false
+    private var captureKey = ""
+    private var captureLine = 0
+    private var captureOffset = 0
+    private var valueStarted = false
+    private var fields: [String: (bytes: [UInt8], line: Int, byteOffset: Int)] = [:]
+    private var trailingGarbage = false
+    private var syntaxError: String?
+
+    /// The top-level body keys kept, and the most bytes each may take.
+    static let keptKeys: [String: Int] = [
+        "pid": 64, "procName": 4096, "captureTime": 256, "procLaunch": 256, "bundleInfo": 64 << 10, "exception": 64 << 10,
+        "termination": 256 << 10, "bug_type": 64, "date": 256, "processes": 8 << 20, "isLocked": 64, "wasUnlockedSinceBoot": 64,
+    ]
+
+    /// Report kinds by `bug_type`, for the note on the ones not read.
+    static let kinds: [String: String] = [
+        "309": "crash", "298": "JetsamEvent", "238": "app launch diagnostics", "409": "system watchdog", "385": "resource exception",
+        "222": "hang", "223": "hang", "228": "hang", "310": "hang", "210": "panic", "109": "crash (old form)", "288": "stackshot",
+        "211": "analytics", "145": "spin",
+    ]
+
+    init(configuration: ReaderConfiguration) {
+        self.configuration = configuration
+        skipping = RecordSkipping(configuration)
+    }
+
+    mutating func decode(_ bytes: UnsafeRawBufferPointer, emit: (ReaderOutput) -> Void) {
+        for byte in bytes {
+            switch stage {
+            case .metadata: metadataByte(byte, emit: emit)
+            case .body: bodyByte(byte)
+            case .after:
+                if !(byte == .space || byte == .tab || byte == .newline || byte == .carriageReturn) { trailingGarbage = true }
+            }
+            if byte == .newline {
+                statistics.lines += 1
+                line += 1
+                lineHasContent = false
+            } else {
+                lineHasContent = true
+            }
+            byteOffset += 1
+        }
+    }
+
+    mutating func decodeLast(emit: (ReaderOutput) -> Void) {
+        if lineHasContent { statistics.lines += 1 }
+        let origin = EventOrigin(input: configuration.inputName, line: 1, byteOffset: 0)
+        if stage == .metadata { parseMetadata() }
+        var diagnostics: [ReaderDiagnostic] = []
+        if metadataOverflow {
+            diagnostics.append(ReaderDiagnostic(code: .invalidRecord, severity: .warning,
+                                                message: "the report's metadata line is over 1 MiB: not read", origin: origin, lineCount: 0))
+        }
+        let kind = bugType ?? fieldText("bug_type")
+        if let kind, kind != "309", kind != "298" {
+            let name = Self.kinds[kind].map { "\(kind) (\($0))" } ?? kind
+            diagnostics.append(ReaderDiagnostic(code: .unreadReport, severity: .note,
+                                                message: "a report of bug_type \(name): not read (crash 309 and JetsamEvent 298 are)", origin: origin,
+                                                lineCount: 0))
+            finish(events: [], diagnostics: diagnostics, emit: emit)
+            return
+        }
+        if stage != .after {
+            let what = syntaxError ?? (stage == .metadata ? "the report has no body after its metadata line" : "the report's body ends early (truncated)")
+            diagnostics.append(ReaderDiagnostic(code: .truncatedInput, severity: .warning, message: what + "; what was read is used",
+                                                origin: EventOrigin(input: configuration.inputName, line: line, byteOffset: byteOffset), lineCount: 0))
+        } else if trailingGarbage {
+            diagnostics.append(ReaderDiagnostic(code: .malformedLine, severity: .warning, message: "bytes after the report's body: passed over",
+                                                origin: EventOrigin(input: configuration.inputName, line: line, byteOffset: byteOffset), lineCount: 0))
+        }
+        var report = CrashReport()
+        report.processName = fieldText("procName") ?? metadataName
+        report.pid = fieldText("pid").flatMap { Int($0) }
+        report.bundleID = member("CFBundleIdentifier", of: "bundleInfo") ?? metadataBundle
+        report.captureTime = fieldText("captureTime") ?? fieldText("date") ?? metadataTimestamp
+        if let field = fields["exception"], let type = member("type", of: "exception") {
+            let signal = member("signal", of: "exception")
+            report.exception = (signal.map { "\(type) (\($0))" } ?? type, field.line, field.byteOffset)
+        }
+        if let field = fields["termination"] {
+            let namespace = member("namespace", of: "termination")
+            let code = member("code", of: "termination")
+            var lines: [String] = []
+            if namespace != nil || code != nil { lines.append("Termination Reason: " + [namespace, code].compactMap { $0 }.joined(separator: " ")) }
+            lines += strings(in: "reasons", of: "termination")
+            if !lines.isEmpty { report.termination = (lines, field.line, field.byteOffset, 1) }
+        }
+        if let field = fields["processes"] {
+            report.jetsamKills = jetsamKills(field)
+        }
+        for (key, field) in fields where field.bytes.count >= (Self.keptKeys[key] ?? 0) && captureOverflowKeys.contains(key) {
+            diagnostics.append(ReaderDiagnostic(code: .invalidRecord, severity: .warning,
+                                                message: "the report's \(key) is over \(Self.keptKeys[key] ?? 0) bytes: not read",
+                                                origin: EventOrigin(input: configuration.inputName, line: field.line, byteOffset: field.byteOffset),
+                                                lineCount: 0))
+        }
+        var note: String?
+        let events = report.events(input: configuration.inputName, configuration: configuration, note: &note)
+        if let note {
+            diagnostics.append(ReaderDiagnostic(code: .inferredTime, severity: .note, message: note, origin: origin, lineCount: 0))
+        }
+        finish(events: events, diagnostics: diagnostics, emit: emit)
+    }
+
+    private var captureOverflowKeys: Set<String> = []
+
+    /// Emits the diagnostics and events; every line not part of an event is the report's structure.
+    private mutating func finish(events: [(event: LogEvent, lines: Int)], diagnostics: [ReaderDiagnostic], emit: (ReaderOutput) -> Void) {
+        for diagnostic in diagnostics {
+            statistics.count(diagnostic)
+            emit(.diagnostic(diagnostic))
+        }
+        statistics.acceptReport(events, skipping: skipping, emit: emit)
+        let rest = statistics.lines - statistics.eventLines - statistics.diagnosedLines
+        if rest > 0 { statistics.skip(.structure, lines: rest) }
+    }
+
+    // MARK: The metadata line
+
+    private mutating func metadataByte(_ byte: UInt8, emit: (ReaderOutput) -> Void) {
+        if byte == .newline {
+            parseMetadata()
+            stage = .body
+            return
+        }
+        if metadataLine.count < 1 << 20 { metadataLine.append(byte) } else { metadataOverflow = true }
+    }
+
+    private mutating func parseMetadata() {
+        let text = metadataLine
+        metadataLine = []
+        let trimmed = text.filter { !($0 == .space || $0 == .tab || $0 == .carriageReturn) }
+        if trimmed == [UInt8(ascii: "{")] {
+            // No metadata line: the body starts here (a body pasted alone).
+            for byte in text { bodyByte(byte) }
+            return
+        }
+        text.withUnsafeBytes { raw in
+            let start = JSONObjectScanner.skipWhitespace(raw, raw.hasPrefix("\u{FEFF}") ? 3 : 0)
+            _ = try? JSONObjectScanner.scanObject(raw, from: start) { key, _, value in
+                let name = String(decoding: raw.slice(key.lowerBound, key.upperBound), as: UTF8.self)
+                guard value.kind == .string || value.kind == .number else { return }
+                let text = value.kind == .string ? JSONStringDecoder.decode(raw, value).text
+                    : String(decoding: raw.slice(value.range.lowerBound, value.range.upperBound), as: UTF8.self)
+                switch name {
+                case "bug_type": bugType = text
+                case "timestamp": metadataTimestamp = text
+                case "app_name", "name": metadataName = metadataName ?? text
+                case "bundleID": metadataBundle = text
+                default: break
+                }
+            }
+        }
+    }
+
+    // MARK: The body
+
+    private mutating func bodyByte(_ byte: UInt8) {
+        if syntaxError != nil { return }
+        if inString {
+            if capture != nil { keep(byte) }
+            if escaped {
+                escaped = false
+            } else if byte == UInt8(ascii: "\\") {
+                escaped = true
+            } else if byte == UInt8(ascii: "\"") {
+                inString = false
+                if readingKey {
+                    readingKey = false
+                }
+            } else if readingKey, key.count < 64 {
+                key.append(byte)
+            }
+            return
+        }
+        switch byte {
+        case .space, .tab, .newline, .carriageReturn:
+            // Kept inside a kept container, so a kept value's line breaks place what is in it (a jetsam row's line).
+            if depth >= 2, capture != nil { keep(byte) }
+        case UInt8(ascii: "\""):
+            inString = true
+            if depth == 1 && expectingKey {
+                readingKey = true
+                key.removeAll(keepingCapacity: true)
+            } else {
+                startValueIfNeeded()
+                if capture != nil { keep(byte) }
+            }
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            if depth == 0 {
+                guard byte == UInt8(ascii: "{") else { syntaxError = "the report's body is not a JSON object"; return }
+                depth = 1
+                expectingKey = true
+                return
+            }
+            startValueIfNeeded()
+            if capture != nil { keep(byte) }
+            depth += 1
+        case UInt8(ascii: "}"), UInt8(ascii: "]"):
+            if depth == 1 {
+                endValue()
+                depth = 0
+                stage = .after
+                return
+            }
+            if depth == 0 { syntaxError = "the report's body is not a JSON object"; return }
+            if capture != nil { keep(byte) }
+            depth -= 1
+        case UInt8(ascii: ":") where depth == 1:
+            expectingKey = false
+            valueStarted = false
+            captureKey = String(decoding: key, as: UTF8.self)
+            if let limit = Self.keptKeys[captureKey] {
+                capture = []
+                captureLimit = limit
+                captureOverflow = false
+                captureLine = line
+                captureOffset = byteOffset
+            } else {
+                capture = nil
+            }
+        case UInt8(ascii: ",") where depth == 1:
+            endValue()
+            expectingKey = true
+        default:
+            if depth == 0 { syntaxError = "the report's body is not a JSON object"; return }
+            startValueIfNeeded()
+            if capture != nil { keep(byte) }
+        }
+    }
+
+    private mutating func startValueIfNeeded() {
+        guard depth == 1, !valueStarted else { return }
+        valueStarted = true
+        if capture != nil {
+            captureLine = line
+            captureOffset = byteOffset
+        }
+    }
+
+    private mutating func keep(_ byte: UInt8) {
+        if capture!.count < captureLimit { capture!.append(byte) } else { captureOverflow = true }
+    }
+
+    private mutating func endValue() {
+        if let captured = capture {
+            if captureOverflow {
+                captureOverflowKeys.insert(captureKey)
+            } else {
+                fields[captureKey] = (captured, captureLine, captureOffset)
+            }
+        }
+        capture = nil
+        valueStarted = false
+    }
+
+    // MARK: Reading kept values
+
+    /// A kept top-level value as text: a string's content, a number or boolean as written.
+    private func fieldText(_ key: String) -> String? {
+        guard let field = fields[key] else { return nil }
+        return field.bytes.withUnsafeBytes { raw in
+            guard let value = try? JSONObjectScanner.scanValue(raw, JSONObjectScanner.skipWhitespace(raw, 0)) else { return nil }
+            return Self.text(of: value, in: raw)
+        }
+    }
+
+    /// A member of a kept top-level object, as text.
+    private func member(_ name: String, of key: String) -> String? {
+        guard let field = fields[key] else { return nil }
+        return field.bytes.withUnsafeBytes { raw in
+            var found: String?
+            _ = try? JSONObjectScanner.scanObject(raw, from: 0) { memberKey, _, value in
+                if found == nil, raw.slice(memberKey.lowerBound, memberKey.upperBound).elementsEqual(name.utf8) {
+                    found = Self.text(of: value, in: raw)
+                }
+            }
+            return found
+        }
+    }
+
+    /// The strings of an array member of a kept top-level object (`termination.reasons`).
+    private func strings(in name: String, of key: String) -> [String] {
+        guard let field = fields[key] else { return [] }
+        return field.bytes.withUnsafeBytes { raw in
+            var result: [String] = []
+            _ = try? JSONObjectScanner.scanObject(raw, from: 0) { memberKey, _, value in
+                guard value.kind == .array, raw.slice(memberKey.lowerBound, memberKey.upperBound).elementsEqual(name.utf8) else { return }
+                result = Self.elements(of: value, in: raw).compactMap { $0.kind == .string ? Self.text(of: $0, in: raw) : nil }
+            }
+            return result
+        }
+    }
+
+    /// The processes a jetsam report says were killed (those with a `reason`).
+    private func jetsamKills(_ field: (bytes: [UInt8], line: Int, byteOffset: Int)) -> [(name: String, pid: Int?, reason: String, states: [String], line: Int, byteOffset: Int)] {
+        field.bytes.withUnsafeBytes { raw in
+            guard let array = try? JSONObjectScanner.scanValue(raw, JSONObjectScanner.skipWhitespace(raw, 0)), array.kind == .array else { return [] }
+            var kills: [(name: String, pid: Int?, reason: String, states: [String], line: Int, byteOffset: Int)] = []
+            for element in Self.elements(of: array, in: raw) where element.kind == .object {
+                var name: String?, pid: Int?, reason: String?, states: [String] = []
+                _ = try? JSONObjectScanner.scanObject(raw, from: element.range.lowerBound) { key, _, value in
+                    let keyBytes = raw.slice(key.lowerBound, key.upperBound)
+                    if keyBytes.elementsEqual("name".utf8) { name = Self.text(of: value, in: raw) }
+                    else if keyBytes.elementsEqual("pid".utf8) { pid = Self.text(of: value, in: raw).flatMap { Int($0) } }
+                    else if keyBytes.elementsEqual("reason".utf8) { reason = Self.text(of: value, in: raw) }
+                    else if keyBytes.elementsEqual("states".utf8), value.kind == .array {
+                        states = Self.elements(of: value, in: raw).compactMap { $0.kind == .string ? Self.text(of: $0, in: raw) : nil }
+                    }
+                }
+                let start = element.range.lowerBound
+                let line = field.line + raw.slice(0, start).reduce(0) { $0 + ($1 == .newline ? 1 : 0) }
+                if let name, let reason { kills.append((name, pid, reason, states, line, field.byteOffset + start)) }
+            }
+            return kills
+        }
+    }
+
+    private static func text(of value: JSONValue, in raw: UnsafeRawBufferPointer) -> String? {
+        switch value.kind {
+        case .string: JSONStringDecoder.decode(raw, value).text
+        case .number, .true, .false: String(decoding: raw.slice(value.range.lowerBound, value.range.upperBound), as: UTF8.self)
+        default: nil
+        }
+    }
+
+    /// The elements of an array value, without recursion (the scanner skips nested containers).
+    private static func elements(of array: JSONValue, in raw: UnsafeRawBufferPointer) -> [JSONValue] {
+        var result: [JSONValue] = []
+        var index = JSONObjectScanner.skipWhitespace(raw, array.range.lowerBound + 1)
+        while index < array.range.upperBound, raw[index] != UInt8(ascii: "]") {
+            guard let value = try? JSONObjectScanner.scanValue(raw, index) else { break }
+            result.append(value)
+            index = JSONObjectScanner.skipWhitespace(raw, value.kind == .string ? value.range.upperBound + 1 : value.range.upperBound)
+            guard index < raw.count, raw[index] == UInt8(ascii: ",") else { break }
+            index = JSONObjectScanner.skipWhitespace(raw, index + 1)
+        }
+        return result
+    }
+}
