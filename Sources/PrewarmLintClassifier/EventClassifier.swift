@@ -109,7 +109,9 @@ public struct EventClassifier: Sendable {
         var result = Analysis(role: role)
         // An unknown process may be an app not yet named by a daemon: its own lines are tried too.
         if role != .other || known == nil {
-            if let (signature, detail) = table.match(event.message, role: role, namingOnly: namingOnlyForOther && role == .other) {
+            // A report's event names its app itself: every template is tried, as for an app's line.
+            let namingOnly = namingOnlyForOther && role == .other && event.reportedBundleID == nil
+            if let (signature, detail) = table.match(event.message, role: role, namingOnly: namingOnly) {
                 result.meaning = signature.meaning
                 result.signatureID = signature.id
                 result.detail = detail
@@ -143,8 +145,13 @@ public struct EventClassifier: Sendable {
                table.match(event.message, role: .app) != nil {
                 directory.noteLineWithoutPID(name: event.process)
             }
+            // A crash report names its process's app itself (`Identifier:`, `bundleInfo`).
+            if result.meaning != nil, let bundleID = event.reportedBundleID {
+                let identity = AppIdentity(bundleID: bundleID, processName: event.process, pid: event.pid)
+                directory.learn(identity)
+                result.subject = identity
             // A client line naming an app (`Received state update for 2231 (app<…>, …`) is about that app.
-            if result.meaning != nil, let mention = AppIdentityParser.firstMention(in: event.message) {
+            } else if result.meaning != nil, let mention = AppIdentityParser.firstMention(in: event.message) {
                 directory.learn(mention.identity)
                 if !mention.isNested { result.subject = mention.identity }
             } else if known == nil, let meaning = result.meaning, meaning.isHazardEvidence {

@@ -523,6 +523,12 @@ public struct SignatureTable: Sendable {
         // A crash or jetsam report read as evidence (`crash-report`, `crash-report-text`): its termination, exception
         // or jetsam kill is an event of the reported process. A watchdog kill is `watchdog` (above), tried first.
         MessageSignature(
+            id: "report-launch-time", roles: Set(ProcessRole.allCases), meaning: .processStart,
+            all: ["Launch Time: "],
+            seenOn: "crash reports (legacy text `Launch Time:`; the .ips body's `procLaunch` as prewarm-lint renders it)",
+            example: "Launch Time: 2021-03-02 08:14:40.9912 +0100",
+            source: "the crash report header's `Launch Time:` line (Apple, \"Examining the fields in a crash report\")"),
+        MessageSignature(
             id: "report-termination", roles: Set(ProcessRole.allCases), meaning: .termination,
             all: ["Termination Reason: "], detailAfter: "Termination Reason: ", detailEnds: ["\n"],
             seenOn: "crash reports (legacy text, iOS ≤ 14; the .ips termination as prewarm-lint renders it, iOS 15–26)",

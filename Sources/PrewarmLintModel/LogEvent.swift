@@ -31,6 +31,10 @@ public struct LogEvent: Sendable, Hashable {
     public var message: String
     /// Where the event was read: the input, its first line and byte offset.
     public var origin: EventOrigin
+    /// For an event read from a crash or jetsam report, the bundle identifier the report gives for its process
+    /// (`Identifier:`, `bundleInfo.CFBundleIdentifier`): what names the app, where a log would have a daemon's
+    /// `app<…>` line. nil for log lines.
+    public var reportedBundleID: String?
 
     /// Creates an event from its parts.
     @inlinable public init(
@@ -44,7 +48,8 @@ public struct LogEvent: Sendable, Hashable {
         threadID: UInt64? = nil,
         activityID: UInt64? = nil,
         message: String,
-        origin: EventOrigin
+        origin: EventOrigin,
+        reportedBundleID: String? = nil
     ) {
         self.timestamp = timestamp
         self.process = process
@@ -57,5 +62,6 @@ public struct LogEvent: Sendable, Hashable {
         self.activityID = activityID
         self.message = message
         self.origin = origin
+        self.reportedBundleID = reportedBundleID
     }
 }

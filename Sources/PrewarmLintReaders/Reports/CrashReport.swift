@@ -8,6 +8,7 @@ import PrewarmLintModel
 /// - the termination — `Termination Reason: FRONTBOARD 2343432205` and, on the lines after it, the reasons
 ///   (`<RBSTerminateContext| … 0x8BADF00D … scene-create watchdog transgression …`), as the legacy text prints
 ///   them and the `.ips` body lists them — or, when there is none, the `Exception Type:` line;
+/// - the launch, when the report says when it was (`Launch Time:`, `procLaunch`), at that time;
 /// - for a JetsamEvent, one `JetsamEvent: killed (reason); states: …` per process the report says was killed.
 ///
 /// The events belong to the reported process (its name and pid), at the report's capture time. No
@@ -21,6 +22,8 @@ struct CrashReport {
     var bundleID: String?
     /// When the report was taken (`captureTime`, `Date/Time:`, else the metadata's `timestamp`), as written.
     var captureTime: String?
+    /// When the process was launched (`procLaunch`, `Launch Time:`), as written, and where it was said.
+    var launchTime: (text: String, line: Int, byteOffset: Int)?
     /// `Exception Type:` as the legacy text writes it (`EXC_CRASH (SIGKILL)`), and where it was said.
     var exception: (text: String, line: Int, byteOffset: Int)?
     /// The termination: the reason line and the reasons after it, where it was said, and how many input lines say it.
@@ -87,6 +90,21 @@ struct CrashReport {
                 return (bundle, count > 0 ? pid : nil)
             }
         }
+        // iOS ≤ 14: `SPRINGBOARD, scene-create watchdog transgression: com.example.ledger exhausted real …`.
+        let marker = Array("watchdog transgression: ".utf8)
+        var index = 0
+        while index + marker.count <= bytes.count {
+            if bytes[index..<index + marker.count].elementsEqual(marker) {
+                var end = index + marker.count
+                while end < bytes.count, Self.isBundleByte(bytes[end]) { end += 1 }
+                let token = bytes[(index + marker.count)..<end]
+                if token.contains(UInt8(ascii: ".")), end < bytes.count, bytes[end] == UInt8(ascii: " ") {
+                    return (String(decoding: token, as: UTF8.self), nil)
+                }
+                return nil
+            }
+            index += 1
+        }
         return nil
     }
 
@@ -116,13 +134,21 @@ struct CrashReport {
         }
         let name = processName ?? bundleID ?? "unknown"
         var result: [(LogEvent, Int)] = []
+        // The launch, when the report says when it was (a report's own times are all it has of the process's life).
+        if let launchTime, let launched = Self.timestamp(launchTime.text), launched <= time, !time.inferred.contains(.date) {
+            result.append((LogEvent(timestamp: launched, process: name, pid: pid, type: .default, message: "Launch Time: " + launchTime.text,
+                                    origin: EventOrigin(input: input, line: launchTime.line, byteOffset: launchTime.byteOffset),
+                                    reportedBundleID: bundleID), 0))
+        }
         if let termination {
             result.append((LogEvent(timestamp: time, process: name, pid: pid, type: .fault, message: termination.lines.joined(separator: "\n"),
-                                    origin: EventOrigin(input: input, line: termination.line, byteOffset: termination.byteOffset)),
+                                    origin: EventOrigin(input: input, line: termination.line, byteOffset: termination.byteOffset),
+                                    reportedBundleID: bundleID),
                            termination.lineCount))
         } else if let exception {
             result.append((LogEvent(timestamp: time, process: name, pid: pid, type: .fault, message: "Exception Type: " + exception.text,
-                                    origin: EventOrigin(input: input, line: exception.line, byteOffset: exception.byteOffset)), 0))
+                                    origin: EventOrigin(input: input, line: exception.line, byteOffset: exception.byteOffset),
+                                    reportedBundleID: bundleID), 0))
         }
         for kill in jetsamKills {
             var message = "JetsamEvent: killed (\(kill.reason))"
@@ -130,16 +156,17 @@ struct CrashReport {
             result.append((LogEvent(timestamp: time, process: kill.name, pid: kill.pid, type: .fault, message: message,
                                     origin: EventOrigin(input: input, line: kill.line, byteOffset: kill.byteOffset)), 0))
         }
+        if result.isEmpty { note = nil }  // nothing was placed at the guessed time
         return result
     }
 }
 
 extension DecoderStatistics {
-    /// Accounts for a report's events and emits them (a record filter may refuse one, as for any record).
-    mutating func acceptReport(_ events: [(event: LogEvent, lines: Int)], skipping: RecordSkipping, emit: (ReaderOutput) -> Void) {
+    /// Accounts for a report's events and emits them. A record filter is not asked: it judges a log line by its
+    /// process and text, and a report's few events name their app themselves (``LogEvent/reportedBundleID``).
+    mutating func acceptReport(_ events: [(event: LogEvent, lines: Int)], emit: (ReaderOutput) -> Void) {
         for (event, lines) in events {
-            let refused = Array(event.message.utf8).withUnsafeBytes { skipping.refuses(process: event.process, pid: event.pid, firstLine: $0) }
-            accept(refused ? nil : event, lines: lines, origin: event.origin, notes: [], invalidUTF8: false, emit: emit)
+            accept(event, lines: lines, origin: event.origin, notes: [], invalidUTF8: false, emit: emit)
         }
     }
 }

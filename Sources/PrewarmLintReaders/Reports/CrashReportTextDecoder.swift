@@ -13,7 +13,6 @@ struct CrashReportTextDecoder: LogDecoder {
     let format = LogFormat.crashReportText
     private(set) var statistics = DecoderStatistics()
     private let configuration: ReaderConfiguration
-    private let skipping: RecordSkipping
     private var framer: LineFramer
     private var report = CrashReport()
     private var reportHasContent = false
@@ -25,7 +24,6 @@ struct CrashReportTextDecoder: LogDecoder {
 
     init(configuration: ReaderConfiguration) {
         self.configuration = configuration
-        skipping = RecordSkipping(configuration)
         framer = LineFramer(maximumLineLength: configuration.limits.maximumLineLength)
     }
 
@@ -91,6 +89,9 @@ struct CrashReportTextDecoder: LogDecoder {
         } else if let value = Self.value(of: "Date/Time:", in: text) {
             report.captureTime = value
             reportHasContent = true
+        } else if let value = Self.value(of: "Launch Time:", in: text) {
+            report.launchTime = (value, line.number, line.offset)
+            reportHasContent = true
         } else if let value = Self.value(of: "Exception Type:", in: text) {
             report.exception = (value, line.number, line.offset)
             reportHasContent = true
@@ -146,7 +147,7 @@ struct CrashReportTextDecoder: LogDecoder {
             statistics.count(diagnostic)
             emit(.diagnostic(diagnostic))
         }
-        statistics.acceptReport(events, skipping: skipping, emit: emit)
+        statistics.acceptReport(events, emit: emit)
         // A report with neither a termination nor an exception has no event: its lines were its structure.
         if events.isEmpty, let termination = report.termination { statistics.skip(.structure, lines: termination.lineCount) }
     }

@@ -17,7 +17,6 @@ struct IPSReportDecoder: LogDecoder {
     let format = LogFormat.crashReport
     private(set) var statistics = DecoderStatistics()
     private let configuration: ReaderConfiguration
-    private let skipping: RecordSkipping
 
     private enum Stage { case metadata, body, after }
     private var stage = Stage.metadata
@@ -66,7 +65,6 @@ struct IPSReportDecoder: LogDecoder {
 
     init(configuration: ReaderConfiguration) {
         self.configuration = configuration
-        skipping = RecordSkipping(configuration)
     }
 
     mutating func decode(_ bytes: UnsafeRawBufferPointer, emit: (ReaderOutput) -> Void) {
@@ -119,6 +117,9 @@ struct IPSReportDecoder: LogDecoder {
         report.pid = fieldText("pid").flatMap { Int($0) }
         report.bundleID = member("CFBundleIdentifier", of: "bundleInfo") ?? metadataBundle
         report.captureTime = fieldText("captureTime") ?? fieldText("date") ?? metadataTimestamp
+        if let field = fields["procLaunch"], let text = fieldText("procLaunch") {
+            report.launchTime = (text, field.line, field.byteOffset)
+        }
         if let field = fields["exception"], let type = member("type", of: "exception") {
             let signal = member("signal", of: "exception")
             report.exception = (signal.map { "\(type) (\($0))" } ?? type, field.line, field.byteOffset)
@@ -156,7 +157,7 @@ struct IPSReportDecoder: LogDecoder {
             statistics.count(diagnostic)
             emit(.diagnostic(diagnostic))
         }
-        statistics.acceptReport(events, skipping: skipping, emit: emit)
+        statistics.acceptReport(events, emit: emit)
         let rest = statistics.lines - statistics.eventLines - statistics.diagnosedLines
         if rest > 0 { statistics.skip(.structure, lines: rest) }
     }

@@ -1,0 +1,174 @@
+import Foundation
+import PrewarmLintModel
+import PrewarmLintReaders
+import PrewarmLintTesting
+import Testing
+
+/// Crash and jetsam reports (issue 20): what the `.ips` and text decoders make of them, on the corpus's reports
+/// (written in real reports' shapes, `case.json` says which) and on the ways they arrive damaged.
+@Suite("crash and jetsam reports")
+struct CrashReportTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static func bytes(_ path: String) throws -> [UInt8] { Array(try Data(contentsOf: root.appendingPathComponent(path))) }
+    static let ips = "Corpus/verdicts/report-joined-to-prewarm-session/Ledger-2024-03-18-030214.ips"
+    static let text = "Corpus/formats/crash-report-text-markdown-springboard/issue.md"
+
+    static func read(_ bytes: [UInt8], chunkSize: Int? = nil) -> ReaderVerifier.Outcome {
+        ReaderVerifier.read(bytes, configuration: ReaderConfiguration(inputName: "report"), chunkSize: chunkSize)
+    }
+
+    static func accounted(_ outcome: ReaderVerifier.Outcome) -> Bool {
+        let statistics = outcome.statistics
+        return statistics.lines == statistics.eventLines + statistics.skipped.values.reduce(0, +) + statistics.diagnosedLines
+    }
+
+    @Test("an .ips crash report: its launch and its termination, of its process, pid and bundle, at the report's times")
+    func ipsCrash() throws {
+        let outcome = Self.read(try Self.bytes(Self.ips))
+        #expect(outcome.format == .crashReport)
+        #expect(outcome.diagnostics.isEmpty)
+        #expect(Self.accounted(outcome))
+        #expect(outcome.events.map(\.process) == ["Chat", "Chat"])
+        #expect(outcome.events.map(\.pid) == [4410, 4410])
+        #expect(outcome.events.map(\.reportedBundleID) == ["com.acme.chat", "com.acme.chat"])
+        #expect(outcome.events.map(\.timestamp.text) == ["2024-03-18 03:02:10.0450 -0700", "2024-03-18 03:02:14.9120 -0700"])
+        // 2024-03-18 10:02:14.912 UTC.
+        #expect(outcome.events.last?.timestamp.microsecondsSinceEpoch == 1_710_756_134_912_000)
+        #expect(outcome.events.last?.timestamp.utcOffsetSeconds == -7 * 3600)
+        let termination = try #require(outcome.events.last?.message.split(separator: "\n").map(String.init))
+        #expect(termination.first == "Termination Reason: FRONTBOARD 2343432205")
+        #expect(termination.count == 10)
+        #expect(termination.contains("WatchdogVisibility: Background"))
+        #expect(termination.last == ") reportType:CrashLog maxTerminationResistance:Interactive>")
+        #expect(outcome.events.map(\.origin.line) == [22, 39])
+    }
+
+    @Test("the same events whatever the chunking, a byte at a time included")
+    func dripFed() throws {
+        for path in [Self.ips, Self.text, "Corpus/formats/crash-report-ips-jetsam/JetsamEvent-2024-03-18-054000.ips"] {
+            let bytes = try Self.bytes(path)
+            let whole = Self.read(bytes)
+            for chunk in [1, 3, 64] {
+                #expect(Self.read(bytes, chunkSize: chunk) == whole, "\(path) in chunks of \(chunk)")
+            }
+        }
+    }
+
+    @Test("a body pasted without its metadata line is still a report")
+    func bodyAlone() throws {
+        let bytes = try Self.bytes(Self.ips)
+        let body = Array(bytes[(bytes.firstIndex(of: UInt8(ascii: "\n"))! + 1)...])
+        let outcome = Self.read(body)
+        #expect(outcome.format == .crashReport)
+        #expect(outcome.events.map(\.process) == ["Chat", "Chat"])
+        #expect(outcome.events.last?.message.hasPrefix("Termination Reason: FRONTBOARD 2343432205\n") == true)
+    }
+
+    @Test("a report cut short: what was read is used, the cut is said")
+    func truncated() throws {
+        let bytes = try Self.bytes(Self.ips)
+        // Cut inside the threads, after the termination.
+        let text = String(decoding: bytes, as: UTF8.self)
+        let cut = Array(text.utf8.prefix(text.utf8.count - 900))
+        let outcome = Self.read(cut)
+        #expect(outcome.events.count == 2)
+        #expect(outcome.diagnostics.map(\.code) == [.truncatedInput])
+        #expect(Self.accounted(outcome))
+        // Cut before the termination: the launch only.
+        let early = Array(text.utf8.prefix(text.utf8.count / 3))
+        let before = Self.read(early)
+        #expect(before.events.map(\.message).allSatisfy { $0.hasPrefix("Launch Time: ") })
+        #expect(before.diagnostics.map(\.code) == [.truncatedInput])
+    }
+
+    @Test("a report of a kind not read (409 system watchdog) is named in a note, no event, every line accounted for")
+    func unreadKind() {
+        let report = """
+        {"bug_type":"409","timestamp":"2024-03-18 03:02:15.00 -0700","os_version":"iPhone OS 17.4 (21E219)","incident_id":"1A2B3C4D-0000-4000-8000-000000000001"}
+        {
+          "bug_type" : "409",
+          "procName" : "SpringBoard",
+          "pid" : 34
+        }
+
+        """
+        let outcome = Self.read(Array(report.utf8))
+        #expect(outcome.format == .crashReport)
+        #expect(outcome.events.isEmpty)
+        #expect(outcome.diagnostics.map(\.code) == [.unreadReport])
+        #expect(outcome.diagnostics.first?.message == "a report of bug_type 409 (system watchdog): not read (crash 309 and JetsamEvent 298 are)")
+        #expect(Self.accounted(outcome))
+    }
+
+    @Test("a termination after a 20 MB threads value on one line is still found; the threads are not kept")
+    func hugeThreads() throws {
+        var bytes = Array(#"{"bug_type":"309","name":"Ledger","timestamp":"2024-03-18 03:02:15.00 -0700"}"#.utf8) + [0x0A]
+        bytes += Array("{\n  \"pid\" : 2231,\n  \"procName\" : \"Ledger\",\n  \"threads\" : [".utf8)
+        let frame = Array(#"{"imageOffset":26088,"symbol":"__psynch_cvwait","symbolLocation":8,"imageIndex":47},"#.utf8)
+        for _ in 0..<(20_000_000 / frame.count) { bytes += frame }
+        bytes += Array(#"{}],"#.utf8) + [0x0A]
+        bytes += Array(#"  "termination" : {"namespace":"SIGNAL","code":11,"reasons":["Segmentation fault: 11"]}"#.utf8) + [0x0A, UInt8(ascii: "}"), 0x0A]
+        let outcome = Self.read(bytes, chunkSize: 1 << 16)
+        #expect(outcome.diagnostics.isEmpty)
+        #expect(outcome.events.map(\.message) == ["Termination Reason: SIGNAL 11\nSegmentation fault: 11"])
+        #expect(outcome.events.first?.origin.line == 6)
+        #expect(Self.accounted(outcome))
+    }
+
+    @Test("a pasted text report: quoted with > or indented, it reads as the same events")
+    func pastedText() throws {
+        let text = String(decoding: try Self.bytes(Self.text), as: UTF8.self)
+        let plain = Self.read(Array(text.utf8))
+        #expect(plain.format == .crashReportText)
+        #expect(plain.events.map(\.process) == ["Ledger", "Ledger"])
+        #expect(plain.events.map(\.pid) == [2231, 2231])
+        #expect(plain.events.map(\.reportedBundleID) == ["com.example.ledger", "com.example.ledger"])
+        #expect(plain.events.map { String($0.message.prefix(13)) } == ["Launch Time: ", "Termination R"])
+        #expect(plain.events.last?.message.split(separator: "\n").count == 2)
+        for decorate in [{ (line: Substring) in "> " + line }, { (line: Substring) in "    " + line }] {
+            let pasted = text.split(separator: "\n", omittingEmptySubsequences: false).map(decorate).joined(separator: "\n")
+            let outcome = Self.read(Array(pasted.utf8))
+            #expect(outcome.format == .crashReportText)
+            #expect(outcome.events.map(\.message) == plain.events.map(\.message))
+            #expect(outcome.events.map(\.timestamp) == plain.events.map(\.timestamp))
+        }
+    }
+
+    @Test("two reports pasted one after another are two reports")
+    func twoReports() throws {
+        let text = String(decoding: try Self.bytes(Self.text), as: UTF8.self)
+        let report = text.split(separator: "```", omittingEmptySubsequences: false)[1]
+        let second = report.replacingOccurrences(of: "Ledger [2231]", with: "Ledger [2290]")
+        let outcome = Self.read(Array((report + "\n" + second).utf8))
+        #expect(outcome.events.filter { $0.message.hasPrefix("Termination") }.map(\.pid) == [2231, 2290])
+        #expect(Self.accounted(outcome))
+    }
+
+    @Test("a JetsamEvent: one termination per killed process, with its reason and states; the others are not events")
+    func jetsam() throws {
+        let outcome = Self.read(try Self.bytes("Corpus/formats/crash-report-ips-jetsam/JetsamEvent-2024-03-18-054000.ips"))
+        #expect(outcome.events.map(\.message) == ["JetsamEvent: killed (per-process-limit); states: frontmost, suspended",
+                                                  "JetsamEvent: killed (idle-exit); states: daemon, idle"])
+        #expect(outcome.events.map(\.process) == ["Chat", "financed"])
+        #expect(outcome.events.map(\.pid) == [4410, 44152])
+        #expect(outcome.events.map(\.origin.line) == [23, 24])
+        #expect(outcome.events.allSatisfy { $0.timestamp.text == "2024-03-18 05:40:00.04 -0700" })
+    }
+
+    @Test("hostile bodies: not an object, garbage after it, a huge number, nesting 100,000 deep: diagnostics, no crash")
+    func hostile() {
+        let head = #"{"bug_type":"309"}"# + "\n"
+        let cases: [(String, DiagnosticCode?)] = [
+            (head + "[1, 2]\n", .truncatedInput),
+            (head + "{\"pid\": 12}\ngarbage\n", .malformedLine),
+            (head + "{\"pid\": 1e999999999, \"procName\": \"X\", \"termination\": {\"namespace\": \"SIGNAL\", \"code\": 9}}\n", .inferredTime),
+            (head + "{\"threads\": " + String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000) + ", \"pid\": 7}\n", nil),
+        ]
+        for (text, code) in cases {
+            let outcome = Self.read(Array(text.utf8))
+            #expect(outcome.format == .crashReport)
+            #expect(outcome.diagnostics.first?.code == code, "\(text.prefix(60))")
+            #expect(Self.accounted(outcome))
+        }
+    }
+}
