@@ -81,6 +81,9 @@ public enum EventMeaning: String, Sendable, Hashable, CaseIterable, Codable {
     case launchMarker = "launch-marker"
     /// The app took its background code path (skipped UI or session setup because it thought no user was there).
     case backgroundPath = "background-path"
+    /// A crash report's lock state when it was written (`"isLocked" : 1`, `"wasUnlockedSinceBoot" : 0`): whether
+    /// the device was locked, and whether it had been unlocked since boot — the keychain's own condition.
+    case deviceLockState = "device-lock-state"
 }
 
 extension EventMeaning {

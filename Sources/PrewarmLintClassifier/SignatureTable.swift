@@ -523,6 +523,12 @@ public struct SignatureTable: Sendable {
         // A crash or jetsam report read as evidence (`crash-report`, `crash-report-text`): its termination, exception
         // or jetsam kill is an event of the reported process. A watchdog kill is `watchdog` (above), tried first.
         MessageSignature(
+            id: "report-lock-state", roles: Set(ProcessRole.allCases), meaning: .deviceLockState,
+            all: ["\"isLocked\" : "],
+            seenOn: "crash reports (.ips body, iOS 15–26)",
+            example: "\"isLocked\" : 1, \"wasUnlockedSinceBoot\" : 0",
+            source: "the .ips body's `isLocked` and `wasUnlockedSinceBoot` keys (public TestFlight and App Store .ips bodies, iOS 16–26), as prewarm-lint renders them on one line"),
+        MessageSignature(
             id: "report-launch-time", roles: Set(ProcessRole.allCases), meaning: .processStart,
             all: ["Launch Time: "],
             seenOn: "crash reports (legacy text `Launch Time:`; the .ips body's `procLaunch` as prewarm-lint renders it)",

@@ -22,16 +22,18 @@ struct CrashReportTests {
         return statistics.lines == statistics.eventLines + statistics.skipped.values.reduce(0, +) + statistics.diagnosedLines
     }
 
-    @Test("an .ips crash report: its launch and its termination, of its process, pid and bundle, at the report's times")
+    @Test("an .ips crash report: its launch, lock state and termination, of its process, pid and bundle, at the report's times")
     func ipsCrash() throws {
         let outcome = Self.read(try Self.bytes(Self.ips))
         #expect(outcome.format == .crashReport)
         #expect(outcome.diagnostics.isEmpty)
         #expect(Self.accounted(outcome))
-        #expect(outcome.events.map(\.process) == ["Chat", "Chat"])
-        #expect(outcome.events.map(\.pid) == [4410, 4410])
-        #expect(outcome.events.map(\.reportedBundleID) == ["com.acme.chat", "com.acme.chat"])
-        #expect(outcome.events.map(\.timestamp.text) == ["2024-03-18 03:02:10.0450 -0700", "2024-03-18 03:02:14.9120 -0700"])
+        #expect(outcome.events.map(\.process) == ["Chat", "Chat", "Chat"])
+        #expect(outcome.events.map(\.pid) == [4410, 4410, 4410])
+        #expect(outcome.events.map(\.reportedBundleID) == ["com.acme.chat", "com.acme.chat", "com.acme.chat"])
+        #expect(outcome.events.map(\.timestamp.text) == ["2024-03-18 03:02:10.0450 -0700", "2024-03-18 03:02:14.9120 -0700",
+                                                         "2024-03-18 03:02:14.9120 -0700"])
+        #expect(outcome.events[1].message == #""isLocked" : 1, "wasUnlockedSinceBoot" : 0"#)
         // 2024-03-18 10:02:14.912 UTC.
         #expect(outcome.events.last?.timestamp.microsecondsSinceEpoch == 1_710_756_134_912_000)
         #expect(outcome.events.last?.timestamp.utcOffsetSeconds == -7 * 3600)
@@ -40,7 +42,7 @@ struct CrashReportTests {
         #expect(termination.count == 10)
         #expect(termination.contains("WatchdogVisibility: Background"))
         #expect(termination.last == ") reportType:CrashLog maxTerminationResistance:Interactive>")
-        #expect(outcome.events.map(\.origin.line) == [22, 39])
+        #expect(outcome.events.map(\.origin.line) == [22, 34, 39])
     }
 
     @Test("the same events whatever the chunking, a byte at a time included")
@@ -60,7 +62,7 @@ struct CrashReportTests {
         let body = Array(bytes[(bytes.firstIndex(of: UInt8(ascii: "\n"))! + 1)...])
         let outcome = Self.read(body)
         #expect(outcome.format == .crashReport)
-        #expect(outcome.events.map(\.process) == ["Chat", "Chat"])
+        #expect(outcome.events.map(\.process) == ["Chat", "Chat", "Chat"])
         #expect(outcome.events.last?.message.hasPrefix("Termination Reason: FRONTBOARD 2343432205\n") == true)
     }
 
@@ -71,7 +73,7 @@ struct CrashReportTests {
         let text = String(decoding: bytes, as: UTF8.self)
         let cut = Array(text.utf8.prefix(text.utf8.count - 900))
         let outcome = Self.read(cut)
-        #expect(outcome.events.count == 2)
+        #expect(outcome.events.count == 3)
         #expect(outcome.diagnostics.map(\.code) == [.truncatedInput])
         #expect(Self.accounted(outcome))
         // Cut before the termination: the launch only.

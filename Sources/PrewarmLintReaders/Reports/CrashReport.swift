@@ -8,6 +8,7 @@ import PrewarmLintModel
 /// - the termination — `Termination Reason: FRONTBOARD 2343432205` and, on the lines after it, the reasons
 ///   (`<RBSTerminateContext| … 0x8BADF00D … scene-create watchdog transgression …`), as the legacy text prints
 ///   them and the `.ips` body lists them — or, when there is none, the `Exception Type:` line;
+/// - the device's lock state when the report was written (`"isLocked" : 1, "wasUnlockedSinceBoot" : 0`), from an `.ips` body;
 /// - the launch, when the report says when it was (`Launch Time:`, `procLaunch`), at that time;
 /// - for a JetsamEvent, one `JetsamEvent: killed (reason); states: …` per process the report says was killed.
 ///
@@ -28,6 +29,8 @@ struct CrashReport {
     var exception: (text: String, line: Int, byteOffset: Int)?
     /// The termination: the reason line and the reasons after it, where it was said, and how many input lines say it.
     var termination: (lines: [String], line: Int, byteOffset: Int, lineCount: Int)?
+    /// The device's lock state when the report was written (`isLocked`, `wasUnlockedSinceBoot`: `1`/`0` as written), and where.
+    var lockState: (isLocked: String?, wasUnlockedSinceBoot: String?, line: Int, byteOffset: Int)?
     /// Processes a jetsam report says were killed: name, pid, reason, states, where.
     var jetsamKills: [(name: String, pid: Int?, reason: String, states: [String], line: Int, byteOffset: Int)] = []
 
@@ -138,6 +141,14 @@ struct CrashReport {
         if let launchTime, let launched = Self.timestamp(launchTime.text), launched <= time, !time.inferred.contains(.date) {
             result.append((LogEvent(timestamp: launched, process: name, pid: pid, type: .default, message: "Launch Time: " + launchTime.text,
                                     origin: EventOrigin(input: input, line: launchTime.line, byteOffset: launchTime.byteOffset),
+                                    reportedBundleID: bundleID), 0))
+        }
+        if let lockState {
+            let fields = [lockState.isLocked.map { "\"isLocked\" : \($0)" }, lockState.wasUnlockedSinceBoot.map { "\"wasUnlockedSinceBoot\" : \($0)" }]
+            // `"isLocked" : …` leads: it is what the signature reads; a report with only the other key still says it.
+            let message = lockState.isLocked == nil ? "\"isLocked\" : unknown, " + fields[1]! : fields.compactMap { $0 }.joined(separator: ", ")
+            result.append((LogEvent(timestamp: time, process: name, pid: pid, type: .default, message: message,
+                                    origin: EventOrigin(input: input, line: lockState.line, byteOffset: lockState.byteOffset),
                                     reportedBundleID: bundleID), 0))
         }
         if let termination {

@@ -117,6 +117,10 @@ struct IPSReportDecoder: LogDecoder {
         report.pid = fieldText("pid").flatMap { Int($0) }
         report.bundleID = member("CFBundleIdentifier", of: "bundleInfo") ?? metadataBundle
         report.captureTime = fieldText("captureTime") ?? fieldText("date") ?? metadataTimestamp
+        let isLocked = fieldText("isLocked"), wasUnlocked = fieldText("wasUnlockedSinceBoot")
+        if isLocked != nil || wasUnlocked != nil, let field = fields["isLocked"] ?? fields["wasUnlockedSinceBoot"] {
+            report.lockState = (isLocked, wasUnlocked, field.line, field.byteOffset)
+        }
         if let field = fields["procLaunch"], let text = fieldText("procLaunch") {
             report.launchTime = (text, field.line, field.byteOffset)
         }
@@ -128,7 +132,11 @@ struct IPSReportDecoder: LogDecoder {
             let namespace = member("namespace", of: "termination")
             let code = member("code", of: "termination")
             var lines: [String] = []
-            if namespace != nil || code != nil { lines.append("Termination Reason: " + [namespace, code].compactMap { $0 }.joined(separator: " ")) }
+            // As the legacy text writes it: `Termination Reason: SIGNAL 5 Trace/BPT trap: 5`, `FRONTBOARD 2343432205`.
+            let indicator = member("indicator", of: "termination")
+            if namespace != nil || code != nil {
+                lines.append("Termination Reason: " + [namespace, code, indicator].compactMap { $0 }.joined(separator: " "))
+            }
             lines += strings(in: "reasons", of: "termination")
             if !lines.isEmpty { report.termination = (lines, field.line, field.byteOffset, 1) }
         }

@@ -66,10 +66,22 @@ public struct KeychainWhileLocked: Rule {
             message += ", which the user never activated"
         }
         if failures.count > 1 { message += " (\(failures.count) failures)" }
+        // A crash report of this process says what the keychain's condition was when it was written.
+        let lockState = session.events(withMeaning: .deviceLockState).first
+        if let lockState {
+            if lockState.text.contains("\"wasUnlockedSinceBoot\" : 0") {
+                message += "; this process's crash report says the device had not been unlocked since boot (wasUnlockedSinceBoot 0)"
+            } else if lockState.text.contains("\"isLocked\" : 1") {
+                message += "; this process's crash report says the device was locked when it was written (isLocked 1)"
+            } else if lockState.text.contains("\"isLocked\" : 0") {
+                message += "; this process's crash report, written later, says the device was unlocked by then (isLocked 0)"
+            }
+        }
         if let decided = session.decidedBy, let line = session.event(at: decided), line.origin != first.origin {
             evidence.append(Finding.Evidence(line, label: "session kind"))
         }
         evidence += failures.dropFirst().prefix(4).map { Finding.Evidence($0, label: "keychain failure") }
+        if let lockState { evidence.append(Finding.Evidence(lockState, label: "lock state")) }
         return [context.finding(message, evidence: evidence)]
     }
 }
