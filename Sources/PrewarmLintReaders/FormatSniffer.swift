@@ -47,6 +47,9 @@ public enum FormatSniffer {
         }
 
         if first < bytes.count, bytes[first] == UInt8(ascii: "{"), isIPSReport(bytes.slice(first, bytes.count)) { return .crashReport }
+        if first < bytes.count, bytes[first] == UInt8(ascii: "{") || bytes[first] == UInt8(ascii: "["), isMetricKit(bytes.slice(first, bytes.count)) {
+            return .metricKit
+        }
 
         var votes: [LogFormat: Int] = [:]
         var crashReportKeys = 0
@@ -91,6 +94,17 @@ public enum FormatSniffer {
         let start = bytes.slice(end, min(bytes.count, end + 4096))
         return start.firstIndex(of: "\"procName\"", from: 0) != nil || start.firstIndex(of: "\"bug_type\"", from: 0) != nil
             || start.firstIndex(of: "\"captureTime\"", from: 0) != nil
+    }
+
+    /// MetricKit JSON: keys only its payloads have, near the start (a call-stack tree may come first, so the
+    /// whole sample is looked at), and not one record per line (ndjson has a record on its first line).
+    static func isMetricKit(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        let keys: [StaticString] = ["\"diagnosticMetaData\"", "\"crashDiagnostics\"", "\"timeStampBegin\"", "\"applicationLaunchMetrics\"",
+                                    "\"callStackTree\"", "\"hangDiagnostics\""]
+        guard keys.contains(where: { bytes.firstIndex(of: $0, from: 0) != nil }) else { return false }
+        let end = bytes.firstIndex(of: .newline, from: 0) ?? bytes.count
+        var record = JSONLogRecord()
+        return (try? record.scan(bytes.slice(0, end), from: 0)) == nil || record.schema != .logShow
     }
 
     /// A line of a crash report's header, as pasted (indented, quoted with `>`).

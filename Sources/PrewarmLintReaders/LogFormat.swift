@@ -35,6 +35,8 @@ public enum LogFormat: String, Sendable, Hashable, CaseIterable, Codable {
     case crashReport = "crash-report"
     /// A crash report in the legacy text form, or pasted into an issue.
     case crashReportText = "crash-report-text"
+    /// MetricKit JSON: an `MXDiagnosticPayload`, a single diagnostic, an `MXMetricPayload`, or an array of them.
+    case metricKit = "metrickit"
 
     /// A human name for summaries.
     public var displayName: String {
@@ -55,6 +57,7 @@ public enum LogFormat: String, Sendable, Hashable, CaseIterable, Codable {
         case .xctrace: "xctrace export (XML)"
         case .crashReport: "crash or jetsam report (.ips JSON)"
         case .crashReportText: "crash report (text)"
+        case .metricKit: "MetricKit JSON (diagnostic or metric payloads)"
         }
     }
 }

@@ -193,6 +193,8 @@ public struct LogStreamReader {
             IPSReportDecoder(configuration: configuration)
         case .crashReportText:
             CrashReportTextDecoder(configuration: configuration)
+        case .metricKit:
+            MetricKitDecoder(configuration: configuration)
         }
     }
 }

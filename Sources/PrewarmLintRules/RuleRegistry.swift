@@ -140,12 +140,14 @@ public struct UnreportedHazard: Sendable, Hashable {
         case afterActivation([String])
         /// These rules did not report on the session (see their documentation).
         case notReportedInSession([String])
+        /// A watchdog kill that guards no launch (`process-exit`, `scene-update`): a kill, not a launch hazard.
+        case notALaunchWatchdog(String)
 
         /// Left out by the user's own choice (a rule off, an app not selected): a note, not a warning.
         public var isUsersChoice: Bool {
             switch self {
             case .ruleOff, .noRule, .appLeftOut: true
-            case .afterActivation, .notReportedInSession: false
+            case .afterActivation, .notReportedInSession, .notALaunchWatchdog: false
             }
         }
 
@@ -157,6 +159,7 @@ public struct UnreportedHazard: Sendable, Hashable {
             case .appLeftOut: "of an app the configuration leaves out"
             case .afterActivation(let rules): "after the user's activation, where \(rules.joined(separator: ", ")) does not look (see the rule's documentation)"
             case .notReportedInSession(let rules): "in a session \(rules.joined(separator: ", ")) does not report on (see the rule's documentation)"
+            case .notALaunchWatchdog(let event): "a \(event) watchdog kill, which guards no launch (launch-watchdog reports scene-create and process-launch)"
             }
         }
     }
@@ -189,7 +192,11 @@ extension Linter {
         for index in session.events.indices {
             let meaning = session.events[index].meaning
             guard meaning.isHazardEvidence, !reported.contains(meaning) else { continue }
-            let reason = unreportedReason(meaning, at: session.events[index].time, in: session)
+            var reason = unreportedReason(meaning, at: session.events[index].time, in: session)
+            if meaning == .watchdog, case .notReportedInSession = reason {
+                let watchdog = WatchdogTermination(text: session.events[index].text)
+                if !watchdog.guardsLaunch { reason = .notALaunchWatchdog(watchdog.event ?? "non-launch") }
+            }
             if let at = result.firstIndex(where: { $0.meaning == meaning && $0.reason == reason }) {
                 result[at].count += 1
             } else {

@@ -29,6 +29,9 @@ public struct KeychainWhileLocked: Rule {
         is reported even when no daemon line names the process (a Console copy filtered to the app): on a \
         session of kind `unknown`, evidence incomplete.
 
+        When a crash report of the process is read with the log, its lock state when it was written \
+        (`"isLocked" : 1`, `"wasUnlockedSinceBoot" : 0`) is cited as evidence: the keychain's own condition.
+
         `-25300` (`errSecItemNotFound`, "no matching items found") is not reported: a locked keychain \
         refuses an item that exists with -25308 — before the first unlock as after — so -25300 says the \
         query matched nothing, which the log cannot tie to the lock. It still counts as a keychain access \
