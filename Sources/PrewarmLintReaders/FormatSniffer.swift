@@ -27,6 +27,10 @@ public enum FormatSniffer {
             }
             if prolog.hasPrefix("<?xml") || prolog.hasPrefix("<!DOCTYPE") { return nil }
         }
+        if first < bytes.count, bytes[first] == UInt8(ascii: "{"), isIPSReport(bytes.slice(first, bytes.count)) { return .crashReport }
+        if first < bytes.count, bytes[first] == UInt8(ascii: "{") || bytes[first] == UInt8(ascii: "["), isMetricKit(bytes.slice(first, bytes.count)) {
+            return .metricKit
+        }
         if first < bytes.count, bytes[first] == UInt8(ascii: "[") {
             let next = JSONObjectScanner.skipWhitespace(bytes, first + 1)
             // An empty array is what `log show --style json` prints for no match.
@@ -46,10 +50,7 @@ public enum FormatSniffer {
             }
         }
 
-        if first < bytes.count, bytes[first] == UInt8(ascii: "{"), isIPSReport(bytes.slice(first, bytes.count)) { return .crashReport }
-        if first < bytes.count, bytes[first] == UInt8(ascii: "{") || bytes[first] == UInt8(ascii: "["), isMetricKit(bytes.slice(first, bytes.count)) {
-            return .metricKit
-        }
+
 
         var votes: [LogFormat: Int] = [:]
         var crashReportKeys = 0
@@ -101,7 +102,16 @@ public enum FormatSniffer {
     static func isMetricKit(_ bytes: UnsafeRawBufferPointer) -> Bool {
         let keys: [StaticString] = ["\"diagnosticMetaData\"", "\"crashDiagnostics\"", "\"timeStampBegin\"", "\"applicationLaunchMetrics\"",
                                     "\"callStackTree\"", "\"hangDiagnostics\""]
-        guard keys.contains(where: { bytes.firstIndex(of: $0, from: 0) != nil }) else { return false }
+        // As keys, not as text inside a string (a log message quoting them has `\"callStackTree\"`).
+        func isKey(_ key: StaticString) -> Bool {
+            var from = 0
+            while let at = bytes.firstIndex(of: key, from: from) {
+                if at == 0 || bytes[at - 1] != UInt8(ascii: "\\") { return true }
+                from = at + 1
+            }
+            return false
+        }
+        guard keys.contains(where: isKey) else { return false }
         let end = bytes.firstIndex(of: .newline, from: 0) ?? bytes.count
         var record = JSONLogRecord()
         return (try? record.scan(bytes.slice(0, end), from: 0)) == nil || record.schema != .logShow

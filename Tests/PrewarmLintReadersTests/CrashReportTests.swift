@@ -174,3 +174,55 @@ struct CrashReportTests {
         }
     }
 }
+
+/// MetricKit JSON (issue 20): the real payloads of the corpus, and the shapes SDKs store them in.
+@Suite("MetricKit payloads")
+struct MetricKitTests {
+    static func read(_ text: String, chunkSize: Int? = nil) -> ReaderVerifier.Outcome {
+        ReaderVerifier.read(Array(text.utf8), configuration: ReaderConfiguration(inputName: "metrickit.json"), chunkSize: chunkSize)
+    }
+
+    static let crash = #"{"version":"1.0.0","callStackTree":{"callStacks":[{"threadAttributed":true,"callStackRootFrames":[{"binaryUUID":"8D2B8436-6351-3A6D-9682-A75CC5E59A06","offsetIntoBinaryTextSegment":54784,"sampleCount":1,"binaryName":"Ledger","address":4305022976}]}],"callStackPerThread":true},"diagnosticMetaData":{"appBuildVersion":"310","appVersion":"3.1.0","osVersion":"iPhone OS 26.0 (23A341)","bundleIdentifier":"com.example.ledger","pid":2231,"exceptionType":10,"signal":9,"exceptionCode":0,"terminationReason":"<RBSTerminateContext| domain:10 code:0x8BADF00D explanation:scene-create watchdog transgression: app<com.example.ledger(E4B1C9A2-5D3F-4A6B-8C7E-1F2A3B4C5D6E)>:2231 exhausted CPU time allowance of 2.00 seconds\nWatchdogEvent: scene-create\nWatchdogVisibility: Background\n) reportType:CrashLog maxTerminationResistance:Interactive>"}}"#
+
+    @Test("an array of two payloads: each crash diagnostic at the end of its own payload's window, named by its bundle and pid")
+    func arrayOfPayloads() {
+        let payloads = "[\n"
+            + #"{"timeStampBegin":"2025-10-01 00:00:00 +0000","timeStampEnd":"2025-10-01 23:59:00 +0000","crashDiagnostics":["# + Self.crash + "]},\n"
+            + #"{"timeStampBegin":"2025-10-02 00:00:00 +0000","timeStampEnd":"2025-10-02 23:59:00 +0000","hangDiagnostics":[{"version":"1.0.0","diagnosticMetaData":{"hangDuration":"20 secs."}}],"crashDiagnostics":["# + Self.crash.replacingOccurrences(of: "\"pid\":2231", with: "\"pid\":2290") + "]}\n]\n"
+        let outcome = Self.read(payloads)
+        #expect(outcome.format == .metricKit)
+        #expect(outcome.events.map(\.pid) == [2231, 2290])
+        #expect(outcome.events.map(\.process) == ["com.example.ledger", "com.example.ledger"])
+        #expect(outcome.events.map(\.timestamp.text) == ["2025-10-01 23:59:00 +0000", "2025-10-02 23:59:00 +0000"])
+        #expect(outcome.events.allSatisfy { $0.timestamp.inferred == [.date] })
+        #expect(outcome.events.first?.message.hasPrefix("Termination Reason: <RBSTerminateContext| domain:10 code:0x8BADF00D") == true)
+        #expect(outcome.diagnostics.map(\.code) == [.inferredTime, .unreadReport])
+        #expect(outcome.diagnostics.last?.message == "MetricKit: 1 hangDiagnostics not read (crash diagnostics are)")
+        for chunk in [1, 7] { #expect(Self.read(payloads, chunkSize: chunk) == outcome) }
+    }
+
+    @Test("a crash without a termination reason is named by its exception and signal")
+    func exceptionNames() {
+        let payload = Self.crash.replacingOccurrences(of: #""terminationReason":"#, with: #""other":"#)
+            .replacingOccurrences(of: #""exceptionType":10,"signal":9"#, with: #""exceptionType":1,"signal":11"#)
+        #expect(Self.read(payload).events.map(\.message) == ["Exception Type: EXC_BAD_ACCESS (SIGSEGV)"])
+    }
+
+    @Test("a metric payload is named in a note, not read as a log; a cut or malformed payload keeps what was read")
+    func metricsAndDamage() {
+        let metrics = #"{"timeStampBegin":"2025-10-01 00:00:00 +0000","timeStampEnd":"2025-10-01 23:59:00 +0000","metaData":{"appBuildVersion":"310"},"applicationLaunchMetrics":{"histogrammedTimeToFirstDrawKey":{"histogramNumBuckets":1,"histogramValue":{"0":{"bucketStart":"1000 ms","bucketEnd":"1010 ms","bucketCount":3}}}}}"#
+        let outcome = Self.read(metrics)
+        #expect(outcome.format == .metricKit)
+        #expect(outcome.events.isEmpty)
+        #expect(outcome.diagnostics.map(\.message) == ["MetricKit: 1 metric payload (launch histograms) not read (crash diagnostics are)"])
+        let cut = Self.read(String(Self.crash.dropLast()))
+        #expect(cut.events.count == 1)
+        #expect(cut.diagnostics.first?.code == .truncatedInput)
+        let deep = Self.read(#"{"callStackTree":"# + String(repeating: "[", count: 200_000) + String(repeating: "]", count: 200_000) + "}")
+        #expect(deep.events.isEmpty)
+        #expect(deep.diagnostics.isEmpty)
+        let garbage = Self.read(Self.crash + "}}]")
+        #expect(garbage.events.count == 1)
+        #expect(garbage.diagnostics.first?.code == .truncatedInput)
+    }
+}

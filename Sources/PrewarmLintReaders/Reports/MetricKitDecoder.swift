@@ -193,7 +193,7 @@ struct MetricKitDecoder: LogDecoder {
         }
         if unnamed > 0 {
             notes.append(ReaderDiagnostic(code: .unattributedEvidence, severity: .note,
-                                          message: "\(unnamed) diagnostic\(unnamed == 1 ? " names" : "s name") no app (bundleIdentifier, pid: iOS 26): a session of \(unnamed == 1 ? "its" : "their") own",
+                                          message: "\(unnamed) diagnostic\(unnamed == 1 ? " names" : "s name") no app (bundleIdentifier and pid came with iOS 26): joined to no log's session",
                                           origin: start, lineCount: 0))
         }
         let unread = notRead.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }
