@@ -111,4 +111,6 @@ public struct DiagnosticCode: RawRepresentable, Sendable, Hashable, Codable, Cus
     public static let stateLimit = DiagnosticCode(rawValue: "state-limit")
     /// A report of a kind not read (an `.ips` of `bug_type` 409, 238, a hang, a panic): named, passed over.
     public static let unreadReport = DiagnosticCode(rawValue: "unread-report")
+    /// What an archive (a sysdiagnose) held and what of it was read.
+    public static let archiveContents = DiagnosticCode(rawValue: "archive-contents")
 }

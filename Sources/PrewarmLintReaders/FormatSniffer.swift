@@ -17,6 +17,11 @@ public enum FormatSniffer {
         var bytes = sample
         if bytes.hasPrefix("\u{FEFF}") { bytes = bytes.slice(3, bytes.count) }
         if bytes.hasPrefix("bplist00") { return .binaryPlist }
+        // A tar archive: `ustar` at byte 257 of its first header, or (old tar) a first header whose checksum holds.
+        if bytes.count >= TarArchiveDecoder.blockSize {
+            let header = Array(bytes.slice(0, TarArchiveDecoder.blockSize))
+            if header[257..<262].elementsEqual("ustar".utf8) || (header[0] != 0 && TarArchiveDecoder.checksumMatches(header)) { return .tarArchive }
+        }
         let first = JSONObjectScanner.skipWhitespace(bytes, 0)
         if first < bytes.count, bytes[first] == UInt8(ascii: "<") {
             // XML: by its root element, looked for in the prolog (declaration, DOCTYPE, comments).

@@ -37,6 +37,8 @@ public enum LogFormat: String, Sendable, Hashable, CaseIterable, Codable {
     case crashReportText = "crash-report-text"
     /// MetricKit JSON: an `MXDiagnosticPayload`, a single diagnostic, an `MXMetricPayload`, or an array of them.
     case metricKit = "metrickit"
+    /// A tar archive (a sysdiagnose, gzip undone first): the crash and jetsam reports inside it.
+    case tarArchive = "tar"
 
     /// A human name for summaries.
     public var displayName: String {
@@ -58,6 +60,7 @@ public enum LogFormat: String, Sendable, Hashable, CaseIterable, Codable {
         case .crashReport: "crash or jetsam report (.ips JSON)"
         case .crashReportText: "crash report (text)"
         case .metricKit: "MetricKit JSON (diagnostic or metric payloads)"
+        case .tarArchive: "tar archive (a sysdiagnose): its crash and jetsam reports"
         }
     }
 }

@@ -195,6 +195,8 @@ public struct LogStreamReader {
             CrashReportTextDecoder(configuration: configuration)
         case .metricKit:
             MetricKitDecoder(configuration: configuration)
+        case .tarArchive:
+            TarArchiveDecoder(configuration: configuration)
         }
     }
 }

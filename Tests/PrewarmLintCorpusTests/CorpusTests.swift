@@ -11,7 +11,8 @@ struct CorpusTests {
     @Test("the corpus has a case for every supported format")
     func coversEveryFormat() {
         let covered = Set(formatCases.compactMap(\.description.format))
-        for format in LogFormat.allCases {
+        // A tar archive is built by its tests (`SysdiagnoseTests`, with `TarArchiveBuilder`), in the shapes they need.
+        for format in LogFormat.allCases where format != .tarArchive {
             #expect(covered.contains(format.rawValue), "no corpus case reads as \(format.rawValue)")
         }
     }

@@ -226,3 +226,90 @@ struct MetricKitTests {
         #expect(garbage.diagnostics.first?.code == .truncatedInput)
     }
 }
+
+/// Sysdiagnose archives (issue 20): tar (inside gzip) read as a stream, the reports inside it read as reports.
+@Suite("sysdiagnose archives")
+struct SysdiagnoseTests {
+    static let root = CrashReportTests.root
+    static let folder = "sysdiagnose_2024.03.18_07-45-00-0700_iPhone-OS_iPhone_21E219"
+    static let systemVersion = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+        <plist version="1.0">
+        <dict>
+        \t<key>ProductBuildVersion</key>
+        \t<string>21E219</string>
+        \t<key>ProductName</key>
+        \t<string>iPhone OS</string>
+        \t<key>ProductVersion</key>
+        \t<string>17.4</string>
+        </dict>
+        </plist>
+
+        """
+
+    /// A sysdiagnose's shape: its folder, two reports in crashes_and_spins (one under a long pax name, one a
+    /// JetsamEvent under a GNU long name), SystemVersion.plist, a logarchive's binary file, ps.txt.
+    static func sysdiagnose() throws -> TarArchiveBuilder {
+        var tar = TarArchiveBuilder()
+        let crash = try CrashReportTests.bytes("Corpus/verdicts/report-lock-state-for-keychain-failure/Ledger Pro-2024-03-18-074102.ips")
+        let jetsam = try CrashReportTests.bytes("Corpus/formats/crash-report-ips-jetsam/JetsamEvent-2024-03-18-054000.ips")
+        tar.add("\(folder)/logs/SystemVersion/SystemVersion.plist", Array(systemVersion.utf8))
+        tar.add("\(folder)/crashes_and_spins/Ledger Pro-2024-03-18-074102.ips", crash, style: .pax)
+        tar.add("\(folder)/crashes_and_spins/Retired/JetsamEvent-2024-03-18-054000-with-a-long-name-to-need-more-than-a-hundred-bytes.ips", jetsam,
+                style: .gnuLongName)
+        tar.add("\(folder)/system_logs.logarchive/Persist/0000000000000001.tracev3", [UInt8](repeating: 0x6A, count: 5000))
+        tar.add("\(folder)/ps.txt", Array("USER PID COMMAND\nmobile 2231 Ledger Pro\n".utf8))
+        tar.end()
+        return tar
+    }
+
+    static func read(_ bytes: [UInt8], chunkSize: Int? = nil) -> ReaderVerifier.Outcome {
+        ReaderVerifier.read(bytes, configuration: ReaderConfiguration(inputName: "sd.tar.gz"), chunkSize: chunkSize)
+    }
+
+    @Test("a sysdiagnose .tar.gz: its reports' events in time order, named archive:path; the OS build and the logarchive said")
+    func sysdiagnoseArchive() throws {
+        let archive = try Self.sysdiagnose().gzipped()
+        let outcome = Self.read(archive)
+        #expect(outcome.format == .tarArchive)
+        #expect(outcome.failure == nil)
+        #expect(outcome.events.map(\.process) == ["Chat", "financed", "Ledger Pro", "Ledger Pro", "Ledger Pro"])
+        #expect(outcome.events.map(\.timestamp.microsecondsSinceEpoch) == outcome.events.map(\.timestamp.microsecondsSinceEpoch).sorted())
+        #expect(outcome.events.last?.origin.input == "sd.tar.gz:\(Self.folder)/crashes_and_spins/Ledger Pro-2024-03-18-074102.ips")
+        #expect(outcome.events.first?.origin.input.hasSuffix("Retired/JetsamEvent-2024-03-18-054000-with-a-long-name-to-need-more-than-a-hundred-bytes.ips") == true)
+        let notes = outcome.diagnostics.filter { $0.code == .archiveContents }.map(\.message)
+        #expect(notes.first == "a tar archive of 5 files: 2 crash or jetsam reports read (iPhone OS 17.4 (21E219))")
+        #expect(notes.count == 2)
+        #expect(notes.last?.contains("log show --archive system_logs.logarchive --style ndjson") == true)
+        #expect(!outcome.diagnostics.contains { $0.severity >= .warning })
+        for chunk in [1, 511, 4096] { #expect(Self.read(archive, chunkSize: chunk) == outcome, "chunks of \(chunk)") }
+    }
+
+    @Test("hostile archives: a 10 GB declared size, ../ names, a damaged header, a cut: bounded, said, what came before kept")
+    func hostile() throws {
+        let crash = try CrashReportTests.bytes("Corpus/verdicts/report-lock-state-for-keychain-failure/Ledger Pro-2024-03-18-074102.ips")
+        var huge = TarArchiveBuilder()
+        huge.add("../../etc/Ledger.ips", crash)
+        huge.add("big.bin", [1, 2, 3], declaredSize: 10 << 30)
+        let outcome = Self.read(huge.bytes)
+        #expect(outcome.events.count == 3)
+        #expect(outcome.events.first?.origin.input == "sd.tar.gz:../../etc/Ledger.ips")
+        #expect(outcome.diagnostics.last?.message.hasPrefix("the archive ends inside an entry") == true)
+
+        var damaged = TarArchiveBuilder()
+        damaged.add("a.ips", crash)
+        damaged.add("b.ips", crash, damageChecksum: true)
+        damaged.end()
+        let read = Self.read(damaged.bytes)
+        #expect(read.events.count == 3)
+        #expect(read.diagnostics.last?.message.contains("is damaged (its checksum does not match)") == true)
+
+        var notReports = TarArchiveBuilder()
+        notReports.add("notes.ips", Array("just some text\n".utf8))
+        notReports.end()
+        let unread = Self.read(notReports.bytes)
+        #expect(unread.events.isEmpty)
+        #expect(unread.diagnostics.map(\.code).contains(.unreadReport))
+    }
+}

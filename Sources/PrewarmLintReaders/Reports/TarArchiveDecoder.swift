@@ -1,0 +1,327 @@
+import PrewarmLintModel
+
+/// Reads a tar archive — a sysdiagnose (`sysdiagnose_….tar.gz`, gzip undone before) — as a stream, and the
+/// crash and jetsam reports inside it.
+///
+/// A state machine over 512-byte blocks: a header (ustar, GNU long names, pax `path`/`size` records), then the
+/// entry's data, then padding to the next block; two zero blocks end the archive. Each `.ips` entry (in a
+/// sysdiagnose, `crashes_and_spins/**`) is read by its own ``LogStreamReader`` as the entry streams past,
+/// named `archive:path/in/archive`; its events are kept (a report is a handful) and emitted at the end in time
+/// order. `SystemVersion.plist` gives the OS build, said in a note; the unified log (`system_logs.logarchive`) is
+/// binary and needs Apple's `log` or mandiant's `unifiedlog_iterator` to export first — said in a note with the
+/// command. Everything else is passed over unstored, whatever its declared size: an entry's name is only ever a
+/// label (nothing is written to disk, so `../` names are harmless), and a size beyond the input's end is a cut archive.
+struct TarArchiveDecoder: LogDecoder {
+    let format = LogFormat.tarArchive
+    private(set) var statistics = DecoderStatistics()
+    private let configuration: ReaderConfiguration
+
+    static let blockSize = 512
+    /// The most bytes of one report read; a larger `.ips` is passed over with a note.
+    static let maximumReportSize = 64 << 20
+    /// The most events kept from the archive's reports.
+    static let maximumEvents = 100_000
+
+    private enum Stage {
+        /// Collecting a 512-byte header.
+        case header
+        /// In an entry's data: `remaining` bytes, then `padding`.
+        case data(remaining: Int, padding: Int)
+        /// After the two zero blocks (or a malformed header): the rest is passed over.
+        case end
+    }
+
+    private var stage = Stage.header
+    private var block: [UInt8] = []
+    private var zeroBlocks = 0
+    private var offset = 0
+    /// What the current entry's data is for.
+    private enum Sink { case skip, report(LogStreamReader, name: String), longName, pax, systemVersion }
+    private var sink = Sink.skip
+    private var metadata: [UInt8] = []
+    private var nextName: String?
+    private var nextSize: Int?
+
+    private var events: [LogEvent] = []
+    private var eventsDropped = 0
+    private var diagnostics: [ReaderDiagnostic] = []
+    private var reports = 0
+    private var unreadReports: [String] = []
+    private var oversizedReports: [String] = []
+    private var logArchive = false
+    private var osVersion: String?
+    private var entries = 0
+    private var problem: String?
+
+    init(configuration: ReaderConfiguration) {
+        self.configuration = configuration
+    }
+
+    mutating func decode(_ bytes: UnsafeRawBufferPointer, emit: (ReaderOutput) -> Void) {
+        var index = 0
+        while index < bytes.count {
+            switch stage {
+            case .end:
+                offset += bytes.count - index
+                return
+            case .header:
+                let take = min(Self.blockSize - block.count, bytes.count - index)
+                block.append(contentsOf: bytes[index..<index + take])
+                index += take
+                offset += take
+                if block.count == Self.blockSize {
+                    header(block)
+                    block.removeAll(keepingCapacity: true)
+                }
+            case .data(let remaining, let padding):
+                if remaining > 0 {
+                    let take = min(remaining, bytes.count - index)
+                    consume(UnsafeRawBufferPointer(rebasing: bytes[index..<index + take]))
+                    index += take
+                    offset += take
+                    stage = .data(remaining: remaining - take, padding: padding)
+                    if remaining - take == 0 { endEntry() }
+                } else {
+                    let take = min(padding, bytes.count - index)
+                    index += take
+                    offset += take
+                    stage = padding - take == 0 ? .header : .data(remaining: 0, padding: padding - take)
+                }
+            }
+        }
+    }
+
+    /// Reads one header block.
+    private mutating func header(_ block: [UInt8]) {
+        if block.allSatisfy({ $0 == 0 }) {
+            zeroBlocks += 1
+            if zeroBlocks == 2 { stage = .end }
+            return
+        }
+        zeroBlocks = 0
+        guard Self.checksumMatches(block) else {
+            problem = "a tar header at byte \(offset - Self.blockSize) is damaged (its checksum does not match): the rest of the archive is not read"
+            stage = .end
+            return
+        }
+        let type = block[156]
+        let size = nextSize ?? Self.number(block[124..<136])
+        guard let size, size >= 0 else {
+            problem = "a tar header at byte \(offset - Self.blockSize) has no readable size: the rest of the archive is not read"
+            stage = .end
+            return
+        }
+        var name = nextName ?? Self.name(block)
+        nextName = nil
+        nextSize = nil
+        switch type {
+        case UInt8(ascii: "L"):
+            sink = size <= 4096 ? .longName : .skip
+        case UInt8(ascii: "x"):
+            sink = size <= 1 << 20 ? .pax : .skip
+        case UInt8(ascii: "0"), 0:
+            entries += 1
+            if name.hasPrefix("./") { name.removeFirst(2) }
+            if name.hasSuffix(".ips") {
+                if size > Self.maximumReportSize {
+                    oversizedReports.append(name)
+                    sink = .skip
+                } else {
+                    var entryConfiguration = configuration
+                    entryConfiguration.inputName = configuration.inputName + ":" + name
+                    sink = .report(LogStreamReader(configuration: entryConfiguration), name: name)
+                }
+            } else if name.hasSuffix("SystemVersion.plist"), size <= 64 << 10 {
+                sink = .systemVersion
+            } else {
+                if name.contains(".logarchive/") { logArchive = true }
+                sink = .skip
+            }
+        default:
+            if name.contains(".logarchive") { logArchive = true }
+            sink = .skip
+        }
+        metadata.removeAll(keepingCapacity: true)
+        let padding = (Self.blockSize - size % Self.blockSize) % Self.blockSize
+        stage = .data(remaining: size, padding: padding)
+        if size == 0 { endEntry() }
+    }
+
+    private mutating func consume(_ bytes: UnsafeRawBufferPointer) {
+        switch sink {
+        case .skip: break
+        case .longName, .pax, .systemVersion: metadata.append(contentsOf: bytes)
+        case .report(var reader, let name):
+            var failed = false
+            do throws(ReaderError) {
+                try reader.read(bytes) { collect($0) }
+            } catch {
+                failed = true
+                unreadReports.append(name)
+            }
+            sink = failed ? .skip : .report(reader, name: name)
+        }
+    }
+
+    private mutating func endEntry() {
+        switch sink {
+        case .skip: break
+        case .longName:
+            nextName = String(decoding: metadata.prefix { $0 != 0 }, as: UTF8.self)
+        case .pax:
+            // `LEN key=value\n` records: `path` and `size` apply to the next entry.
+            for record in metadata.split(separator: UInt8(ascii: "\n")) {
+                guard let space = record.firstIndex(of: UInt8(ascii: " ")), let equals = record[space...].firstIndex(of: UInt8(ascii: "=")) else { continue }
+                let key = String(decoding: record[(space + 1)..<equals], as: UTF8.self)
+                let value = String(decoding: record[(equals + 1)...], as: UTF8.self)
+                if key == "path" { nextName = value }
+                if key == "size", let size = Int(value), size >= 0 { nextSize = size }
+            }
+        case .systemVersion:
+            osVersion = Self.systemVersion(metadata)
+        case .report(var reader, let name):
+            do throws(ReaderError) {
+                try reader.finish { collect($0) }
+                reports += 1
+            } catch {
+                unreadReports.append(name)
+            }
+            statistics.add(reader.statistics)
+        }
+        sink = .skip
+        metadata.removeAll(keepingCapacity: true)
+    }
+
+    private mutating func collect(_ output: ReaderOutput) {
+        switch output {
+        case .event(let event):
+            if events.count < Self.maximumEvents { events.append(event) } else { eventsDropped += 1 }
+        case .diagnostic(let diagnostic):
+            if diagnostics.count < Self.maximumEvents { diagnostics.append(diagnostic) }
+        }
+    }
+
+    mutating func decodeLast(emit: (ReaderOutput) -> Void) {
+        if case .data(let remaining, _) = stage, remaining > 0 {
+            if case .report(_, let name) = sink { unreadReports.append(name) }
+            problem = problem ?? "the archive ends inside an entry (\(remaining) bytes short): it is cut"
+        } else if case .header = stage, !block.isEmpty || zeroBlocks < 2, entries > 0 || !block.isEmpty {
+            problem = problem ?? "the archive ends without its end-of-archive blocks: it may be cut"
+        }
+        let origin = EventOrigin(input: configuration.inputName, line: 1, byteOffset: 0)
+        var notes: [ReaderDiagnostic] = []
+        var summary = "a tar archive of \(entries) file\(entries == 1 ? "" : "s"): \(reports) crash or jetsam report\(reports == 1 ? "" : "s") read"
+        if let osVersion { summary += " (\(osVersion))" }
+        notes.append(ReaderDiagnostic(code: .archiveContents, severity: .note, message: summary, origin: origin, lineCount: 0))
+        if logArchive {
+            notes.append(ReaderDiagnostic(code: .archiveContents, severity: .note,
+                                          message: "its unified log (system_logs.logarchive) is binary: export it first — on macOS `log show --archive system_logs.logarchive --style ndjson > log.ndjson`, on Linux `unifiedlog_iterator --mode log-archive --input system_logs.logarchive --format jsonl > log.jsonl` — and lint that with the archive",
+                                          origin: origin, lineCount: 0))
+        }
+        if !unreadReports.isEmpty {
+            notes.append(ReaderDiagnostic(code: .unreadReport, severity: .warning,
+                                          message: "\(unreadReports.count) .ips entr\(unreadReports.count == 1 ? "y is" : "ies are") not a report prewarm-lint reads (first: \(unreadReports[0]))",
+                                          origin: origin, lineCount: 0))
+        }
+        if !oversizedReports.isEmpty {
+            notes.append(ReaderDiagnostic(code: .unreadReport, severity: .warning,
+                                          message: "\(oversizedReports.count) .ips entr\(oversizedReports.count == 1 ? "y is" : "ies are") over \(Self.maximumReportSize >> 20) MiB: not read (first: \(oversizedReports[0]))",
+                                          origin: origin, lineCount: 0))
+        }
+        if eventsDropped > 0 {
+            notes.append(ReaderDiagnostic(code: .invalidRecord, severity: .warning,
+                                          message: "more than \(Self.maximumEvents) events in the archive's reports: \(eventsDropped) not read", origin: origin, lineCount: 0))
+        }
+        if let problem {
+            notes.append(ReaderDiagnostic(code: .truncatedInput, severity: .warning, message: problem, origin: origin, lineCount: 0))
+        }
+        for note in notes {
+            statistics.count(note)
+            emit(.diagnostic(note))
+        }
+        statistics.events -= eventsDropped
+        statistics.eventsSkipped += eventsDropped
+        for diagnostic in diagnostics { emit(.diagnostic(diagnostic)) }
+        // The reports' events in time order (the archive's order is its file names'); ties keep that order.
+        for (_, event) in events.enumerated().sorted(by: { ($0.element.timestamp, $0.offset) < ($1.element.timestamp, $1.offset) }) {
+            emit(.event(event))
+        }
+    }
+
+    // MARK: Header fields
+
+    /// ustar's `prefix/name`, or the name alone.
+    private static func name(_ block: [UInt8]) -> String {
+        let name = String(decoding: block[0..<100].prefix { $0 != 0 }, as: UTF8.self)
+        let isUstar = block[257..<262].elementsEqual("ustar".utf8)
+        let prefix = isUstar ? String(decoding: block[345..<500].prefix { $0 != 0 }, as: UTF8.self) : ""
+        return prefix.isEmpty ? name : prefix + "/" + name
+    }
+
+    /// An octal field (NUL or space terminated), or GNU's base-256 form; nil when neither.
+    static func number(_ field: ArraySlice<UInt8>) -> Int? {
+        if let first = field.first, first & 0x80 != 0 {
+            // Base-256: big-endian, the top bit of the first byte a flag; sizes over 2^62 are refused.
+            var value = Int(first & 0x7F)
+            for byte in field.dropFirst() {
+                guard value < (1 << 54) else { return nil }
+                value = value << 8 | Int(byte)
+            }
+            return value
+        }
+        var value = 0
+        var digits = 0
+        for byte in field {
+            if byte == 0 || byte == UInt8(ascii: " ") {
+                if digits > 0 { break } else { continue }
+            }
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "7"), digits < 21 else { return nil }
+            value = value * 8 + Int(byte - UInt8(ascii: "0"))
+            digits += 1
+        }
+        return digits > 0 ? value : nil
+    }
+
+    /// The header's checksum: the sum of its bytes with the checksum field read as spaces.
+    static func checksumMatches(_ block: [UInt8]) -> Bool {
+        guard let stored = number(block[148..<156]) else { return false }
+        var unsigned = 0
+        for (index, byte) in block.enumerated() { unsigned += (148..<156).contains(index) ? 32 : Int(byte) }
+        return stored == unsigned
+    }
+
+    /// `iPhone OS 17.4 (21E219)` from a `SystemVersion.plist` (XML): ProductName, ProductVersion, ProductBuildVersion.
+    static func systemVersion(_ plist: [UInt8]) -> String? {
+        func find(_ needle: [UInt8], from start: Int) -> Int? {
+            guard needle.count <= plist.count else { return nil }
+            var index = start
+            while index + needle.count <= plist.count {
+                if plist[index] == needle[0], plist[index..<index + needle.count].elementsEqual(needle) { return index }
+                index += 1
+            }
+            return nil
+        }
+        func value(_ key: String) -> String? {
+            let keyTag = Array("<key>\(key)</key>".utf8)
+            guard let at = find(keyTag, from: 0), let open = find(Array("<string>".utf8), from: at + keyTag.count),
+                  let close = find(Array("</string>".utf8), from: open + 8) else { return nil }
+            return String(decoding: plist[(open + 8)..<close], as: UTF8.self)
+        }
+        guard let version = value("ProductVersion") else { return nil }
+        let name = value("ProductName") ?? "OS"
+        return value("ProductBuildVersion").map { "\(name) \(version) (\($0))" } ?? "\(name) \(version)"
+    }
+}
+
+extension DecoderStatistics {
+    /// Adds an entry's counts to the archive's.
+    mutating func add(_ other: DecoderStatistics) {
+        lines += other.lines
+        events += other.events
+        eventsSkipped += other.eventsSkipped
+        eventLines += other.eventLines
+        for (reason, count) in other.skipped { skipped[reason, default: 0] += count }
+        diagnosedLines += other.diagnosedLines
+        for (severity, count) in other.diagnostics { diagnostics[severity, default: 0] += count }
+    }
+}
