@@ -163,6 +163,10 @@ public struct LaunchStatistics: Sendable {
     public var decisions: [PrewarmDecision]
     /// True when the run that read the logs was interrupted: the numbers cover what was read until then.
     public var partial = false
+    /// Apple's launch measures from MetricKit metric payloads read with the logs, per app version.
+    public var metricKit: [MetricKitLaunchSummary] = []
+    /// MetricKit histogram buckets that could not be read (a localized value with a comma, an unknown unit).
+    public var metricKitUnreadableBuckets = 0
 
     /// Statistics of `sessions`; `markers` name the app's own points.
     public init(sessions: [LaunchSession], markers: [LintConfiguration.Marker] = [], decisions: [PrewarmDecision] = []) {

@@ -1,5 +1,6 @@
 public import PrewarmLintInsights
 import PrewarmLintSessions
+import PrewarmLintModel
 
 /// `prewarm-lint stats` output: per app and session kind, each phase's count, min, median, p90, p95,
 /// max and a histogram; user-perceived phases apart from process-start-based ones, which are flagged
@@ -59,6 +60,24 @@ public struct StatisticsReporter: Sendable {
             out += "\n"
         }
         if statistics.partial { out += "interrupted: these statistics cover only what was read until then\n\n" }
+        if !statistics.metricKit.isEmpty {
+            out += "MetricKit (Apple's own launch measures, from the metric payloads read):\n"
+            for summary in statistics.metricKit {
+                out += "  app version \(summary.appVersion), \(summary.payloads) payload\(summary.payloads == 1 ? "" : "s")\n"
+                for metric in MetricKitLaunchMetrics.Metric.allCases {
+                    guard let measure = summary.measures[metric] else { continue }
+                    out += "    " + metric.rawValue.padding(30) + String(measure.launches).leftPadding(8) + " launches"
+                        + "  median " + PhaseSummary.duration(measure.median) + "  p90 " + PhaseSummary.duration(measure.p90) + "\n"
+                }
+                if let share = summary.optimizedShare {
+                    out += "    optimized (prewarmed) by the system: \(Self.percent(share)) of first draws\n"
+                }
+            }
+            if statistics.metricKitUnreadableBuckets > 0 {
+                out += "  \(statistics.metricKitUnreadableBuckets) bucket\(statistics.metricKitUnreadableBuckets == 1 ? "" : "s") not read: a localized value (a comma is 1,530 in English and 1.53 in German) or an unknown unit\n"
+            }
+            out += "\n"
+        }
         if !statistics.decisions.isEmpty {
             out += "why (not) prewarmed:\n"
             for decision in statistics.decisions {
@@ -128,9 +147,39 @@ public struct StatisticsReporter: Sendable {
         writer.beginArray()
         for decision in statistics.decisions { LintReport.write(decision, to: &writer) }
         writer.endArray()
+        if !statistics.metricKit.isEmpty {
+            writer.key("metricKit")
+            writer.beginArray()
+            for summary in statistics.metricKit {
+                writer.beginObject()
+                writer.field("appVersion", summary.appVersion)
+                writer.field("payloads", summary.payloads)
+                for metric in MetricKitLaunchMetrics.Metric.allCases {
+                    guard let measure = summary.measures[metric] else { continue }
+                    writer.key(metric.rawValue)
+                    writer.beginObject()
+                    writer.field("launches", measure.launches)
+                    writer.key("medianMs")
+                    writer.number(measure.median)
+                    writer.key("p90Ms")
+                    writer.number(measure.p90)
+                    writer.endObject()
+                }
+                if let share = summary.optimizedShare {
+                    writer.key("optimizedShare")
+                    writer.number(share)
+                }
+                writer.endObject()
+            }
+            writer.endArray()
+            writer.field("metricKitUnreadableBuckets", statistics.metricKitUnreadableBuckets)
+        }
         writer.endObject()
         return writer.text + "\n"
     }
+
+    /// `37%`.
+    static func percent(_ share: Double) -> String { "\(Int((share * 100).rounded()))%" }
 
     private func markdown(_ statistics: LaunchStatistics) -> String {
         var out = "# Launch statistics\n"
@@ -143,6 +192,16 @@ public struct StatisticsReporter: Sendable {
                     : phase.userPerceived ? "user-perceived" : ""
                 let values = [summary.minimum, summary.median, summary.p90, summary.p95, summary.maximum].map(PhaseSummary.duration)
                 out += "| \(phase.name) | \(summary.count) | " + values.joined(separator: " | ") + " | \(note) |\n"
+            }
+        }
+        if !statistics.metricKit.isEmpty {
+            out += "\n## MetricKit (Apple's launch measures)\n\n| app version | metric | launches | median | p90 |\n|---|---|---:|---:|---:|\n"
+            for summary in statistics.metricKit {
+                for metric in MetricKitLaunchMetrics.Metric.allCases {
+                    guard let measure = summary.measures[metric] else { continue }
+                    out += "| \(summary.appVersion) | \(metric.rawValue) | \(measure.launches) | \(PhaseSummary.duration(measure.median)) | \(PhaseSummary.duration(measure.p90)) |\n"
+                }
+                if let share = summary.optimizedShare { out += "| \(summary.appVersion) | optimized share | \(Self.percent(share)) | | |\n" }
             }
         }
         if !statistics.decisions.isEmpty {

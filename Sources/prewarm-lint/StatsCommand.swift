@@ -30,6 +30,30 @@ enum StatisticsRun {
         let decisions = report.prewarmDecisions.filter { wanted.isEmpty || $0.app == nil || wanted.contains($0.app!) }
         var statistics = LaunchStatistics(sessions: sessions, markers: configuration.markers, decisions: decisions)
         statistics.partial = report.partial
+        // MetricKit metric payloads: their launch histograms, read again (they are small) beside the sessions.
+        var metrics: [MetricKitLaunchMetrics] = []
+        for input in report.inputs where input.format == LogFormat.metricKit.rawValue && input.error == nil {
+            guard let found = discovery.inputs.first(where: { $0.input.name == input.path }), case .file(let path) = found.input else { continue }
+            let descriptor = FileSystemName.withPlatformPath(path) { open($0, O_RDONLY) }
+            guard descriptor >= 0 else { continue }
+            defer { close(descriptor) }
+            var collector = MetricKitLaunchCollector()
+            var buffer = [UInt8](repeating: 0, count: 1 << 20)
+            var first = true
+            while true {
+                let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress!, $0.count) }
+                guard count > 0 else { break }
+                if first, count >= 2, buffer[0] == 0x1F, buffer[1] == 0x8B {
+                    StandardStreams.err("\(input.path): note: a gzip-compressed MetricKit payload: its launch histograms are not read (decompress it first)")
+                    break
+                }
+                first = false
+                buffer.withUnsafeBytes { collector.feed(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+            }
+            metrics += collector.finish().metrics
+            statistics.metricKitUnreadableBuckets += collector.unreadableBuckets
+        }
+        statistics.metricKit = MetricKitLaunchSummary.summaries(metrics)
         return statistics
     }
 }

@@ -19,6 +19,19 @@ struct InsightsCommandTests {
         #expect(csv.stdout == (try String(contentsOf: Self.root.appendingPathComponent("Corpus/insights/launches-mixed/expected-stats.csv"), encoding: .utf8)))
     }
 
+    @Test("stats shows MetricKit's launch histograms per app version: launches, median and p90 read from the buckets, the optimized share")
+    func metricKit() throws {
+        let run = try CLI.run(["stats", "--format", "json", "Corpus/insights/metrickit-metric-payloads"], in: Self.root)
+        #expect(run.status == 0)
+        // Worked out by hand from the buckets (see the folder's SOURCE.md): 3.1.0's first draws 3 + 5 + 2, the
+        // median the 5th launch, 2/5 into the 1010–1020 ms bucket; its p90 the 9th, half-way into 2000–2010 ms.
+        #expect(run.stdout.contains(#""metricKit":[{"appVersion":"3.1.0","payloads":1,"time-to-first-draw":{"launches":10,"medianMs":1014,"p90Ms":2005},"optimized-time-to-first-draw":{"launches":10,"medianMs":408.333,"p90Ms":507.5},"resume":{"launches":7,"medianMs":15,"p90Ms":19},"optimizedShare":0.5}"#))
+        #expect(run.stdout.contains(#"{"appVersion":"3.2.0","payloads":1,"time-to-first-draw":{"launches":8,"medianMs":1010,"p90Ms":2800},"optimized-time-to-first-draw":{"launches":24,"medianMs":305,"p90Ms":309},"extended-launch":{"launches":20,"medianMs":1505,"p90Ms":1509},"optimizedShare":0.75}],"metricKitUnreadableBuckets":1"#))
+        let text = try CLI.run(["stats", "Corpus/insights/metrickit-metric-payloads"], in: Self.root)
+        #expect(text.stdout.contains("    optimized (prewarmed) by the system: 75% of first draws\n"))
+        #expect(text.stdout.contains("  1 bucket not read: a localized value"))
+    }
+
     @Test("compare: exit 0 for the same distribution, 1 for a slower build, 64 without --")
     func compare() throws {
         let same = try CLI.run(["compare", "Corpus/insights/launches-mixed", "--", "Corpus/insights/launches-same-build"], in: Self.root)

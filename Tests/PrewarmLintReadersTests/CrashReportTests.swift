@@ -214,7 +214,7 @@ struct MetricKitTests {
         let outcome = Self.read(metrics)
         #expect(outcome.format == .metricKit)
         #expect(outcome.events.isEmpty)
-        #expect(outcome.diagnostics.map(\.message) == ["MetricKit: 1 metric payload (launch histograms) not read (crash diagnostics are)"])
+        #expect(outcome.diagnostics.map(\.message) == ["MetricKit: 1 metric payload: launch histograms, in `prewarm-lint stats`"])
         let cut = Self.read(String(Self.crash.dropLast()))
         #expect(cut.events.count == 1)
         #expect(cut.diagnostics.first?.code == .truncatedInput)
@@ -311,5 +311,44 @@ struct SysdiagnoseTests {
         let unread = Self.read(notReports.bytes)
         #expect(unread.events.isEmpty)
         #expect(unread.diagnostics.map(\.code).contains(.unreadReport))
+    }
+}
+
+/// MetricKit's launch histograms (issue 20): what `stats` reads beside the log's launches.
+@Suite("MetricKit launch histograms")
+struct MetricKitLaunchTests {
+    @Test("durations as MetricKit writes them; a localized comma or an unknown unit is not guessed")
+    func durations() {
+        #expect(MetricKitLaunchMetrics.milliseconds("1000 ms") == 1000)
+        #expect(MetricKitLaunchMetrics.milliseconds("1.5 s") == 1500)
+        #expect(MetricKitLaunchMetrics.milliseconds("20 secs.") == 20_000)
+        #expect(MetricKitLaunchMetrics.milliseconds("1530毫秒") == 1530)
+        #expect(MetricKitLaunchMetrics.milliseconds("1,530毫秒") == nil)
+        #expect(MetricKitLaunchMetrics.milliseconds("1.000,5 ms") == nil)
+        #expect(MetricKitLaunchMetrics.milliseconds("12 fortnights") == nil)
+        #expect(MetricKitLaunchMetrics.milliseconds("") == nil)
+    }
+
+    @Test("every key spelling, bucket keys in any order, drip-fed: the payloads' histograms")
+    func collector() throws {
+        let bytes = try CrashReportTests.bytes("Corpus/insights/metrickit-metric-payloads/payloads.json")
+        for chunk in [1, 13, bytes.count] {
+            var collector = MetricKitLaunchCollector()
+            var index = 0
+            while index < bytes.count {
+                let end = min(bytes.count, index + chunk)
+                bytes[index..<end].withUnsafeBytes { collector.feed($0) }
+                index = end
+            }
+            let (metrics, whole) = collector.finish()
+            #expect(whole)
+            #expect(metrics.map(\.appVersion) == ["3.1.0", "3.2.0"])
+            #expect(metrics.map(\.osVersion) == ["iPhone OS 17.4 (21E219)", "iPhone OS 18.0 (22A3354)"])
+            #expect(Set(metrics[0].histograms.keys) == [.timeToFirstDraw, .optimizedTimeToFirstDraw, .resume])
+            #expect(Set(metrics[1].histograms.keys) == [.timeToFirstDraw, .optimizedTimeToFirstDraw, .extendedLaunch])
+            #expect(metrics[0].histograms[.timeToFirstDraw]?.map(\.startMilliseconds) == [1000, 1010, 2000])
+            #expect(metrics[1].histograms[.timeToFirstDraw]?.map(\.count) == [4, 4])
+            #expect(collector.unreadableBuckets == 1)
+        }
     }
 }

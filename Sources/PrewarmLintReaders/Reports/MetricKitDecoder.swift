@@ -13,7 +13,8 @@ import PrewarmLintModel
 /// name their app and pid (`bundleIdentifier`, `pid`); earlier ones name neither — MetricKit hands a payload to
 /// the app it is about — and form a session of their own. A diagnostic has no time of its own: it is placed at
 /// the end of its payload's window (`timeStampEnd`), the date marked inferred, and said. Hang, CPU, disk-write
-/// and app-launch diagnostics and metric payloads (launch histograms) are counted in a note, not events.
+/// and app-launch diagnostics are counted in a note, not events; metric payloads' launch histograms are for
+/// `stats` (``MetricKitLaunchCollector``).
 struct MetricKitDecoder: LogDecoder {
     let format = LogFormat.metricKit
     private(set) var statistics = DecoderStatistics()
@@ -198,10 +199,11 @@ struct MetricKitDecoder: LogDecoder {
         }
         let unread = notRead.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }
         if !unread.isEmpty || !metricPayloads.isEmpty {
-            var parts = unread
-            if !metricPayloads.isEmpty { parts.append("\(metricPayloads.count) metric payload\(metricPayloads.count == 1 ? "" : "s") (launch histograms)") }
-            notes.append(ReaderDiagnostic(code: .unreadReport, severity: .note, message: "MetricKit: \(parts.joined(separator: ", ")) not read (crash diagnostics are)",
-                                          origin: start, lineCount: 0))
+            var message = unread.isEmpty ? "MetricKit:" : "MetricKit: \(unread.joined(separator: ", ")) not read (crash diagnostics are)"
+            if !metricPayloads.isEmpty {
+                message += (unread.isEmpty ? " " : "; ") + "\(metricPayloads.count) metric payload\(metricPayloads.count == 1 ? "" : "s"): launch histograms, in `prewarm-lint stats`"
+            }
+            notes.append(ReaderDiagnostic(code: .unreadReport, severity: .note, message: message, origin: start, lineCount: 0))
         }
         for note in notes {
             statistics.count(note)
