@@ -34,23 +34,34 @@ public enum InputDiscovery {
                 result.inputs.append(DiscoveredInput(input: .file(path), foundInDirectory: false))
                 continue
             }
+            // A unified log archive is one input, read through the tool that exports it, not a folder to walk.
+            if LogArchiveTool.isArchive(path) {
+                result.inputs.append(DiscoveredInput(input: .logArchive(path), foundInDirectory: false))
+                continue
+            }
             var files: [String] = []
-            walk(directory: path, into: &files, failures: &result.failures, notes: &result.notes)
+            var archives: [String] = []
+            walk(directory: path, into: &files, archives: &archives, failures: &result.failures, notes: &result.notes)
             files.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
             result.inputs += files.map { DiscoveredInput(input: .file($0), foundInDirectory: true) }
+            result.inputs += archives.map { DiscoveredInput(input: .logArchive($0), foundInDirectory: true) }
         }
         // One order whatever the order of the arguments: standard input first, then by path (bytes), the same
         // file named twice read once. Reports are then the same bytes for `a b` and `b a`.
         var seen: Set<String> = []
         result.inputs = result.inputs.filter { input in
-            guard case .file(let path) = input.input else { return true }
-            return seen.insert(path).inserted
+            switch input.input {
+            case .file(let path), .logArchive(let path): return seen.insert(path).inserted
+            case .standardInput: return true
+            }
         }.sorted { lhs, rhs in
             switch (lhs.input, rhs.input) {
-            case (.standardInput, .file): return true
-            case (.file, .standardInput): return false
-            case (.file(let a), .file(let b)): return a.utf8.lexicographicallyPrecedes(b.utf8)
-            default: return false
+            case (.standardInput, .standardInput): return false
+            case (.standardInput, _): return true
+            case (_, .standardInput): return false
+            case (.file(let a), .file(let b)), (.logArchive(let a), .logArchive(let b)), (.file(let a), .logArchive(let b)),
+                 (.logArchive(let a), .file(let b)):
+                return a.utf8.lexicographicallyPrecedes(b.utf8)
             }
         }
         // Failures and notes are for people: their paths as displayed (a byte that is not UTF-8 as \xNN).
@@ -74,8 +85,8 @@ public enum InputDiscovery {
         }
     }
 
-    private static func walk(directory: String, into files: inout [String], failures: inout [(path: String, message: String)],
-                             notes: inout [(path: String, message: String)]) {
+    private static func walk(directory: String, into files: inout [String], archives: inout [String],
+                             failures: inout [(path: String, message: String)], notes: inout [(path: String, message: String)]) {
         // readdir, not FileManager: the entries' names are bytes, kept as they are (see FileSystemName).
         guard let handle = FileSystemName.withPlatformPath(directory, { opendir($0) }) else {
             failures.append((directory, "cannot list the directory: \(reason(path: directory, errno: errno))"))
@@ -104,7 +115,11 @@ public enum InputDiscovery {
             }
             switch status.st_mode & S_IFMT {
             case S_IFDIR:
-                walk(directory: path, into: &files, failures: &failures, notes: &notes)
+                if LogArchiveTool.isArchive(path) {
+                    archives.append(path)
+                } else {
+                    walk(directory: path, into: &files, archives: &archives, failures: &failures, notes: &notes)
+                }
             case S_IFREG:
                 files.append(path)
             case S_IFLNK:

@@ -46,6 +46,8 @@ public struct ReadOptions: Sendable {
     /// Processes whose events are counted but not built or emitted (see `ReaderConfiguration.skippedProcesses`).
     /// ``SessionPipeline`` adds the daemons that never log about a launch.
     public var skippedProcesses: Set<String> = []
+    /// The program that exports a `.logarchive` (``LogArchiveTool/find(environment:)`` by default); nil: none installed.
+    public var logArchiveTool: LogArchiveTool? = LogArchiveTool.find()
 
     /// Options; every one has a default.
     public init(format: LogFormat? = nil, timeInference: TimeInference = TimeInference(), standardInputReferenceInstant: Int64? = nil,
@@ -105,13 +107,27 @@ public struct InputReader: Sendable {
     private func readToEnd(_ input: LogInput, foundInDirectory: Bool, recordFilter: (any RecordFilter)?,
                            emit: (ReaderOutput) -> Void) -> InputSummary {
         var summary = InputSummary(input: input.name)
-        let descriptor: Int32
+        var descriptor: Int32
+        var child: pid_t?
         var inference = options.timeInference
         switch input {
         case .standardInput:
             descriptor = 0
             inference.referenceInstant = inference.referenceInstant ?? options.standardInputReferenceInstant
             inference.referenceDescription = "current time (standard input has no file date)"
+        case .logArchive(let path):
+            guard let tool = options.logArchiveTool else {
+                summary.failure = ReaderError(code: .unreadable, input: input.name, message: "a unified log archive (binary tracev3): " + LogArchiveTool.installHint)
+                return summary
+            }
+            switch tool.start(archive: path) {
+            case .failure(let problem):
+                summary.failure = ReaderError(code: .unreadable, input: input.name, message: problem.message)
+                return summary
+            case .success(let started):
+                descriptor = started.descriptor
+                child = started.pid
+            }
         case .file(let path):
             // A FIFO is opened without blocking (with no writer, a blocking open never returns and Ctrl-C could
             // not reach the report); the reader then waits for its writer below, interruptibly.
@@ -183,6 +199,19 @@ public struct InputReader: Sendable {
         } catch {
             summary.failure = error
             summary.skippedAsNotALog = foundInDirectory && error.code == .unrecognizedFormat
+        }
+        if let child {
+            // The exporting tool: stopped when the run is interrupted; its exit status decides whether the archive was read.
+            if summary.interrupted || summary.failure != nil { kill(child, SIGTERM) }
+            close(descriptor)
+            descriptor = 0
+            let status = LogArchiveTool.wait(child)
+            if status != 0, !summary.interrupted, case .logArchive(let path) = input {
+                // The tool's failure is the input's, before anything said about its (empty, cut) output.
+                let command = options.logArchiveTool?.commandLine(archive: path) ?? "the log archive's tool"
+                summary.failure = ReaderError(code: .unreadable, input: input.name,
+                                              message: "`\(command)` exited with status \(status) (its messages are above); what it wrote before is kept")
+            }
         }
         summary.format = reader.format
         summary.isCompressed = reader.isCompressed

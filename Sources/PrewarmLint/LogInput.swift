@@ -4,12 +4,16 @@ public enum LogInput: Sendable, Hashable, CustomStringConvertible {
     case file(String)
     /// Standard input (`-`).
     case standardInput
+    /// A unified log archive (a `*.logarchive` directory), read through the program that exports it
+    /// (``LogArchiveTool``).
+    case logArchive(String)
 
     /// The input as the user names it: its path (a byte that is not UTF-8 as `\\xNN`, see ``FileSystemName``), or `-`.
     public var name: String {
         switch self {
         case .file(let path): FileSystemName.displayed(path)
         case .standardInput: "-"
+        case .logArchive(let path): FileSystemName.displayed(path)
         }
     }
 

@@ -20,7 +20,7 @@ struct EventsCommandTests {
     }
 
     static func run(_ arguments: [String], stdin: Data? = nil, in directory: URL? = nil, executable: URL? = nil,
-                    interruptAfter: TimeInterval? = nil) throws -> Run {
+                    interruptAfter: TimeInterval? = nil, environment: [String: String]? = nil) throws -> Run {
         // Output goes to files, not pipes: a child filling one pipe while the test drains the other would deadlock.
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("prewarm-lint-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -32,6 +32,7 @@ struct EventsCommandTests {
         process.executableURL = executable ?? binary
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = directory }
+        if let environment { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         let input = Pipe()
         process.standardOutput = try FileHandle(forWritingTo: outURL)
         process.standardError = try FileHandle(forWritingTo: errURL)

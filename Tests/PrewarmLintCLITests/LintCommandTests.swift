@@ -510,4 +510,49 @@ struct LintCommandTests {
         #expect(run.stderr.hasSuffix("no findings in 1 session (1 cold-launch) from 1 input; launch 303 ms (tap → active; no first-screen line)\n"), "\(run.stderr)")
         #expect(run.stderr.contains("caf\\xE9.log:1: warning:"), "\(run.stderr)")
     }
+
+    /// A stand-in for Apple's `log`: checks the contract's arguments, says something on stderr, writes the cold-launch
+    /// scenario's ndjson (or fails with `status`), as `log show --archive … --style ndjson` would.
+    static func standInLogTool(in folder: URL, status: Int = 0) throws -> String {
+        let script = folder.appendingPathComponent("log-stand-in")
+        let body = """
+            #!/bin/sh
+            [ "$1" = show ] && [ "$2" = --archive ] && [ "$4" = --style ] && [ "$5" = ndjson ] && [ "$6" = --info ] && [ "$7" = --predicate ] \\
+                || { echo "stand-in: unexpected arguments: $*" >&2; exit 64; }
+            [ -d "$3" ] || { echo "stand-in: no archive at $3" >&2; exit 66; }
+            echo "stand-in: exporting $(basename "$3")" >&2
+            \(status == 0 ? "cat '\(root.appendingPathComponent(cold).deletingLastPathComponent().appendingPathComponent("log.ndjson").path)'" : "head -c 300 '\(root.appendingPathComponent(cold).deletingLastPathComponent().appendingPathComponent("log.ndjson").path)'; exit \(status)")
+
+            """
+        try body.write(to: script, atomically: true, encoding: .utf8)
+        chmod(script.path, 0o755)
+        return script.path
+    }
+
+    @Test("a .logarchive is read through the tool that exports it: its output streamed, its stderr passed through, its failure an unreadable input (issue 20)")
+    func logArchive() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let sysdiagnose = folder.appendingPathComponent("sysdiagnose_2024.03.18")
+        let archive = sysdiagnose.appendingPathComponent("system_logs.logarchive")
+        try FileManager.default.createDirectory(at: archive.appendingPathComponent("Persist"), withIntermediateDirectories: true)
+        try Data(repeating: 0x6A, count: 4096).write(to: archive.appendingPathComponent("Persist/0000000000000001.tracev3"))
+        // A sysdiagnose folder: the archive is one input (not walked into), read through the tool.
+        let good = try CLI.run(["--no-color", sysdiagnose.path], environment: ["PREWARM_LINT_LOG_TOOL": try Self.standInLogTool(in: folder)])
+        #expect(good.status == 0, "\(good.stderr)")
+        #expect(good.stderr.contains("stand-in: exporting system_logs.logarchive\n"))
+        #expect(good.stderr.hasSuffix("no findings in 1 session (1 cold-launch) from 1 input; launch 303 ms (tap → active; no first-screen line)\n"), "\(good.stderr)")
+        // The tool fails after writing part of its output: the input is unreadable (exit 2), the tool named.
+        let failing = try CLI.run(["--no-color", archive.path], environment: ["PREWARM_LINT_LOG_TOOL": try Self.standInLogTool(in: folder, status: 3)])
+        #expect(failing.status == 2)
+        #expect(failing.stderr.contains("\(archive.path): error: `\(folder.path)/log-stand-in show --archive \(archive.path) --style ndjson"), "\(failing.stderr)")
+        #expect(failing.stderr.contains("exited with status 3 (its messages are above)"))
+        #if !canImport(Darwin)  // (macOS always has `log`)
+        // No tool installed: a clear message saying which to install.
+        let none = try CLI.run(["--no-color", archive.path], environment: ["PATH": "/usr/bin:/bin", "PREWARM_LINT_LOG_TOOL": "", "PREWARM_LINT_UNIFIEDLOG_ITERATOR": ""])
+        #expect(none.status == 2)
+        #expect(none.stderr.contains("error: a unified log archive (binary tracev3): no reader of unified log archives is installed"))
+        #expect(none.stderr.contains("install mandiant's unifiedlog_iterator (github.com/mandiant/macos-UnifiedLogs)"))
+        #endif
+    }
 }

@@ -1,0 +1,128 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The program that turns a unified log archive (`.logarchive`, binary tracev3 — a sysdiagnose's
+/// `system_logs.logarchive`) into text prewarm-lint reads, run with its output streamed into the reader.
+///
+/// Written by hand, not a library: the archive's format is Apple's, and the two readers of it people have are
+/// programs — Apple's `log` on macOS and mandiant's `unifiedlog_iterator` (github.com/mandiant/macos-UnifiedLogs)
+/// anywhere. The contract with either: the arguments below, newline-delimited JSON on standard output (read as it
+/// comes, never stored), messages on standard error (passed through to the user's terminal), exit status 0 for
+/// success — anything else makes the input unreadable, with what was read before it kept.
+public struct LogArchiveTool: Sendable, Hashable {
+    /// Which program, and so which arguments.
+    public enum Kind: String, Sendable, Hashable {
+        /// Apple's `log show --archive PATH --style ndjson --predicate …` (macOS).
+        case appleLog = "log"
+        /// `unifiedlog_iterator --mode log-archive --input PATH --format jsonl`.
+        case unifiedLogIterator = "unifiedlog_iterator"
+    }
+
+    /// Which program.
+    public var kind: Kind
+    /// Its path.
+    public var executable: String
+
+    /// A tool.
+    public init(kind: Kind, executable: String) {
+        self.kind = kind
+        self.executable = executable
+    }
+
+    /// The lines `log show` keeps: the daemons that log launches, and the app lines the rules read (keychain and
+    /// data-protection errors, launch callbacks, application state) — the archive holds days of every process.
+    public static let predicate = #"process IN {"runningboardd", "assertiond", "SpringBoard", "dasd", "securityd", "kernel"}"#
+        + #" OR messageType IN {error, fault} OR eventMessage CONTAINS[c] "prewarm" OR eventMessage CONTAINS "-25308""#
+        + #" OR eventMessage CONTAINS "didFinishLaunching" OR eventMessage CONTAINS "applicationState" OR eventMessage CONTAINS "willConnectTo""#
+
+    /// The arguments for `archive`.
+    public func arguments(archive: String) -> [String] {
+        switch kind {
+        case .appleLog: ["show", "--archive", archive, "--style", "ndjson", "--info", "--predicate", Self.predicate]
+        case .unifiedLogIterator: ["--mode", "log-archive", "--input", archive, "--format", "jsonl"]
+        }
+    }
+
+    /// The command a person would run, for messages.
+    public func commandLine(archive: String) -> String {
+        ([executable] + arguments(archive: archive)).map { $0.contains(" ") || $0.contains("\"") ? "'\($0)'" : $0 }.joined(separator: " ")
+    }
+
+    /// The tool to use: `PREWARM_LINT_LOG_TOOL` (a program taking `log`'s arguments) or
+    /// `PREWARM_LINT_UNIFIEDLOG_ITERATOR` when set, else `log` on macOS, else `unifiedlog_iterator` on the `PATH`.
+    public static func find(environment: [String: String] = ProcessInfo.processInfo.environment) -> LogArchiveTool? {
+        if let path = environment["PREWARM_LINT_LOG_TOOL"], !path.isEmpty { return LogArchiveTool(kind: .appleLog, executable: path) }
+        if let path = environment["PREWARM_LINT_UNIFIEDLOG_ITERATOR"], !path.isEmpty {
+            return LogArchiveTool(kind: .unifiedLogIterator, executable: path)
+        }
+        #if canImport(Darwin)
+        if access("/usr/bin/log", X_OK) == 0 { return LogArchiveTool(kind: .appleLog, executable: "/usr/bin/log") }
+        #endif
+        for directory in (environment["PATH"] ?? "").split(separator: ":") {
+            let candidate = "\(directory)/unifiedlog_iterator"
+            if access(candidate, X_OK) == 0 { return LogArchiveTool(kind: .unifiedLogIterator, executable: candidate) }
+        }
+        return nil
+    }
+
+    /// What to do when no tool is installed.
+    public static let installHint = "no reader of unified log archives is installed: on macOS `log` reads them; elsewhere install "
+        + "mandiant's unifiedlog_iterator (github.com/mandiant/macos-UnifiedLogs) — or export the archive on a Mac with "
+        + "`log show --archive PATH --style ndjson > log.ndjson` and lint that"
+
+    /// Whether `path` is a log archive: a directory named `*.logarchive`.
+    static func isArchive(_ path: String) -> Bool {
+        var trimmed = Substring(path)
+        while trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+        return trimmed.hasSuffix(".logarchive")
+    }
+
+    /// Starts the tool on `archive` with its standard output on a pipe: the pipe's read end and the child's pid,
+    /// or why it could not start.
+    func start(archive: String) -> Result<(descriptor: Int32, pid: pid_t), LogArchiveToolError> {
+        var pipeEnds: [Int32] = [0, 0]
+        guard pipe(&pipeEnds) == 0 else { return .failure(LogArchiveToolError(message: "cannot make a pipe: \(String(cString: strerror(errno)))")) }
+        #if canImport(Darwin)
+        var actions: posix_spawn_file_actions_t?
+        #else
+        var actions = posix_spawn_file_actions_t()
+        #endif
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 1)
+        posix_spawn_file_actions_addclose(&actions, pipeEnds[0])
+        posix_spawn_file_actions_addclose(&actions, pipeEnds[1])
+        let argv = [executable] + arguments(archive: archive)
+        var cArguments: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
+        defer { for pointer in cArguments { free(pointer) } }
+        var pid: pid_t = 0
+        let status = posix_spawn(&pid, executable, &actions, nil, &cArguments, environ)
+        close(pipeEnds[1])
+        guard status == 0 else {
+            close(pipeEnds[0])
+            return .failure(LogArchiveToolError(message: "cannot run \(executable): \(String(cString: strerror(status)))"))
+        }
+        return .success((pipeEnds[0], pid))
+    }
+
+    /// Waits for the child; its exit status, or the signal that ended it as 128 + signal.
+    static func wait(_ pid: pid_t) -> Int32 {
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 {
+            if errno != EINTR { return -1 }
+        }
+        if status & 0x7F == 0 { return (status >> 8) & 0xFF }
+        return 128 + (status & 0x7F)
+    }
+}
+
+/// Why a log archive's tool could not run.
+struct LogArchiveToolError: Error {
+    var message: String
+}
