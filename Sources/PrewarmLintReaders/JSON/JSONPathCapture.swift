@@ -2,7 +2,7 @@
 ///
 /// A small state machine: the containers it is inside (each an object with its current key, or an array with
 /// its current index), whether it is in a string, and the value being kept, if any. Each value whose path
-/// ``wants`` accepts is kept whole (up to ``limit`` bytes, whitespace inside containers included, so line
+/// ``wants`` accepts is kept whole (up to the limit it gives, whitespace inside containers included, so line
 /// breaks can place what is in it) and handed to ``take`` when it ends; everything else — a MetricKit call-stack
 /// tree, an `.ips` report's threads — passes through without being stored. Memory is bounded by the deepest path
 /// followed (``maximumFollowedDepth``; deeper nesting is counted, not remembered) and the limit per kept value,
@@ -26,10 +26,8 @@ struct JSONPathCapture {
 
     static let maximumFollowedDepth = 64
 
-    /// Whether the value at a path is kept.
-    let wants: ([Step]) -> Bool
-    /// The most bytes a kept value may have.
-    let limit: Int
+    /// Whether the value at a path is kept, and how many bytes it may have: nil, not kept.
+    let wants: ([Step]) -> Int?
 
     private struct Frame {
         var isObject: Bool
@@ -56,11 +54,25 @@ struct JSONPathCapture {
     // The value being kept.
     private var keeping: Value?
     private var keepingDepth = 0
+    private var keepingLimit = 0
 
-    init(limit: Int, wants: @escaping ([Step]) -> Bool) {
-        self.limit = limit
+    /// A capture keeping the values `wants` gives a limit for; positions counted from `line` and `byteOffset`
+    /// (a document that starts after a first line of another kind).
+    init(line: Int = 1, byteOffset: Int = 0, wants: @escaping ([Step]) -> Int?) {
+        self.line = line
+        self.byteOffset = byteOffset
         self.wants = wants
     }
+
+    /// A capture keeping the values `wants` accepts, up to `limit` bytes each.
+    init(limit: Int, wants: @escaping ([Step]) -> Bool) {
+        self.init { wants($0) ? limit : nil }
+    }
+
+    /// Whether anything but whitespace has been read: the document has begun.
+    private(set) var hasBegun = false
+    /// The first byte of the document (`{` for an object), once read.
+    private(set) var firstByte: UInt8?
 
     /// The path of the value that starts now.
     private var path: [Step] {
@@ -84,6 +96,10 @@ struct JSONPathCapture {
 
     private mutating func step(_ byte: UInt8, take: (Value) -> Void) {
         guard error == nil else { return }
+        if !hasBegun, !(byte == .space || byte == .tab || byte == .newline || byte == .carriageReturn) {
+            hasBegun = true
+            firstByte = byte
+        }
         if inString {
             keep(byte)
             if escaped {
@@ -170,9 +186,10 @@ struct JSONPathCapture {
     private mutating func startValue() {
         guard unfollowedDepth == 0 else { return }
         if let last = frames.last, !last.isObject { frames[frames.count - 1].index += 1 }
-        guard keeping == nil, wants(path) else { return }
+        guard keeping == nil, let limit = wants(path) else { return }
         keeping = Value(path: path, bytes: [], line: line, byteOffset: byteOffset, overflowed: false)
         keepingDepth = currentDepth
+        keepingLimit = limit
     }
 
     private mutating func endScalar(take: (Value) -> Void) {
@@ -183,7 +200,7 @@ struct JSONPathCapture {
 
     private mutating func keep(_ byte: UInt8) {
         guard keeping != nil, !keeping!.overflowed else { return }
-        if keeping!.bytes.count < limit {
+        if keeping!.bytes.count < keepingLimit {
             keeping!.bytes.append(byte)
         } else {
             keeping!.overflowed = true

@@ -173,6 +173,17 @@ struct CrashReport {
 }
 
 extension DecoderStatistics {
+    /// Ends a report: emits its diagnostics and events; every line not part of an event is its structure.
+    mutating func finishReport(_ events: [(event: LogEvent, lines: Int)], diagnostics: [ReaderDiagnostic], emit: (ReaderOutput) -> Void) {
+        for diagnostic in diagnostics {
+            count(diagnostic)
+            emit(.diagnostic(diagnostic))
+        }
+        acceptReport(events, emit: emit)
+        let rest = lines - eventLines - diagnosedLines
+        if rest > 0 { skip(.structure, lines: rest) }
+    }
+
     /// Accounts for a report's events and emits them. A record filter is not asked: it judges a log line by its
     /// process and text, and a report's few events name their app themselves (``LogEvent/reportedBundleID``).
     mutating func acceptReport(_ events: [(event: LogEvent, lines: Int)], emit: (ReaderOutput) -> Void) {

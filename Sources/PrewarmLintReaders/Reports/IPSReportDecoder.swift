@@ -3,12 +3,11 @@ import PrewarmLintModel
 /// Reads a two-part `.ips` report (iOS 15+): a metadata line (`{"bug_type":"309", "app_name":…}`) and then one
 /// JSON object, the report body.
 ///
-/// The body is read as a stream by a small state machine over its bytes that knows only the depth it is at,
-/// whether it is inside a string, and the top-level key it is under: the few top-level values a session can
-/// use (`pid`, `procName`, `captureTime`, `bundleInfo`, `exception`, `termination`, `processes` of a jetsam
-/// report…) are kept, up to a size limit each; everything else — the threads and images that make a report
-/// megabytes long, often on one line — is passed over without being stored. Memory is bounded whatever the
-/// report's size; nesting is not limited (depth is a counter), and nothing recurses.
+/// The body is read as a stream by ``JSONPathCapture``: the few top-level values a session can use (`pid`,
+/// `procName`, `captureTime`, `bundleInfo`, `exception`, `termination`, `processes` of a jetsam report…) are
+/// kept, up to a size limit each; everything else — the threads and images that make a report megabytes long,
+/// often on one line — is passed over without being stored. Memory is bounded whatever the report's size, and
+/// nothing recurses.
 ///
 /// `bug_type` 309 (crash) and 298 (JetsamEvent) are read; other kinds (238 app launch diagnostics, 409 system
 /// watchdog, 385 resource exceptions, hangs, panics) are named in a note and passed over. See ``CrashReport``
@@ -18,8 +17,6 @@ struct IPSReportDecoder: LogDecoder {
     private(set) var statistics = DecoderStatistics()
     private let configuration: ReaderConfiguration
 
-    private enum Stage { case metadata, body, after }
-    private var stage = Stage.metadata
     private var metadataLine: [UInt8] = []
     private var metadataOverflow = false
     private var bugType: String?
@@ -27,28 +24,15 @@ struct IPSReportDecoder: LogDecoder {
     private var metadataName: String?
     private var metadataBundle: String?
 
-    // Position.
+    // Position, for the metadata line.
     private var line = 1
     private var byteOffset = 0
     private var lineHasContent = false
 
-    // The body's state machine.
-    private var depth = 0
-    private var inString = false
-    private var escaped = false
-    private var expectingKey = true
-    private var readingKey = false
-    private var key: [UInt8] = []
-    private var capture: [UInt8]?
-    private var captureLimit = 0
-    private var captureOverflow = false
-    private var captureKey = ""
-    private var captureLine = 0
-    private var captureOffset = 0
-    private var valueStarted = false
+    /// The body, once the metadata line has been read.
+    private var body: JSONPathCapture?
     private var fields: [String: (bytes: [UInt8], line: Int, byteOffset: Int)] = [:]
-    private var trailingGarbage = false
-    private var syntaxError: String?
+    private var oversizedKeys: Set<String> = []
 
     /// The top-level body keys kept, and the most bytes each may take.
     static let keptKeys: [String: Int] = [
@@ -68,28 +52,74 @@ struct IPSReportDecoder: LogDecoder {
     }
 
     mutating func decode(_ bytes: UnsafeRawBufferPointer, emit: (ReaderOutput) -> Void) {
-        for byte in bytes {
-            switch stage {
-            case .metadata: metadataByte(byte, emit: emit)
-            case .body: bodyByte(byte)
-            case .after:
-                if !(byte == .space || byte == .tab || byte == .newline || byte == .carriageReturn) { trailingGarbage = true }
+        var index = 0
+        if body == nil {
+            // The metadata line, byte by byte until its newline; the body from the next byte.
+            while index < bytes.count, body == nil {
+                let byte = bytes[index]
+                index += 1
+                byteOffset += 1
+                if byte == .newline {
+                    line += 1
+                    startBody(afterMetadata: true)
+                } else if metadataLine.count < 1 << 20 {
+                    metadataLine.append(byte)
+                } else {
+                    metadataOverflow = true
+                }
             }
+        }
+        for byte in bytes {
             if byte == .newline {
                 statistics.lines += 1
-                line += 1
                 lineHasContent = false
             } else {
                 lineHasContent = true
             }
-            byteOffset += 1
+        }
+        guard index < bytes.count, body != nil else { return }
+        var taken: [JSONPathCapture.Value] = []
+        body!.feed(UnsafeRawBufferPointer(rebasing: bytes[index...])) { taken.append($0) }
+        for value in taken { keep(value) }
+    }
+
+    /// Starts the body: after the metadata line, or — when that line is a lone `{` (a body pasted alone) — with it.
+    private mutating func startBody(afterMetadata: Bool) {
+        let text = metadataLine
+        let trimmed = text.filter { !($0 == .space || $0 == .tab || $0 == .carriageReturn) }
+        if trimmed == [UInt8(ascii: "{")] {
+            body = JSONPathCapture(line: 1, byteOffset: 0) { Self.limit(for: $0) }
+            var taken: [JSONPathCapture.Value] = []
+            (text + (afterMetadata ? [.newline] : [])).withUnsafeBytes { body!.feed($0) { taken.append($0) } }
+            for value in taken { keep(value) }
+            metadataLine = []
+            return
+        }
+        parseMetadata()
+        body = JSONPathCapture(line: line, byteOffset: byteOffset) { Self.limit(for: $0) }
+    }
+
+    /// The limit of a top-level body key kept, or nil.
+    private static func limit(for path: [JSONPathCapture.Step]) -> Int? {
+        guard path.count == 1, case .key(let key) = path[0] else { return nil }
+        return keptKeys[key]
+    }
+
+    private mutating func keep(_ value: JSONPathCapture.Value) {
+        guard case .key(let key)? = value.path.first else { return }
+        if value.overflowed {
+            oversizedKeys.insert(key)
+        } else {
+            fields[key] = (value.bytes, value.line, value.byteOffset)
         }
     }
 
     mutating func decodeLast(emit: (ReaderOutput) -> Void) {
         if lineHasContent { statistics.lines += 1 }
         let origin = EventOrigin(input: configuration.inputName, line: 1, byteOffset: 0)
-        if stage == .metadata { parseMetadata() }
+        let hadBody = body != nil
+        if body == nil { startBody(afterMetadata: false) }
+        let whole = body?.finish() ?? false
         var diagnostics: [ReaderDiagnostic] = []
         if metadataOverflow {
             diagnostics.append(ReaderDiagnostic(code: .invalidRecord, severity: .warning,
@@ -104,13 +134,18 @@ struct IPSReportDecoder: LogDecoder {
             finish(events: [], diagnostics: diagnostics, emit: emit)
             return
         }
-        if stage != .after {
-            let what = syntaxError ?? (stage == .metadata ? "the report has no body after its metadata line" : "the report's body ends early (truncated)")
-            diagnostics.append(ReaderDiagnostic(code: .truncatedInput, severity: .warning, message: what + "; what was read is used",
-                                                origin: EventOrigin(input: configuration.inputName, line: line, byteOffset: byteOffset), lineCount: 0))
-        } else if trailingGarbage {
+        let end = EventOrigin(input: configuration.inputName, line: body?.line ?? line, byteOffset: body?.byteOffset ?? byteOffset)
+        if let body, body.firstByte != nil, body.firstByte != UInt8(ascii: "{") {
+            diagnostics.append(ReaderDiagnostic(code: .truncatedInput, severity: .warning,
+                                                message: "the report's body is not a JSON object; what was read is used", origin: end, lineCount: 0))
+        } else if let body, body.isComplete, body.error != nil {
             diagnostics.append(ReaderDiagnostic(code: .malformedLine, severity: .warning, message: "bytes after the report's body: passed over",
-                                                origin: EventOrigin(input: configuration.inputName, line: line, byteOffset: byteOffset), lineCount: 0))
+                                                origin: end, lineCount: 0))
+        } else if !whole {
+            let what = !hadBody || body?.hasBegun != true ? "the report has no body after its metadata line"
+                : body?.error.map { "the report's body is malformed (\($0))" } ?? "the report's body ends early (truncated)"
+            diagnostics.append(ReaderDiagnostic(code: .truncatedInput, severity: .warning, message: what + "; what was read is used",
+                                                origin: end, lineCount: 0))
         }
         var report = CrashReport()
         report.processName = fieldText("procName") ?? metadataName
@@ -143,11 +178,9 @@ struct IPSReportDecoder: LogDecoder {
         if let field = fields["processes"] {
             report.jetsamKills = jetsamKills(field)
         }
-        for (key, field) in fields where field.bytes.count >= (Self.keptKeys[key] ?? 0) && captureOverflowKeys.contains(key) {
+        for key in oversizedKeys.sorted() {
             diagnostics.append(ReaderDiagnostic(code: .invalidRecord, severity: .warning,
-                                                message: "the report's \(key) is over \(Self.keptKeys[key] ?? 0) bytes: not read",
-                                                origin: EventOrigin(input: configuration.inputName, line: field.line, byteOffset: field.byteOffset),
-                                                lineCount: 0))
+                                                message: "the report's \(key) is over \(Self.keptKeys[key] ?? 0) bytes: not read", origin: origin, lineCount: 0))
         }
         var note: String?
         let events = report.events(input: configuration.inputName, configuration: configuration, note: &note)
@@ -157,39 +190,16 @@ struct IPSReportDecoder: LogDecoder {
         finish(events: events, diagnostics: diagnostics, emit: emit)
     }
 
-    private var captureOverflowKeys: Set<String> = []
-
     /// Emits the diagnostics and events; every line not part of an event is the report's structure.
     private mutating func finish(events: [(event: LogEvent, lines: Int)], diagnostics: [ReaderDiagnostic], emit: (ReaderOutput) -> Void) {
-        for diagnostic in diagnostics {
-            statistics.count(diagnostic)
-            emit(.diagnostic(diagnostic))
-        }
-        statistics.acceptReport(events, emit: emit)
-        let rest = statistics.lines - statistics.eventLines - statistics.diagnosedLines
-        if rest > 0 { statistics.skip(.structure, lines: rest) }
+        statistics.finishReport(events, diagnostics: diagnostics, emit: emit)
     }
 
     // MARK: The metadata line
 
-    private mutating func metadataByte(_ byte: UInt8, emit: (ReaderOutput) -> Void) {
-        if byte == .newline {
-            parseMetadata()
-            stage = .body
-            return
-        }
-        if metadataLine.count < 1 << 20 { metadataLine.append(byte) } else { metadataOverflow = true }
-    }
-
     private mutating func parseMetadata() {
         let text = metadataLine
         metadataLine = []
-        let trimmed = text.filter { !($0 == .space || $0 == .tab || $0 == .carriageReturn) }
-        if trimmed == [UInt8(ascii: "{")] {
-            // No metadata line: the body starts here (a body pasted alone).
-            for byte in text { bodyByte(byte) }
-            return
-        }
         text.withUnsafeBytes { raw in
             let start = JSONObjectScanner.skipWhitespace(raw, raw.hasPrefix("\u{FEFF}") ? 3 : 0)
             _ = try? JSONObjectScanner.scanObject(raw, from: start) { key, _, value in
@@ -206,107 +216,6 @@ struct IPSReportDecoder: LogDecoder {
                 }
             }
         }
-    }
-
-    // MARK: The body
-
-    private mutating func bodyByte(_ byte: UInt8) {
-        if syntaxError != nil { return }
-        if inString {
-            if capture != nil { keep(byte) }
-            if escaped {
-                escaped = false
-            } else if byte == UInt8(ascii: "\\") {
-                escaped = true
-            } else if byte == UInt8(ascii: "\"") {
-                inString = false
-                if readingKey {
-                    readingKey = false
-                }
-            } else if readingKey, key.count < 64 {
-                key.append(byte)
-            }
-            return
-        }
-        switch byte {
-        case .space, .tab, .newline, .carriageReturn:
-            // Kept inside a kept container, so a kept value's line breaks place what is in it (a jetsam row's line).
-            if depth >= 2, capture != nil { keep(byte) }
-        case UInt8(ascii: "\""):
-            inString = true
-            if depth == 1 && expectingKey {
-                readingKey = true
-                key.removeAll(keepingCapacity: true)
-            } else {
-                startValueIfNeeded()
-                if capture != nil { keep(byte) }
-            }
-        case UInt8(ascii: "{"), UInt8(ascii: "["):
-            if depth == 0 {
-                guard byte == UInt8(ascii: "{") else { syntaxError = "the report's body is not a JSON object"; return }
-                depth = 1
-                expectingKey = true
-                return
-            }
-            startValueIfNeeded()
-            if capture != nil { keep(byte) }
-            depth += 1
-        case UInt8(ascii: "}"), UInt8(ascii: "]"):
-            if depth == 1 {
-                endValue()
-                depth = 0
-                stage = .after
-                return
-            }
-            if depth == 0 { syntaxError = "the report's body is not a JSON object"; return }
-            if capture != nil { keep(byte) }
-            depth -= 1
-        case UInt8(ascii: ":") where depth == 1:
-            expectingKey = false
-            valueStarted = false
-            captureKey = String(decoding: key, as: UTF8.self)
-            if let limit = Self.keptKeys[captureKey] {
-                capture = []
-                captureLimit = limit
-                captureOverflow = false
-                captureLine = line
-                captureOffset = byteOffset
-            } else {
-                capture = nil
-            }
-        case UInt8(ascii: ",") where depth == 1:
-            endValue()
-            expectingKey = true
-        default:
-            if depth == 0 { syntaxError = "the report's body is not a JSON object"; return }
-            startValueIfNeeded()
-            if capture != nil { keep(byte) }
-        }
-    }
-
-    private mutating func startValueIfNeeded() {
-        guard depth == 1, !valueStarted else { return }
-        valueStarted = true
-        if capture != nil {
-            captureLine = line
-            captureOffset = byteOffset
-        }
-    }
-
-    private mutating func keep(_ byte: UInt8) {
-        if capture!.count < captureLimit { capture!.append(byte) } else { captureOverflow = true }
-    }
-
-    private mutating func endValue() {
-        if let captured = capture {
-            if captureOverflow {
-                captureOverflowKeys.insert(captureKey)
-            } else {
-                fields[captureKey] = (captured, captureLine, captureOffset)
-            }
-        }
-        capture = nil
-        valueStarted = false
     }
 
     // MARK: Reading kept values

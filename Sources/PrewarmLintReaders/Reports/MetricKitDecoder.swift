@@ -205,13 +205,7 @@ struct MetricKitDecoder: LogDecoder {
             }
             notes.append(ReaderDiagnostic(code: .unreadReport, severity: .note, message: message, origin: start, lineCount: 0))
         }
-        for note in notes {
-            statistics.count(note)
-            emit(.diagnostic(note))
-        }
-        statistics.acceptReport(events, emit: emit)
-        let rest = statistics.lines - statistics.eventLines - statistics.diagnosedLines
-        if rest > 0 { statistics.skip(.structure, lines: rest) }
+        statistics.finishReport(events, diagnostics: notes, emit: emit)
     }
 
     /// A Mach exception type by name (`<mach/exception_types.h>`).
