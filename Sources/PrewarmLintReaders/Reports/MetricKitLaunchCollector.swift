@@ -1,7 +1,7 @@
 public import PrewarmLintModel
 
-/// Collects the launch histograms of MetricKit JSON as it streams past (see ``JSONPathCapture``): one
-/// ``MetricKitLaunchMetrics`` per payload holding `applicationLaunchMetrics`, whether the input is one payload
+/// Collects the launch histograms of MetricKit JSON as it streams past (a streaming JSON path capture): one
+/// `MetricKitLaunchMetrics` per payload holding `applicationLaunchMetrics`, whether the input is one payload
 /// or an array of them. Values it cannot read (a localized number with a comma) are counted, never guessed.
 public struct MetricKitLaunchCollector {
     private var capture = JSONPathCapture(limit: 1 << 20) { path in MetricKitLaunchCollector.kept(path) }
