@@ -32,7 +32,7 @@ public enum FormatSniffer {
             }
             if prolog.hasPrefix("<?xml") || prolog.hasPrefix("<!DOCTYPE") { return nil }
         }
-        if first < bytes.count, bytes[first] == UInt8(ascii: "{"), isIPSReport(bytes.slice(first, bytes.count)) { return .crashReport }
+        if isIPSReport(bytes) { return .crashReport }
         if first < bytes.count, bytes[first] == UInt8(ascii: "{") || bytes[first] == UInt8(ascii: "["), isMetricKit(bytes.slice(first, bytes.count)) {
             return .metricKit
         }
@@ -90,16 +90,25 @@ public enum FormatSniffer {
     /// The two-part `.ips` form: a first line that is a JSON object with a `bug_type`, or a body pasted alone
     /// (`{` on its own line, then the body's keys).
     static func isIPSReport(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        let end = bytes.firstIndex(of: .newline, from: 0) ?? bytes.count
-        let firstLine = bytes.slice(0, end)
-        if firstLine.firstIndex(of: "\"bug_type\"", from: 0) != nil {
-            return (try? JSONObjectScanner.scanObject(firstLine, from: 0) { _, _, _ in }) != nil
+        // Up to `IPSReportDecoder.maximumPreambleLines` lines of something else before it (a paste's own words).
+        var start = 0
+        for _ in 0...IPSReportDecoder.maximumPreambleLines {
+            guard start < bytes.count else { return false }
+            let end = bytes.firstIndex(of: .newline, from: start) ?? bytes.count
+            let line = bytes.slice(start, end)
+            switch IPSReportDecoder.kind(ofLine: line) {
+            case .metadata: return true
+            case .bodyStart:
+                let next = bytes.slice(min(bytes.count, end), min(bytes.count, end + 4096))
+                return next.firstIndex(of: "\"procName\"", from: 0) != nil || next.firstIndex(of: "\"bug_type\"", from: 0) != nil
+                    || next.firstIndex(of: "\"captureTime\"", from: 0) != nil
+            case .other:
+                // A log's record (an ndjson line, a text log's line) is a log, not a paste before a report.
+                if line.first == UInt8(ascii: "{") || !vote(for: line).isEmpty { return false }
+            }
+            start = end + 1
         }
-        let rest = firstLine.slice(1, firstLine.count)
-        guard rest.allSatisfy({ $0 == .space || $0 == .tab || $0 == .carriageReturn }) else { return false }
-        let start = bytes.slice(end, min(bytes.count, end + 4096))
-        return start.firstIndex(of: "\"procName\"", from: 0) != nil || start.firstIndex(of: "\"bug_type\"", from: 0) != nil
-            || start.firstIndex(of: "\"captureTime\"", from: 0) != nil
+        return false
     }
 
     /// MetricKit JSON: keys only its payloads have, near the start (a call-stack tree may come first, so the

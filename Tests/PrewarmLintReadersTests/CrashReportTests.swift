@@ -66,6 +66,22 @@ struct CrashReportTests {
         #expect(outcome.events.last?.message.hasPrefix("Termination Reason: FRONTBOARD 2343432205\n") == true)
     }
 
+    @Test("a pasted .ips with words before its body and after it (its metadata line mangled), as a public paste has it")
+    func pastedWithWords() throws {
+        // The shape of a real paste found with the search tool: three lines of the poster's own (the metadata line
+        // cut mid-way), the body, a blank line and a signature.
+        let text = String(decoding: try Self.bytes(Self.ips), as: UTF8.self)
+        let body = text.split(separator: "\n", maxSplits: 1)[1]
+        let pasted = "# -s-T-ation-1\nyours truly \np_devs\":0,\"is_first_party\":0,\"bug_type\":\"309\"}\n" + body + "\n\nsincerly, a user\n"
+        let outcome = Self.read(Array(pasted.utf8))
+        #expect(outcome.format == .crashReport)
+        #expect(outcome.events.count == 3)
+        #expect(outcome.diagnostics.map(\.code) == [.orphanLines, .malformedLine])
+        #expect(outcome.diagnostics.first?.message == "3 lines before the report are not part of it; skipped")
+        #expect(Self.accounted(outcome))
+        for chunk in [1, 5] { #expect(Self.read(Array(pasted.utf8), chunkSize: chunk) == outcome) }
+    }
+
     @Test("a report cut short: what was read is used, the cut is said")
     func truncated() throws {
         let bytes = try Self.bytes(Self.ips)

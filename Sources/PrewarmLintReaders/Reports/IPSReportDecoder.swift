@@ -51,17 +51,41 @@ struct IPSReportDecoder: LogDecoder {
         self.configuration = configuration
     }
 
+    /// The most lines of something else before a report (what a paste adds) that are passed over.
+    static let maximumPreambleLines = 20
+
+    /// What a line before the body is.
+    enum LineKind { case metadata, bodyStart, other }
+
+    /// A JSON object with a `bug_type` (the metadata line), a lone `{` (a body pasted alone), or something else.
+    static func kind(ofLine line: UnsafeRawBufferPointer) -> LineKind {
+        var start = 0
+        if line.hasPrefix("\u{FEFF}") { start = 3 }
+        start = JSONObjectScanner.skipWhitespace(line, start)
+        guard start < line.count, line[start] == UInt8(ascii: "{") else { return .other }
+        let rest = line.slice(start + 1, line.count)
+        if rest.allSatisfy({ $0 == .space || $0 == .tab || $0 == .carriageReturn }) { return .bodyStart }
+        if line.firstIndex(of: "\"bug_type\"", from: 0) != nil, (try? JSONObjectScanner.scanObject(line, from: start) { _, _, _ in }) != nil {
+            return .metadata
+        }
+        return .other
+    }
+
+    /// Lines before the report that are not part of it, and where the first one is.
+    private var preambleLines = 0
+
     mutating func decode(_ bytes: UnsafeRawBufferPointer, emit: (ReaderOutput) -> Void) {
         var index = 0
         if body == nil {
-            // The metadata line, byte by byte until its newline; the body from the next byte.
+            // The lines before the body, byte by byte to each newline: a metadata line (the body follows it), a
+            // lone `{` (the body starts with it), or a paste's own words before either.
             while index < bytes.count, body == nil {
                 let byte = bytes[index]
                 index += 1
                 byteOffset += 1
                 if byte == .newline {
                     line += 1
-                    startBody(afterMetadata: true)
+                    lineBeforeBody()
                 } else if metadataLine.count < 1 << 20 {
                     metadataLine.append(byte)
                 } else {
@@ -83,11 +107,21 @@ struct IPSReportDecoder: LogDecoder {
         for value in taken { keep(value) }
     }
 
+    /// A whole line before the body: the metadata line, the body's first line, or a line of a paste's preamble.
+    private mutating func lineBeforeBody() {
+        let kind = metadataLine.withUnsafeBytes { Self.kind(ofLine: $0) }
+        if kind == .other, preambleLines < Self.maximumPreambleLines {
+            preambleLines += 1
+            metadataLine.removeAll(keepingCapacity: true)
+            return
+        }
+        startBody(afterMetadata: true)
+    }
+
     /// Starts the body: after the metadata line, or — when that line is a lone `{` (a body pasted alone) — with it.
     private mutating func startBody(afterMetadata: Bool) {
         let text = metadataLine
-        let trimmed = text.filter { !($0 == .space || $0 == .tab || $0 == .carriageReturn) }
-        if trimmed == [UInt8(ascii: "{")] {
+        if text.withUnsafeBytes({ Self.kind(ofLine: $0) }) == .bodyStart {
             body = JSONPathCapture(line: 1, byteOffset: 0) { Self.limit(for: $0) }
             var taken: [JSONPathCapture.Value] = []
             (text + (afterMetadata ? [.newline] : [])).withUnsafeBytes { body!.feed($0) { taken.append($0) } }
@@ -121,6 +155,11 @@ struct IPSReportDecoder: LogDecoder {
         if body == nil { startBody(afterMetadata: false) }
         let whole = body?.finish() ?? false
         var diagnostics: [ReaderDiagnostic] = []
+        if preambleLines > 0 {
+            diagnostics.append(ReaderDiagnostic(code: .orphanLines, severity: .warning,
+                                                message: "\(preambleLines) line\(preambleLines == 1 ? "" : "s") before the report \(preambleLines == 1 ? "is" : "are") not part of it; skipped",
+                                                origin: origin, lineCount: preambleLines))
+        }
         if metadataOverflow {
             diagnostics.append(ReaderDiagnostic(code: .invalidRecord, severity: .warning,
                                                 message: "the report's metadata line is over 1 MiB: not read", origin: origin, lineCount: 0))
