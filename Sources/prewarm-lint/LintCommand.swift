@@ -43,12 +43,12 @@ struct LintCommand: ParsableCommand {
         commandName: "lint",
         abstract: "Find launch hazards: keychain or protected data used while locked, work done during prewarm, launch timers that include it, watchdog kills…",
         discussion: """
-        Rebuilds every launch session (as `sessions` does) and runs the rules on them (`prewarm-lint rules` \\
-        lists them, `prewarm-lint explain RULE` explains one). Findings are printed compiler-style, \\
-        `path:line: severity: [rule] message`, with the log lines that prove them and the timeline of their \\
+        Rebuilds every launch session (as `sessions` does) and runs the rules on them (`prewarm-lint rules` \
+        lists them, `prewarm-lint explain RULE` explains one). Findings are printed compiler-style, \
+        `path:line: severity: [rule] message`, with the log lines that prove them and the timeline of their \
         session. Settings come from the nearest .prewarm-lint.yml above the first input, or --config.
 
-        Exit status: 0 when no finding is at or above --fail-on, 1 when one is, 2 when an input could not be \\
+        Exit status: 0 when no finding is at or above --fail-on, 1 when one is, 2 when an input could not be \
         read (the report is still written), 64 on a usage or configuration error.
         """
     )
@@ -58,7 +58,7 @@ struct LintCommand: ParsableCommand {
     @Option(name: .long, help: "Report format on standard output.")
     var format: ReportFormat = .text
 
-    @Option(name: .long, help: ArgumentHelp("Also write a report to a file (repeatable): json=report.json, sarif=out.sarif…", valueName: "format=path"))
+    @Option(name: .long, help: ArgumentHelp("Also write a report to a file (repeatable): FORMAT=PATH, FORMAT one of \(ReportFormat.allCases.map(\.rawValue).joined(separator: ", ")) (json=report.json).", valueName: "format=path"))
     var output: [ReportOutput] = []
 
     @Option(name: .long, help: ArgumentHelp("Exit 1 when a finding is at or above this severity (info, warning, error, never).", valueName: "severity"))

@@ -12,12 +12,22 @@ struct ReadingOptions: ParsableArguments {
 
     @OptionGroup var input: InputOptions
 
-    func validate() throws {
+    mutating func validate() throws {
+        // `cat device.log | prewarm-lint`: with no path and a pipe or a file on standard input, that is the input.
+        if paths.isEmpty, Self.standardInputIsData { paths = ["-"] }
         if paths.isEmpty { throw ValidationError("give at least one path, or - to read standard input") }
         if jobs < 1 { throw ValidationError("--jobs must be at least 1, not \(jobs)") }
     }
 
     func readOptions(now: Int64) throws -> ReadOptions { try input.readOptions(now: now) }
+
+    /// Whether standard input is a pipe or a file (not a terminal, not `/dev/null`): something was sent to it.
+    static var standardInputIsData: Bool {
+        var status = stat()
+        guard fstat(0, &status) == 0 else { return false }
+        let type = status.st_mode & S_IFMT
+        return type == S_IFIFO || type == S_IFREG || type == S_IFSOCK
+    }
 }
 
 /// How to read inputs: format, time inference, limits (`compare` takes its paths its own way).

@@ -6,10 +6,10 @@ struct SessionsCommand: ParsableCommand {
         commandName: "sessions",
         abstract: "Rebuild every launch session: was it prewarmed, when was it activated, how did it end?",
         discussion: """
-        Joins dasd, runningboardd, SpringBoard/FrontBoard and the app's own lines into one session per app \\
-        process, across all inputs (merged by time; an event present in two inputs counts once). Each \\
-        session says its kind (cold-launch, prewarm-unused, prewarm-then-launch, background-launch, resume, \\
-        unknown), how sure that is and which line decided it, its milestones with evidence, and when the \\
+        Joins dasd, runningboardd, SpringBoard/FrontBoard and the app's own lines into one session per app \
+        process, across all inputs (merged by time; an event present in two inputs counts once). Each \
+        session says its kind (cold-launch, prewarm-unused, prewarm-then-launch, background-launch, resume, \
+        unknown), how sure that is and which line decided it, its milestones with evidence, and when the \
         evidence is incomplete.
 
         Exit status: 0 when every input was read, 2 when an input could not be read, 64 on a usage error.

@@ -114,10 +114,10 @@ struct CompareCommand: ParsableCommand {
         discussion: """
         prewarm-lint compare [options] BASELINE… -- CANDIDATE…   (options come before the paths)
 
-        Computes the statistics of both sets (as `stats` does) and, for each user-perceived phase of each \\
-        app and kind present in both, the difference of the medians and a two-sided Mann-Whitney U test. A \\
-        phase regressed when the candidate is slower by more than --threshold-ms and --threshold-percent \\
-        and p < --alpha; each row also says how many runs per side would detect a shift of the threshold \\
+        Computes the statistics of both sets (as `stats` does) and, for each user-perceived phase of each \
+        app and kind present in both, the difference of the medians and a two-sided Mann-Whitney U test. A \
+        phase regressed when the candidate is slower by more than --threshold-ms and --threshold-percent \
+        and p < --alpha; each row also says how many runs per side would detect a shift of the threshold \
         and pin the median within ±--error-ms.
 
         Exit status: 0 no regression, 1 a phase regressed, 2 an input could not be read, 64 usage.

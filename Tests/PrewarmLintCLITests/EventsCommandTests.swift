@@ -20,7 +20,7 @@ struct EventsCommandTests {
     }
 
     static func run(_ arguments: [String], stdin: Data? = nil, in directory: URL? = nil, executable: URL? = nil,
-                    interruptAfter: TimeInterval? = nil, environment: [String: String]? = nil) throws -> Run {
+                    interruptAfter: TimeInterval? = nil, environment: [String: String]? = nil, stdinIsNull: Bool = false) throws -> Run {
         // Output goes to files, not pipes: a child filling one pipe while the test drains the other would deadlock.
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("prewarm-lint-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -36,7 +36,7 @@ struct EventsCommandTests {
         let input = Pipe()
         process.standardOutput = try FileHandle(forWritingTo: outURL)
         process.standardError = try FileHandle(forWritingTo: errURL)
-        process.standardInput = input
+        process.standardInput = stdinIsNull ? FileHandle.nullDevice : input
         try process.run()
         if let stdin { input.fileHandleForWriting.write(stdin) }
         try input.fileHandleForWriting.close()
@@ -116,9 +116,18 @@ struct EventsCommandTests {
 
     @Test("usage errors exit 64 and say what is wrong")
     func usage() throws {
-        let noPath = try Self.run(["events"])
+        let noPath = try Self.run(["events"], stdinIsNull: true)
         #expect(noPath.status == 64)
         #expect(noPath.stderr.contains("give at least one path, or - to read standard input"))
+        // With no path and a pipe on standard input, the pipe is the input (`cat device.log | prewarm-lint`).
+        let piped = try Self.run(["--no-color", "--date", "2024-03-18"], stdin: try Data(contentsOf: Self.repositoryRoot.appendingPathComponent("Corpus/scenarios/cold-launch/log.txt")))
+        #expect(piped.status == 0, "\(piped.stderr)")
+        #expect(piped.stderr.hasSuffix("no findings in 1 session (1 cold-launch) from 1 input; launch 303 ms (tap → active; no first-screen line)\n"), "\(piped.stderr)")
+        // No subcommand shows a backslash of a line continuation in its help (a `\\` in the source did).
+        for command in ["lint", "sessions", "stats", "compare", "events", "rules", "explain", "formats"] {
+            let help = try Self.run(["help", command], stdinIsNull: true)
+            #expect(!help.stdout.contains("\\"), "help \(command)")
+        }
         let badFormat = try Self.run(["events", "--input-format", "csv", "x"])
         #expect(badFormat.status == 64)
         #expect(badFormat.stderr.contains("unknown input format 'csv'"))
