@@ -1,5 +1,6 @@
 import PrewarmLintModel
 @testable import PrewarmLintReaders
+import PrewarmLintTesting
 import Testing
 
 @Suite("TimestampResolver")
@@ -26,6 +27,42 @@ struct TimestampResolverTests {
         #expect(d.iso8601 == "2024-01-01T00:00:02.000000-08:00")
         #expect(a.inferred == [.year, .date])
         #expect(resolver.takeNotes() == ["date not in the input; using 2023-12-31 from --date"])
+    }
+
+    @Test("date-less lines land on the day nearest the previous line, as placing each on three candidate days did: 20,000 random steps, ties at 12 h included")
+    func nearestDayEquivalence() throws {
+        var generator = SeededGenerator(seed: 22)
+        var resolver = TimestampResolver(inference: TimeInference(date: CivilDateTime(year: 2024, month: 2, day: 28)))
+        // The reference: the previous instant, and the candidate days' midnights, computed the slow way.
+        var last: Int64?
+        var day = CivilDateTime(year: 2024, month: 2, day: 28)
+        let offset = -8 * 3600
+        for step in 0..<20_000 {
+            // Mostly small steps forward, sometimes back, sometimes exactly 12 h or a jump across midnight.
+            let seconds: Int
+            switch Int.random(in: 0..<10, using: &generator) {
+            case 0: seconds = 12 * 3600
+            case 1: seconds = -12 * 3600
+            case 2: seconds = Int.random(in: -86_000...86_000, using: &generator)
+            default: seconds = Int.random(in: -30...600, using: &generator)
+            }
+            let base = last ?? CivilDateTime(year: 2024, month: 2, day: 28, hour: 23, minute: 50).microsecondsSinceEpoch(utcOffsetSeconds: offset)
+            let target = CivilDateTime(microsecondsSinceEpoch: base + Int64(seconds) * 1_000_000, utcOffsetSeconds: offset)
+            let partial = time(target.hour, target.minute, target.second)
+            let got = try resolved(&resolver, partial, "t")
+            // Expected: of the day before, the current day and the day after, the nearest to the previous line
+            // (the earlier on a tie); the first line on --date.
+            var expected = CivilDateTime(year: day.year, month: day.month, day: day.day, hour: target.hour, minute: target.minute, second: target.second)
+            if let last {
+                let options = [expected.previousDay(), expected, expected.nextDay()]
+                expected = options.min { abs($0.microsecondsSinceEpoch(utcOffsetSeconds: offset) - last) < abs($1.microsecondsSinceEpoch(utcOffsetSeconds: offset) - last) }!
+            }
+            day = CivilDateTime(year: expected.year, month: expected.month, day: expected.day)
+            let instant = expected.microsecondsSinceEpoch(utcOffsetSeconds: offset)
+            #expect(got.microsecondsSinceEpoch == instant, "step \(step): \(got.iso8601) against \(expected.iso8601(utcOffsetSeconds: offset))")
+            if got.microsecondsSinceEpoch != instant { break }
+            last = instant
+        }
     }
 
     @Test("a year-less log crossing New Year moves to the next year")
