@@ -14,6 +14,21 @@ public struct FindingNDJSONReporter: Sendable {
             LintReport.write(finding, to: &writer)
             out += writer.text + "\n"
         }
+        // After the findings, what kept the run from being whole, one record each (`"error"` instead of `"rule"`):
+        // an input that could not be read, an interruption. A consumer counting findings is not misled by them.
+        for input in report.inputs {
+            guard let error = input.error else { continue }
+            var writer = JSONTextWriter()
+            writer.beginObject()
+            writer.field("error", "unreadable-input")
+            writer.field("input", input.path)
+            writer.field("message", error)
+            writer.endObject()
+            out += writer.text + "\n"
+        }
+        if report.partial {
+            out += #"{"error":"interrupted","message":"the results cover what was read until then"}"# + "\n"
+        }
         return out
     }
 }

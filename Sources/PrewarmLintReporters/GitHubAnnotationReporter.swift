@@ -10,6 +10,14 @@ public struct GitHubAnnotationReporter: Sendable {
     /// The report in this format.
     public func render(_ report: LintReport) -> String {
         var out = ""
+        // What kept the run from being whole comes first: inputs that could not be read, an interruption.
+        for input in report.inputs {
+            guard let error = input.error else { continue }
+            out += "::error file=\(Self.escapeProperty(input.path)),title=\(Self.escapeProperty("prewarm-lint: unreadable input"))::\(Self.escapeData(error))\n"
+        }
+        if report.partial {
+            out += "::error title=\(Self.escapeProperty("prewarm-lint: interrupted"))::\(Self.escapeData("the results cover what was read until then"))\n"
+        }
         for finding in report.findings {
             let command = switch finding.severity {
             case .error: "error"

@@ -15,9 +15,23 @@ public struct JUnitReporter: Sendable {
     /// The report in this format.
     public func render(_ report: LintReport) -> String {
         let failing = report.findings.filter { $0.severity >= failOn }
+        // An input that could not be read, or an interrupted run, is an error test case: a run that read nothing is never green.
+        let unreadable = report.inputs.filter { $0.error != nil }
+        let errors = unreadable.count + (report.partial ? 1 : 0)
+        let tests = report.sessions.count + errors
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        out += "<testsuites name=\"prewarm-lint\" tests=\"\(report.sessions.count)\" failures=\"\(Set(failing.map(\.sessionID)).count)\">\n"
-        out += "  <testsuite name=\"prewarm-lint\" tests=\"\(report.sessions.count)\" failures=\"\(Set(failing.map(\.sessionID)).count)\" errors=\"0\">\n"
+        out += "<testsuites name=\"prewarm-lint\" tests=\"\(tests)\" failures=\"\(Set(failing.map(\.sessionID)).count)\" errors=\"\(errors)\">\n"
+        out += "  <testsuite name=\"prewarm-lint\" tests=\"\(tests)\" failures=\"\(Set(failing.map(\.sessionID)).count)\" errors=\"\(errors)\">\n"
+        for input in unreadable {
+            out += "    <testcase classname=\"inputs\" name=\"\(Self.escape(input.path))\">\n"
+            out += "      <error type=\"unreadable-input\" message=\"\(Self.escape(input.error!))\"/>\n"
+            out += "    </testcase>\n"
+        }
+        if report.partial {
+            out += "    <testcase classname=\"inputs\" name=\"interrupted\">\n"
+            out += "      <error type=\"interrupted\" message=\"interrupted: the results cover what was read until then\"/>\n"
+            out += "    </testcase>\n"
+        }
         for (session, id) in zip(report.sessions, report.sessionIDs) {
             let findings = report.findings.filter { $0.sessionID == id }
             let app = session.app.bundleID ?? session.app.processName ?? "unknown"

@@ -52,6 +52,11 @@ public struct SARIFReporter: Sendable {
         writer.endArray()
         writer.endObject()
         writer.endObject()
+        // One code-scanning category for the tool's results (`--category` of upload-sarif, when not given).
+        writer.key("automationDetails")
+        writer.beginObject()
+        writer.field("id", "prewarm-lint/")
+        writer.endObject()
         writer.key("invocations")
         writer.beginArray()
         writer.beginObject()
@@ -59,6 +64,34 @@ public struct SARIFReporter: Sendable {
         writer.bool(report.inputs.allSatisfy { $0.error == nil } && !report.partial)
         writer.key("toolExecutionNotifications")
         writer.beginArray()
+        // Why the run did not succeed comes first: each input that could not be read, with the reason; an interruption.
+        for input in report.inputs {
+            guard let error = input.error else { continue }
+            writer.beginObject()
+            writer.key("message")
+            text("cannot read \(input.path): \(error)", to: &writer)
+            writer.field("level", "error")
+            writer.key("descriptor")
+            writer.beginObject()
+            writer.field("id", "unreadable-input")
+            writer.endObject()
+            writer.key("locations")
+            writer.beginArray()
+            location(EventOrigin(input: input.path, line: 1, byteOffset: 0), snippet: nil, to: &writer)
+            writer.endArray()
+            writer.endObject()
+        }
+        if report.partial {
+            writer.beginObject()
+            writer.key("message")
+            text("interrupted: the results cover what was read until then", to: &writer)
+            writer.field("level", "error")
+            writer.key("descriptor")
+            writer.beginObject()
+            writer.field("id", "interrupted")
+            writer.endObject()
+            writer.endObject()
+        }
         for diagnostic in report.diagnostics {
             writer.beginObject()
             writer.key("message")
@@ -80,7 +113,8 @@ public struct SARIFReporter: Sendable {
         writer.key("results")
         writer.beginArray()
         let indexByID = Dictionary(rules.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
-        for finding in report.findings {
+        let fingerprints = Self.fingerprints(report.findings)
+        for (findingIndex, finding) in report.findings.enumerated() {
             writer.beginObject()
             writer.field("ruleId", finding.ruleID)
             if let index = indexByID[finding.ruleID] { writer.field("ruleIndex", index) }
@@ -99,7 +133,7 @@ public struct SARIFReporter: Sendable {
             writer.endArray()
             writer.key("partialFingerprints")
             writer.beginObject()
-            writer.field("prewarmLintFinding/v1", Self.fingerprint(finding.baselineKey))
+            writer.field("prewarmLintFinding/v2", fingerprints[findingIndex])
             writer.endObject()
             writer.key("properties")
             writer.beginObject()
@@ -130,7 +164,14 @@ public struct SARIFReporter: Sendable {
         writer.beginObject()
         writer.key("artifactLocation")
         writer.beginObject()
-        writer.field("uri", Self.uri(origin.input))
+        // An absolute path as a `file://` URI; a relative one relative to the checkout (`%SRCROOT%`), as code
+        // scanning resolves it.
+        if origin.input.hasPrefix("/") {
+            writer.field("uri", "file://" + Self.uri(origin.input))
+        } else {
+            writer.field("uri", Self.uri(origin.input))
+            writer.field("uriBaseId", "%SRCROOT%")
+        }
         writer.endObject()
         writer.key("region")
         writer.beginObject()
@@ -172,6 +213,39 @@ public struct SARIFReporter: Sendable {
             default:
                 let hex = Array("0123456789ABCDEF")
                 out += "%\(hex[Int(byte >> 4)])\(hex[Int(byte & 0xF)])"
+            }
+        }
+        return out
+    }
+
+    /// One fingerprint per finding, distinct within the run and stable across runs of the same logs: the finding's
+    /// baseline key (rule, app, message with numbers as `#`) and its decisive line's text with numbers as `#` (so
+    /// times, pids and addresses do not change it), and — for findings still alike — their order among those alike.
+    /// (The baseline key alone gave 24 distinct findings of one report one fingerprint: code scanning merges such
+    /// results into one alert.)
+    static func fingerprints(_ findings: [Finding]) -> [String] {
+        var seen: [String: Int] = [:]
+        return findings.map { finding in
+            let decisive = finding.evidence.first.map { Self.numbersHidden("\($0.origin.input)|\($0.text)") } ?? ""
+            let key = finding.baselineKey + "|" + decisive
+            let occurrence = seen[key, default: 0]
+            seen[key] = occurrence + 1
+            return fingerprint(occurrence == 0 ? key : key + "|#\(occurrence)")
+        }
+    }
+
+    /// Text with each run of digits (and hex digits after `0x`) as `#`.
+    static func numbersHidden(_ text: String) -> String {
+        var out = ""
+        var inNumber = false
+        for scalar in text.unicodeScalars {
+            let isDigit = ("0"..."9").contains(scalar) || (inNumber && (("a"..."f").contains(scalar) || ("A"..."F").contains(scalar) || scalar == "x"))
+            if isDigit {
+                if !inNumber { out.append("#") }
+                inNumber = true
+            } else {
+                inNumber = false
+                out.unicodeScalars.append(scalar)
             }
         }
         return out

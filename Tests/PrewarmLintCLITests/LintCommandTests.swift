@@ -555,4 +555,33 @@ struct LintCommandTests {
         #expect(none.stderr.contains("install mandiant's unifiedlog_iterator (github.com/mandiant/macos-UnifiedLogs)"))
         #endif
     }
+
+    @Test("SARIF: a distinct fingerprint for every finding of the corpus, the same on a second run; every machine format says an input was unreadable (issue 21)")
+    func machineFormats() throws {
+        let first = try CLI.run(["--separately", "--format", "sarif", "Corpus/"], in: Self.root)
+        let second = try CLI.run(["--separately", "--format", "sarif", "Corpus/"], in: Self.root)
+        #expect(first.stdout == second.stdout)
+        let sarif = try #require(try JSONSerialization.jsonObject(with: Data(first.stdout.utf8)) as? [String: Any])
+        let run = try #require((sarif["runs"] as? [[String: Any]])?.first)
+        let results = try #require(run["results"] as? [[String: Any]])
+        let fingerprints = results.compactMap { ($0["partialFingerprints"] as? [String: String])?["prewarmLintFinding/v2"] }
+        #expect(results.count > 100)
+        #expect(fingerprints.count == results.count)
+        #expect(Set(fingerprints).count == results.count)
+        #expect((run["automationDetails"] as? [String: String])?["id"] == "prewarm-lint/")
+
+        let missing = "/nonexistent/device.log"
+        let machine = try CLI.run(["--format", "sarif", Self.cold, missing], in: Self.root)
+        #expect(machine.status == 2)
+        #expect(machine.stdout.contains(#""message":{"text":"cannot read /nonexistent/device.log: no such file or directory"#))
+        #expect(machine.stdout.contains(#""uri":"file:///nonexistent/device.log""#))
+        #expect(machine.stdout.contains(#""uri":"Corpus/scenarios/cold-launch/log.txt","uriBaseId":"%SRCROOT%""#))
+        let junit = try CLI.run(["--format", "junit", missing], in: Self.root)
+        #expect(junit.stdout.contains(#"<testsuites name="prewarm-lint" tests="1" failures="0" errors="1">"#))
+        #expect(junit.stdout.contains(#"<error type="unreadable-input" message="no such file or directory"#))
+        let github = try CLI.run(["--format", "github", missing], in: Self.root)
+        #expect(github.stdout.hasPrefix("::error file=/nonexistent/device.log,title=prewarm-lint%3A unreadable input::no such file or directory"))
+        let ndjson = try CLI.run(["--format", "ndjson", missing], in: Self.root)
+        #expect(ndjson.stdout.hasPrefix(#"{"error":"unreadable-input","input":"/nonexistent/device.log","message":"no such file"#))
+    }
 }
