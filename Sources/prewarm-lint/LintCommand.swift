@@ -97,11 +97,24 @@ struct LintCommand: ParsableCommand {
     @Flag(name: .long, help: "Never use colour (colour is used only on a terminal).")
     var noColor = false
 
+    @Flag(name: .shortAndLong, help: "Print no findings in text format: only the counts by rule and the summary (other formats are unchanged).")
+    var quiet = false
+
     @Option(name: .long, help: ArgumentHelp("Reader diagnostics printed in text format (all are counted).", valueName: "n"))
     var maxDiagnostics = 20
 
     @Option(name: .long, help: ArgumentHelp("Sessions open at once before the oldest is closed early and says so (memory bound).", valueName: "n"))
     var maxOpenSessions = 10_000
+
+    /// `by rule: launch-work-during-prewarm 480, keychain-while-locked 294, …` (most first, then by id): what a
+    /// day of 2,000 findings is made of, at a glance; nil for fewer than two rules.
+    static func countsByRule(_ findings: [Finding]) -> String? {
+        var counts: [String: Int] = [:]
+        for finding in findings { counts[finding.ruleID, default: 0] += 1 }
+        guard counts.count > 1 else { return nil }
+        let ordered = counts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
+        return "by rule: " + ordered.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+    }
 
     /// The largest baseline read: one line per accepted finding, ~150 bytes each (400,000 findings fit).
     static let maximumBaselineBytes = 64 << 20
@@ -248,8 +261,9 @@ struct LintCommand: ParsableCommand {
             let lastBreak = utf8[..<end].lastIndex(of: UInt8(ascii: "\n"))
             let summaryStart = lastBreak.map { utf8.index(after: $0) } ?? utf8.startIndex
             let summary = String(rendered[summaryStart..<end])
-            if let lastBreak { StandardStreams.out(String(rendered[..<lastBreak])) }
+            if let lastBreak, !quiet { StandardStreams.out(String(rendered[..<lastBreak])) }
             StandardStreams.flush()
+            if let counts = Self.countsByRule(report.findings) { StandardStreams.err(counts) }
             StandardStreams.err(summary)
         }
         StandardStreams.flush()

@@ -4,7 +4,7 @@ import PrewarmLint
 
 /// Options every command that reads logs shares: inputs, and how to read them.
 struct ReadingOptions: ParsableArguments {
-    @Argument(help: ArgumentHelp("Log files, directories (read recursively) or - for standard input.", valueName: "path"))
+    @Argument(help: ArgumentHelp("Log files, directories (read recursively) or - for standard input.", valueName: "path"), completion: .file())
     var paths: [String] = []
 
     @Option(name: .long, help: ArgumentHelp("Threads (default: every core): inputs read at once with --separately, and writers of the JSON report; the output is the same for any value. Merged inputs (up to 32) are always read together, a thread each.", valueName: "n"))

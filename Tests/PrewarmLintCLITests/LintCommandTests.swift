@@ -584,4 +584,14 @@ struct LintCommandTests {
         let ndjson = try CLI.run(["--format", "ndjson", missing], in: Self.root)
         #expect(ndjson.stdout.hasPrefix(#"{"error":"unreadable-input","input":"/nonexistent/device.log","message":"no such file"#))
     }
+
+    @Test("--quiet prints no findings; the counts by rule come before the summary (issue 21)")
+    func quietAndCountsByRule() throws {
+        let run = try CLI.run(["--quiet", "--separately", "--date", "2024-03-18", "--no-color", Self.scene, Self.watchdog, Self.jetsam], in: Self.root)
+        #expect(run.status == 1)
+        #expect(run.stdout.isEmpty)
+        #expect(run.stderr.contains("by rule: keychain-before-activation 1, keychain-while-locked 1, launch-watchdog 1, launch-work-during-prewarm 1, prewarm-wasted 1, state-assumed-at-launch 1\n6 findings (2 errors, 3 warnings, 1 info)"), "\(run.stderr)")
+        let loud = try CLI.run(["--separately", "--date", "2024-03-18", "--no-color", Self.scene, Self.watchdog, Self.jetsam], in: Self.root)
+        #expect(loud.stdout.contains("error: [launch-watchdog]"))
+    }
 }
