@@ -21,9 +21,12 @@ public struct ClassifiedEvent: Sendable, Hashable {
     /// this line is.
     public var pointName: String?
 
+    /// What the matched signature tells the session builder beyond the meaning (``SignatureFacts``).
+    public var facts: SignatureFacts = []
+
     /// A classified event.
     public init(event: LogEvent, role: ProcessRole, meaning: EventMeaning? = nil, signatureID: String? = nil,
-                subject: AppIdentity? = nil, detail: String? = nil, pointName: String? = nil) {
+                subject: AppIdentity? = nil, detail: String? = nil, pointName: String? = nil, facts: SignatureFacts = []) {
         self.event = event
         self.role = role
         self.meaning = meaning
@@ -31,6 +34,7 @@ public struct ClassifiedEvent: Sendable, Hashable {
         self.subject = subject
         self.detail = detail
         self.pointName = pointName
+        self.facts = facts
     }
 }
 
@@ -84,14 +88,14 @@ public struct EventClassifier: Sendable {
         // A tap that names no app (iOS 26's `SBIconView touches began`) is kept: the launch that follows claims it.
         guard analysis.meaning != nil, analysis.subject != nil || analysis.meaning == .tap else { return nil }
         return ClassifiedEvent(event: event, role: analysis.role, meaning: analysis.meaning, signatureID: analysis.signatureID,
-                               subject: analysis.subject, detail: analysis.detail, pointName: analysis.pointName)
+                               subject: analysis.subject, detail: analysis.detail, pointName: analysis.pointName, facts: analysis.facts)
     }
 
     /// Classifies any event: its role always, a meaning and an app when a template matches.
     public mutating func classify(_ event: LogEvent) -> ClassifiedEvent {
         let analysis = analyze(event, known: roleCache.role(of: event.process))
         return ClassifiedEvent(event: event, role: analysis.role, meaning: analysis.meaning, signatureID: analysis.signatureID,
-                               subject: analysis.subject, detail: analysis.detail, pointName: analysis.pointName)
+                               subject: analysis.subject, detail: analysis.detail, pointName: analysis.pointName, facts: analysis.facts)
     }
 
     /// What ``ClassifiedEvent`` says about an event, without the event.
@@ -102,6 +106,7 @@ public struct EventClassifier: Sendable {
         var subject: AppIdentity?
         var detail: String?
         var pointName: String?
+        var facts: SignatureFacts = []
     }
 
     private mutating func analyze(_ event: LogEvent, known: ProcessRole?, namingOnlyForOther: Bool = false) -> Analysis {
@@ -116,6 +121,7 @@ public struct EventClassifier: Sendable {
                 result.signatureID = signature.id
                 result.detail = detail
                 result.pointName = signature.pointName
+                result.facts = signature.facts
             }
         }
         switch role {

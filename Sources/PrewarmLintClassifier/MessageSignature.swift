@@ -34,11 +34,14 @@ public struct MessageSignature: Sendable, Hashable {
     /// For a team's named marker: its name, the point of the launch its lines are (`did-finish-launching`),
     /// carried on every line it classifies (`ClassifiedEvent/pointName`), whatever its meaning.
     public var pointName: String?
+    /// What a line of this signature tells the session builder beyond its meaning (see ``SignatureFacts``): typed,
+    /// so that renaming a signature's id cannot change a session's kind.
+    public var facts: SignatureFacts
 
     /// A signature; see the properties for each part.
     public init(id: String, roles: Set<ProcessRole>, meaning: EventMeaning, all: [String] = [], any: [String] = [], anyIsDetail: Bool = false,
                 none: [String] = [], detailAfter: String? = nil, detailEnds: [String] = [" (", ","],
-                seenOn: String, example: String, source: String, pointName: String? = nil) {
+                seenOn: String, example: String, source: String, pointName: String? = nil, facts: SignatureFacts = []) {
         self.id = id
         self.roles = roles
         self.meaning = meaning
@@ -52,6 +55,7 @@ public struct MessageSignature: Sendable, Hashable {
         self.example = example
         self.source = source
         self.pointName = pointName
+        self.facts = facts
     }
 
     /// The detail this signature reads from `message` when it matches, or nil when it does not match.
@@ -116,4 +120,23 @@ final class SignatureMatcher: Sendable {
         }
         return (true, anyIsDetail ? found : nil)
     }
+}
+
+/// What a signature's lines tell the session builder beyond their ``EventMeaning``.
+public struct SignatureFacts: OptionSet, Sendable, Hashable {
+    /// The facts as bits.
+    public let rawValue: UInt8
+    /// A set of facts.
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    /// A prewarm request in runningboardd's own words (`… (DAS Prewarm launch)`, the `DYLDLaunch` attribute): the
+    /// prewarm is certain, where dasd's lines say it was attempted (likely).
+    public static let certainPrewarm = SignatureFacts(rawValue: 1 << 0)
+    /// A new process bootstrapped for the user (`Bootstrapping … with intent foreground-interactive`, the user
+    /// launch assertion): after an activation, it means the previous process is gone.
+    public static let bootstrapsProcess = SignatureFacts(rawValue: 1 << 1)
+    /// The process became active in the foreground (`running-active`): the `active` milestone.
+    public static let activeInForeground = SignatureFacts(rawValue: 1 << 2)
+    /// FrontBoard set the process's visibility to Background: it was in use before, so the line opens a session.
+    public static let wentToBackground = SignatureFacts(rawValue: 1 << 3)
 }

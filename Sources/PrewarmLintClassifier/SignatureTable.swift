@@ -176,13 +176,13 @@ public struct SignatureTable: Sendable {
             all: ["Executing launch request for ", "(DAS Prewarm launch)"],
             seenOn: "iOS 15+",
             example: "Executing launch request for application<com.xyz> (DAS Prewarm launch)",
-            source: "real-logs 01 (Lyft, WWDC lab)"),
+            source: "real-logs 01 (Lyft, WWDC lab)", facts: .certainPrewarm),
         MessageSignature(
             id: "rb-dasd-dyldlaunch-attribute", roles: [.runningboardd], meaning: .prewarmRequest,
             all: ["domain:\"com.apple.dasd\"", "name:\"DYLDLaunch\""],
             seenOn: "iOS 15+",
             example: "Acquiring assertion targeting app<com.example.ledger(501)> from originator [daemon<com.apple.dasd>:105] with description <RBSAssertionDescriptor| \"DAS Prewarm launch\" ID:33-105-77 target:app<com.example.ledger(501)> attributes:[\n<RBSDomainAttribute| domain:\"com.apple.dasd\" name:\"DYLDLaunch\" sourceEnvironment:\"(null)\">\n]>",
-            source: "real-logs 37 (the attribute line and closing); descriptor shape of formats.md §2.1"),
+            source: "real-logs 37 (the attribute line and closing); descriptor shape of formats.md §2.1", facts: .certainPrewarm),
         MessageSignature(
             id: "rb-closure-generation-launch", roles: [.runningboardd], meaning: .closureGeneration,
             all: ["Executing launch request for ", "(DAS DYLD3 Closure Generation)"],
@@ -194,7 +194,7 @@ public struct SignatureTable: Sendable {
             all: ["Acquiring assertion targeting ", "FBApplicationProcess", "Bootstrap-Foreground"],
             seenOn: "iOS 14.5–26",
             example: "Acquiring assertion targeting app<com.hightowerai.MobileJarvisNative(BED36376-5A4B-42A9-9620-6AE0BC5F0283)> from originator [osservice<com.apple.SpringBoard>:34] with description <RBSAssertionDescriptor| \"FBApplicationProcess\" ID:33-34-2065846 target:app<com.hightowerai.MobileJarvisNative(BED36376-5A4B-42A9-9620-6AE0BC5F0283)> attributes:[\n\t<RBSDomainAttribute| domain:\"com.apple.frontboard\" name:\"Bootstrap-Foreground\" sourceEnvironment:\"(null)\">,\n\t<RBSDomainAttribute| domain:\"com.apple.frontboard\" name:\"Visibility\" sourceEnvironment:\"(null)\">\n\t]>",
-            source: "formats.md §2.1 (Console copy of an iPhone launch)"),
+            source: "formats.md §2.1 (Console copy of an iPhone launch)", facts: .bootstrapsProcess),
         MessageSignature(
             id: "rb-background-launch-assertion", roles: [.runningboardd], meaning: .backgroundLaunchRequest,
             all: ["Acquiring assertion targeting ", "FBWorkspace (BackgroundActive)"],
@@ -238,7 +238,7 @@ public struct SignatureTable: Sendable {
             all: ["Calculated state for ", "running-active (role: UserInteractive"],
             seenOn: "iOS 14–26",
             example: "Calculated state for application<com.AppCo.MyApp>: running-active (role: UserInteractiveNonFocal)",
-            source: "real-logs 08 (Intune, iOS 14.5)"),
+            source: "real-logs 08 (Intune, iOS 14.5)", facts: .activeInForeground),
         MessageSignature(
             id: "rb-state-active-background", roles: [.runningboardd], meaning: .backgroundRunning,
             all: ["Calculated state for ", "running-active (role: Background)"], detailAfter: ">: ",
@@ -318,7 +318,7 @@ public struct SignatureTable: Sendable {
             all: ["Bootstrapping ", "with intent foreground-interactive"],
             seenOn: "iOS 26",
             example: "Bootstrapping app<com.hightowerai.MobileJarvisNative> with intent foreground-interactive",
-            source: "formats.md §2.1 (Console copy of an iPhone launch)"),
+            source: "formats.md §2.1 (Console copy of an iPhone launch)", facts: .bootstrapsProcess),
         MessageSignature(
             id: "sb-icon-touches-began", roles: [.springboard], meaning: .tap,
             all: ["SBIconView touches began"],
@@ -378,7 +378,7 @@ public struct SignatureTable: Sendable {
             all: ["Setting process visibility to: Background"], detailAfter: "visibility to: ",
             seenOn: "iOS 14–26",
             example: "[app<com.example.ledger>:2231] Setting process visibility to: Background",
-            source: "template '%{public}@ Setting process visibility to: %{public}@' (I182 FBProcess.m)"),
+            source: "template '%{public}@ Setting process visibility to: %{public}@' (I182 FBProcess.m)", facts: .wentToBackground),
         MessageSignature(
             id: "fb-task-state-not-running", roles: [.springboard], meaning: .termination,
             all: ["Setting process task state to: Not Running"],

@@ -100,7 +100,7 @@ public struct LaunchSessionBuilder: Sendable {
         }
         // A session starts with a line about its start or its life, not with an exit or a bare state;
         // an app going to the background is the exception: it was in use before the log began.
-        guard opensSession(meaning) || classified.signatureID == "fb-visibility-background" else { return closed }
+        guard opensSession(meaning) || classified.facts.contains(.wentToBackground) else { return closed }
         var current = LaunchSession(app: subject)
         nextSequence += 1
         sequenceOf[key] = nextSequence
@@ -144,7 +144,7 @@ public struct LaunchSessionBuilder: Sendable {
         // Once activated, the process cannot be prewarmed or bootstrapped again: such a line means
         // the previous process is gone (its exit line missing from the log).
         guard session.hasMilestone(.activation) else { return false }
-        let bootstraps = classified.signatureID == "sb-bootstrap-foreground-interactive" || classified.signatureID == "rb-user-launch-assertion"
+        let bootstraps = classified.facts.contains(.bootstrapsProcess)
         return meaning == .prewarmRequest || meaning == .debuggerLaunchRequest || (meaning == .userLaunchRequest && bootstraps)
     }
 
@@ -222,7 +222,7 @@ public struct LaunchSessionBuilder: Sendable {
         switch meaning {
         case .prewarmRequest:
             mark(.prewarmRequest)
-            let certain = classified.signatureID?.hasPrefix("rb-") == true
+            let certain = classified.facts.contains(.certainPrewarm)
             if !session.wasPrewarmedSoFar || (certain && session.confidence != .certain) {
                 session.kind = session.hasMilestone(.activation) ? .prewarmThenLaunch : .prewarmOutcomeUnknown
                 session.confidence = certain ? .certain : .likely
@@ -270,7 +270,7 @@ public struct LaunchSessionBuilder: Sendable {
         case .launchRequest:
             mark(.launchRequest)
         case .stateChange:
-            if classified.signatureID == "fb-visibility-background", !session.hasMilestone(.activation),
+            if classified.facts.contains(.wentToBackground), !session.hasMilestone(.activation),
                !session.hasMilestone(.launchRequest), !session.hasMilestone(.prewarmRequest), backgrounded[key] == nil {
                 backgrounded[key] = event.origin
             }
@@ -290,7 +290,7 @@ public struct LaunchSessionBuilder: Sendable {
                 mark(.activation)
                 resolveKindAtActivation(&session, key: key)
             }
-            if classified.signatureID == "rb-state-active-foreground" { mark(.active) }
+            if classified.facts.contains(.activeInForeground) { mark(.active) }
         case .termination, .pendingExit:
             mark(.termination)
             terminated.insert(key)

@@ -12,6 +12,20 @@ func event(_ process: String, _ message: String, pid: Int? = nil, line: Int = 1)
 
 @Suite("signature table")
 struct SignatureTableTests {
+    @Test("each fact the session builder reads is carried by signatures of the one meaning it qualifies (issue 17: typed, not ids compared)")
+    func facts() {
+        let expected: [(SignatureFacts, EventMeaning)] = [(.certainPrewarm, .prewarmRequest), (.bootstrapsProcess, .userLaunchRequest),
+                                                          (.activeInForeground, .activation), (.wentToBackground, .stateChange)]
+        for (fact, meaning) in expected {
+            let carriers = SignatureTable.builtIn.signatures.filter { $0.facts.contains(fact) }
+            #expect(!carriers.isEmpty, "no signature carries \(fact)")
+            #expect(carriers.allSatisfy { $0.meaning == meaning }, "\(fact) on \(carriers.map(\.id))")
+        }
+        // A certain prewarm is runningboardd's; dasd's prewarm lines are attempts.
+        #expect(SignatureTable.builtIn.signatures.filter { $0.facts.contains(.certainPrewarm) }.allSatisfy { $0.roles == [.runningboardd] })
+        #expect(SignatureTable.builtIn.signatures.contains { $0.meaning == .prewarmRequest && !$0.facts.contains(.certainPrewarm) })
+    }
+
     static let processForRole: [ProcessRole: String] = [
         .dasd: "dasd", .runningboardd: "runningboardd", .springboard: "SpringBoard", .securityd: "securityd", .kernel: "kernel",
     ]
