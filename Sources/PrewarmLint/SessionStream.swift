@@ -111,7 +111,7 @@ struct InputClassifier: Sendable {
     mutating func classify(_ event: LogEvent) -> ClassifiedEvent? {
         let classified = classifier.classifyIfMeaningful(event)
         recordFilter.follow(classifier.directory)
-        if let signatureID = classifier.lastSignatureID, let reason = PrewarmDecision.Reason(signatureID: signatureID),
+        if let reason = classifier.lastDecision,
            decisions.count < Self.maximumDecisions {
             decisions.append(PrewarmDecision(reason: reason, app: classified?.subject?.bundleID, time: event.timestamp,
                                              evidence: event.origin, text: SessionEvent.keptText(event.message)))

@@ -63,6 +63,8 @@ public struct EventClassifier: Sendable {
     /// The id of the signature the last event given to ``classifyIfMeaningful(_:)`` matched, even
     /// when it was not returned (a line naming no app, such as dasd's `Prewarm not yet allowed.`).
     public private(set) var lastSignatureID: String?
+    /// The prewarm decision the last event's signature states (dasd's lines), or nil.
+    public private(set) var lastDecision: PrewarmDecisionReason?
 
     /// `directoryCapacity`: how many pids the classifier remembers as apps (``ProcessDirectory``).
     public init(table: SignatureTable = .builtIn, directoryCapacity: Int = ProcessDirectory.defaultCapacity) {
@@ -79,12 +81,14 @@ public struct EventClassifier: Sendable {
         if known == .other {
             lastMeaning = nil
             lastSignatureID = nil
+            lastDecision = nil
             return nil
         }
         // A process not known as an app can only matter through a line that names its app.
         let analysis = analyze(event, known: known, namingOnlyForOther: true)
         lastMeaning = analysis.meaning
         lastSignatureID = analysis.signatureID
+        lastDecision = analysis.decision
         // A tap that names no app (iOS 26's `SBIconView touches began`) is kept: the launch that follows claims it.
         guard analysis.meaning != nil, analysis.subject != nil || analysis.meaning == .tap else { return nil }
         return ClassifiedEvent(event: event, role: analysis.role, meaning: analysis.meaning, signatureID: analysis.signatureID,
@@ -107,6 +111,7 @@ public struct EventClassifier: Sendable {
         var detail: String?
         var pointName: String?
         var facts: SignatureFacts = []
+        var decision: PrewarmDecisionReason?
     }
 
     private mutating func analyze(_ event: LogEvent, known: ProcessRole?, namingOnlyForOther: Bool = false) -> Analysis {
@@ -122,6 +127,7 @@ public struct EventClassifier: Sendable {
                 result.detail = detail
                 result.pointName = signature.pointName
                 result.facts = signature.facts
+                result.decision = signature.decision
             }
         }
         switch role {

@@ -37,11 +37,14 @@ public struct MessageSignature: Sendable, Hashable {
     /// What a line of this signature tells the session builder beyond its meaning (see ``SignatureFacts``): typed,
     /// so that renaming a signature's id cannot change a session's kind.
     public var facts: SignatureFacts
+    /// The prewarm decision a line of this signature states (dasd's), or nil.
+    public var decision: PrewarmDecisionReason?
 
     /// A signature; see the properties for each part.
     public init(id: String, roles: Set<ProcessRole>, meaning: EventMeaning, all: [String] = [], any: [String] = [], anyIsDetail: Bool = false,
                 none: [String] = [], detailAfter: String? = nil, detailEnds: [String] = [" (", ","],
-                seenOn: String, example: String, source: String, pointName: String? = nil, facts: SignatureFacts = []) {
+                seenOn: String, example: String, source: String, pointName: String? = nil, facts: SignatureFacts = [],
+                decision: PrewarmDecisionReason? = nil) {
         self.id = id
         self.roles = roles
         self.meaning = meaning
@@ -56,6 +59,7 @@ public struct MessageSignature: Sendable, Hashable {
         self.source = source
         self.pointName = pointName
         self.facts = facts
+        self.decision = decision
     }
 
     /// The detail this signature reads from `message` when it matches, or nil when it does not match.

@@ -97,15 +97,15 @@ public struct SignatureTable: Sendable {
 
     // MARK: - dasd
 
-    // One signature per decision dasd states, so a decision is known by its signature's id
-    // (`PrewarmDecision.Reason(signatureID:)` in PrewarmLintInsights).
+    // One signature per decision dasd states, each carrying its `decision` (typed: `stats` and the JSON
+    // report list them).
     static let dasd: [MessageSignature] = [
         MessageSignature(
             id: "dasd-prewarm-attempt", roles: [.dasd], meaning: .prewarmRequest,
             any: ["Attempting prewarm for ", "DASDPREWARM Prewarm app attempt: "],
             seenOn: "iOS 15–26 (tvOS 18.2.1 _APRSPrewarmInterface.m, iOS 26.1 _DASSwapModelApplicationUsage.m)",
             example: "Attempting prewarm for com.example.ledger",
-            source: "template 'Attempting prewarm for %@' (TV _APRSPrewarmInterface.m:122)"),
+            source: "template 'Attempting prewarm for %@' (TV _APRSPrewarmInterface.m:122)", decision: .attempted),
         MessageSignature(
             id: "dasd-prewarm-prelaunched", roles: [.dasd], meaning: .prewarmRequest,
             any: ["Prelaunched app: "],
@@ -117,55 +117,55 @@ public struct SignatureTable: Sendable {
             any: ["DASDPREWARM Prewarm app success: ", "DASDPREWARM Prewarm of "],
             seenOn: "iOS 15–26 (iOS 26.1 _DASSwapModelApplicationUsage.m)",
             example: "DASDPREWARM Prewarm app success: com.example.ledger",
-            source: "template 'DASDPREWARM Prewarm app success: %@' (message-templates.md, dasd swap.appUsageModel)"),
+            source: "template 'DASDPREWARM Prewarm app success: %@' (message-templates.md, dasd swap.appUsageModel)", decision: .succeeded),
         MessageSignature(
             id: "dasd-prewarm-developer-opt-out", roles: [.dasd], meaning: .prewarmRefused,
             any: ["Refusing to prewarm "],
             seenOn: "iOS 15–26",
             example: "DASPREWARM Refusing to prewarm com.example.ledger because it not allowed by developer",
-            source: "template 'DASPREWARM Refusing to prewarm %@ because it not allowed by developer' (I26 _DASSwapModelApplicationUsage.m)"),
+            source: "template 'DASPREWARM Refusing to prewarm %@ because it not allowed by developer' (I26 _DASSwapModelApplicationUsage.m)", decision: .developerOptOut),
         MessageSignature(
             id: "dasd-prewarm-not-yet-allowed", roles: [.dasd], meaning: .prewarmRefused,
             any: ["Prewarm not yet allowed"],
             seenOn: "iOS 15–26",
             example: "Prewarm not yet allowed.",
-            source: "template 'Prewarm not yet allowed.' (formats.md §5, dasd com.apple.aprs:appResume.PrewarmRecommendations)"),
+            source: "template 'Prewarm not yet allowed.' (formats.md §5, dasd com.apple.aprs:appResume.PrewarmRecommendations)", decision: .notYetAllowed),
         MessageSignature(
             id: "dasd-prewarm-class-c-unavailable", roles: [.dasd], meaning: .prewarmRefused,
             any: ["Class C not yet available"],
             seenOn: "iOS 15–26",
             example: "Class C not yet available.",
-            source: "template 'Class C not yet available.' (formats.md §5, dasd com.apple.aprs:appResume.PrewarmRecommendations)"),
+            source: "template 'Class C not yet available.' (formats.md §5, dasd com.apple.aprs:appResume.PrewarmRecommendations)", decision: .beforeFirstUnlock),
         MessageSignature(
             id: "dasd-prewarm-already-running", roles: [.dasd], meaning: .prewarmRefused,
             any: ["Skipping from Prewarm"],
             seenOn: "iOS 15–26",
             example: "BundleID com.example.ledger is already running. Skipping from Prewarm",
-            source: "template 'BundleID %@ is already running. Skipping from Prewarm' (_APRSPrewarmRecommendation.m:306)"),
+            source: "template 'BundleID %@ is already running. Skipping from Prewarm' (_APRSPrewarmRecommendation.m:306)", decision: .alreadyRunning),
         MessageSignature(
             id: "dasd-prewarm-launch-error", roles: [.dasd], meaning: .prewarmRefused,
             any: ["Encountered error with prelaunch", "DASDPREWARM Encountered error launching"],
             seenOn: "iOS 15–26",
             example: "Encountered error with prelaunch (1) of com.example.ledger: Error Domain=RBSRequestErrorDomain Code=5",
-            source: "template 'Encountered error with prelaunch (%u) of %@: %@' (_APRSPrewarmInterface.m:304)"),
+            source: "template 'Encountered error with prelaunch (%u) of %@: %@' (_APRSPrewarmInterface.m:304)", decision: .attemptFailed),
         MessageSignature(
             id: "dasd-prewarm-disabled", roles: [.dasd], meaning: .prewarmRefused,
             any: ["Trial: Prewarm disabled set to 1"],
             seenOn: "iOS 15–26",
             example: "Trial: Prewarm disabled set to 1",
-            source: "template 'Trial: Prewarm disabled set to %d' (formats.md §5, dasd swap.appUsageModel)"),
+            source: "template 'Trial: Prewarm disabled set to %d' (formats.md §5, dasd swap.appUsageModel)", decision: .disabled),
         MessageSignature(
             id: "dasd-prewarm-assertion-lost", roles: [.dasd], meaning: .prewarmEnded,
             any: ["Prewarm assertion lost for "],
             seenOn: "iOS 15–26 (tvOS 18.2.1)",
             example: "Prewarm assertion lost for com.example.ledger",
-            source: "template 'Prewarm assertion lost for %@' (TV _APRSPrewarmInterface.m:223)"),
+            source: "template 'Prewarm assertion lost for %@' (TV _APRSPrewarmInterface.m:223)", decision: .assertionLost),
         MessageSignature(
             id: "dasd-prewarm-terminated", roles: [.dasd], meaning: .prewarmEnded,
             any: ["Prewarm terminated for ", "Requesting prewarm termination for "],
             seenOn: "iOS 15–26 (tvOS 18.2.1)",
             example: "Prewarm terminated for com.example.ledger",
-            source: "template 'Prewarm terminated for %@' (formats.md §5, dasd com.apple.aprs:appResume.prewarmInterface)"),
+            source: "template 'Prewarm terminated for %@' (formats.md §5, dasd com.apple.aprs:appResume.prewarmInterface)", decision: .terminated),
     ]
 
     // MARK: - runningboardd
