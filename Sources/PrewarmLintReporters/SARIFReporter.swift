@@ -67,45 +67,15 @@ public struct SARIFReporter: Sendable {
         // Why the run did not succeed comes first: each input that could not be read, with the reason; an interruption.
         for input in report.inputs {
             guard let error = input.error else { continue }
-            writer.beginObject()
-            writer.key("message")
-            text("cannot read \(input.path): \(error)", to: &writer)
-            writer.field("level", "error")
-            writer.key("descriptor")
-            writer.beginObject()
-            writer.field("id", "unreadable-input")
-            writer.endObject()
-            writer.key("locations")
-            writer.beginArray()
-            location(EventOrigin(input: input.path, line: 1, byteOffset: 0), snippet: nil, to: &writer)
-            writer.endArray()
-            writer.endObject()
+            notification("cannot read \(input.path): \(error)", level: "error", id: "unreadable-input",
+                         at: EventOrigin(input: input.path, line: 1, byteOffset: 0), to: &writer)
         }
         if report.partial {
-            writer.beginObject()
-            writer.key("message")
-            text("interrupted: the results cover what was read until then", to: &writer)
-            writer.field("level", "error")
-            writer.key("descriptor")
-            writer.beginObject()
-            writer.field("id", "interrupted")
-            writer.endObject()
-            writer.endObject()
+            notification("interrupted: the results cover what was read until then", level: "error", id: "interrupted", at: nil, to: &writer)
         }
         for diagnostic in report.diagnostics {
-            writer.beginObject()
-            writer.key("message")
-            text(diagnostic.message, to: &writer)
-            writer.field("level", diagnostic.severity == .note ? "note" : (diagnostic.severity == .error ? "error" : "warning"))
-            writer.key("descriptor")
-            writer.beginObject()
-            writer.field("id", diagnostic.code.rawValue)
-            writer.endObject()
-            writer.key("locations")
-            writer.beginArray()
-            location(diagnostic.origin, snippet: nil, to: &writer)
-            writer.endArray()
-            writer.endObject()
+            notification(diagnostic.message, level: diagnostic.severity == .note ? "note" : (diagnostic.severity == .error ? "error" : "warning"),
+                         id: diagnostic.code.rawValue, at: diagnostic.origin, to: &writer)
         }
         writer.endArray()
         writer.endObject()
@@ -149,6 +119,25 @@ public struct SARIFReporter: Sendable {
         writer.endArray()
         writer.endObject()
         return writer.text + "\n"
+    }
+
+    /// One `toolExecutionNotification`: a message, its level, the descriptor's id, where.
+    private func notification(_ message: String, level: String, id: String, at origin: EventOrigin?, to writer: inout JSONTextWriter) {
+        writer.beginObject()
+        writer.key("message")
+        text(message, to: &writer)
+        writer.field("level", level)
+        writer.key("descriptor")
+        writer.beginObject()
+        writer.field("id", id)
+        writer.endObject()
+        if let origin {
+            writer.key("locations")
+            writer.beginArray()
+            location(origin, snippet: nil, to: &writer)
+            writer.endArray()
+        }
+        writer.endObject()
     }
 
     private func text(_ value: String, to writer: inout JSONTextWriter) {

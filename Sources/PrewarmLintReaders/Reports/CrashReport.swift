@@ -173,6 +173,19 @@ struct CrashReport {
 }
 
 extension DecoderStatistics {
+    /// Counts the lines `bytes` end (a report's decoders count lines as they stream; the last, unterminated, at
+    /// the end); `lineHasContent` carries a line begun in one chunk into the next.
+    mutating func countLines(_ bytes: UnsafeRawBufferPointer, lineHasContent: inout Bool) {
+        for byte in bytes {
+            if byte == .newline {
+                lines += 1
+                lineHasContent = false
+            } else {
+                lineHasContent = true
+            }
+        }
+    }
+
     /// Ends a report: emits its diagnostics and events; every line not part of an event is its structure.
     mutating func finishReport(_ events: [(event: LogEvent, lines: Int)], diagnostics: [ReaderDiagnostic], emit: (ReaderOutput) -> Void) {
         for diagnostic in diagnostics {

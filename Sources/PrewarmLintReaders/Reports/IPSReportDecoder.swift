@@ -93,14 +93,7 @@ struct IPSReportDecoder: LogDecoder {
                 }
             }
         }
-        for byte in bytes {
-            if byte == .newline {
-                statistics.lines += 1
-                lineHasContent = false
-            } else {
-                lineHasContent = true
-            }
-        }
+        statistics.countLines(bytes, lineHasContent: &lineHasContent)
         guard index < bytes.count, body != nil else { return }
         var taken: [JSONPathCapture.Value] = []
         body!.feed(UnsafeRawBufferPointer(rebasing: bytes[index...])) { taken.append($0) }

@@ -78,14 +78,7 @@ struct MetricKitDecoder: LogDecoder {
     }
 
     mutating func decode(_ bytes: UnsafeRawBufferPointer, emit: (ReaderOutput) -> Void) {
-        for byte in bytes {
-            if byte == .newline {
-                statistics.lines += 1
-                lineHasContent = false
-            } else {
-                lineHasContent = true
-            }
-        }
+        statistics.countLines(bytes, lineHasContent: &lineHasContent)
         var taken: [JSONPathCapture.Value] = []
         capture.feed(bytes) { taken.append($0) }
         for value in taken { take(value) }
