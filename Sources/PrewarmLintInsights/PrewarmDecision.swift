@@ -9,7 +9,7 @@ public import PrewarmLintClassifier
 /// which), `Class C not yet available.` (before the first unlock), an app already running, a failed
 /// prelaunch, a lost assertion, a termination, prewarm disabled on the device.
 public struct PrewarmDecision: Sendable, Hashable {
-    /// What dasd decided (``PrewarmDecisionReason``: a typed property of the dasd signatures, in the classifier).
+    /// What dasd decided (`PrewarmDecisionReason`: a typed property of the dasd signatures, in the classifier).
     public typealias Reason = PrewarmDecisionReason
 
     /// What dasd decided.
@@ -34,7 +34,7 @@ public struct PrewarmDecision: Sendable, Hashable {
 }
 
 extension PrewarmDecisionReason {
-    /// The decision of the built-in signature with this id (``MessageSignature/decision``); nil for any other.
+    /// The decision of the built-in signature with this id (`MessageSignature.decision`); nil for any other.
     ///
     /// ```swift
     /// var classifier = EventClassifier()
