@@ -76,7 +76,7 @@ struct LintCommand: ParsableCommand {
     @Flag(name: .long, help: "Ignore any .prewarm-lint.yml.")
     var noConfig = false
 
-    @Option(name: .long, help: ArgumentHelp("Only run these rules (repeatable).", valueName: "rule"))
+    @Option(name: .long, help: ArgumentHelp("Only run these rules (repeatable).", valueName: "rule"), completion: .list(RuleRegistry.builtIn.ids))
     var rule: [String] = []
 
     @Option(name: .long, help: ArgumentHelp("Only sessions of this app (bundle id or process name; repeatable; adds to the configuration's apps).", valueName: "bundle-id"))
@@ -316,7 +316,7 @@ struct ExplainCommand: ParsableCommand {
         abstract: "Explain a rule: why it matters, its options, and logs it fires and stays silent on."
     )
 
-    @Argument(help: ArgumentHelp("A rule id (see `prewarm-lint rules`).", valueName: "rule"))
+    @Argument(help: ArgumentHelp("A rule id (see `prewarm-lint rules`).", valueName: "rule"), completion: .list(RuleRegistry.builtIn.ids))
     var ruleID: String
 
     func validate() throws {

@@ -32,7 +32,8 @@ struct ReadingOptions: ParsableArguments {
 
 /// How to read inputs: format, time inference, limits (`compare` takes its paths its own way).
 struct InputOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("Read every input as this format instead of sniffing it (see `prewarm-lint formats`).", valueName: "format"))
+    @Option(name: .long, help: ArgumentHelp("Read every input as this format instead of sniffing it (see `prewarm-lint formats`).", valueName: "format"),
+            completion: .list(LogFormat.allCases.map(\.rawValue)))
     var inputFormat: String?
 
     @Option(name: .long, help: ArgumentHelp("The date of the first event, for formats without one (Console.app copies).", valueName: "YYYY-MM-DD"))
