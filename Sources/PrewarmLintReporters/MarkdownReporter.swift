@@ -2,8 +2,9 @@ import PrewarmLintRules
 import PrewarmLintSessions
 import PrewarmLintModel
 
-/// A report to paste into a bug tracker: a summary table, the sessions, each finding with its
-/// evidence in a code block, and a Mermaid gantt of the sessions (GitHub renders it).
+/// A report to paste into a bug tracker: a summary (findings per rule and severity), the sessions with their
+/// incomplete evidence grouped by reason, a Mermaid gantt when the sessions make one worth drawing (GitHub
+/// renders it), and the findings grouped by rule — the first five of each in full with their evidence.
 public struct MarkdownReporter: Sendable {
     /// A reporter; it has no settings.
     public init() {}
@@ -13,8 +14,26 @@ public struct MarkdownReporter: Sendable {
         var out = "# prewarm-lint report\n\n"
         let summary = FindingTextReporter().summary(report)
         out += summary.prefix(1).uppercased() + summary.dropFirst() + ".\n\n"
-        out += "| severity | findings |\n|---|---:|\n"
-        for (severity, count) in report.findingCounts { out += "| \(severity.rawValue) | \(count) |\n" }
+        // Findings per rule and severity: what a day of thousands is made of, before any detail.
+        var perRule: [String: (severity: Severity, count: Int)] = [:]
+        for finding in report.findings {
+            let entry = perRule[finding.ruleID]
+            perRule[finding.ruleID] = (max(entry?.severity ?? finding.severity, finding.severity), (entry?.count ?? 0) + 1)
+        }
+        // Most findings first; on a tie, the more severe, then by id.
+        let rulesInOrder = perRule.sorted { lhs, rhs in
+            lhs.value.count != rhs.value.count ? lhs.value.count > rhs.value.count
+                : lhs.value.severity != rhs.value.severity ? lhs.value.severity > rhs.value.severity : lhs.key < rhs.key
+        }.map(\.key)
+        if perRule.isEmpty {
+            out += "| severity | findings |\n|---|---:|\n"
+            for (severity, count) in report.findingCounts { out += "| \(severity.rawValue) | \(count) |\n" }
+        } else {
+            out += "| rule | severity | findings |\n|---|---|---:|\n"
+            for rule in rulesInOrder {
+                out += "| `\(rule)` | \(perRule[rule]!.severity.rawValue) | \(perRule[rule]!.count) |\n"
+            }
+        }
         out += "\n## Sessions\n\n"
         if report.sessions.isEmpty {
             out += "No launch session in these logs.\n"
@@ -31,25 +50,39 @@ public struct MarkdownReporter: Sendable {
                 ]
                 out += "| " + cells.map(Self.cell).joined(separator: " | ") + " |\n"
             }
-            let incomplete = zip(report.sessions, report.sessionIDs).filter { $0.0.evidenceIncomplete }
-            if !incomplete.isEmpty {
-                out += "\n⚠︎ evidence incomplete:\n"
-                for (session, id) in incomplete { out += "- `\(id)`: \(session.incompleteEvidence.joined(separator: "; "))\n" }
+            // Evidence incomplete, grouped by what is missing (47 sessions missing their start are one line, not 47).
+            var byReason: [(reason: String, ids: [String])] = []
+            for (session, id) in zip(report.sessions, report.sessionIDs) where session.evidenceIncomplete {
+                for reason in session.incompleteEvidence {
+                    if let at = byReason.firstIndex(where: { $0.reason == reason }) { byReason[at].ids.append(id) } else { byReason.append((reason, [id])) }
+                }
             }
-            out += "\n" + gantt(report)
+            if !byReason.isEmpty {
+                out += "\n⚠︎ evidence incomplete:\n"
+                for (reason, ids) in byReason {
+                    let named = ids.prefix(5).map { "`\($0)`" }.joined(separator: ", ")
+                    let more = ids.count > 5 ? " and \(ids.count - 5) more" : ""
+                    out += "- \(Self.inline(reason)) — \(ids.count) session\(ids.count == 1 ? "" : "s"): \(named)\(more)\n"
+                }
+            }
+            switch Self.noChartReason(report.sessions) {
+            case nil: out += "\n" + gantt(report)
+            case ""?: break  // one session: its row says it all
+            case let reason?: out += "\n_\(reason)._\n"
+            }
         }
         out += "\n## Findings\n\n"
         if report.findings.isEmpty { out += "None.\n" }
-        for finding in report.findings {
-            let place = finding.location.map { " — `\($0.input):\($0.line)`" } ?? ""
-            out += "### \(finding.severity.rawValue): `\(finding.ruleID)` in `\(finding.sessionID)`\(place)\n\n"
-            out += "\(Self.inline(finding.message))\n\n"
-            out += "~~~~text\n"
-            for evidence in finding.evidence {
-                out += "\(evidence.origin.input):\(evidence.origin.line) \(evidence.time.iso8601) [\(evidence.label)]\n  \(evidence.text)\n"
+        // Grouped by rule (in the order of the table above); each rule's first findings in full, the rest counted.
+        for rule in rulesInOrder {
+            let findings = report.findings.filter { $0.ruleID == rule }
+            if rulesInOrder.count > 1 || findings.count > Self.findingsShownPerRule {
+                out += "### `\(rule)` (\(findings.count))\n\n"
             }
-            out += "~~~~\n\n"
-            if let missing = finding.missingEvidence { out += "_Evidence incomplete: \(Self.inline(missing))._\n\n" }
+            for finding in findings.prefix(Self.findingsShownPerRule) { out += Self.detail(finding) }
+            if findings.count > Self.findingsShownPerRule {
+                out += "_…and \(findings.count - Self.findingsShownPerRule) more `\(rule)` finding\(findings.count - Self.findingsShownPerRule == 1 ? "" : "s") (all in `--format json` or `--output json=…`)._\n\n"
+            }
         }
         if !report.diagnostics.isEmpty {
             let shown = min(report.diagnostics.count, 10)
@@ -62,11 +95,40 @@ public struct MarkdownReporter: Sendable {
         return out
     }
 
+    /// Findings of one rule shown in full; the rest are counted.
+    static let findingsShownPerRule = 5
+
+    /// One finding: its heading, message and evidence.
+    static func detail(_ finding: Finding) -> String {
+        var out = ""
+        let place = finding.location.map { " — `\($0.input):\($0.line)`" } ?? ""
+        out += "#### \(finding.severity.rawValue): `\(finding.ruleID)` in `\(finding.sessionID)`\(place)\n\n"
+        out += "\(inline(finding.message))\n\n"
+        out += "~~~~text\n"
+        for evidence in finding.evidence {
+            out += "\(evidence.origin.input):\(evidence.origin.line) \(evidence.time.iso8601) [\(evidence.label)]\n  \(evidence.text)\n"
+        }
+        out += "~~~~\n\n"
+        if let missing = finding.missingEvidence { out += "_Evidence incomplete: \(inline(missing))._\n\n" }
+        return out
+    }
+
+    /// Why there is no chart, or nil when the sessions make one worth drawing: at least two, within a day (the axis
+    /// spanned 2.7 years on unrelated logs, every tick `00:00:00`), at most 40 (48 made a staircase of invisible bars).
+    static func noChartReason(_ sessions: [LaunchSession]) -> String? {
+        let starts = sessions.compactMap { $0.milestones.first?.time.microsecondsSinceEpoch }
+        guard starts.count >= 2 else { return "" }
+        if sessions.count > 40 { return "\(sessions.count) sessions are too many for a readable chart: see the table" }
+        let span = (starts.max()! - starts.min()!) / 1_000_000
+        if span > 86_400 { return "the sessions span \(SpokenDuration.text(microseconds: span * 1_000_000)): no chart, see the table" }
+        return nil
+    }
+
     /// A Mermaid gantt: a section per session, a bar per phase — before the activation (prewarmed and
     /// waiting, launching, in the background), activation → first frame or active, then until the exit.
     /// Phases, not every milestone: bars of a few milliseconds beside hours-long ones only crowd labels.
     func gantt(_ report: LintReport) -> String {
-        var out = "```mermaid\ngantt\n    title Launch sessions (log time)\n    dateFormat YYYY-MM-DD HH:mm:ss.SSS\n    axisFormat %H:%M:%S\n"
+        var out = "```mermaid\ngantt\n    title Launch sessions (log time)\n    dateFormat YYYY-MM-DD HH:mm:ss.SSS\n    axisFormat %H:%M:%S\n    todayMarker off\n"
         for (session, id) in zip(report.sessions, report.sessionIDs) {
             guard let first = session.milestones.first, let last = session.milestones.last else { continue }
             out += "    section \(Self.ganttText(id)) (\(session.kind.rawValue))\n"

@@ -594,4 +594,18 @@ struct LintCommandTests {
         let loud = try CLI.run(["--separately", "--date", "2024-03-18", "--no-color", Self.scene, Self.watchdog, Self.jetsam], in: Self.root)
         #expect(loud.stdout.contains("error: [launch-watchdog]"))
     }
+
+    @Test("Markdown on a day of sessions: findings per rule first, notes grouped by reason, five findings a rule, no unreadable chart (issue 21)")
+    func markdownAtScale() throws {
+        let run = try CLI.run(["--separately", "--format", "markdown", "Corpus/"], in: Self.root)
+        let text = run.stdout
+        #expect(text.contains("| rule | severity | findings |\n|---|---|---:|\n| `launch-work-during-prewarm` | warning | 78 |\n"))
+        let notes = text.components(separatedBy: "⚠︎ evidence incomplete:\n")[1].components(separatedBy: "\n\n")[0].split(separator: "\n")
+        #expect(notes.count == 2, "\(notes)")
+        #expect(notes.first?.hasPrefix("- the log does not show how this process started — 33 sessions: ") == true)
+        #expect(text.contains("_…and 73 more `launch-work-during-prewarm` findings (all in `--format json` or `--output json=…`)._"))
+        #expect(text.components(separatedBy: "#### ").count - 1 <= 6 * 5)
+        #expect(!text.contains("```mermaid"))
+        #expect(text.contains("_270 sessions are too many for a readable chart: see the table._"))
+    }
 }
