@@ -46,10 +46,6 @@ public struct ReadOptions: Sendable {
     /// Processes whose events are counted but not built or emitted (see `ReaderConfiguration.skippedProcesses`).
     /// ``SessionPipeline`` adds the daemons that never log about a launch.
     public var skippedProcesses: Set<String> = []
-    /// Events before this instant (µs since the epoch; `--since`) are left out, counted in an `outside-time-window` note.
-    public var since: Int64?
-    /// Events after this instant (`--until`) are left out, counted the same way.
-    public var until: Int64?
     /// The program that exports a `.logarchive` (``LogArchiveTool/find(environment:)`` by default); nil: none installed.
     public var logArchiveTool: LogArchiveTool? = LogArchiveTool.find()
 
@@ -93,40 +89,15 @@ public struct InputReader: Sendable {
         // not an empty log: remembered here, set as the summary's failure at the end.
         var refusal: ReaderDiagnostic?
         var eventsEmitted = 0
-        var outside = (before: 0, after: 0, first: nil as EventOrigin?)
-        let since = options.since, until = options.until
-        let counting: (ReaderOutput) -> Void = { output in
+        let emit: (ReaderOutput) -> Void = { output in
             switch output {
-            case .event(let event):
-                // `--since`/`--until`: a line outside the window is left out (its session may lose its start: said there).
-                if let since, event.timestamp.microsecondsSinceEpoch < since {
-                    outside.before += 1
-                    outside.first = outside.first ?? event.origin
-                    return
-                }
-                if let until, event.timestamp.microsecondsSinceEpoch > until {
-                    outside.after += 1
-                    outside.first = outside.first ?? event.origin
-                    return
-                }
-                eventsEmitted += 1
+            case .event: eventsEmitted += 1
             case .diagnostic(let diagnostic):
                 if diagnostic.code == .refusedInput, eventsEmitted == 0, refusal == nil { refusal = diagnostic }
             }
             emit(output)
         }
-        var outsideNote: ReaderDiagnostic?
-        var summary = readToEnd(input, foundInDirectory: foundInDirectory, recordFilter: recordFilter, emit: counting)
-        if outside.before + outside.after > 0, let first = outside.first {
-            var parts: [String] = []
-            if outside.before > 0 { parts.append("\(outside.before) before --since") }
-            if outside.after > 0 { parts.append("\(outside.after) after --until") }
-            let note = ReaderDiagnostic(code: .outsideTimeWindow, severity: .note,
-                                        message: "events outside the time window left out: \(parts.joined(separator: ", "))", origin: first, lineCount: 0)
-            summary.statistics.diagnostics[.note, default: 0] += 1
-            outsideNote = note
-        }
-        if let outsideNote { emit(.diagnostic(outsideNote)) }
+        var summary = readToEnd(input, foundInDirectory: foundInDirectory, recordFilter: recordFilter, emit: emit)
         if summary.failure == nil, let refusal, eventsEmitted == 0 {
             summary.failure = ReaderError(code: .refused, input: input.name, message: "refused: \(refusal.message)")
         }

@@ -45,12 +45,6 @@ struct InputOptions: ParsableArguments {
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("The UTC offset of times printed without one (compact style, idevicesyslog, pymobiledevice3).", valueName: "±HH:MM"))
     var utcOffset: String?
 
-    @Option(name: .long, help: ArgumentHelp("Leave out events before this time: 2024-03-18, 2024-03-18T07:40, 2024-03-18 07:40:00-07:00 (no offset: --utc-offset, else UTC).", valueName: "time"))
-    var since: String?
-
-    @Option(name: .long, help: ArgumentHelp("Leave out events after this time (as --since; a date alone is its end).", valueName: "time"))
-    var until: String?
-
     @Option(name: .long, help: ArgumentHelp("Longest line kept whole, in bytes; longer ones are cut and reported (default 1 MiB).", valueName: "bytes"))
     var maxLineLength: Int?
 
@@ -66,9 +60,6 @@ struct InputOptions: ParsableArguments {
         }
         _ = try parsedDate()
         _ = try parsedOffset()
-        if let since = try instant(since, name: "--since", endOfDay: false), let until = try instant(until, name: "--until", endOfDay: true), since > until {
-            throw ValidationError("--since must not be after --until")
-        }
         if let year, !(1...9999).contains(year) { throw ValidationError("--year must be between 1 and 9999, not \(year)") }
     }
 
@@ -78,45 +69,6 @@ struct InputOptions: ParsableArguments {
             throw ValidationError("--date must be a real day written like 2024-05-02, not '\(date)'")
         }
         return civil
-    }
-
-    /// `--since`/`--until` as µs since the epoch: `YYYY-MM-DD`, then optionally `T` or a space, `HH:MM[:SS[.ffffff]]`, and
-    /// an offset (`Z`, `±HH:MM`); without one, `--utc-offset`, else UTC. A date alone is its start (`--since`) or its end.
-    func instant(_ text: String?, name: String, endOfDay: Bool) throws -> Int64? {
-        guard let text else { return nil }
-        let problem = ValidationError("\(name) must look like 2024-03-18, 2024-03-18T07:40 or 2024-03-18 07:40:00.5-07:00, not '\(text)'")
-        guard text.count >= 10, let date = CivilDateTime(dateText: String(text.prefix(10))) else { throw problem }
-        var rest = text.dropFirst(10)
-        var civil = date
-        var offset = try parsedOffset() ?? 0
-        if rest.isEmpty {
-            if endOfDay { civil.hour = 23; civil.minute = 59; civil.second = 59; civil.microsecond = 999_999 }
-            return civil.microsecondsSinceEpoch(utcOffsetSeconds: offset)
-        }
-        guard rest.first == "T" || rest.first == " " else { throw problem }
-        rest = rest.dropFirst()
-        // The clock, then an optional offset: the clock ends where a `Z`, `+` or `-` begins.
-        let clockEnd = rest.firstIndex { $0 == "Z" || $0 == "+" || $0 == "-" } ?? rest.endIndex
-        let clock = rest[..<clockEnd].split(separator: ":", omittingEmptySubsequences: false)
-        guard clock.count == 2 || clock.count == 3, let hour = Int(clock[0]), let minute = Int(clock[1]) else { throw problem }
-        var second = 0, microsecond = 0
-        if clock.count == 3 {
-            let parts = clock[2].split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
-            guard let whole = Int(parts[0]) else { throw problem }
-            second = whole
-            if parts.count == 2 {
-                let digits = parts[1].prefix(6)
-                guard !digits.isEmpty, let fraction = Int(digits) else { throw problem }
-                microsecond = fraction * [1, 100_000, 10_000, 1_000, 100, 10, 1][digits.count]
-            }
-        }
-        guard CivilDateTime.isValidTime(hour: hour, minute: minute, second: second, microsecond: microsecond) else { throw problem }
-        if clockEnd < rest.endIndex {
-            guard let written = CivilDateTime.utcOffsetSeconds(fromText: String(rest[clockEnd...])) else { throw problem }
-            offset = written
-        }
-        (civil.hour, civil.minute, civil.second, civil.microsecond) = (hour, minute, second, microsecond)
-        return civil.microsecondsSinceEpoch(utcOffsetSeconds: offset)
     }
 
     func parsedOffset() throws -> Int? {
@@ -137,15 +89,12 @@ struct InputOptions: ParsableArguments {
             limits.maximumMessageLength = maxMessageLength
             limits.maximumRecordLength = maxMessageLength
         }
-        var options = ReadOptions(
+        return ReadOptions(
             format: inputFormat.flatMap(LogFormat.init(rawValue:)),
             timeInference: TimeInference(date: try parsedDate(), year: year, utcOffsetSeconds: try parsedOffset()),
             standardInputReferenceInstant: now,
             limits: limits,
             interruption: SignalHandling.interruption
         )
-        options.since = try instant(since, name: "--since", endOfDay: false)
-        options.until = try instant(until, name: "--until", endOfDay: true)
-        return options
     }
 }

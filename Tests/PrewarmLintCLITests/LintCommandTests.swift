@@ -608,24 +608,4 @@ struct LintCommandTests {
         #expect(!text.contains("```mermaid"))
         #expect(text.contains("_270 sessions are too many for a readable chart: see the table._"))
     }
-
-    @Test("--since/--until leave out the events outside the window, counted; a session cut by it says its start is missing (issue 20)")
-    func timeWindow() throws {
-        // The scene scenario: a prewarm at 07:41, the user's tap at 09:12 (its lines read at --date 2024-03-18, -07:00).
-        let window = try CLI.run(["--no-color", "--date", "2024-03-18", "--format", "json", "--since", "2024-03-18T07:00-07:00",
-                                  "--until", "2024-03-18 07:45:00-07:00", Self.scene], in: Self.root)
-        #expect(window.stdout.contains(#""kind":"prewarm-outcome-unknown""#), "\(window.stdout.prefix(400))")
-        #expect(window.stdout.contains(#""code":"outside-time-window","severity":"note""#))
-        #expect(window.stdout.contains("events outside the time window left out: "))
-        #expect(window.stdout.contains(" after --until"))
-        let late = try CLI.run(["--no-color", "--date", "2024-03-18", "--since", "2024-03-18 09:00:00-07:00", Self.scene], in: Self.root)
-        #expect(late.stderr.contains("in 1 session (1 unknown)"), "\(late.stderr)")
-        #expect(late.stderr.contains("evidence incomplete in 1 session"))
-        let bad = try CLI.run(["--since", "2024-13-01", Self.scene], in: Self.root)
-        #expect(bad.status == 64)
-        #expect(bad.stderr.contains("--since must look like 2024-03-18, 2024-03-18T07:40 or 2024-03-18 07:40:00.5-07:00, not '2024-13-01'"))
-        let reversed = try CLI.run(["--since", "2024-03-19", "--until", "2024-03-18", Self.scene], in: Self.root)
-        #expect(reversed.status == 64)
-        #expect(reversed.stderr.contains("--since must not be after --until"))
-    }
 }
