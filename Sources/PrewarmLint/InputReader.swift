@@ -46,6 +46,11 @@ public struct ReadOptions: Sendable {
     /// Processes whose events are counted but not built or emitted (see `ReaderConfiguration.skippedProcesses`).
     /// ``SessionPipeline`` adds the daemons that never log about a launch.
     public var skippedProcesses: Set<String> = []
+    /// Lines before this bound (`--since`) are left out, counted in an `outside-time-window` note; a session whose
+    /// start they held says its start is missing.
+    public var since: TimeBound?
+    /// Lines after this bound (`--until`) are left out, counted the same way.
+    public var until: TimeBound?
     /// The program that exports a `.logarchive` (``LogArchiveTool/find(environment:)`` by default); nil: none installed.
     public var logArchiveTool: LogArchiveTool? = LogArchiveTool.find()
 
@@ -89,15 +94,38 @@ public struct InputReader: Sendable {
         // not an empty log: remembered here, set as the summary's failure at the end.
         var refusal: ReaderDiagnostic?
         var eventsEmitted = 0
-        let emit: (ReaderOutput) -> Void = { output in
+        var outside = (before: 0, after: 0, first: nil as EventOrigin?)
+        let since = options.since, until = options.until
+        let counting: (ReaderOutput) -> Void = { output in
             switch output {
-            case .event: eventsEmitted += 1
+            case .event(let event):
+                // `--since`/`--until`: a line outside the window is left out.
+                if let since, since.compare(event.timestamp) < 0 {
+                    outside.before += 1
+                    outside.first = outside.first ?? event.origin
+                    return
+                }
+                if let until, until.compare(event.timestamp) > 0 {
+                    outside.after += 1
+                    outside.first = outside.first ?? event.origin
+                    return
+                }
+                eventsEmitted += 1
             case .diagnostic(let diagnostic):
                 if diagnostic.code == .refusedInput, eventsEmitted == 0, refusal == nil { refusal = diagnostic }
             }
             emit(output)
         }
-        var summary = readToEnd(input, foundInDirectory: foundInDirectory, recordFilter: recordFilter, emit: emit)
+        var summary = readToEnd(input, foundInDirectory: foundInDirectory, recordFilter: recordFilter, emit: counting)
+        if outside.before + outside.after > 0, let first = outside.first {
+            var parts: [String] = []
+            if outside.before > 0 { parts.append("\(outside.before) before --since") }
+            if outside.after > 0 { parts.append("\(outside.after) after --until") }
+            summary.statistics.diagnostics[.note, default: 0] += 1
+            emit(.diagnostic(ReaderDiagnostic(code: .outsideTimeWindow, severity: .note,
+                                              message: "lines outside the time window left out: \(parts.joined(separator: ", "))", origin: first,
+                                              lineCount: 0)))
+        }
         if summary.failure == nil, let refusal, eventsEmitted == 0 {
             summary.failure = ReaderError(code: .refused, input: input.name, message: "refused: \(refusal.message)")
         }

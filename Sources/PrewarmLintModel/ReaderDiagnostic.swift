@@ -113,4 +113,6 @@ public struct DiagnosticCode: RawRepresentable, Sendable, Hashable, Codable, Cus
     public static let unreadReport = DiagnosticCode(rawValue: "unread-report")
     /// What an archive (a sysdiagnose) held and what of it was read.
     public static let archiveContents = DiagnosticCode(rawValue: "archive-contents")
+    /// Lines before `--since` or after `--until`, left out (counted).
+    public static let outsideTimeWindow = DiagnosticCode(rawValue: "outside-time-window")
 }

@@ -31,12 +31,6 @@ struct EventsCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Only events of this pid (repeatable).", valueName: "pid"))
     var pid: [Int] = []
 
-    @Option(name: .long, help: ArgumentHelp("Only events at or after this time (`2024-05-02 11:13:48`, with an optional offset).", valueName: "time"))
-    var since: String?
-
-    @Option(name: .long, help: ArgumentHelp("Only events at or before this time.", valueName: "time"))
-    var until: String?
-
     @Option(name: .long, help: ArgumentHelp("Only events whose message contains this text (case-insensitive).", valueName: "text"))
     var grep: String?
 
@@ -55,14 +49,15 @@ struct EventsCommand: ParsableCommand {
         for name in meaning where EventMeaning(rawValue: name) == nil {
             throw ValidationError("unknown meaning '\(name)'; one of: \(EventMeaning.allCases.map(\.rawValue).joined(separator: ", "))")
         }
-        if let since, TimeBound(since) == nil { throw ValidationError("--since must look like 2024-05-02 11:13:48[.ffffff][+02:00], not '\(since)'") }
-        if let until, TimeBound(until) == nil { throw ValidationError("--until must look like 2024-05-02 11:13:48[.ffffff][+02:00], not '\(until)'") }
     }
 
     func run() throws {
-        let options = try reading.readOptions(now: StandardStreams.now())
-        let filter = EventFilter(processes: Set(process), pids: Set(pid), since: since.flatMap(TimeBound.init), until: until.flatMap(TimeBound.init),
-                                 grep: grep)
+        var options = try reading.readOptions(now: StandardStreams.now())
+        // `events` shows a window of the classified lines: every line is still classified (what came before teaches
+        // the classifier which pid is which app), so the window is applied after, not by the reader.
+        let filter = EventFilter(processes: Set(process), pids: Set(pid), since: options.since, until: options.until, grep: grep)
+        options.since = nil
+        options.until = nil
         let discovery = InputDiscovery.expand(reading.paths)
         var failed = false
         for failure in discovery.failures {

@@ -45,6 +45,12 @@ struct InputOptions: ParsableArguments {
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("The UTC offset of times printed without one (compact style, idevicesyslog, pymobiledevice3).", valueName: "±HH:MM"))
     var utcOffset: String?
 
+    @Option(name: .long, help: ArgumentHelp("Only lines at or after this time (`2024-05-02 11:13:48`, with an optional offset; without one, in each line's own offset).", valueName: "time"))
+    var since: String?
+
+    @Option(name: .long, help: ArgumentHelp("Only lines at or before this time.", valueName: "time"))
+    var until: String?
+
     @Option(name: .long, help: ArgumentHelp("Longest line kept whole, in bytes; longer ones are cut and reported (default 1 MiB).", valueName: "bytes"))
     var maxLineLength: Int?
 
@@ -60,6 +66,8 @@ struct InputOptions: ParsableArguments {
         }
         _ = try parsedDate()
         _ = try parsedOffset()
+        if let since, TimeBound(since) == nil { throw ValidationError("--since must look like 2024-05-02 11:13:48[.ffffff][+02:00], not '\(since)'") }
+        if let until, TimeBound(until) == nil { throw ValidationError("--until must look like 2024-05-02 11:13:48[.ffffff][+02:00], not '\(until)'") }
         if let year, !(1...9999).contains(year) { throw ValidationError("--year must be between 1 and 9999, not \(year)") }
     }
 
@@ -89,12 +97,15 @@ struct InputOptions: ParsableArguments {
             limits.maximumMessageLength = maxMessageLength
             limits.maximumRecordLength = maxMessageLength
         }
-        return ReadOptions(
+        var options = ReadOptions(
             format: inputFormat.flatMap(LogFormat.init(rawValue:)),
             timeInference: TimeInference(date: try parsedDate(), year: year, utcOffsetSeconds: try parsedOffset()),
             standardInputReferenceInstant: now,
             limits: limits,
             interruption: SignalHandling.interruption
         )
+        options.since = since.flatMap(TimeBound.init)
+        options.until = until.flatMap(TimeBound.init)
+        return options
     }
 }

@@ -608,4 +608,25 @@ struct LintCommandTests {
         #expect(!text.contains("```mermaid"))
         #expect(text.contains("_270 sessions are too many for a readable chart: see the table._"))
     }
+
+    @Test("--since/--until, for every command that reads logs: lines outside the window left out and counted; a session cut by it says its start is missing")
+    func timeWindow() throws {
+        // The scene scenario: a prewarm at 07:41, the user's tap at 09:12 (a Console copy, --date 2024-03-18, -07:00).
+        // Without an offset a bound is a wall-clock time, compared in each line's own offset (as `events` has it).
+        let window = try CLI.run(["--no-color", "--date", "2024-03-18", "--format", "json", "--since", "2024-03-18 07:00:00",
+                                  "--until", "2024-03-18 07:45:00", Self.scene], in: Self.root)
+        #expect(window.stdout.contains(#""kind":"prewarm-outcome-unknown""#), "\(window.stdout.prefix(400))")
+        #expect(window.stdout.contains(#""code":"outside-time-window","severity":"note","lineCount":0,"message":"lines outside the time window left out: 5 after --until""#)
+                || window.stdout.contains("lines outside the time window left out: 5 after --until"))
+        let late = try CLI.run(["--no-color", "--date", "2024-03-18", "--since", "2024-03-18 09:00:00-07:00", Self.scene], in: Self.root)
+        #expect(late.stderr.contains("in 1 session (1 unknown)"), "\(late.stderr)")
+        #expect(late.stderr.contains("evidence incomplete in 1 session"))
+        // `events` still classifies every line: after the window opens, the activation is still the app's.
+        let events = try CLI.run(["events", "--date", "2024-03-18", "--since", "2024-03-18 09:00:00", Self.scene], in: Self.root)
+        #expect(events.stdout.contains("«activation com.example.ledger[2231]»"))
+        #expect(!events.stdout.contains("07:41:02"))
+        let bad = try CLI.run(["--since", "2024-13-01", Self.scene], in: Self.root)
+        #expect(bad.status == 64)
+        #expect(bad.stderr.contains("--since must look like 2024-05-02 11:13:48[.ffffff][+02:00], not '2024-13-01'"))
+    }
 }
