@@ -34,7 +34,7 @@ public struct AppIdentity: Sendable, Hashable, CustomStringConvertible {
 
 /// Finds app identities in daemon messages.
 ///
-/// The spellings, from `../shared/research/message-templates.md` and the real excerpts:
+/// The spellings, from `docs/research/message-templates.md` and the real excerpts:
 /// - RunningBoard, iOS 17+: `[app<com.example.ledger(501)>:2231]`, `app<com.example.ledger(BED36376-…)>`
 ///   (a persona in parentheses);
 /// - iOS 14–16: `[application<com.AppCo.MyApp>:432]`, `application<com.xyz>`;

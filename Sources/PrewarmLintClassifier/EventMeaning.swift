@@ -2,7 +2,7 @@
 ///
 /// Two meanings exist to say what a line is *not*: ``launchPreparation`` is SpringBoard's
 /// `Prewarming for launch of …`, printed on every user tap (real excerpt in
-/// `../shared/research/formats.md` §2.1), and ``closureGeneration`` is dasd's
+/// `docs/research/formats.md` §2.1), and ``closureGeneration`` is dasd's
 /// `DAS DYLD3 Closure Generation` launch. Neither is a dasd prewarm.
 public enum EventMeaning: String, Sendable, Hashable, CaseIterable, Codable {
     /// dasd asked for, or runningboardd executed, a prewarm launch.

@@ -29,7 +29,7 @@ public struct MessageSignature: Sendable, Hashable {
     public var seenOn: String
     /// A real message it matches, verbatim but for `…` where a long descriptor was cut.
     public var example: String
-    /// Where the example comes from (a `../shared/real-logs/` excerpt or a decompiled template).
+    /// Where the example comes from (a `Corpus/real-logs/` excerpt or a decompiled template).
     public var source: String
     /// For a team's named marker: its name, the point of the launch its lines are (`did-finish-launching`),
     /// carried on every line it classifies (`ClassifiedEvent/pointName`), whatever its meaning.

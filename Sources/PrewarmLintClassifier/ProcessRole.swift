@@ -2,7 +2,7 @@ import PrewarmLintModel
 
 /// What part a process plays in a launch.
 ///
-/// From `../shared/domain.md` §1: dasd decides when to prewarm; runningboardd (assertiond before
+/// From `docs/research/domain.md` §1: dasd decides when to prewarm; runningboardd (assertiond before
 /// iOS 14) owns every app process's lifecycle; SpringBoard (with FrontBoard inside it) handles the
 /// tap and activates scenes; securityd serves the keychain; the kernel reports sandbox denials and
 /// jetsam kills; the app is the process being launched.

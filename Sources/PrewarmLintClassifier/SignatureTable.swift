@@ -5,7 +5,7 @@
 ///   `Executing launch request`, whose explanation they refine;
 /// - `Calculated state` lines that mean suspension or activation come before the general state change;
 /// - FrontBoard's `Not Running` task state (an exit) comes before the general task-state change.
-/// Sources: `../shared/research/message-templates.md` (decompiled daemons) and `../shared/real-logs/`.
+/// Sources: `docs/research/message-templates.md` (decompiled daemons) and `Corpus/real-logs/`.
 public struct SignatureTable: Sendable {
     /// The signatures, in the order they are tried.
     public var signatures: [MessageSignature] {

@@ -3,7 +3,7 @@ public import PrewarmLintClassifier
 
 /// One prewarm decision a log shows, and what it means: why an app was, or was not, prewarmed.
 ///
-/// From dasd's templates (`../shared/research/message-templates.md`, dasd; `formats.md` §5): an
+/// From dasd's templates (`docs/research/message-templates.md`, dasd; `formats.md` §5): an
 /// attempt and its success, the developer's opt-out, `Prewarm not yet allowed.` (dasd's candidate
 /// selection: before the first unlock, in Low Power Mode, during a migration — the line does not say
 /// which), `Class C not yet available.` (before the first unlock), an app already running, a failed

@@ -1,8 +1,8 @@
 /// The daemons' lines the rule examples are built from, one function per story step, for the app
 /// `com.example.ledger` (process `Ledger Pro`, pid 2231 unless given).
 ///
-/// Every message is the template the daemon prints, from `../shared/research/message-templates.md`
-/// and the real excerpts of `../shared/real-logs/` (named per step); pids of the daemons are those
+/// Every message is the template the daemon prints, from `docs/research/message-templates.md`
+/// and the real excerpts of `Corpus/real-logs/` (named per step); pids of the daemons are those
 /// of the scenario corpus (dasd 105, runningboardd 33, SpringBoard 34, securityd 115).
 /// `at` is a clock time `HH:MM:SS`; steps spread their lines over the following milliseconds.
 public enum ExampleLog {

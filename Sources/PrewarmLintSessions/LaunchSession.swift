@@ -3,7 +3,7 @@ public import PrewarmLintClassifier
 
 /// One lifetime of one app process, rebuilt from the lines of several daemons and the app itself.
 ///
-/// The questions of `../shared/domain.md` §6: which app and pid; how the process was born and
+/// The questions of `docs/research/domain.md` §6: which app and pid; how the process was born and
 /// which line says so; when it was suspended, activated, killed; how long each phase took; which
 /// app callbacks ran before the user came; and how sure we are.
 public struct LaunchSession: Sendable, Hashable {

@@ -11,7 +11,7 @@ public import PrewarmLintClassifier
 /// ``finish()``; exit lines (FrontBoard's `Process exited`, runningboardd's `termination reported
 /// by launchd`) mark it terminated without opening a new one, since several follow each exit.
 ///
-/// How the kind is decided (`../shared/domain.md` §2 and §6):
+/// How the kind is decided (`docs/research/domain.md` §2 and §6):
 /// - runningboardd's `DAS Prewarm launch` request or the dasd `DYLDLaunch` attribute: prewarm, certain;
 ///   dasd's own attempt lines alone: prewarm, likely;
 /// - then an activation of that process: `prewarm-then-launch`; its end (an exit line, or the app's next

@@ -3,7 +3,7 @@ import Foundation
 /// Writes a realistic, deterministic day of an iPhone's logging: many apps, launch sessions of every
 /// kind interleaved (cold launches, prewarms used hours later, prewarms never used, background launches
 /// for pushes), each in the daemons' real message shapes — the templates of
-/// `../shared/research/message-templates.md` and the shapes `scripts/render-scenarios` takes from the
+/// `docs/research/message-templates.md` and the shapes `scripts/render-scenarios` takes from the
 /// real excerpts, multi-line RunningBoard descriptors included — amid the mass of unrelated lines a
 /// real device produces. It knows what it wrote: ``sessions`` is the ground truth a test compares
 /// the rebuilt sessions with.

@@ -64,7 +64,7 @@ public enum DeviceLogFormat: String, Sendable, CaseIterable {
 }
 
 /// Writes ``DeviceLogRecord``s the way each exporter prints them: the shapes of
-/// `../shared/research/formats.md` §1–§4, as the `Corpus/formats` cases hold them.
+/// `docs/research/formats.md` §1–§4, as the `Corpus/formats` cases hold them.
 public struct DeviceLogWriter: Sendable {
     /// The format written.
     public let format: DeviceLogFormat

@@ -2,8 +2,8 @@ import Foundation
 public import PrewarmLint
 
 /// Renders a `RuleExample` as real exports, the way `scripts/render-scenarios` renders the
-/// scenario corpus: a Console.app copy with the PID column (the layout of `../shared/real-logs/03`),
-/// `log show --style ndjson` (the key set of `../shared/research/formats.md` §1.6, with its
+/// scenario corpus: a Console.app copy with the PID column (the layout of `Corpus/real-logs/03`),
+/// `log show --style ndjson` (the key set of `docs/research/formats.md` §1.6, with its
 /// preamble and trailer), and the same records as an XML property list (what
 /// `plutil -convert xml1` makes of them, with Apple's DOCTYPE). Then runs the whole pipeline on it, so a rule's examples test reading,
 /// classification, sessions and the rule together.

@@ -116,7 +116,7 @@ struct RecordFilterTests {
     }
 
     /// A `log show` header, dasd prewarming Ledger and runningboardd tracking its process, pid 2231 (the
-    /// daemons' templates of ../shared/research/message-templates.md); each test adds its own lines.
+    /// daemons' templates of docs/research/message-templates.md); each test adds its own lines.
     static let ledgerPrewarmed = """
         Timestamp                       Thread     Type        Activity             PID    TTL
         2024-03-18 03:10:00.100000-0700 0x1a2b     Default     0x0                  105    0    dasd: (DuetActivitySchedulerDaemon) [com.apple.duetactivityscheduler:prewarm] Attempting prewarm for com.example.ledger
@@ -126,7 +126,7 @@ struct RecordFilterTests {
 
     @Test("a line of a process not yet known as an app, naming its app on its second line, is built and placed in the session")
     func namingOnContinuation() throws {
-        // `log show` lines (the daemons' templates of ../shared/research/message-templates.md): dasd
+        // `log show` lines (the daemons' templates of docs/research/message-templates.md): dasd
         // prewarms the app; then a client process that is no launch daemon (geod here) logs RunningBoard's
         // state update of the app, the app's identity on the message's second line. Its first line alone
         // names nothing, so the filter refuses it; the second line must bring it back.
@@ -151,7 +151,7 @@ struct RecordFilterTests {
     @Test("a daemon line that matches no template but names the app's pid still teaches it: the app's own line is the app's")
     func untemplatedDaemonLineNamingThePID() throws {
         // runningboardd's `Set jetsam priority` (template '%{public}@ Set jetsam priority to %d [%d] flag[%d]'
-        // in RBJetsamPolicy, ../shared/research/message-templates.md) matches no signature, but it is the
+        // in RBJetsamPolicy, docs/research/message-templates.md) matches no signature, but it is the
         // only line saying that pid 2231 is com.example.ledger; without it, Ledger's keychain failure
         // would be another process's line.
         let log = """
@@ -172,7 +172,7 @@ struct RecordFilterTests {
     @Test("a kernel line that matches no template but names an app's pid teaches the app's process name: a later process on that pid is not the app")
     func kernelLineNamingTheAppPID() throws {
         // The kernel's `memorystatus: set assertion priority(%d) target %s:%d` (observed in real excerpt 11,
-        // ../shared/research/message-templates.md) matches no signature, but it names pid 2231's process. A
+        // docs/research/message-templates.md) matches no signature, but it names pid 2231's process. A
         // line of another process on that pid (here `Ledger Widget`) is then not Ledger's: refusing the kernel
         // line would make its keychain failure Ledger's. The second kernel line names a daemon's pid: refused.
         let log = Self.ledgerPrewarmed + """

@@ -1,7 +1,7 @@
 import PrewarmLintModel
 
 /// Reads `xcrun xctrace export` XML of the `os-log` and `os-signpost` tables of an Instruments
-/// trace (`../shared/research/formats.md` §4.1):
+/// trace (`docs/research/formats.md` §4.1):
 ///
 /// ```xml
 /// <trace-query-result><node xpath='…'><schema name="os-log"><col><mnemonic>time</mnemonic></col>…</schema>
