@@ -148,7 +148,7 @@ public struct InputReader: Sendable {
                 summary.failure = ReaderError(code: .unreadable, input: input.name, message: "a unified log archive (binary tracev3): " + LogArchiveTool.installHint)
                 return summary
             }
-            switch tool.start(archive: path) {
+            switch tool.start(archive: path, since: options.since, until: options.until) {
             case .failure(let problem):
                 summary.failure = ReaderError(code: .unreadable, input: input.name, message: problem.message)
                 return summary
@@ -193,11 +193,19 @@ public struct InputReader: Sendable {
         }
         defer { if descriptor != 0 { close(descriptor) } }
 
-        var reader = LogStreamReader(
-            configuration: ReaderConfiguration(inputName: input.name, timeInference: inference, limits: options.limits,
-                                               skippedProcesses: options.skippedProcesses, recordFilter: recordFilter),
-            format: options.format
-        )
+        // A sysdiagnose's unified log is taken out of the archive when a tool can export it (read after the archive).
+        let extraction: LogArchiveExtraction? = if case .logArchive = input { nil } else if options.logArchiveTool != nil { LogArchiveExtraction() } else { nil }
+        defer { extraction?.remove() }
+        var configuration = ReaderConfiguration(inputName: input.name, timeInference: inference, limits: options.limits,
+                                                skippedProcesses: options.skippedProcesses, recordFilter: recordFilter)
+        configuration.archiveEntryExtractor = extraction
+        var reader = LogStreamReader(configuration: configuration, format: options.format)
+        // The archive's reports are held (the archive emits them, sorted, at its end) to be merged by time into
+        // the exported log's events; everything else passes straight on.
+        var held: [LogEvent] = []
+        let emit: (ReaderOutput) -> Void = { output in
+            if case .event(let event) = output, extraction?.archiveRoot != nil { held.append(event) } else { emit(output) }
+        }
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: options.chunkSize, alignment: 16)
         defer { buffer.deallocate() }
         do throws(ReaderError) {
@@ -236,7 +244,7 @@ public struct InputReader: Sendable {
             let status = LogArchiveTool.wait(child)
             if status != 0, !summary.interrupted, case .logArchive(let path) = input {
                 // The tool's failure is the input's, before anything said about its (empty, cut) output.
-                let command = options.logArchiveTool?.commandLine(archive: path) ?? "the log archive's tool"
+                let command = options.logArchiveTool?.commandLine(archive: path, since: options.since, until: options.until) ?? "the log archive's tool"
                 summary.failure = ReaderError(code: .unreadable, input: input.name,
                                               message: "`\(command)` exited with status \(status) (its messages are above); what it wrote before is kept")
             }
@@ -244,7 +252,91 @@ public struct InputReader: Sendable {
         summary.format = reader.format
         summary.isCompressed = reader.isCompressed
         summary.statistics = reader.statistics
+        if let extraction, extraction.archiveRoot != nil || extraction.problem != nil {
+            exportExtractedArchive(extraction, of: input, summary: &summary, held: held, configuration: configuration, emit: emit)
+        }
         return summary
+    }
+
+    /// Runs the log archive's tool on the unified log taken out of a sysdiagnose archive, and reads what it writes
+    /// as part of that input (`sysdiagnose.tar.gz:system_logs.logarchive`), the archive's report events (`held`, in
+    /// time order) merged in by time. The tool's failure is a warning of the archive — its reports were read — not
+    /// an unreadable input.
+    private func exportExtractedArchive(_ extraction: LogArchiveExtraction, of input: LogInput, summary: inout InputSummary, held: [LogEvent],
+                                        configuration: ReaderConfiguration, emit: (ReaderOutput) -> Void) {
+        var pending = held[...]
+        let origin = EventOrigin(input: input.name, line: 1, byteOffset: 0)
+        func say(_ severity: ReaderDiagnostic.Severity, _ code: DiagnosticCode, _ message: String) {
+            summary.statistics.diagnostics[severity, default: 0] += 1
+            emit(.diagnostic(ReaderDiagnostic(code: code, severity: severity, message: message, origin: origin, lineCount: 0)))
+        }
+        defer { for event in pending { emit(.event(event)) } }
+        if let problem = extraction.problem { say(.warning, .truncatedInput, problem) }
+        if extraction.refused > 0 {
+            say(.warning, .unreadReport, "\(extraction.refused) entr\(extraction.refused == 1 ? "y" : "ies") of the unified log not extracted: a `..` or `.` in the name, a name given twice, or a second .logarchive")
+        }
+        guard let root = extraction.archiveRoot, let name = extraction.archiveName, let tool = options.logArchiveTool,
+              summary.failure == nil, !summary.interrupted else { return }
+        extraction.closeFile()
+        let megabytes = (extraction.bytesWritten + 500_000) / 1_000_000
+        let command = tool.commandLine(archive: name, since: options.since, until: options.until)
+        switch tool.start(archive: root, since: options.since, until: options.until) {
+        case .failure(let problem):
+            say(.warning, .unreadReport, "its unified log (\(name)) could not be exported: \(problem.message)")
+            return
+        case .success(let started):
+            say(.note, .archiveContents, "its unified log (\(name), \(extraction.files) file\(extraction.files == 1 ? "" : "s"), \(megabytes) MB) exported with `\(command)`")
+            var toolConfiguration = configuration
+            toolConfiguration.inputName = input.name + ":" + name
+            toolConfiguration.archiveEntryExtractor = nil
+            var reader = LogStreamReader(configuration: toolConfiguration)
+            let merged: (ReaderOutput) -> Void = { output in
+                if case .event(let event) = output {
+                    while let first = pending.first, first.timestamp.microsecondsSinceEpoch <= event.timestamp.microsecondsSinceEpoch {
+                        emit(.event(first))
+                        pending = pending.dropFirst()
+                    }
+                }
+                emit(output)
+            }
+            var failure: ReaderError?
+            let end = drain(started.descriptor, into: &reader, emit: merged, failure: &failure)
+            if end == .interrupted || failure != nil { kill(started.pid, SIGTERM) }
+            close(started.descriptor)
+            let status = LogArchiveTool.wait(started.pid)
+            summary.statistics.add(reader.statistics)
+            if end == .interrupted {
+                summary.interrupted = true
+            } else if status != 0 {
+                say(.warning, .truncatedInput, "`\(command)` exited with status \(status) (its messages are above): its unified log is read up to there")
+            } else if let failure {
+                say(.warning, .truncatedInput, "its unified log's export could not be read: \(failure.message)")
+            }
+        }
+    }
+
+    private enum DrainEnd { case endOfInput, interrupted, readFailed }
+
+    /// Reads `descriptor` to its end into `reader`, stopping early when the run is interrupted; the reader is
+    /// finished either way, and a decoding failure is put in `failure`.
+    private func drain(_ descriptor: Int32, into reader: inout LogStreamReader, emit: (ReaderOutput) -> Void, failure: inout ReaderError?) -> DrainEnd {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: options.chunkSize, alignment: 16)
+        defer { buffer.deallocate() }
+        var end = DrainEnd.endOfInput
+        do throws(ReaderError) {
+            while true {
+                if options.interruption?.isRaised == true { end = .interrupted; break }
+                let count = Glibc_read(descriptor, buffer.baseAddress, buffer.count)
+                if count < 0, errno == EINTR { continue }
+                if count < 0 { end = .readFailed; break }
+                if count == 0 { break }
+                try reader.read(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), emit: emit)
+            }
+            try reader.finish(emit: emit)
+        } catch {
+            failure = error
+        }
+        return end
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import PrewarmLintModel
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -41,17 +42,43 @@ public struct LogArchiveTool: Sendable, Hashable {
         + #" OR messageType IN {error, fault} OR eventMessage CONTAINS[c] "prewarm" OR eventMessage CONTAINS "-25308""#
         + #" OR eventMessage CONTAINS "didFinishLaunching" OR eventMessage CONTAINS "applicationState" OR eventMessage CONTAINS "willConnectTo""#
 
-    /// The arguments for `archive`.
-    public func arguments(archive: String) -> [String] {
+    /// The arguments for `archive`. `log show` is given `--start`/`--end` from `--since`/`--until` so that it
+    /// exports only the window (an archive holds days); the exact window is still applied to what it writes, so
+    /// these only have to cover it. `unifiedlog_iterator` has no such options:
+    /// its whole output is read and filtered.
+    public func arguments(archive: String, since: TimeBound? = nil, until: TimeBound? = nil) -> [String] {
         switch kind {
-        case .appleLog: ["show", "--archive", archive, "--style", "ndjson", "--info", "--predicate", Self.predicate]
-        case .unifiedLogIterator: ["--mode", "log-archive", "--input", archive, "--format", "jsonl"]
+        case .appleLog:
+            var arguments = ["show", "--archive", archive, "--style", "ndjson", "--info", "--predicate", Self.predicate]
+            if let since { arguments += ["--start", Self.exportBound(since, widenedBy: -1)] }
+            if let until { arguments += ["--end", Self.exportBound(until, widenedBy: 1)] }
+            return arguments
+        case .unifiedLogIterator:
+            return ["--mode", "log-archive", "--input", archive, "--format", "jsonl"]
         }
     }
 
+    /// A bound as `log show` takes it (`2024-03-18 06:02:11+0000`, whole seconds, in UTC). A bound with an offset
+    /// is that instant, rounded outwards to the second; a wall-clock bound (no offset: each line's own offset
+    /// decides) could be any instant 14 hours either side of the same reading in UTC (offsets run from -12:00 to
+    /// +14:00), so it is widened by 14 hours outwards: `direction` -1 for a start, 1 for an end.
+    static func exportBound(_ bound: TimeBound, widenedBy direction: Int64) -> String {
+        var instant = bound.civil.microsecondsSinceEpoch(utcOffsetSeconds: bound.offsetSeconds ?? 0)
+        if bound.offsetSeconds == nil { instant += direction * 14 * 3_600_000_000 }
+        // Outwards to the whole second: the floor for a start, the ceiling for an end.
+        var seconds = instant / 1_000_000
+        let rest = instant - seconds * 1_000_000
+        if rest < 0, direction < 0 { seconds -= 1 }
+        if rest > 0, direction > 0 { seconds += 1 }
+        let civil = CivilDateTime(microsecondsSinceEpoch: seconds * 1_000_000, utcOffsetSeconds: 0)
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(civil.year)-\(two(civil.month))-\(two(civil.day)) \(two(civil.hour)):\(two(civil.minute)):\(two(civil.second))+0000"
+    }
+
     /// The command a person would run, for messages.
-    public func commandLine(archive: String) -> String {
-        ([executable] + arguments(archive: archive)).map { $0.contains(" ") || $0.contains("\"") ? "'\($0)'" : $0 }.joined(separator: " ")
+    public func commandLine(archive: String, since: TimeBound? = nil, until: TimeBound? = nil) -> String {
+        ([executable] + arguments(archive: archive, since: since, until: until))
+            .map { $0.contains(" ") || $0.contains("\"") ? "'\($0)'" : $0 }.joined(separator: " ")
     }
 
     /// The tool to use: `PREWARM_LINT_LOG_TOOL` (a program taking `log`'s arguments) or
@@ -85,7 +112,7 @@ public struct LogArchiveTool: Sendable, Hashable {
 
     /// Starts the tool on `archive` with its standard output on a pipe: the pipe's read end and the child's pid,
     /// or why it could not start.
-    func start(archive: String) -> Result<(descriptor: Int32, pid: pid_t), LogArchiveToolError> {
+    func start(archive: String, since: TimeBound? = nil, until: TimeBound? = nil) -> Result<(descriptor: Int32, pid: pid_t), LogArchiveToolError> {
         var pipeEnds: [Int32] = [0, 0]
         guard pipe(&pipeEnds) == 0 else { return .failure(LogArchiveToolError(message: "cannot make a pipe: \(String(cString: strerror(errno)))")) }
         #if canImport(Darwin)
@@ -98,7 +125,7 @@ public struct LogArchiveTool: Sendable, Hashable {
         posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 1)
         posix_spawn_file_actions_addclose(&actions, pipeEnds[0])
         posix_spawn_file_actions_addclose(&actions, pipeEnds[1])
-        let argv = [executable] + arguments(archive: archive)
+        let argv = [executable] + arguments(archive: archive, since: since, until: until)
         var cArguments: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
         defer { for pointer in cArguments { free(pointer) } }
         var pid: pid_t = 0

@@ -84,6 +84,9 @@ public enum EventMeaning: String, Sendable, Hashable, CaseIterable, Codable {
     /// A crash report's lock state when it was written (`"isLocked" : 1`, `"wasUnlockedSinceBoot" : 0`): whether
     /// the device was locked, and whether it had been unlocked since boot — the keychain's own condition.
     case deviceLockState = "device-lock-state"
+    /// A MetricKit app-launch diagnostic (`appLaunchDiagnostics`, iOS 16+): the system judged a launch of the app
+    /// slow and measured it (`launchDuration`, in the message). Placed at its payload's end, not at the launch.
+    case slowLaunchDiagnostic = "slow-launch-diagnostic"
 }
 
 extension EventMeaning {

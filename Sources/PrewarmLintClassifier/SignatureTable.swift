@@ -552,6 +552,12 @@ public struct SignatureTable: Sendable {
             seenOn: "JetsamEvent reports (bug_type 298), iOS 15–26",
             example: "JetsamEvent: killed (per-process-limit); states: suspended",
             source: "a process of a JetsamEvent report with a `reason` (Apple, \"Identifying high-memory use with jetsam event reports\"), as prewarm-lint renders it"),
+        MessageSignature(
+            id: "report-launch-diagnostic", roles: Set(ProcessRole.allCases), meaning: .slowLaunchDiagnostic,
+            all: ["MetricKit app launch diagnostic: launchDuration "], detailAfter: "launchDuration ", detailEnds: [" ("],
+            seenOn: "MetricKit diagnostic payloads (`appLaunchDiagnostics`), iOS 16–26",
+            example: "MetricKit app launch diagnostic: launchDuration 3219 ms",
+            source: "MXAppLaunchDiagnostic's dictionary (iOS 26.1 MetricKit: `launchDuration` in `diagnosticMetaData`, a localized measurement in milliseconds), as prewarm-lint renders it"),
     ]
 }
 

@@ -110,6 +110,9 @@ public struct ReaderConfiguration: Sendable {
     /// text and JSON readers (not the XML ones, which hand events on in batches); `nil`: every
     /// record is built.
     public var recordFilter: (any RecordFilter)?
+    /// Takes a tar archive's `*.logarchive/` entries (a sysdiagnose's unified log) so that it can be exported
+    /// after the archive is read; nil: they are passed over and a note gives the command that exports them.
+    public var archiveEntryExtractor: (any ArchiveEntryExtractor)?
 
     /// The configuration of one input.
     public init(inputName: String, timeInference: TimeInference = TimeInference(), limits: ReaderLimits = ReaderLimits(),

@@ -521,6 +521,8 @@ struct LintCommandTests {
                 || { echo "stand-in: unexpected arguments: $*" >&2; exit 64; }
             [ -d "$3" ] || { echo "stand-in: no archive at $3" >&2; exit 66; }
             echo "stand-in: exporting $(basename "$3")" >&2
+            shift 8
+            [ $# -eq 0 ] || echo "stand-in: window $*" >&2
             \(status == 0 ? "cat '\(root.appendingPathComponent(cold).deletingLastPathComponent().appendingPathComponent("log.ndjson").path)'" : "head -c 300 '\(root.appendingPathComponent(cold).deletingLastPathComponent().appendingPathComponent("log.ndjson").path)'; exit \(status)")
 
             """
@@ -542,6 +544,14 @@ struct LintCommandTests {
         #expect(good.status == 0, "\(good.stderr)")
         #expect(good.stderr.contains("stand-in: exporting system_logs.logarchive\n"))
         #expect(good.stderr.hasSuffix("no findings in 1 session (1 cold-launch) from 1 input; launch 303 ms (tap → active; no first-screen line)\n"), "\(good.stderr)")
+        // `--since`/`--until` reach `log show` as `--start`/`--end` covering the window (a wall-clock bound widened by
+        // the 14 hours any UTC offset can shift it; one with an offset exact, outwards to the second); the window itself
+        // is still applied to the output, so the session is the same.
+        let windowed = try CLI.run(["--no-color", "--since", "2024-03-18 09:00:00", "--until", "2024-03-18 09:30:00.5-07:00", sysdiagnose.path],
+                                   environment: ["PREWARM_LINT_LOG_TOOL": try Self.standInLogTool(in: folder)])
+        #expect(windowed.status == 0, "\(windowed.stderr)")
+        #expect(windowed.stderr.contains("stand-in: window --start 2024-03-17 19:00:00+0000 --end 2024-03-18 16:30:01+0000\n"), "\(windowed.stderr)")
+        #expect(windowed.stderr.hasSuffix("no findings in 1 session (1 cold-launch) from 1 input; launch 303 ms (tap → active; no first-screen line)\n"), "\(windowed.stderr)")
         // The tool fails after writing part of its output: the input is unreadable (exit 2), the tool named.
         let failing = try CLI.run(["--no-color", archive.path], environment: ["PREWARM_LINT_LOG_TOOL": try Self.standInLogTool(in: folder, status: 3)])
         #expect(failing.status == 2)

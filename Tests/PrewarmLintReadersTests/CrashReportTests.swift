@@ -213,8 +213,30 @@ struct MetricKitTests {
         #expect(outcome.events.allSatisfy { $0.timestamp.inferred == [.date] })
         #expect(outcome.events.first?.message.hasPrefix("Termination Reason: <RBSTerminateContext| domain:10 code:0x8BADF00D") == true)
         #expect(outcome.diagnostics.map(\.code) == [.inferredTime, .unreadReport])
-        #expect(outcome.diagnostics.last?.message == "MetricKit: 1 hangDiagnostics not read (crash diagnostics are)")
+        #expect(outcome.diagnostics.last?.message == "MetricKit: 1 hangDiagnostics not read (crash and app-launch diagnostics are)")
         for chunk in [1, 7] { #expect(Self.read(payloads, chunkSize: chunk) == outcome) }
+    }
+
+    /// An app-launch diagnostic as iOS 26.1's MetricKit writes it (MXAppLaunchDiagnostic's dictionary, read in the
+    /// decompiled framework: `launchDuration` is put into `diagnosticMetaData` as a measurement in milliseconds,
+    /// formatted for the device's locale; the call-stack tree beside it).
+    static func launchDiagnostic(_ duration: String) -> String {
+        #"{"version":"1.0.0","callStackTree":{"callStacks":[{"threadAttributed":true,"callStackRootFrames":[{"binaryUUID":"8D2B8436-6351-3A6D-9682-A75CC5E59A06","offsetIntoBinaryTextSegment":54784,"sampleCount":12,"binaryName":"Ledger","address":4305022976}]}],"callStackPerThread":false},"diagnosticMetaData":{"appBuildVersion":"310","appVersion":"3.1.0","osVersion":"iPhone OS 26.1 (23B85)","bundleIdentifier":"com.example.ledger","pid":2231,"launchDuration":"\#(duration)","platformArchitecture":"arm64e"}}"#
+    }
+
+    @Test("an app-launch diagnostic is an event of its app: the launch the system measured, in milliseconds; a localized number is kept as written and said (issue 20)")
+    func appLaunchDiagnostics() {
+        let payload = #"{"timeStampBegin":"2025-11-01 00:00:00","timeStampEnd":"2025-11-01 23:59:00","appLaunchDiagnostics":["#
+            + Self.launchDiagnostic("3219 ms") + "," + Self.launchDiagnostic("2.5 s") + "," + Self.launchDiagnostic("3,219 ms") + "]}"
+        let outcome = Self.read(payload)
+        #expect(outcome.format == .metricKit)
+        #expect(outcome.events.map(\.message) == ["MetricKit app launch diagnostic: launchDuration 3219 ms",
+                                                   "MetricKit app launch diagnostic: launchDuration 2500 ms",
+                                                   "MetricKit app launch diagnostic: launchDuration 3,219 ms (as written: not read as a number)"])
+        #expect(outcome.events.allSatisfy { $0.process == "com.example.ledger" && $0.pid == 2231 && $0.reportedBundleID == "com.example.ledger" })
+        #expect(outcome.diagnostics.map(\.code) == [.inferredTime, .invalidRecord])
+        #expect(outcome.diagnostics.last?.message.hasPrefix("1 app launch diagnostic's launchDuration could not be read without guessing") == true)
+        for chunk in [1, 7] { #expect(Self.read(payload, chunkSize: chunk) == outcome) }
     }
 
     @Test("a crash without a termination reason is named by its exception and signal")
@@ -295,11 +317,33 @@ struct SysdiagnoseTests {
         #expect(outcome.events.last?.origin.input == "sd.tar.gz:\(Self.folder)/crashes_and_spins/Ledger Pro-2024-03-18-074102.ips")
         #expect(outcome.events.first?.origin.input.hasSuffix("Retired/JetsamEvent-2024-03-18-054000-with-a-long-name-to-need-more-than-a-hundred-bytes.ips") == true)
         let notes = outcome.diagnostics.filter { $0.code == .archiveContents }.map(\.message)
-        #expect(notes.first == "a tar archive of 5 files: 2 crash or jetsam reports read (iPhone OS 17.4 (21E219))")
+        #expect(notes.first == "a tar archive of 5 files: 2 crash or jetsam reports read (iPhone OS 17.4 (21E219)); 1 other text file is not a log format it reads")
         #expect(notes.count == 2)
         #expect(notes.last?.contains("log show --archive system_logs.logarchive --style ndjson") == true)
         #expect(!outcome.diagnostics.contains { $0.severity >= .warning })
         for chunk in [1, 511, 4096] { #expect(Self.read(archive, chunkSize: chunk) == outcome, "chunks of \(chunk)") }
+    }
+
+    @Test("a text log inside the archive is sniffed and read like any input, its events among the reports' in time order; a table is counted, not read (issue 20)")
+    func textLogsInside() throws {
+        var tar = TarArchiveBuilder()
+        let crash = try CrashReportTests.bytes("Corpus/verdicts/report-lock-state-for-keychain-failure/Ledger Pro-2024-03-18-074102.ips")
+        let log = try CrashReportTests.bytes("Corpus/scenarios/cold-launch/log.ndjson")
+        tar.add("\(Self.folder)/crashes_and_spins/Ledger Pro-2024-03-18-074102.ips", crash)
+        tar.add("\(Self.folder)/logs/exported/launch.ndjson", log)
+        tar.add("\(Self.folder)/logs/MobileInstallation/mobile_installation.log.0", Array("not a log prewarm-lint reads\n".utf8))
+        tar.add("\(Self.folder)/ps.txt", Array("USER PID COMMAND\nmobile 2231 Ledger Pro\n".utf8))
+        tar.end()
+        let outcome = Self.read(tar.bytes)
+        let alone = ReaderVerifier.read(log, configuration: ReaderConfiguration(inputName: "x"))
+        #expect(outcome.format == .tarArchive)
+        #expect(outcome.events.filter { $0.origin.input.hasSuffix("launch.ndjson") }.map(\.message) == alone.events.map(\.message))
+        #expect(outcome.events.count == alone.events.count + 3)
+        #expect(outcome.events.map(\.timestamp.microsecondsSinceEpoch) == outcome.events.map(\.timestamp.microsecondsSinceEpoch).sorted())
+        let notes = outcome.diagnostics.filter { $0.code == .archiveContents }.map(\.message)
+        #expect(notes == ["a tar archive of 4 files: 1 crash or jetsam report read, 1 text log; 2 other text files are not a log format it reads"])
+        #expect(!outcome.diagnostics.contains { $0.severity >= .warning })
+        for chunk in [1, 4096] { #expect(Self.read(tar.bytes, chunkSize: chunk) == outcome, "chunks of \(chunk)") }
     }
 
     @Test("hostile archives: a 10 GB declared size, ../ names, a damaged header, a cut: bounded, said, what came before kept")

@@ -12,8 +12,10 @@ import PrewarmLintModel
 /// kill), else its exception and signal by name (`Exception Type: EXC_CRASH (SIGKILL)`). iOS 26 diagnostics
 /// name their app and pid (`bundleIdentifier`, `pid`); earlier ones name neither — MetricKit hands a payload to
 /// the app it is about — and form a session of their own. A diagnostic has no time of its own: it is placed at
-/// the end of its payload's window (`timeStampEnd`), the date marked inferred, and said. Hang, CPU, disk-write
-/// and app-launch diagnostics are counted in a note, not events; metric payloads' launch histograms are for
+/// the end of its payload's window (`timeStampEnd`), the date marked inferred, and said. An app-launch
+/// diagnostic (iOS 16+: the system judged a launch slow) becomes one event too, its `launchDuration` read as
+/// milliseconds (`MetricKit app launch diagnostic: launchDuration 3219 ms`). Hang, CPU and disk-write diagnostics
+/// are counted in a note, not events; metric payloads' launch histograms are for
 /// `stats` (``MetricKitLaunchCollector``).
 struct MetricKitDecoder: LogDecoder {
     let format = LogFormat.metricKit
@@ -144,14 +146,26 @@ struct MetricKitDecoder: LogDecoder {
         var events: [(event: LogEvent, lines: Int)] = []
         var unplaced = 0, unnamed = 0
         var notRead: [String: Int] = [:]
+        var durationsUnread = 0
         for diagnostic in diagnostics {
-            guard diagnostic.kind == "crashDiagnostics" else {
+            guard diagnostic.kind == "crashDiagnostics" || diagnostic.kind == "appLaunchDiagnostics" else {
                 notRead[diagnostic.kind, default: 0] += 1
                 continue
             }
             let fields = diagnostic.fields
             let message: String
-            if let reason = fields["terminationReason"], !reason.isEmpty {
+            if diagnostic.kind == "appLaunchDiagnostics" {
+                // `launchDuration` is a localized measurement in milliseconds (`3,219 ms` in English): read when it
+                // can be without guessing, else kept as written and counted.
+                if let written = fields["launchDuration"], let milliseconds = MetricKitLaunchMetrics.milliseconds(written) {
+                    message = "MetricKit app launch diagnostic: launchDuration \(Self.decimal(milliseconds)) ms"
+                } else if let written = fields["launchDuration"] {
+                    durationsUnread += 1
+                    message = "MetricKit app launch diagnostic: launchDuration \(written) (as written: not read as a number)"
+                } else {
+                    message = "MetricKit app launch diagnostic: launchDuration not given"
+                }
+            } else if let reason = fields["terminationReason"], !reason.isEmpty {
                 message = "Termination Reason: " + reason
             } else {
                 let exception = fields["exceptionType"].flatMap { Int($0) }.map(Self.exceptionName) ?? "exception unknown"
@@ -190,15 +204,30 @@ struct MetricKitDecoder: LogDecoder {
                                           message: "\(unnamed) diagnostic\(unnamed == 1 ? " names" : "s name") no app (bundleIdentifier and pid came with iOS 26): joined to no log's session",
                                           origin: start, lineCount: 0))
         }
+        if durationsUnread > 0 {
+            notes.append(ReaderDiagnostic(code: .invalidRecord, severity: .warning,
+                                          message: "\(durationsUnread) app launch diagnostic\(durationsUnread == 1 ? "'s" : "s'") launchDuration could not be read without guessing (a localized number with a comma or an unknown unit): kept as written",
+                                          origin: start, lineCount: 0))
+        }
         let unread = notRead.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }
         if !unread.isEmpty || !metricPayloads.isEmpty {
-            var message = unread.isEmpty ? "MetricKit:" : "MetricKit: \(unread.joined(separator: ", ")) not read (crash diagnostics are)"
+            var message = unread.isEmpty ? "MetricKit:" : "MetricKit: \(unread.joined(separator: ", ")) not read (crash and app-launch diagnostics are)"
             if !metricPayloads.isEmpty {
                 message += (unread.isEmpty ? " " : "; ") + "\(metricPayloads.count) metric payload\(metricPayloads.count == 1 ? "" : "s"): launch histograms, in `prewarm-lint stats`"
             }
             notes.append(ReaderDiagnostic(code: .unreadReport, severity: .note, message: message, origin: start, lineCount: 0))
         }
         statistics.finishReport(events, diagnostics: notes, emit: emit)
+    }
+
+    /// `3219`, `1.5`: a whole number without a fraction, else up to three decimals.
+    static func decimal(_ value: Double) -> String {
+        if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+        var text = String(Int64((value * 1000).rounded()))
+        while text.count < 4 { text = "0" + text }
+        var fraction = String(text.suffix(3))
+        while fraction.hasSuffix("0") { fraction.removeLast() }
+        return String(text.dropLast(3)) + "." + fraction
     }
 
     /// A Mach exception type by name (`<mach/exception_types.h>`).

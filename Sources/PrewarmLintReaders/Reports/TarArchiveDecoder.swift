@@ -7,7 +7,10 @@ import PrewarmLintModel
 /// entry's data, then padding to the next block; two zero blocks end the archive. Each `.ips` entry (in a
 /// sysdiagnose, `crashes_and_spins/**`) is read by its own ``LogStreamReader`` as the entry streams past,
 /// named `archive:path/in/archive`; its events are kept (a report is a handful) and emitted at the end in time
-/// order. `SystemVersion.plist` gives the OS build, said in a note; the unified log (`system_logs.logarchive`) is
+/// order. A text file (`*.log`, `*.log.N`, `*.txt`, `*.ndjson`, `*.jsonl` outside the logarchive) is sniffed like any
+/// input: one in a format prewarm-lint reads is read the same way, every line kept (the launch filter follows a
+/// classifier that sees these events only at the end), the others counted in the summary. `SystemVersion.plist`
+/// gives the OS build, said in a note; the unified log (`system_logs.logarchive`) is
 /// binary and needs Apple's `log` or mandiant's `unifiedlog_iterator` to export first — said in a note with the
 /// command. Everything else is passed over unstored, whatever its declared size: an entry's name is only ever a
 /// label (nothing is written to disk, so `../` names are harmless), and a size beyond the input's end is a cut archive.
@@ -36,7 +39,11 @@ struct TarArchiveDecoder: LogDecoder {
     private var zeroBlocks = 0
     private var offset = 0
     /// What the current entry's data is for.
-    private enum Sink { case skip, report(LogStreamReader, name: String), longName, pax, systemVersion }
+    private enum Sink {
+        case skip, report(LogStreamReader, name: String), textLog(LogStreamReader, name: String), longName, pax, systemVersion
+        /// A `*.logarchive/` file, handed to the configuration's ``ArchiveEntryExtractor``.
+        case extract(any ArchiveEntryExtractor)
+    }
     private var sink = Sink.skip
     private var metadata: [UInt8] = []
     private var nextName: String?
@@ -46,6 +53,9 @@ struct TarArchiveDecoder: LogDecoder {
     private var eventsDropped = 0
     private var diagnostics: [ReaderDiagnostic] = []
     private var reports = 0
+    private var textLogs = 0
+    private var textFilesNotLogs = 0
+    private var unreadTextLogs: [String] = []
     private var unreadReports: [String] = []
     private var oversizedReports: [String] = []
     private var logArchive = false
@@ -133,8 +143,19 @@ struct TarArchiveDecoder: LogDecoder {
                 }
             } else if name.hasSuffix("SystemVersion.plist"), size <= 64 << 10 {
                 sink = .systemVersion
+            } else if Self.isTextLog(name), size > 0 {
+                var entryConfiguration = configuration
+                entryConfiguration.inputName = configuration.inputName + ":" + name
+                entryConfiguration.recordFilter = nil
+                sink = .textLog(LogStreamReader(configuration: entryConfiguration), name: name)
+            } else if name.contains(".logarchive/") {
+                logArchive = true
+                if let extractor = configuration.archiveEntryExtractor, extractor.begin(path: name, size: size) {
+                    sink = .extract(extractor)
+                } else {
+                    sink = .skip
+                }
             } else {
-                if name.contains(".logarchive/") { logArchive = true }
                 sink = .skip
             }
         default:
@@ -160,6 +181,16 @@ struct TarArchiveDecoder: LogDecoder {
                 unreadReports.append(name)
             }
             sink = failed ? .skip : .report(reader, name: name)
+        case .extract(let extractor):
+            extractor.write(bytes)
+        case .textLog(var reader, let name):
+            do throws(ReaderError) {
+                try reader.read(bytes) { collect($0) }
+                sink = .textLog(reader, name: name)
+            } catch {
+                textLogFailed(error, name: name)
+                sink = .skip
+            }
         }
     }
 
@@ -187,9 +218,35 @@ struct TarArchiveDecoder: LogDecoder {
                 unreadReports.append(name)
             }
             statistics.add(reader.statistics)
+        case .extract(let extractor):
+            extractor.end()
+        case .textLog(var reader, let name):
+            do throws(ReaderError) {
+                try reader.finish { collect($0) }
+                textLogs += 1
+                statistics.add(reader.statistics)
+            } catch {
+                textLogFailed(error, name: name)
+            }
         }
         sink = .skip
         metadata.removeAll(keepingCapacity: true)
+    }
+
+    /// A text file that is not a log (most of a sysdiagnose's are tables: `ps.txt`, `taskinfo.txt`) is counted;
+    /// one that is a log but could not be read is named.
+    private mutating func textLogFailed(_ error: ReaderError, name: String) {
+        if error.code == .unrecognizedFormat { textFilesNotLogs += 1 } else { unreadTextLogs.append(name) }
+    }
+
+    /// Whether an entry is a text file worth sniffing: not inside the logarchive (binary), named like a log.
+    static func isTextLog(_ name: String) -> Bool {
+        guard !name.contains(".logarchive/") else { return false }
+        let last = name.split(separator: "/").last.map(String.init) ?? name
+        for suffix in [".log", ".txt", ".ndjson", ".jsonl"] where last.hasSuffix(suffix) { return true }
+        // Rotated logs: `mobile_installation.log.0`, `system.log.1`.
+        if let dot = last.lastIndex(of: "."), last[last.index(after: dot)...].allSatisfy(\.isNumber), last[..<dot].hasSuffix(".log") { return true }
+        return false
     }
 
     private mutating func collect(_ output: ReaderOutput) {
@@ -204,6 +261,7 @@ struct TarArchiveDecoder: LogDecoder {
     mutating func decodeLast(emit: (ReaderOutput) -> Void) {
         if case .data(let remaining, _) = stage, remaining > 0 {
             if case .report(_, let name) = sink { unreadReports.append(name) }
+            if case .textLog(_, let name) = sink { unreadTextLogs.append(name) }
             problem = problem ?? "the archive ends inside an entry (\(remaining) bytes short): it is cut"
         } else if case .header = stage, !block.isEmpty || zeroBlocks < 2, entries > 0 || !block.isEmpty {
             problem = problem ?? "the archive ends without its end-of-archive blocks: it may be cut"
@@ -211,9 +269,11 @@ struct TarArchiveDecoder: LogDecoder {
         let origin = EventOrigin(input: configuration.inputName, line: 1, byteOffset: 0)
         var notes: [ReaderDiagnostic] = []
         var summary = "a tar archive of \(entries) file\(entries == 1 ? "" : "s"): \(reports) crash or jetsam report\(reports == 1 ? "" : "s") read"
+        if textLogs > 0 { summary += ", \(textLogs) text log\(textLogs == 1 ? "" : "s")" }
         if let osVersion { summary += " (\(osVersion))" }
+        if textFilesNotLogs > 0 { summary += "; \(textFilesNotLogs) other text file\(textFilesNotLogs == 1 ? " is" : "s are") not a log format it reads" }
         notes.append(ReaderDiagnostic(code: .archiveContents, severity: .note, message: summary, origin: origin, lineCount: 0))
-        if logArchive {
+        if logArchive, configuration.archiveEntryExtractor == nil {
             notes.append(ReaderDiagnostic(code: .archiveContents, severity: .note,
                                           message: "its unified log (system_logs.logarchive) is binary: export it first — on macOS `log show --archive system_logs.logarchive --style ndjson > log.ndjson`, on Linux `unifiedlog_iterator --mode log-archive --input system_logs.logarchive --format jsonl > log.jsonl` — and lint that with the archive",
                                           origin: origin, lineCount: 0))
@@ -223,6 +283,11 @@ struct TarArchiveDecoder: LogDecoder {
                                           message: "\(unreadReports.count) .ips entr\(unreadReports.count == 1 ? "y is" : "ies are") not a report prewarm-lint reads (first: \(unreadReports[0]))",
                                           origin: origin, lineCount: 0))
         }
+        if !unreadTextLogs.isEmpty {
+            notes.append(ReaderDiagnostic(code: .unreadReport, severity: .warning,
+                                          message: "\(unreadTextLogs.count) text log\(unreadTextLogs.count == 1 ? "" : "s") could not be read whole (first: \(unreadTextLogs[0]))",
+                                          origin: origin, lineCount: 0))
+        }
         if !oversizedReports.isEmpty {
             notes.append(ReaderDiagnostic(code: .unreadReport, severity: .warning,
                                           message: "\(oversizedReports.count) .ips entr\(oversizedReports.count == 1 ? "y is" : "ies are") over \(Self.maximumReportSize >> 20) MiB: not read (first: \(oversizedReports[0]))",
@@ -230,7 +295,7 @@ struct TarArchiveDecoder: LogDecoder {
         }
         if eventsDropped > 0 {
             notes.append(ReaderDiagnostic(code: .invalidRecord, severity: .warning,
-                                          message: "more than \(Self.maximumEvents) events in the archive's reports: \(eventsDropped) not read", origin: origin, lineCount: 0))
+                                          message: "more than \(Self.maximumEvents) events in the archive's reports and text logs: \(eventsDropped) not read", origin: origin, lineCount: 0))
         }
         if let problem {
             notes.append(ReaderDiagnostic(code: .truncatedInput, severity: .warning, message: problem, origin: origin, lineCount: 0))
@@ -314,8 +379,8 @@ struct TarArchiveDecoder: LogDecoder {
 }
 
 extension DecoderStatistics {
-    /// Adds an entry's counts to the archive's.
-    mutating func add(_ other: DecoderStatistics) {
+    /// Adds the counts of another input's part (an archive's entry, an exported log) to these.
+    public mutating func add(_ other: DecoderStatistics) {
         lines += other.lines
         events += other.events
         eventsSkipped += other.eventsSkipped

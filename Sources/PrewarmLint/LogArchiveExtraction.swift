@@ -1,0 +1,148 @@
+import Foundation
+import PrewarmLintReaders
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A sysdiagnose's unified log, taken out of its `.tar.gz` as the archive streams past, so that the tool that
+/// exports it (``LogArchiveTool``) can read it: `log show` and `unifiedlog_iterator` take a folder, not a stream.
+///
+/// The entries under the first `NAME.logarchive/` folder of the archive are written into a private temporary
+/// folder (`mkdtemp`, mode 0700) as `NAME.logarchive/…`; whatever stands before that folder in an entry's name is
+/// dropped. The names are the archive's, so they are checked, never trusted: a `.` or `..` component refuses the
+/// entry, files are created with `O_EXCL | O_NOFOLLOW` (a second entry of the same name is refused, nothing is
+/// written through a link), and nothing but folders and regular files is made. The total is limited
+/// (``maximumBytes``); past it, or when the disk refuses a write, extraction stops and says why. The folder is
+/// removed when the export is done (``remove()``).
+///
+/// Written by hand rather than with an archive library: the archive is already being read as a stream by
+/// `TarArchiveDecoder` (for its crash reports), and a second pass through a library would read a 1 GB
+/// sysdiagnose twice; what is left here is the file creation, and its checks are the point.
+final class LogArchiveExtraction: ArchiveEntryExtractor, @unchecked Sendable {
+    /// The most bytes extracted: a sysdiagnose's logarchive is commonly 0.3–2 GB.
+    static let maximumBytes: Int64 = 16 << 30
+
+    private let temporaryParent: String
+    /// The private folder, once the first entry arrived.
+    private(set) var folder: String?
+    /// The extracted archive (`folder/NAME.logarchive`).
+    private(set) var archiveRoot: String?
+    private(set) var archiveName: String?
+    private(set) var files = 0
+    private(set) var bytesWritten: Int64 = 0
+    /// Entries refused for their names (`..`, a repeated name, a second logarchive).
+    private(set) var refused = 0
+    /// Why extraction stopped early, when it did.
+    private(set) var problem: String?
+    private var descriptor: Int32 = -1
+
+    init(temporaryParent: String = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp") {
+        self.temporaryParent = temporaryParent
+    }
+
+    func begin(path: String, size: Int) -> Bool {
+        closeFile()
+        guard problem == nil else { return false }
+        let components = path.split(separator: "/", omittingEmptySubsequences: true)
+        guard let archiveIndex = components.firstIndex(where: { $0.hasSuffix(".logarchive") && $0 != ".logarchive" }) else { return false }
+        let name = String(components[archiveIndex])
+        let inside = components[(archiveIndex + 1)...]
+        guard !inside.isEmpty, inside.allSatisfy({ $0 != "." && $0 != ".." }), archiveName == nil || archiveName == name else {
+            refused += 1
+            return false
+        }
+        guard bytesWritten + Int64(size) <= Self.maximumBytes else {
+            problem = "its unified log is over \(Self.maximumBytes >> 30) GiB: extraction stopped after \(files) files"
+            return false
+        }
+        guard let folder = folder ?? makeFolder() else { return false }
+        archiveName = name
+        var directory = folder + "/" + name
+        archiveRoot = directory
+        guard makeDirectory(directory) else { return false }
+        for component in inside.dropLast() {
+            directory += "/" + component
+            guard makeDirectory(directory) else { return false }
+        }
+        let file = directory + "/" + inside.last!
+        descriptor = open(file, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            if errno == EEXIST || errno == ELOOP { refused += 1 } else { stop("cannot create \(file)") }
+            return false
+        }
+        files += 1
+        return true
+    }
+
+    func write(_ bytes: UnsafeRawBufferPointer) {
+        guard descriptor >= 0, var address = bytes.baseAddress else { return }
+        var left = bytes.count
+        while left > 0 {
+            let count = systemWrite(descriptor, address, left)
+            if count < 0 {
+                if errno == EINTR { continue }
+                stop("cannot write the unified log into \(folder ?? temporaryParent)")
+                return
+            }
+            left -= count
+            bytesWritten += Int64(count)
+            address += count
+        }
+    }
+
+    func end() {
+        closeFile()
+    }
+
+    /// Closes the file being written (an archive cut inside an entry leaves it short; the tool says what it makes of it).
+    func closeFile() {
+        if descriptor >= 0 { close(descriptor) }
+        descriptor = -1
+    }
+
+    /// Removes the temporary folder and everything extracted into it.
+    func remove() {
+        closeFile()
+        if let folder { try? FileManager.default.removeItem(atPath: folder) }
+        folder = nil
+    }
+
+    private func makeFolder() -> String? {
+        var template = Array((temporaryParent + "/prewarm-lint-logarchive-XXXXXX").utf8CString)
+        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+            stop("cannot make a temporary folder in \(temporaryParent)")
+            return nil
+        }
+        folder = String(cString: made)
+        return folder
+    }
+
+    /// Makes a folder, or accepts one made before — a real folder, never a link.
+    private func makeDirectory(_ path: String) -> Bool {
+        if mkdir(path, 0o700) == 0 { return true }
+        var status = stat()
+        if errno == EEXIST, lstat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR { return true }
+        refused += 1
+        return false
+    }
+
+    private func stop(_ what: String) {
+        problem = "\(what): \(String(cString: strerror(errno))); the unified log is read as far as it was extracted"
+        closeFile()
+    }
+}
+
+@inline(__always)
+private func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+    #if canImport(Darwin)
+    return Darwin.write(descriptor, buffer, count)
+    #elseif canImport(Musl)
+    return Musl.write(descriptor, buffer, count)
+    #else
+    return Glibc.write(descriptor, buffer, count)
+    #endif
+}
