@@ -203,8 +203,9 @@ public struct InputReader: Sendable {
         // The archive's reports are held (the archive emits them, sorted, at its end) to be merged by time into
         // the exported log's events; everything else passes straight on.
         var held: [LogEvent] = []
+        let passOn = emit
         let emit: (ReaderOutput) -> Void = { output in
-            if case .event(let event) = output, extraction?.archiveRoot != nil { held.append(event) } else { emit(output) }
+            if case .event(let event) = output, extraction?.archiveRoot != nil { held.append(event) } else { passOn(output) }
         }
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: options.chunkSize, alignment: 16)
         defer { buffer.deallocate() }
@@ -253,7 +254,7 @@ public struct InputReader: Sendable {
         summary.isCompressed = reader.isCompressed
         summary.statistics = reader.statistics
         if let extraction, extraction.archiveRoot != nil || extraction.problem != nil {
-            exportExtractedArchive(extraction, of: input, summary: &summary, held: held, configuration: configuration, emit: emit)
+            exportExtractedArchive(extraction, of: input, summary: &summary, held: held, configuration: configuration, emit: passOn)
         }
         return summary
     }

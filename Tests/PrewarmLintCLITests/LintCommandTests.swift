@@ -566,6 +566,52 @@ struct LintCommandTests {
         #endif
     }
 
+    @Test("a sysdiagnose .tar.gz: its unified log taken out into a private folder, exported by the tool, its events merged by time with the archive's reports; hostile names refused; the folder removed (issue 20)")
+    func logArchiveInsideSysdiagnose() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let scratch = folder.appendingPathComponent("tmp")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        let name = "sysdiagnose_2024.03.18_09-30-00-0700_iPhone-OS_iPhone_21E219"
+        var tar = TarArchiveBuilder()
+        // A report of another day (a JetsamEvent of 05:40) must come out before the log's 09:12 launch.
+        tar.add("\(name)/crashes_and_spins/JetsamEvent-2024-03-18-054000.ips",
+                Array(try Data(contentsOf: Self.root.appendingPathComponent("Corpus/formats/crash-report-ips-jetsam/JetsamEvent-2024-03-18-054000.ips"))))
+        tar.add("\(name)/system_logs.logarchive/Info.plist", Array("<plist/>".utf8))
+        tar.add("\(name)/system_logs.logarchive/Persist/0000000000000001.tracev3", [UInt8](repeating: 0x6A, count: 70_000))
+        tar.add("\(name)/system_logs.logarchive/../../escape.tracev3", [1, 2, 3])
+        tar.add("/etc/system_logs.logarchive/Persist/0000000000000001.tracev3", [4, 5, 6])
+        tar.end()
+        let archive = folder.appendingPathComponent("\(name).tar.gz")
+        try Data(try tar.gzipped()).write(to: archive)
+        let environment = ["PREWARM_LINT_LOG_TOOL": try Self.standInLogTool(in: folder), "TMPDIR": scratch.path]
+        let run = try CLI.run(["events", "--format", "ndjson", archive.path], environment: environment)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("stand-in: exporting system_logs.logarchive\n"), "\(run.stderr)")
+        #expect(run.stderr.contains("note: its unified log (system_logs.logarchive, 2 files, 0 MB) exported with `\(folder.path)/log-stand-in show --archive system_logs.logarchive --style ndjson"), "\(run.stderr)")
+        #expect(run.stderr.contains("warning: 2 entries of the unified log not extracted: a `..` or `.` in the name, a name given twice, or a second .logarchive"), "\(run.stderr)")
+        let inputs = run.stdout.split(separator: "\n").compactMap { line -> String? in
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { return nil }
+            return (object["origin"] as? [String: Any])?["path"] as? String
+        }
+        #expect(inputs.first?.hasSuffix(".tar.gz:\(name)/crashes_and_spins/JetsamEvent-2024-03-18-054000.ips") == true, "\(inputs.prefix(3))")
+        #expect(inputs.count > 10)
+        #expect(inputs.dropFirst(2).allSatisfy { $0.hasSuffix(".tar.gz:system_logs.logarchive") }, "\(Set(inputs))")
+        // Nothing escaped, nothing left behind.
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("escape.tracev3").path))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path).isEmpty)
+        // lint: the log's cold launch and the jetsam report together.
+        let lint = try CLI.run(["--no-color", archive.path], environment: environment)
+        #expect(lint.stderr.contains("1 cold-launch"), "\(lint.stderr)")
+        // No tool: the note with the export command, as before; nothing extracted.
+        let none = try CLI.run(["events", archive.path],
+                               environment: ["PATH": "/usr/bin:/bin", "PREWARM_LINT_LOG_TOOL": "", "PREWARM_LINT_UNIFIEDLOG_ITERATOR": "", "TMPDIR": scratch.path])
+        #if !canImport(Darwin)
+        #expect(none.stderr.contains("its unified log (system_logs.logarchive) is binary: export it first"), "\(none.stderr)")
+        #endif
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path).isEmpty)
+    }
+
     @Test("SARIF: a distinct fingerprint for every finding of the corpus, the same on a second run; every machine format says an input was unreadable (issue 21)")
     func machineFormats() throws {
         let first = try CLI.run(["--separately", "--format", "sarif", "Corpus/"], in: Self.root)
