@@ -27,6 +27,9 @@ public struct CorpusCase: Sendable {
         public var year: Int?
         /// `--utc-offset`, when the format has no offset.
         public var utcOffset: String?
+        /// False for a log that is read and yields no event by design (a system watchdog report, said in a note);
+        /// nil or true: the case must give events.
+        public var hasEvents: Bool?
     }
 
     /// The case folder.

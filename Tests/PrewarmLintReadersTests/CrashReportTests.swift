@@ -99,14 +99,27 @@ struct CrashReportTests {
         #expect(before.diagnostics.map(\.code) == [.truncatedInput])
     }
 
-    @Test("a report of a kind not read (409 system watchdog) is named in a note, no event, every line accounted for")
-    func unreadKind() {
+    /// A system watchdog report in the shape of a public iOS/macOS 26 SystemWatchdogCrash (bug_type 409: a
+    /// `termination` of namespace `WATCHDOG` with an `indicator` and `details`, the process tables under
+    /// `stackshot`), as a public .ips parser's test holds it; here SpringBoard's.
+    @Test("a system watchdog report (409) is said in a note: which system process, when, why; no event; a kind not read (238) is named; every line accounted for")
+    func systemWatchdogAndUnreadKinds() {
         let report = """
-        {"bug_type":"409","timestamp":"2024-03-18 03:02:15.00 -0700","os_version":"iPhone OS 17.4 (21E219)","incident_id":"1A2B3C4D-0000-4000-8000-000000000001"}
+        {"name":"SpringBoard","timestamp":"2024-03-18 03:02:15.00 -0700","os_version":"iPhone OS 17.4 (21E219)","incident_id":"1A2B3C4D-0000-4000-8000-000000000001","bug_type":"409","app_name":"SpringBoard"}
         {
           "bug_type" : "409",
           "procName" : "SpringBoard",
-          "pid" : 34
+          "pid" : 34,
+          "termination" : {
+            "namespace" : "WATCHDOG",
+            "code" : 1,
+            "indicator" : "monitoring timed out for service",
+            "details" : [
+              "(1 monitored services unresponsive): checkin with service: SpringBoard (0 induced crashes) returned not alive with context:",
+              "is_alive_func returned unhealthy"
+            ]
+          },
+          "stackshot" : {"processByPid" : {"34" : {"pid" : 34, "procname" : "SpringBoard", "threadById" : {}}}}
         }
 
         """
@@ -114,8 +127,13 @@ struct CrashReportTests {
         #expect(outcome.format == .crashReport)
         #expect(outcome.events.isEmpty)
         #expect(outcome.diagnostics.map(\.code) == [.unreadReport])
-        #expect(outcome.diagnostics.first?.message == "a report of bug_type 409 (system watchdog): not read (crash 309 and JetsamEvent 298 are)")
+        #expect(outcome.diagnostics.first?.message == "a system watchdog report (bug_type 409): SpringBoard [34] was killed at 2024-03-18 03:02:15.00 -0700 by WATCHDOG: monitoring timed out for service ((1 monitored services unresponsive): checkin with service: SpringBoard (0 induced crashes) returned not alive with context:) — a system process, not an app launch; apps on screen then may have ended with it")
         #expect(Self.accounted(outcome))
+        let launchDiagnostics = Self.read(Array((#"{"bug_type":"238","timestamp":"2024-03-18 03:02:15.00 -0700","app_name":"Ledger"}"# + "\n{\n  \"procName\" : \"Ledger\"\n}\n").utf8))
+        #expect(launchDiagnostics.events.isEmpty)
+        #expect(launchDiagnostics.diagnostics.map(\.message) == ["a report of bug_type 238 (app launch diagnostics): not read (no public sample of its body was found to read it from)"])
+        let hang = Self.read(Array((#"{"bug_type":"385","app_name":"Ledger"}"# + "\n{}\n").utf8))
+        #expect(hang.diagnostics.map(\.message) == ["a report of bug_type 385 (resource exception): not read (crash 309 and JetsamEvent 298 are)"])
     }
 
     @Test("a termination after a 20 MB threads value on one line is still found; the threads are not kept")

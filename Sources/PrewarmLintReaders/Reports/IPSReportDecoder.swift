@@ -9,8 +9,9 @@ import PrewarmLintModel
 /// often on one line — is passed over without being stored. Memory is bounded whatever the report's size, and
 /// nothing recurses.
 ///
-/// `bug_type` 309 (crash) and 298 (JetsamEvent) are read; other kinds (238 app launch diagnostics, 409 system
-/// watchdog, 385 resource exceptions, hangs, panics) are named in a note and passed over. See ``CrashReport``
+/// `bug_type` 309 (crash) and 298 (JetsamEvent) are read as events; 409 (a system watchdog: SpringBoard, backboardd
+/// or WindowServer killed for not answering) is said in a note — a system process, no app's event; other kinds
+/// (238 app launch diagnostics, 385 resource exceptions, hangs, panics) are named in a note and passed over. See ``CrashReport``
 /// for the events a report becomes.
 struct IPSReportDecoder: LogDecoder {
     let format = LogFormat.crashReport
@@ -158,10 +159,26 @@ struct IPSReportDecoder: LogDecoder {
                                                 message: "the report's metadata line is over 1 MiB: not read", origin: origin, lineCount: 0))
         }
         let kind = bugType ?? fieldText("bug_type")
+        if kind == "409" {
+            // A system watchdog (SystemWatchdogCrash): a system process (SpringBoard, backboardd, WindowServer) stopped
+            // answering its watchdog and was killed. Not an app's event — a note of what it says, for the context
+            // of the sessions around it.
+            let process = fieldText("procName") ?? metadataName ?? "a system process"
+            let pid = fieldText("pid").flatMap { Int($0) }.flatMap { $0 > 0 ? " [\($0)]" : nil } ?? ""
+            let why = [member("namespace", of: "termination"), member("indicator", of: "termination")].compactMap { $0 }.joined(separator: ": ")
+            let details = strings(in: "details", of: "termination").first.map { " (\($0.prefix(200)))" } ?? ""
+            let when = metadataTimestamp.map { " at \($0)" } ?? ""
+            diagnostics.append(ReaderDiagnostic(code: .unreadReport, severity: .note,
+                                                message: "a system watchdog report (bug_type 409): \(process)\(pid) was killed\(when)\(why.isEmpty ? "" : " by \(why)")\(details) — a system process, not an app launch; apps on screen then may have ended with it",
+                                                origin: origin, lineCount: 0))
+            finish(events: [], diagnostics: diagnostics, emit: emit)
+            return
+        }
         if let kind, kind != "309", kind != "298" {
             let name = Self.kinds[kind].map { "\(kind) (\($0))" } ?? kind
+            let why = kind == "238" ? "no public sample of its body was found to read it from" : "crash 309 and JetsamEvent 298 are"
             diagnostics.append(ReaderDiagnostic(code: .unreadReport, severity: .note,
-                                                message: "a report of bug_type \(name): not read (crash 309 and JetsamEvent 298 are)", origin: origin,
+                                                message: "a report of bug_type \(name): not read (\(why))", origin: origin,
                                                 lineCount: 0))
             finish(events: [], diagnostics: diagnostics, emit: emit)
             return

@@ -184,7 +184,7 @@ struct MetricKitDecoder: LogDecoder {
             let bundleID = fields["bundleIdentifier"]
             if bundleID == nil { unnamed += 1 }
             let pid = fields["pid"].flatMap { Int($0) }
-            events.append((LogEvent(timestamp: time, process: bundleID ?? "unknown", pid: pid, type: .fault, message: message,
+            events.append((LogEvent(timestamp: time, process: bundleID ?? "unknown", pid: pid, type: diagnostic.kind == "crashDiagnostics" ? .fault : .default, message: message,
                                     origin: EventOrigin(input: configuration.inputName, line: diagnostic.line, byteOffset: diagnostic.byteOffset),
                                     reportedBundleID: bundleID), 0))
         }
