@@ -35,6 +35,12 @@ public struct SessionTimelineReporter: Sendable {
             let detail = point.reportedMilliseconds.map { "app says \(PhaseSummary.duration($0))" }
             entries.append((point.time, point.isMarker ? "▸ \(point.name)" : point.name.replacingOccurrences(of: "-", with: " "), point.evidence, detail))
         }
+        // What a report says of the process that no log line does: the launch MetricKit measured, the lock state.
+        for event in session.events where event.meaning == .slowLaunchDiagnostic || event.meaning == .deviceLockState {
+            let label = event.meaning == .slowLaunchDiagnostic ? "slow launch" : "lock state"
+            let detail = event.meaning == .slowLaunchDiagnostic ? "MetricKit launchDuration \(event.detail ?? "?")" : String(event.firstLine)
+            entries.append((event.time, label, event.origin, detail))
+        }
         entries = entries.enumerated().sorted { lhs, rhs in
             let a = lhs.element.time.microsecondsSinceEpoch, b = rhs.element.time.microsecondsSinceEpoch
             return a != b ? a < b : lhs.offset < rhs.offset

@@ -121,12 +121,13 @@ public struct LaunchSession: Sendable, Hashable {
     }
 
     /// The session without its kept lines but those that are points of the launch (the app's
-    /// lifecycle callbacks and named markers): what reports and statistics need, a few hundred bytes.
+    /// lifecycle callbacks and named markers) and what a report says of it (the launch MetricKit measured, the
+    /// lock state): what reports and statistics need, a few hundred bytes.
     public func outline() -> LaunchSession {
         var outline = self
         outline.events = []
         for index in events.indices where events[index].meaning == .appLifecycle || events[index].meaning == .launchMarker
-            || events[index].pointName != nil {
+            || events[index].meaning == .slowLaunchDiagnostic || events[index].meaning == .deviceLockState || events[index].pointName != nil {
             outline.events.append(events[index])
         }
         return outline

@@ -206,7 +206,7 @@ public struct LaunchSessionBuilder: Sendable {
         switch meaning {
         case .tap, .prewarmRequest, .userLaunchRequest, .backgroundLaunchRequest, .debuggerLaunchRequest, .launchRequest, .processStart,
              .suspension, .activation, .appLifecycle, .termination, .pendingExit, .watchdog, .watchdogNotEnforced, .keychainFailure,
-             .dataProtectionFailure:
+             .dataProtectionFailure, .slowLaunchDiagnostic:
             true
         default:
             false
