@@ -57,10 +57,10 @@ public enum LogFormat: String, Sendable, Hashable, CaseIterable, Codable {
         case .plist: "property list (XML)"
         case .binaryPlist: "property list (binary)"
         case .xctrace: "xctrace export (XML)"
-        case .crashReport: "crash or jetsam report (.ips JSON)"
+        case .crashReport: "crash, jetsam or system watchdog report (.ips JSON)"
         case .crashReportText: "crash report (text)"
         case .metricKit: "MetricKit JSON (diagnostic or metric payloads)"
-        case .tarArchive: "tar archive (a sysdiagnose): its crash and jetsam reports"
+        case .tarArchive: "tar archive (a sysdiagnose): its reports, text logs and unified log"
         }
     }
 }
