@@ -60,6 +60,11 @@ extension MarkdownReporter: ReportRenderer {
     public var formatName: String { "markdown" }
 }
 
+extension HTMLReporter: ReportRenderer {
+    /// `html`.
+    public var formatName: String { "html" }
+}
+
 extension GitHubAnnotationReporter: ReportRenderer {
     /// `github`.
     public var formatName: String { "github" }
@@ -77,6 +82,6 @@ public enum ReportRenderers {
     public static func builtIn(rules: [RuleDescription], color: Bool = false, failOn: Severity = .error,
                                markers: [LintConfiguration.Marker] = []) -> [any ReportRenderer] {
         [FindingTextReporter(color: color, markers: markers), JSONReportRenderer(), FindingNDJSONReporter(), SARIFReporter(rules: rules),
-         MarkdownReporter(), GitHubAnnotationReporter(), JUnitReporter(failOn: failOn)]
+         MarkdownReporter(), HTMLReporter(), GitHubAnnotationReporter(), JUnitReporter(failOn: failOn)]
     }
 }

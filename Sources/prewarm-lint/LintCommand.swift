@@ -4,7 +4,7 @@ import PrewarmLint
 
 /// The report formats of `lint`.
 enum ReportFormat: String, ExpressibleByArgument, CaseIterable {
-    case text, json, ndjson, sarif, markdown, github, junit
+    case text, json, ndjson, sarif, markdown, html, github, junit
 
     func renderer(rules: [RuleDescription], color: Bool, failOn: Severity, markers: [LintConfiguration.Marker] = []) -> any ReportRenderer {
         ReportRenderers.builtIn(rules: rules, color: color, failOn: failOn, markers: markers).first { $0.formatName == rawValue }!

@@ -1,0 +1,471 @@
+import PrewarmLintModel
+import PrewarmLintRules
+import PrewarmLintSessions
+
+/// One self-contained HTML page (`--format html`): no network, no font or script from elsewhere — inline CSS, one
+/// inline SVG per session and a few lines of script.
+///
+/// On top, what a reader wants first: the run's summary, sessions per kind, findings per rule and severity, launch
+/// medians. Then, per app, each session as a bar on its own time axis: its phases coloured (prewarmed, the launch
+/// the user waited for, running, in the background), a long suspension drawn as a break of the axis with its
+/// length written on it, each milestone a tick, each finding a marker at its first evidence line — hover shows
+/// what it is, a click opens the finding with the lines that prove it. Below the bar, the milestones in words.
+///
+/// It stays readable from one session to thousands: sessions are grouped by app; an app's sessions come in pages
+/// of ``pageSize``, the first open and the others folded (a folded page is not laid out, so a page of 2,000
+/// sessions opens at once); apps beyond the first few are folded too. The output depends only on the report:
+/// no generation date, no random ids.
+public struct HTMLReporter: Sendable {
+    /// Sessions per page of an app.
+    public static let pageSize = 100
+    /// Apps shown unfolded; the others are listed folded.
+    static let openApps = 8
+    /// Findings shown in full per rule in the findings section; the rest are counted.
+    static let findingsShownPerRule = 50
+
+    /// A reporter; it has no settings.
+    public init() {}
+
+    /// The page.
+    public func render(_ report: LintReport) -> String {
+        var out = ""
+        render(report) { out += $0 }
+        return out
+    }
+
+    /// The page, written in pieces (a page per app and per session page).
+    public func render(_ report: LintReport, to output: (String) -> Void) {
+        var findingsBySession: [String: [(index: Int, finding: Finding)]] = [:]
+        for (index, finding) in report.findings.enumerated() { findingsBySession[finding.sessionID, default: []].append((index, finding)) }
+        output(Self.head)
+        output("<header><h1>prewarm-lint report</h1>")
+        let summary = FindingTextReporter().summary(report)
+        output("<p class=\"summary\">\(Self.escape(summary.prefix(1).uppercased() + summary.dropFirst())).</p>")
+        if report.partial { output("<p class=\"warning\">Interrupted: this report is partial.</p>") }
+        let unreadable = report.inputs.filter { $0.error != nil }
+        if !unreadable.isEmpty {
+            output("<p class=\"warning\">\(unreadable.count) input\(unreadable.count == 1 ? " was" : "s were") not read: "
+                   + unreadable.prefix(5).map { "<code>\(Self.escape($0.path))</code> (\(Self.escape($0.error ?? "")))" }.joined(separator: ", ")
+                   + (unreadable.count > 5 ? " and \(unreadable.count - 5) more" : "") + "</p>")
+        }
+        output("</header>\n")
+        output(Self.overview(report))
+        let reference = Axis.reference(zip(report.sessions, report.sessionIDs).map { ($0, findingsBySession[$1] ?? []) })
+        output(Self.legend(reference: reference))
+        output("<section id=\"sessions\"><h2>Sessions</h2>\n")
+        if report.sessions.isEmpty { output("<p>No launch session in these logs.</p>\n") }
+        // Grouped by app, apps in the order their first session appears (the report's order).
+        var apps: [(name: String, members: [Int])] = []
+        var appIndex: [String: Int] = [:]
+        for (index, session) in report.sessions.enumerated() {
+            let name = session.app.bundleID ?? session.app.processName ?? "unknown app"
+            if let at = appIndex[name] { apps[at].members.append(index) } else {
+                appIndex[name] = apps.count
+                apps.append((name, [index]))
+            }
+        }
+        for (position, app) in apps.enumerated() {
+            let kinds = Self.kindCounts(app.members.map { report.sessions[$0] })
+            let findingCount = app.members.reduce(0) { $0 + (findingsBySession[report.sessionIDs[$1]]?.count ?? 0) }
+            output("<details class=\"app\"\(position < Self.openApps ? " open" : "")><summary><span class=\"app-name\">\(Self.escape(app.name))</span> "
+                   + "<span class=\"muted\">\(app.members.count) session\(app.members.count == 1 ? "" : "s") (\(Self.escape(kinds)))"
+                   + "\(findingCount > 0 ? ", \(findingCount) finding\(findingCount == 1 ? "" : "s")" : "")</span></summary>\n")
+            let pages = stride(from: 0, to: app.members.count, by: Self.pageSize).map { Array(app.members[$0..<min($0 + Self.pageSize, app.members.count)]) }
+            for (pageIndex, page) in pages.enumerated() {
+                if pages.count > 1 {
+                    output("<details class=\"page\"\(pageIndex == 0 ? " open" : "")><summary>sessions \(pageIndex * Self.pageSize + 1)–\(pageIndex * Self.pageSize + page.count) of \(app.members.count)</summary>\n")
+                }
+                var chunk = ""
+                for index in page {
+                    chunk += Self.session(report.sessions[index], id: report.sessionIDs[index], findings: findingsBySession[report.sessionIDs[index]] ?? [],
+                                          reference: reference)
+                }
+                output(chunk)
+                if pages.count > 1 { output("</details>\n") }
+            }
+            output("</details>\n")
+        }
+        output("</section>\n")
+        output(Self.findings(report))
+        output(Self.diagnostics(report))
+        output("<footer>prewarm-lint \(Self.escape(report.toolVersion)), report schema \(LintReport.schemaVersion)\(report.partial ? "; interrupted, partial" : "")</footer>\n")
+        output(Self.script)
+        output("</body></html>\n")
+    }
+
+    // MARK: The overview
+
+    static func overview(_ report: LintReport) -> String {
+        var out = "<section id=\"overview\" class=\"cards\">\n<div class=\"card\"><h2>Sessions per kind</h2><table>"
+        var byKind: [LaunchSession.Kind: Int] = [:]
+        for session in report.sessions { byKind[session.kind, default: 0] += 1 }
+        for kind in LaunchSession.Kind.allCases where byKind[kind] != nil {
+            out += "<tr><td><span class=\"swatch kind-\(kind.rawValue)\"></span>\(kind.rawValue)</td><td class=\"number\">\(byKind[kind]!)</td></tr>"
+        }
+        if byKind.isEmpty { out += "<tr><td>none</td><td class=\"number\">0</td></tr>" }
+        out += "</table></div>\n<div class=\"card\"><h2>Findings per rule</h2><table>"
+        var perRule: [String: (severity: Severity, count: Int)] = [:]
+        for finding in report.findings {
+            let entry = perRule[finding.ruleID]
+            perRule[finding.ruleID] = (max(entry?.severity ?? finding.severity, finding.severity), (entry?.count ?? 0) + 1)
+        }
+        for (rule, entry) in perRule.sorted(by: { $0.value.count != $1.value.count ? $0.value.count > $1.value.count : $0.key < $1.key }) {
+            out += "<tr><td><a href=\"#rule-\(rule)\"><code>\(escape(rule))</code></a></td><td><span class=\"severity \(entry.severity.rawValue)\">\(entry.severity.rawValue)</span></td><td class=\"number\">\(entry.count)</td></tr>"
+        }
+        if perRule.isEmpty { out += "<tr><td>none</td><td></td><td class=\"number\">0</td></tr>" }
+        out += "</table></div>\n<div class=\"card\"><h2>Launch the user waited for</h2><table>"
+        var launches: [LaunchSession.Kind: [Int64]] = [:]
+        for session in report.sessions {
+            if let launch = session.userPerceivedLaunch { launches[session.kind, default: []].append(launch.microseconds) }
+        }
+        let all = launches.values.flatMap { $0 }
+        if all.isEmpty {
+            out += "<tr><td colspan=\"2\">no launch the user waited for is in these logs</td></tr>"
+        } else {
+            out += "<tr><td>median of \(all.count)</td><td class=\"number\">\(escape(SpokenDuration.text(microseconds: median(all))))</td></tr>"
+            for kind in LaunchSession.Kind.allCases {
+                guard let values = launches[kind], values.count < all.count else { continue }
+                out += "<tr><td>\(kind.rawValue) (\(values.count))</td><td class=\"number\">\(escape(SpokenDuration.text(microseconds: median(values))))</td></tr>"
+            }
+        }
+        let waits = report.sessions.compactMap { $0.milliseconds(from: .prewarmRequest, to: .activation) }.map { Int64($0) * 1000 }
+        if !waits.isEmpty {
+            out += "<tr><td>prewarm → activation, median of \(waits.count)</td><td class=\"number\">\(escape(SpokenDuration.text(microseconds: median(waits))))</td></tr>"
+        }
+        out += "</table></div>\n</section>\n"
+        return out
+    }
+
+    static func median(_ values: [Int64]) -> Int64 {
+        let sorted = values.sorted()
+        return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+    }
+
+    static func kindCounts(_ sessions: [LaunchSession]) -> String {
+        var counts: [LaunchSession.Kind: Int] = [:]
+        for session in sessions { counts[session.kind, default: 0] += 1 }
+        return LaunchSession.Kind.allCases.compactMap { kind in counts[kind].map { "\($0) \(kind.rawValue)" } }.joined(separator: ", ")
+    }
+
+    // MARK: A session
+
+    /// The phase a stretch of the session's life belongs to, by colour.
+    enum Phase: String {
+        case prewarm, suspended, launch, running, background
+    }
+
+    /// One session: its heading, its bar, its milestones in words and its findings' markers.
+    static func session(_ session: LaunchSession, id: String, findings: [(index: Int, finding: Finding)], reference: Int64) -> String {
+        var out = "<article class=\"session\" id=\"\(anchor(id))\"><div class=\"meta\"><code>\(escape(id))</code>"
+        if let pid = session.app.pid { out += " <span class=\"muted\">pid \(pid)</span>" }
+        if let name = session.app.processName, name != session.app.bundleID { out += " <span class=\"muted\">(\(escape(name)))</span>" }
+        out += " <span class=\"kind kind-\(session.kind.rawValue)\">\(session.kind.rawValue)</span> <span class=\"confidence\">\(session.confidence.rawValue)</span>"
+        if let launch = session.userPerceivedLaunch {
+            out += " <span class=\"launch\">launch \(escape(SpokenDuration.text(microseconds: launch.microseconds)))</span>"
+        }
+        for (index, finding) in findings {
+            out += " <a class=\"badge severity \(finding.severity.rawValue)\" href=\"#finding-\(index + 1)\" data-finding=\"finding-\(index + 1)\">\(escape(finding.ruleID))</a>"
+        }
+        out += "</div>\n" + bar(session, findings: findings, reference: reference) + "\n"
+        var steps = steps(session)
+        let scaled = Axis(Axis.times(of: session, findings: findings)).scaledMicroseconds
+        if scaled > reference { steps += " <span class=\"muted\">(its bar is drawn to its own scale: \(escape(SpokenDuration.text(microseconds: scaled))) wide)</span>" }
+        out += "<p class=\"steps\">" + steps + "</p>\n"
+        if session.evidenceIncomplete {
+            out += "<p class=\"incomplete\">evidence incomplete: " + session.incompleteEvidence.map(escape).joined(separator: "; ") + "</p>\n"
+        }
+        return out + "</article>\n"
+    }
+
+    /// Where each point of the session goes on its bar: times in order, a gap much longer than the rest (a
+    /// suspension of hours beside milliseconds of launch) replaced by a fixed-width break.
+    struct Axis {
+        static let width = 1000.0, margin = 12.0, breakWidth = 56.0
+        var times: [Int64]
+        var positions: [Double]
+        /// The breaks: the x where each starts, and the time it stands for.
+        var breaks: [(x: Double, microseconds: Int64)]
+
+        /// The time drawn to scale (all but the breaks).
+        var scaledMicroseconds: Int64 = 0
+
+        /// An axis for `times`, drawn so that `reference` microseconds fill the width (the report's sessions share it,
+        /// so bars compare); a session whose time to scale is longer is drawn to its own, narrower scale.
+        init(_ times: [Int64], reference: Int64 = 0) {
+            let unique = Array(Set(times)).sorted()
+            self.times = unique
+            breaks = []
+            guard unique.count > 1 else {
+                positions = unique.map { _ in Self.margin }
+                return
+            }
+            let gaps = zip(unique.dropFirst(), unique).map { $0 - $1 }
+            let ordered = gaps.sorted()
+            let typical = max(ordered[ordered.count / 2], 1)
+            // A break: over a minute, or over 10 s and 20 times the middle gap (so a cold launch's 1.2 s stays to scale).
+            let broken = gaps.map { $0 > 60_000_000 || ($0 > 10_000_000 && $0 > 20 * typical) }
+            let scaled = zip(gaps, broken).reduce(Int64(0)) { $0 + ($1.1 ? 0 : $1.0) }
+            scaledMicroseconds = scaled
+            let breakCount = Double(broken.filter { $0 }.count)
+            let span = Self.width - 2 * Self.margin - breakCount * Self.breakWidth
+            let perMicrosecond = span / Double(max(scaled, reference, 1))
+            var x = Self.margin
+            positions = [x]
+            for (gap, isBreak) in zip(gaps, broken) {
+                if isBreak {
+                    breaks.append((x, gap))
+                    x += Self.breakWidth
+                } else {
+                    x += perMicrosecond * Double(gap)
+                }
+                positions.append(x)
+            }
+        }
+
+        /// The times on a session's bar: its milestones and its findings' first evidence lines.
+        static func times(of session: LaunchSession, findings: [(index: Int, finding: Finding)]) -> [Int64] {
+            var times = session.milestones.map(\.time.microsecondsSinceEpoch) + findings.compactMap { $0.finding.evidence.first?.time.microsecondsSinceEpoch }
+            if times.isEmpty, let start = session.start { times = [start.microsecondsSinceEpoch] }
+            return times
+        }
+
+        /// What fills the width for these sessions: the time to scale of the longest but a tenth of them, kept between
+        /// 2 s and 60 s (a day of 300 ms launches still shows them as bars; a few long sessions do not squash the rest —
+        /// they are drawn to their own scale, and say so).
+        static func reference(_ sessions: [(LaunchSession, [(index: Int, finding: Finding)])]) -> Int64 {
+            let spans = sessions.map { Axis(times(of: $0.0, findings: $0.1)).scaledMicroseconds }.sorted()
+            guard !spans.isEmpty else { return 2_000_000 }
+            return min(max(spans[(spans.count - 1) * 9 / 10], 2_000_000), 60_000_000)
+        }
+
+        func x(_ time: Int64) -> Double {
+            guard let index = times.firstIndex(where: { $0 >= time }) else { return positions.last ?? Self.width / 2 }
+            return positions[index]
+        }
+    }
+
+    static func bar(_ session: LaunchSession, findings: [(index: Int, finding: Finding)], reference: Int64) -> String {
+        let milestones = session.milestones.sorted { $0.time.microsecondsSinceEpoch < $1.time.microsecondsSinceEpoch }
+        let axis = Axis(Axis.times(of: session, findings: findings), reference: reference)
+        var svg = "<svg class=\"bar\" viewBox=\"0 0 1000 40\" role=\"img\" aria-label=\"timeline of \(escape(session.kind.rawValue))\">"
+        svg += "<line class=\"axis\" x1=\"\(Axis.margin)\" y1=\"20\" x2=\"\(Axis.width - Axis.margin)\" y2=\"20\"/>"
+        // Phases between consecutive milestones.
+        let activation = session.milestone(.activation)?.time.microsecondsSinceEpoch
+        let launch = session.userPerceivedLaunch
+        for (from, to) in zip(milestones, milestones.dropFirst()) {
+            let start = from.time.microsecondsSinceEpoch, end = to.time.microsecondsSinceEpoch
+            guard end > start else { continue }
+            let phase: Phase
+            if let launch, start >= launch.start.time.microsecondsSinceEpoch, end <= launch.end.time.microsecondsSinceEpoch {
+                phase = .launch
+            } else if let activation, start >= activation {
+                phase = session.kind == .coldLaunch || session.kind == .debuggerLaunch || launch != nil ? .running : .launch
+            } else if from.name == .suspended {
+                phase = .suspended
+            } else if session.wasPrewarmed {
+                phase = .prewarm
+            } else if session.kind == .coldLaunch || session.kind == .debuggerLaunch {
+                phase = .launch
+            } else {
+                phase = .background
+            }
+            let x1 = axis.x(start), x2 = axis.x(end)
+            svg += "<rect class=\"phase \(phase.rawValue)\" x=\(attribute(format(x1))) y=\"13\" width=\(attribute(format(max(x2 - x1, 2)))) height=\"14\">"
+                + "<title>\(phase.rawValue): \(escape(SessionTimelineReporter.label(from.name))) → \(escape(SessionTimelineReporter.label(to.name))), \(escape(SpokenDuration.text(microseconds: end - start)))</title></rect>"
+        }
+        for (x, microseconds) in axis.breaks {
+            let middle = x + Axis.breakWidth / 2
+            svg += "<g class=\"break\"><rect x=\(attribute(format(x))) y=\"8\" width=\(attribute(format(Axis.breakWidth))) height=\"24\"/>"
+                + "<path d=\"M\(format(middle - 6)) 6 l6 7 l-6 7 l6 7 l-6 7\"/><path d=\"M\(format(middle + 2)) 6 l6 7 l-6 7 l6 7 l-6 7\"/>"
+                + "<text x=\(attribute(format(middle))) y=\"39\">\(escape(SpokenDuration.text(microseconds: microseconds)))</text>"
+                + "<title>\(escape(SpokenDuration.text(microseconds: microseconds))) not drawn to scale</title></g>"
+        }
+        for milestone in milestones {
+            let x = format(axis.x(milestone.time.microsecondsSinceEpoch))
+            svg += "<line class=\"tick \(milestone.name.rawValue)\" x1=\(attribute(x)) y1=\"9\" x2=\(attribute(x)) y2=\"31\">"
+                + "<title>\(escape(SessionTimelineReporter.label(milestone.name))) \(escape(clock(milestone.time)))\(milestone.detail.map { " — " + escape($0) } ?? "") (\(escape(milestone.evidence.description)))</title></line>"
+        }
+        var lastMarker = -100.0
+        for (index, finding) in findings {
+            guard let time = finding.evidence.first?.time.microsecondsSinceEpoch else { continue }
+            // Findings of one line side by side, not on top of each other.
+            var position = axis.x(time)
+            if position < lastMarker + 11 { position = lastMarker + 11 }
+            lastMarker = position
+            let x = format(position)
+            svg += "<a href=\"#finding-\(index + 1)\" data-finding=\"finding-\(index + 1)\"><circle class=\"marker \(finding.severity.rawValue)\" cx=\(attribute(x)) cy=\"6\" r=\"5\">"
+                + "<title>\(escape(finding.ruleID)): \(escape(finding.message))</title></circle></a>"
+        }
+        return svg + "</svg>"
+    }
+
+    /// The milestones in words: `prewarm request 06:02:11.118 → process start +45 ms → … suspended ⟿ 2 h 12 min ⟿ activation`.
+    static func steps(_ session: LaunchSession) -> String {
+        let milestones = session.milestones.sorted { $0.time.microsecondsSinceEpoch < $1.time.microsecondsSinceEpoch }
+        guard let first = milestones.first else { return "<span class=\"muted\">no milestone in the logs</span>" }
+        var parts = ["\(escape(SessionTimelineReporter.label(first.name))) <time>\(escape(clock(first.time)))</time>"]
+        for (previous, milestone) in zip(milestones, milestones.dropFirst()) {
+            let gap = milestone.time.microsecondsSinceEpoch - previous.time.microsecondsSinceEpoch
+            parts.append("<span class=\"gap\">+\(escape(SpokenDuration.text(microseconds: gap)))</span> \(escape(SessionTimelineReporter.label(milestone.name)))")
+        }
+        return parts.joined(separator: " → ")
+    }
+
+    /// `06:02:11.118`.
+    static func clock(_ time: LogTimestamp) -> String {
+        String(time.iso8601.dropFirst(11).prefix(12))
+    }
+
+    // MARK: Findings and diagnostics
+
+    static func findings(_ report: LintReport) -> String {
+        var out = "<section id=\"findings\"><h2>Findings</h2>\n"
+        if report.findings.isEmpty { out += "<p>None.</p>\n" }
+        var order: [String] = []
+        var byRule: [String: [Int]] = [:]
+        for (index, finding) in report.findings.enumerated() {
+            if byRule[finding.ruleID] == nil { order.append(finding.ruleID) }
+            byRule[finding.ruleID, default: []].append(index)
+        }
+        for rule in order {
+            let indices = byRule[rule]!
+            out += "<h3 id=\"rule-\(rule)\"><code>\(escape(rule))</code> <span class=\"muted\">(\(indices.count))</span></h3>\n"
+            for index in indices.prefix(findingsShownPerRule) {
+                let finding = report.findings[index]
+                out += "<details class=\"finding\" id=\"finding-\(index + 1)\"><summary><span class=\"severity \(finding.severity.rawValue)\">\(finding.severity.rawValue)</span> "
+                    + "<a href=\"#\(anchor(finding.sessionID))\"><code>\(escape(finding.sessionID))</code></a> \(escape(finding.message))</summary><pre>"
+                for evidence in finding.evidence {
+                    out += "\(escape(evidence.origin.description)) \(escape(evidence.time.iso8601)) [\(escape(evidence.label))]\n  \(escape(evidence.text))\n"
+                }
+                out += "</pre>"
+                if let missing = finding.missingEvidence { out += "<p class=\"incomplete\">evidence incomplete: \(escape(missing))</p>" }
+                out += "</details>\n"
+            }
+            if indices.count > findingsShownPerRule {
+                out += "<p class=\"muted\">…and \(indices.count - findingsShownPerRule) more (all in <code>--format json</code>).</p>\n"
+            }
+        }
+        return out + "</section>\n"
+    }
+
+    static func diagnostics(_ report: LintReport) -> String {
+        guard !report.diagnostics.isEmpty else { return "" }
+        let shown = min(report.diagnostics.count, 100)
+        var out = "<section id=\"diagnostics\"><details><summary>\(report.diagnostics.count) reading diagnostic\(report.diagnostics.count == 1 ? "" : "s")"
+        out += shown < report.diagnostics.count ? " (the first \(shown))" : ""
+        out += "</summary><pre>"
+        for diagnostic in report.diagnostics.prefix(shown) { out += escape(diagnostic.description) + "\n" }
+        return out + "</pre></details></section>\n"
+    }
+
+    // MARK: Text
+
+    /// An HTML id from a session id (`com.example.ledger#2` → `session-com.example.ledger-2`).
+    static func anchor(_ id: String) -> String {
+        "session-" + String(id.unicodeScalars.map { scalar -> Character in
+            scalar.isASCII && (scalar.properties.isAlphabetic || scalar.properties.numericType != nil || scalar == "." || scalar == "_" || scalar == "-")
+                ? Character(scalar) : "-"
+        })
+    }
+
+    static func format(_ value: Double) -> String {
+        let tenths = Int((value * 10).rounded())
+        return tenths % 10 == 0 ? "\(tenths / 10)" : "\(tenths / 10).\(abs(tenths % 10))"
+    }
+
+    static func attribute(_ value: String) -> String { "\"\(value)\"" }
+
+    /// Text and attribute escaping.
+    static func escape<S: StringProtocol>(_ text: S) -> String {
+        var out = ""
+        for character in text {
+            switch character {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            default: out.append(character)
+            }
+        }
+        return out
+    }
+
+    static func legend(reference: Int64) -> String {
+        """
+        <p class="legend"><span class="swatch phase prewarm"></span>prewarmed, before the user \
+        <span class="swatch phase suspended"></span>suspended \
+        <span class="swatch phase launch"></span>the launch the user waited for \
+        <span class="swatch phase running"></span>running \
+        <span class="swatch phase background"></span>in the background \
+        <span class="swatch break-swatch"></span>a long wait, not to scale \
+        <span class="dot error"></span>error <span class="dot warning"></span>warning <span class="dot info"></span>info (click for the lines). \
+        Bars share one scale: the full width is \(escape(SpokenDuration.text(microseconds: reference))).</p>
+
+        """
+    }
+
+    static let head = """
+        <!doctype html>
+        <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>prewarm-lint report</title>
+        <style>
+        :root{--fg:#1f2328;--muted:#656d76;--line:#d0d7de;--bg:#fff;--card:#f6f8fa;--prewarm:#8250df;--suspended:#c8ccd1;--launch:#0969da;--running:#9fb3c8;--background:#1a7f64;--error:#cf222e;--warning:#bf8700;--info:#0969da}
+        @media (prefers-color-scheme:dark){:root{--fg:#e6edf3;--muted:#8d96a0;--line:#30363d;--bg:#0d1117;--card:#161b22;--suspended:#484f58;--running:#3d5a78}}
+        body{font:14px/1.45 -apple-system,"Segoe UI",Helvetica,Arial,sans-serif;color:var(--fg);background:var(--bg);margin:0 auto;padding:16px 24px;max-width:1200px}
+        h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:18px 0 8px}h3{font-size:15px;margin:14px 0 6px}
+        code,pre,time{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:12.5px}
+        pre{background:var(--card);padding:8px;overflow:auto;white-space:pre-wrap;word-break:break-word;margin:6px 0}
+        .summary{margin:0 0 8px}.muted{color:var(--muted)}.warning{color:var(--error);font-weight:600}
+        .cards{display:flex;flex-wrap:wrap;gap:12px}.card{background:var(--card);border:1px solid var(--line);border-radius:6px;padding:4px 12px 10px;flex:1 1 300px}
+        table{border-collapse:collapse;width:100%}td{padding:2px 6px;border-bottom:1px solid var(--line)}td.number{text-align:right;font-variant-numeric:tabular-nums}
+        .swatch{display:inline-block;width:12px;height:12px;border-radius:2px;margin:0 5px -1px 8px;background:var(--muted)}
+        .dot{display:inline-block;width:10px;height:10px;border-radius:50%;margin:0 4px -1px 8px}
+        .dot.error{background:var(--error)}.dot.warning{background:var(--warning)}.dot.info{background:var(--info)}
+        .legend{font-size:12.5px;color:var(--muted);margin:14px 0 0}
+        .swatch.phase.prewarm,.kind-prewarm-then-launch,.kind-prewarm-unused,.kind-prewarm-outcome-unknown{background:var(--prewarm)}
+        .swatch.phase.suspended{background:var(--suspended)}.swatch.phase.launch,.kind-cold-launch{background:var(--launch)}
+        .swatch.phase.running,.kind-resume,.kind-unknown{background:var(--running)}.swatch.phase.background,.kind-background-launch,.kind-debugger-launch{background:var(--background)}
+        .swatch.break-swatch{background:repeating-linear-gradient(135deg,var(--card) 0 3px,var(--muted) 3px 4px)}
+        details.app{border:1px solid var(--line);border-radius:6px;margin:8px 0;padding:4px 10px}details.app>summary{cursor:pointer;font-weight:600;padding:4px 0}
+        details.page>summary{cursor:pointer;color:var(--muted);margin:6px 0}
+        .app-name{font-family:ui-monospace,Menlo,monospace}
+        article.session{border-top:1px solid var(--line);padding:6px 0 4px}
+        .meta{display:flex;flex-wrap:wrap;gap:4px 8px;align-items:baseline}
+        .kind{color:#fff;border-radius:10px;padding:0 8px;font-size:12px}.confidence{color:var(--muted);font-size:12px}.launch{font-weight:600}
+        .badge{font-size:11.5px;border-radius:10px;padding:0 7px;text-decoration:none;color:#fff}
+        .severity{font-size:12px;font-weight:600}.severity.error{color:var(--error)}.severity.warning{color:var(--warning)}.severity.info{color:var(--info)}
+        .badge.severity{color:#fff}.badge.error{background:var(--error)}.badge.warning{background:var(--warning)}.badge.info{background:var(--info)}
+        svg.bar{width:100%;height:auto;display:block;margin:2px 0}
+        svg .axis{stroke:var(--line);stroke-width:1}
+        svg .phase{rx:2}svg .phase.prewarm{fill:var(--prewarm)}svg .phase.suspended{fill:var(--suspended)}svg .phase.launch{fill:var(--launch)}
+        svg .phase.running{fill:var(--running)}svg .phase.background{fill:var(--background)}
+        svg .break rect{fill:var(--bg)}svg .break path{fill:none;stroke:var(--muted);stroke-width:1.5}svg .break text{font-size:10px;fill:var(--muted);text-anchor:middle}
+        svg .tick{stroke:var(--fg);stroke-width:1.5}svg .tick.termination{stroke:var(--error)}svg .tick.tap{stroke-dasharray:2 2}
+        svg .marker{stroke:var(--bg);stroke-width:1.5;cursor:pointer}svg .marker.error{fill:var(--error)}svg .marker.warning{fill:var(--warning)}svg .marker.info{fill:var(--info)}
+        .steps{margin:0;font-size:12.5px;color:var(--muted)}.steps time{color:var(--fg)}.gap{color:var(--fg)}
+        .incomplete{margin:2px 0 0;font-size:12.5px;color:var(--warning)}
+        details.finding{margin:4px 0}details.finding>summary{cursor:pointer}details.finding.flash{outline:2px solid var(--launch)}
+        footer{margin:24px 0 8px;color:var(--muted);font-size:12px}
+        </style></head><body>
+
+        """
+
+    /// A click on a finding's marker or badge opens the finding (its evidence lines) and shows it.
+    static let script = """
+        <script>
+        document.addEventListener("click", function (event) {
+          var link = event.target.closest("[data-finding]");
+          if (!link) return;
+          var finding = document.getElementById(link.getAttribute("data-finding"));
+          if (!finding) return;
+          event.preventDefault();
+          finding.open = true;
+          finding.scrollIntoView({block: "center"});
+          finding.classList.add("flash");
+          setTimeout(function () { finding.classList.remove("flash"); }, 1200);
+        });
+        </script>
+
+        """
+}
