@@ -77,11 +77,14 @@ extension JUnitReporter: ReportRenderer {
 
 /// The built-in renderers, by format name.
 public enum ReportRenderers {
-    /// Every built-in format, configured: SARIF lists `rules`, JUnit fails from `failOn`, text uses
-    /// `color` and places `markers` on its timelines.
+    /// Every built-in format, configured: SARIF lists `rules` (with `helpUri`s from `ruleDocumentationURL`, paths
+    /// relative to `sarifSourceRoot` — see ``SARIFReporter``), JUnit fails from `failOn`, text uses `color` and
+    /// places `markers` on its timelines.
     public static func builtIn(rules: [RuleDescription], color: Bool = false, failOn: Severity = .error,
-                               markers: [LintConfiguration.Marker] = []) -> [any ReportRenderer] {
-        [FindingTextReporter(color: color, markers: markers), JSONReportRenderer(), FindingNDJSONReporter(), SARIFReporter(rules: rules),
+                               markers: [LintConfiguration.Marker] = [], ruleDocumentationURL: String? = nil,
+                               sarifSourceRoot: (root: String, workingDirectory: String)? = nil) -> [any ReportRenderer] {
+        [FindingTextReporter(color: color, markers: markers), JSONReportRenderer(), FindingNDJSONReporter(),
+         SARIFReporter(rules: rules, ruleDocumentationURL: ruleDocumentationURL, sourceRoot: sarifSourceRoot),
          MarkdownReporter(), HTMLReporter(), GitHubAnnotationReporter(), JUnitReporter(failOn: failOn)]
     }
 }

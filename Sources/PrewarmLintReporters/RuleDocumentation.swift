@@ -11,7 +11,20 @@ public struct RuleDocumentation: Sendable {
     public func page(_ rule: RuleDescription) -> String {
         var out = "<!-- Generated from Sources/PrewarmLintRules by `prewarm-lint rules --write-docs docs/rules`. Do not edit. -->\n"
         out += "# `\(rule.id)`: \(rule.name)\n\n"
-        out += "Default severity: **\(rule.defaultSeverity.rawValue)**\n\n"
+        out += help(rule)
+        out += "\n## Fires on\n\nEach example is a log, one event per line as `time process[pid]: message` (a tab starts a continuation "
+        out += "line); `▶` marks the line the finding points at, `E` an error-level event. The tests render every example as a "
+        out += "Console.app copy, as `log show --style ndjson` and as a property list, and check the rule fires exactly there.\n"
+        for example in rule.triggeringExamples { out += Self.example(example) }
+        out += "\n## Stays silent on\n"
+        for example in rule.nonTriggeringExamples { out += Self.example(example) }
+        return out
+    }
+
+    /// What a finding's reader needs of the rule, without its examples: severity, summary, why, options. The
+    /// middle of ``page(_:)``, and SARIF's `help.markdown` (what code scanning shows beside an alert).
+    public func help(_ rule: RuleDescription) -> String {
+        var out = "Default severity: **\(rule.defaultSeverity.rawValue)**\n\n"
         out += rule.summary + "\n\n## Why\n\n" + rule.rationale + "\n"
         if !rule.options.isEmpty {
             out += "\n## Options\n\n| option | default | meaning |\n|---|---:|---|\n"
@@ -22,12 +35,6 @@ public struct RuleDocumentation: Sendable {
             for option in rule.options { out += "    \(option.name): \(Self.number(option.defaultValue))\n" }
             out += "```\n"
         }
-        out += "\n## Fires on\n\nEach example is a log, one event per line as `time process[pid]: message` (a tab starts a continuation "
-        out += "line); `▶` marks the line the finding points at, `E` an error-level event. The tests render every example as a "
-        out += "Console.app copy, as `log show --style ndjson` and as a property list, and check the rule fires exactly there.\n"
-        for example in rule.triggeringExamples { out += Self.example(example) }
-        out += "\n## Stays silent on\n"
-        for example in rule.nonTriggeringExamples { out += Self.example(example) }
         return out
     }
 

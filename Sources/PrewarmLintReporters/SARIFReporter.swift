@@ -7,10 +7,19 @@ import PrewarmLintModel
 public struct SARIFReporter: Sendable {
     /// The rules of the run, listed in the SARIF driver.
     public var rules: [RuleDescription]
+    /// Where each rule's page is: `{id}` in it is replaced by the rule's id (`https://example.com/docs/rules/{id}.md`);
+    /// each rule's `helpUri`. Nil: none is written (the rule's help travels as `help.markdown` either way).
+    public var ruleDocumentationURL: String?
+    /// The checkout the inputs' paths are made relative to (`%SRCROOT%`, written in `originalUriBaseIds`), an
+    /// absolute path; `workingDirectory` is where relative input paths start. Nil: relative paths are taken as
+    /// relative to the checkout already, and no `originalUriBaseIds` is written (code scanning supplies it).
+    public var sourceRoot: (root: String, workingDirectory: String)?
 
     /// A SARIF reporter listing `rules`.
-    public init(rules: [RuleDescription]) {
+    public init(rules: [RuleDescription], ruleDocumentationURL: String? = nil, sourceRoot: (root: String, workingDirectory: String)? = nil) {
         self.rules = rules
+        self.ruleDocumentationURL = ruleDocumentationURL
+        self.sourceRoot = sourceRoot
     }
 
     /// The report in this format.
@@ -28,6 +37,7 @@ public struct SARIFReporter: Sendable {
         writer.beginObject()
         writer.field("name", "prewarm-lint")
         writer.field("semanticVersion", report.toolVersion)
+        if let base = ruleDocumentationURL, let index = Self.documentationIndex(base) { writer.field("informationUri", index) }
         writer.key("rules")
         writer.beginArray()
         for rule in rules {
@@ -38,10 +48,13 @@ public struct SARIFReporter: Sendable {
             text(rule.summary, to: &writer)
             writer.key("fullDescription")
             text(rule.rationale, to: &writer)
+            if let base = ruleDocumentationURL {
+                writer.field("helpUri", base.contains("{id}") ? base.replacing("{id}", with: rule.id) : base + rule.id)
+            }
             writer.key("help")
             writer.beginObject()
-            writer.field("text", rule.rationale)
-            writer.field("markdown", rule.rationale)
+            writer.field("text", rule.summary + "\n\n" + rule.rationale)
+            writer.field("markdown", "# `\(rule.id)`: \(rule.name)\n\n" + RuleDocumentation().help(rule))
             writer.endObject()
             writer.key("defaultConfiguration")
             writer.beginObject()
@@ -52,6 +65,15 @@ public struct SARIFReporter: Sendable {
         writer.endArray()
         writer.endObject()
         writer.endObject()
+        if let sourceRoot {
+            writer.key("originalUriBaseIds")
+            writer.beginObject()
+            writer.key("%SRCROOT%")
+            writer.beginObject()
+            writer.field("uri", "file://" + Self.uri(sourceRoot.root.hasSuffix("/") ? sourceRoot.root : sourceRoot.root + "/"))
+            writer.endObject()
+            writer.endObject()
+        }
         // One code-scanning category for the tool's results (`--category` of upload-sarif, when not given).
         writer.key("automationDetails")
         writer.beginObject()
@@ -153,13 +175,14 @@ public struct SARIFReporter: Sendable {
         writer.beginObject()
         writer.key("artifactLocation")
         writer.beginObject()
-        // An absolute path as a `file://` URI; a relative one relative to the checkout (`%SRCROOT%`), as code
-        // scanning resolves it.
-        if origin.input.hasPrefix("/") {
-            writer.field("uri", "file://" + Self.uri(origin.input))
-        } else {
-            writer.field("uri", Self.uri(origin.input))
+        // A path inside the checkout relative to it (`%SRCROOT%`), as code scanning resolves it; any other as a
+        // `file://` URI.
+        switch Self.place(origin.input, sourceRoot: sourceRoot) {
+        case .inCheckout(let relative):
+            writer.field("uri", Self.uri(relative))
             writer.field("uriBaseId", "%SRCROOT%")
+        case .absolute(let path):
+            writer.field("uri", "file://" + Self.uri(path))
         }
         writer.endObject()
         writer.key("region")
@@ -176,6 +199,35 @@ public struct SARIFReporter: Sendable {
             text(message, to: &writer)
         }
         writer.endObject()
+    }
+
+    enum Place: Equatable { case inCheckout(String), absolute(String) }
+
+    /// Where an input's path points: inside the checkout (relative to it), or elsewhere (absolute). Without a
+    /// source root, a relative path is taken as the checkout's and an absolute one as elsewhere.
+    static func place(_ path: String, sourceRoot: (root: String, workingDirectory: String)?) -> Place {
+        guard let sourceRoot else { return path.hasPrefix("/") ? .absolute(path) : .inCheckout(path) }
+        let absolute = normalized(path.hasPrefix("/") ? path : sourceRoot.workingDirectory + "/" + path)
+        let root = normalized(sourceRoot.root)
+        if absolute.hasPrefix(root == "/" ? "/" : root + "/") { return .inCheckout(String(absolute.dropFirst(root == "/" ? 1 : root.count + 1))) }
+        return .absolute(absolute)
+    }
+
+    /// `/a/./b/../c/` → `/a/c` (the text alone: links are not followed).
+    static func normalized(_ path: String) -> String {
+        var parts: [Substring] = []
+        for part in path.split(separator: "/", omittingEmptySubsequences: true) {
+            if part == "." { continue }
+            if part == ".." { if !parts.isEmpty { parts.removeLast() }; continue }
+            parts.append(part)
+        }
+        return "/" + parts.joined(separator: "/")
+    }
+
+    /// The rules' index from the page pattern: `…/docs/rules/{id}.md` → `…/docs/rules/`.
+    static func documentationIndex(_ pattern: String) -> String? {
+        guard let slash = pattern.lastIndex(of: "/") else { return nil }
+        return String(pattern[...slash])
     }
 
     static func level(_ severity: Severity) -> String {

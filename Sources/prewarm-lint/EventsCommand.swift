@@ -42,8 +42,7 @@ struct EventsCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Diagnostics printed per input (all are counted in the summary).", valueName: "n"))
     var maxDiagnostics = 20
 
-    @Flag(name: .long, help: "Never colour the table, even on a terminal (so does NO_COLOR in the environment).")
-    var noColor = false
+    @OptionGroup var colorOptions: ColorOptions
 
     func validate() throws {
         for name in meaning where EventMeaning(rawValue: name) == nil {
@@ -64,7 +63,7 @@ struct EventsCommand: ParsableCommand {
             StandardStreams.err("\(failure.path): error: \(failure.message)")
             failed = true
         }
-        let table = EventTableReporter(useColor: !noColor && StandardStreams.stdoutIsTerminal && ProcessInfo.processInfo.environment["NO_COLOR"] == nil)
+        let table = EventTableReporter(useColor: colorOptions.enabled)
         let ndjson = EventNDLintReporter()
         if format == .table, !discovery.inputs.isEmpty { StandardStreams.out(table.header) }
         let reader = InputReader(options: options)

@@ -6,12 +6,20 @@ import PrewarmLint
 enum ReportFormat: String, ExpressibleByArgument, CaseIterable {
     case text, json, ndjson, sarif, markdown, html, github, junit
 
-    func renderer(rules: [RuleDescription], color: Bool, failOn: Severity, markers: [LintConfiguration.Marker] = []) -> any ReportRenderer {
-        ReportRenderers.builtIn(rules: rules, color: color, failOn: failOn, markers: markers).first { $0.formatName == rawValue }!
+    /// What the renderers are configured with.
+    struct Settings {
+        var rules: [RuleDescription]
+        var color = false
+        var failOn = Severity.error
+        var markers: [LintConfiguration.Marker] = []
+        var ruleDocumentationURL: String?
+        var sarifSourceRoot: (root: String, workingDirectory: String)?
     }
 
-    func render(_ report: LintReport, rules: [RuleDescription], color: Bool, failOn: Severity, markers: [LintConfiguration.Marker] = []) -> String {
-        renderer(rules: rules, color: color, failOn: failOn, markers: markers).render(report)
+    func renderer(_ settings: Settings) -> any ReportRenderer {
+        ReportRenderers.builtIn(rules: settings.rules, color: settings.color, failOn: settings.failOn, markers: settings.markers,
+                                ruleDocumentationURL: settings.ruleDocumentationURL, sarifSourceRoot: settings.sarifSourceRoot)
+            .first { $0.formatName == rawValue }!
     }
 }
 
@@ -94,11 +102,16 @@ struct LintCommand: ParsableCommand {
     @Flag(name: .long, help: "Rebuild each input's sessions on its own instead of merging the inputs as one device's logs.")
     var separately = false
 
-    @Flag(name: .long, help: "Never use colour (colour is used only on a terminal).")
-    var noColor = false
+    @OptionGroup var colorOptions: ColorOptions
 
     @Flag(name: .shortAndLong, help: "Print no findings in text format: only the counts by rule and the summary (other formats are unchanged).")
     var quiet = false
+
+    @Option(name: .long, help: ArgumentHelp("SARIF: make input paths relative to this checkout (%SRCROOT%, written in originalUriBaseIds); paths outside it become file:// URIs. Default: relative paths are taken as the checkout's.", valueName: "directory"), completion: .directory)
+    var sarifRoot: String?
+
+    @Option(name: .long, help: ArgumentHelp("SARIF: where each rule's documentation page is, {id} standing for the rule id (https://example.com/docs/rules/{id}.md); each rule's helpUri.", valueName: "url"))
+    var ruleDocsURL: String?
 
     @Option(name: .long, help: ArgumentHelp("Reader diagnostics printed in text format (all are counted).", valueName: "n"))
     var maxDiagnostics = 20
@@ -226,12 +239,18 @@ struct LintCommand: ParsableCommand {
         if redact { report = Redactor().redact(report) }
         let threshold = failOn.severity
         let descriptions = registry.rules.map(\.description)
-        let color = format == .text && !noColor && StandardStreams.stdoutIsTerminal && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+        let color = format == .text && colorOptions.enabled
+        var settings = ReportFormat.Settings(rules: descriptions, color: false, failOn: threshold ?? .error, markers: configuration.markers,
+                                             ruleDocumentationURL: ruleDocsURL)
+        if let sarifRoot {
+            let workingDirectory = FileManager.default.currentDirectoryPath
+            settings.sarifSourceRoot = (sarifRoot.hasPrefix("/") ? sarifRoot : workingDirectory + "/" + sarifRoot, workingDirectory)
+        }
         // Every output that can be written is; one that cannot is said (with the system's reason), and the
         // run exits 2 after the rest and standard output are written.
         for extra in output {
             // Written in pieces as rendered: a long JSON report is never whole in memory.
-            let renderer = extra.format.renderer(rules: descriptions, color: false, failOn: threshold ?? .error, markers: configuration.markers)
+            let renderer = extra.format.renderer(settings)
             switch OutputFile.openInPlace(extra.path) {
             case .success(let descriptor):
                 var failure: OutputFile.OutputError?
@@ -249,10 +268,10 @@ struct LintCommand: ParsableCommand {
             }
         }
         if format != .text {
-            format.renderer(rules: descriptions, color: color, failOn: threshold ?? .error, markers: configuration.markers)
-                .render(report, to: StandardStreams.outPiece)
+            format.renderer(settings).render(report, to: StandardStreams.outPiece)
         } else {
-            let rendered = format.render(report, rules: descriptions, color: color, failOn: threshold ?? .error, markers: configuration.markers)
+            settings.color = color
+            let rendered = format.renderer(settings).render(report)
             // The summary line (the last) goes to standard error with the diagnostics; findings to standard output.
             // (Found from the end, in the UTF-8: splitting the whole text into lines took a tenth of a large lint.)
             let utf8 = rendered.utf8

@@ -43,7 +43,7 @@ struct LintCommandTests {
         let folder = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let formats = [("json", "report.json"), ("ndjson", "report.ndjson"), ("sarif", "report.sarif"), ("markdown", "report.md"),
-                       ("github", "report.github.txt"), ("junit", "report.junit.xml")]
+                       ("html", "report.html"), ("github", "report.github.txt"), ("junit", "report.junit.xml")]
         let run = try CLI.run(["--separately", "--date", "2024-03-18", "--no-color", Self.scene, Self.watchdog, Self.jetsam]
                                 + formats.flatMap { ["--output", "\($0.0)=\(folder.appendingPathComponent($0.1).path)"] }, in: Self.root)
         #expect(run.status == 1)
@@ -61,12 +61,14 @@ struct LintCommandTests {
         #expect(json.stderr.isEmpty)
     }
 
-    @Test("the SARIF report validates against the OASIS SARIF 2.1.0 schema")
+    @Test("the SARIF report validates against the OASIS SARIF 2.1.0 schema; every rule has its helpUri and Markdown help; paths relative to --sarif-root, the rest file:// (issue 21)")
     func sarifValidates() throws {
         let folder = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let sarif = folder.appendingPathComponent("out.sarif")
-        _ = try CLI.run(["--separately", "--date", "2024-03-18", "--output", "sarif=\(sarif.path)", Self.scene, Self.watchdog, Self.jetsam, "missing.log"], in: Self.root)
+        _ = try CLI.run(["--separately", "--date", "2024-03-18", "--output", "sarif=\(sarif.path)", "--sarif-root", "Corpus",
+                         "--rule-docs-url", "https://example.com/prewarm-lint/docs/rules/{id}.md",
+                         Self.scene, Self.watchdog, Self.jetsam, "missing.log", "/nonexistent/device.log"], in: Self.root)
         let schema = Self.root.appendingPathComponent("Tests/PrewarmLintCLITests/Schemas/sarif-schema-2.1.0.json").path
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -74,8 +76,24 @@ struct LintCommandTests {
             import json, sys, jsonschema
             schema = json.load(open(sys.argv[1])); document = json.load(open(sys.argv[2]))
             jsonschema.validate(document, schema)
-            assert document["runs"][0]["results"], "no results"
-            print(len(document["runs"][0]["results"]))
+            run = document["runs"][0]
+            assert run["results"], "no results"
+            # Every rule: its page (helpUri from --rule-docs-url) and its help as Markdown, as code scanning shows it.
+            rules = run["tool"]["driver"]["rules"]
+            assert len(rules) == 10, len(rules)
+            for rule in rules:
+                assert rule["helpUri"] == "https://example.com/prewarm-lint/docs/rules/%s.md" % rule["id"], rule.get("helpUri")
+                assert rule["help"]["markdown"].startswith("# `%s`" % rule["id"]) and "## Why" in rule["help"]["markdown"], rule["id"]
+            assert run["tool"]["driver"]["informationUri"] == "https://example.com/prewarm-lint/docs/rules/"
+            # --sarif-root Corpus: paths under it relative to it, the rest file:// URIs; the root written out.
+            assert run["originalUriBaseIds"]["%SRCROOT%"]["uri"].endswith("/Corpus/"), run["originalUriBaseIds"]
+            uris = [r["locations"][0]["physicalLocation"]["artifactLocation"] for r in run["results"]]
+            assert all(u["uri"].startswith("scenarios/") and u["uriBaseId"] == "%SRCROOT%" for u in uris), uris
+            notes = [n["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for n in run["invocations"][0]["toolExecutionNotifications"] if n.get("locations")]
+            assert "file:///nonexistent/device.log" in notes and any(u.startswith("file://") and u.endswith("/missing.log") for u in notes), notes
+            fingerprints = [r["partialFingerprints"]["prewarmLintFinding/v2"] for r in run["results"]]
+            assert len(set(fingerprints)) == len(fingerprints)
+            print(len(run["results"]))
             """, schema, sarif.path]
         let output = Pipe()
         process.standardOutput = output
