@@ -221,4 +221,11 @@ public struct Baseline: Sendable, Hashable {
         let kept = findings.filter { !keys.contains($0.baselineKey) }
         return (kept, findings.count - kept.count)
     }
+
+    /// The baselined findings this run no longer has (fixed, or their logs no longer read), sorted: what a strict
+    /// baseline fails on, so that a fix shrinks the baseline instead of leaving room for the finding to come back.
+    public func gone(from findings: [Finding]) -> [String] {
+        let present = Set(findings.map(\.baselineKey))
+        return keys.subtracting(present).sorted()
+    }
 }

@@ -93,6 +93,9 @@ struct LintCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Hide the findings recorded in this baseline file.", valueName: "path"))
     var baseline: String?
 
+    @Flag(name: .long, help: "With --baseline: also fail (exit 1) when a baselined finding is gone, so the baseline is re-recorded and shrinks.")
+    var strictBaseline = false
+
     @Option(name: .long, help: ArgumentHelp("Record this run's findings as a baseline file, then exit 0.", valueName: "path"))
     var writeBaseline: String?
 
@@ -129,11 +132,23 @@ struct LintCommand: ParsableCommand {
         return "by rule: " + ordered.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
     }
 
+    /// The inputs' sizes added up, for the progress line; nil when one has no size (standard input, a log archive's export).
+    static func totalBytes(_ inputs: [DiscoveredInput]) -> Int64? {
+        var total: Int64 = 0
+        for input in inputs {
+            guard case .file(let path) = input.input, path != "-",
+                  let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber else { return nil }
+            total += size.int64Value
+        }
+        return total
+    }
+
     /// The largest baseline read: one line per accepted finding, ~150 bytes each (400,000 findings fit).
     static let maximumBaselineBytes = 64 << 20
 
     func validate() throws {
         if strict && lenient { throw ValidationError("--strict and --lenient cannot be used together") }
+        if strictBaseline && baseline == nil { throw ValidationError("--strict-baseline needs --baseline") }
         let known = RuleRegistry.builtIn.ids
         for id in rule where !known.contains(id) {
             throw ValidationError("unknown rule '\(id)'; the rules are \(known.joined(separator: ", "))")
@@ -169,15 +184,19 @@ struct LintCommand: ParsableCommand {
         }
         for note in discovery.notes { StandardStreams.err("\(note.path): note: \(note.message)") }
         var printed = 0
+        var staleBaseline: [String] = []
         let textOut = format == .text
         var run = LintRun(options: options, linter: Linter(registry: registry, configuration: configuration),
                           toolVersion: ToolVersion.current, separately: separately, maximumOpenSessions: maxOpenSessions)
         run.jobs = reading.jobs
+        ProgressLine.shared.start(totalBytes: Self.totalBytes(discovery.inputs))
+        defer { ProgressLine.shared.stop() }
         var report = run.run(discovery.inputs) { diagnostic in
             guard textOut, printed < maxDiagnostics, diagnostic.severity >= .warning else { return }
             StandardStreams.err(diagnostic.description)
             printed += 1
         }
+        ProgressLine.shared.stop()
         // What could not even be opened is an input of the report too, with its reason (JSON `inputs[]`, SARIF…).
         report.inputs += discovery.failures.map { LintReport.Input(path: $0.path, format: nil, events: 0, diagnostics: 0, error: $0.message) }
         for summary in report.inputs where summary.error != nil && !discovery.failures.contains(where: { $0.path == summary.path }) {
@@ -232,7 +251,11 @@ struct LintCommand: ParsableCommand {
                 StandardStreams.err("\(baseline): error: not a prewarm-lint baseline (its first line is not '# prewarm-lint baseline v1: …'); write one with --write-baseline")
                 throw ExitCode(2)
             }
-            let filtered = Baseline(text: text).filter(report.findings)
+            let accepted = Baseline(text: text)
+            if strictBaseline {
+                staleBaseline = accepted.gone(from: report.findings)
+            }
+            let filtered = accepted.filter(report.findings)
             report.findings = filtered.kept
             report.baselineSuppressed = filtered.suppressed
         }
@@ -291,6 +314,11 @@ struct LintCommand: ParsableCommand {
             throw ExitCode(SignalHandling.interruptedStatus)
         }
         if unreadable || unwritable { throw ExitCode(2) }
+        if !staleBaseline.isEmpty {
+            let listed = staleBaseline.prefix(5).map { "  \($0)" }.joined(separator: "\n")
+            StandardStreams.err("\(baseline ?? "baseline"): error: \(staleBaseline.count) baselined finding\(staleBaseline.count == 1 ? " is" : "s are") gone (--strict-baseline): re-record the baseline with --write-baseline\n\(listed)\(staleBaseline.count > 5 ? "\n  …" : "")")
+            throw ExitCode(1)
+        }
         if let threshold, report.findings.contains(where: { $0.severity >= threshold }) { throw ExitCode(1) }
     }
 }

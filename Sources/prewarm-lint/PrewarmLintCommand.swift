@@ -8,13 +8,15 @@ struct PrewarmLintCommand: ParsableCommand {
         abstract: "Turn exported iOS device logs into answers: was this launch prewarmed, and what broke because of it?",
         discussion: """
         Reads `log show` (default, compact, syslog, json, ndjson), Console.app copies, idevicesyslog, \
-        pymobiledevice3, the Xcode console and unifiedlog_iterator JSONL, from files, directories, \
-        .gz files or standard input (`-`). The format is sniffed from the content, never from the name.
+        pymobiledevice3, the Xcode console, unifiedlog_iterator JSONL, property lists and xctrace exports, and \
+        the reports around them (crash and jetsam reports, .ips or text, pasted ones too; MetricKit payloads; \
+        sysdiagnose archives and .logarchive folders), from files, directories, .gz files or standard input \
+        (`-`, or a pipe). The format is sniffed from the content, never from the name (`prewarm-lint formats`).
 
         `prewarm-lint logs/` lints (the default command); `sessions` shows the launch sessions, `events` \
         the classified events.
         """,
-        version: ToolVersion.current,
+        version: ToolVersion.described,
         subcommands: [LintCommand.self, SessionsCommand.self, StatsCommand.self, CompareCommand.self, EventsCommand.self, RulesCommand.self,
                       ExplainCommand.self, FormatsCommand.self],
         defaultSubcommand: LintCommand.self
@@ -28,5 +30,13 @@ struct PrewarmLintCommand: ParsableCommand {
 }
 
 enum ToolVersion {
+    /// The version reports carry (`toolVersion`).
     static let current = "0.1.0-dev"
+
+    /// What `--version` prints: the version and, when the binary sits in the git checkout it was built in
+    /// (`swift run`, `.build/…/prewarm-lint`), that checkout's commit — read from `.git` without running git.
+    static var described: String {
+        guard let commit = SourceCheckout.commit(above: SourceCheckout.executablePath()) else { return current }
+        return "\(current) (commit \(commit.hash.prefix(12))\(commit.branch.map { " on \($0)" } ?? ""), the checkout this binary was built in)"
+    }
 }

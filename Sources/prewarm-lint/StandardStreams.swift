@@ -35,7 +35,7 @@ enum StandardStreams {
         var bytes: [UInt8] = []
         TerminalSafeText.append(text, to: &bytes)
         bytes.append(UInt8(ascii: "\n"))
-        writeAll(2, bytes)
+        ProgressLine.shared.around { writeAll(2, bytes) }
     }
 
     static func flush() { flushOut() }

@@ -75,6 +75,45 @@ struct HTMLReportTests {
         #expect(!loaded.console.contains("Uncaught") && !loaded.console.lowercased().contains("error"), "\(loaded.console)")
     }
 
+    /// The Markdown report rendered as GitHub renders issues and PR comments (CommonMark with GFM tables, by
+    /// markdown-it-py; `.ci/run` installs it), then loaded in Chromium.
+    @Test("Markdown renders as GitHub does: its tables are tables, its findings headings, its evidence code blocks; nothing left as raw markup (issue 21)")
+    func markdownRenders() throws {
+        let run = try CLI.run(["--separately", "--format", "markdown", "Corpus/"], in: Self.root)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("prewarm-lint-md-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let markdown = folder.appendingPathComponent("report.md")
+        try run.stdout.write(to: markdown, atomically: true, encoding: .utf8)
+        let render = try CLI.run(["-c", """
+            import sys
+            try:
+                from markdown_it import MarkdownIt
+            except ImportError:
+                print("NO-RENDERER"); sys.exit(0)
+            html = MarkdownIt("commonmark").enable("table").render(open(sys.argv[1], encoding="utf-8").read())
+            open(sys.argv[2], "w", encoding="utf-8").write("<!doctype html><html><body>" + html + "</body></html>")
+            """, markdown.path, folder.appendingPathComponent("report.html").path], executable: URL(fileURLWithPath: "/usr/bin/python3"))
+        if render.stdout.contains("NO-RENDERER") {
+            if ProcessInfo.processInfo.environment["CI"] == "true" { Issue.record("markdown-it-py is not installed (.ci/run installs it)") }
+            return
+        }
+        #expect(render.status == 0, "\(render.stderr)")
+        let html = try String(contentsOf: folder.appendingPathComponent("report.html"), encoding: .utf8)
+        let rules = Self.count("\n### ", in: run.stdout), findings = Self.count("\n#### ", in: run.stdout)
+        #expect(Self.count("<table>", in: html) == 2, "the rules table and the sessions table")
+        #expect(Self.count("<h3>", in: html) == rules && Self.count("<h4>", in: html) == findings && findings > 0)
+        #expect(Self.count("<pre><code class=\"language-text\">", in: html) == findings, "each finding's evidence is a code block")
+        #expect(!html.contains("|---|") && !html.contains("~~~~") && !html.contains("#### "), "no raw markup left")
+        #expect(html.contains("<li>the log does not show how this process started — 35 sessions: <code>"))
+        guard let loaded = try Self.load(html, probe: "document.body.setAttribute('data-rows', document.querySelectorAll('table tr').length)") else {
+            Self.noBrowser()
+            return
+        }
+        let rows = Self.count("\n| ", in: run.stdout)
+        #expect(loaded.dom.contains("data-rows=\"\(rows)\""), "every table row of the Markdown is a row in the browser")
+    }
+
     @Test("the corpus: every session and finding on the page, apps folded past the first, pages of 100; the same bytes twice")
     func corpus() throws {
         let run = try CLI.run(["--separately", "--format", "html", "Corpus/"], in: Self.root)

@@ -484,6 +484,43 @@ struct LintCommandTests {
         #expect(quiet.status == 1, "the watchdog finding is new")
         #expect(quiet.stdout.contains("[launch-watchdog]") && !quiet.stdout.contains("[keychain-while-locked]"))
         #expect(quiet.stderr.contains("; 4 suppressed by the baseline"))
+        // --strict-baseline: the same run passes the baseline's check (every baselined finding is still there)…
+        let strictSame = try CLI.run(["--date", "2024-03-18", "--baseline", baseline, "--strict-baseline", "--rule", "keychain-while-locked", "--rule",
+                                      "launch-work-during-prewarm", "--rule", "state-assumed-at-launch", "--rule", "keychain-before-activation", Self.scene], in: Self.root)
+        #expect(strictSame.status == 0, "\(strictSame.stderr)")
+        // …and fails once one is gone (here: its rule is not run), naming it.
+        let strictGone = try CLI.run(["--date", "2024-03-18", "--baseline", baseline, "--strict-baseline", "--rule", "launch-work-during-prewarm",
+                                      "--rule", "state-assumed-at-launch", "--rule", "keychain-before-activation", Self.scene], in: Self.root)
+        #expect(strictGone.status == 1)
+        #expect(strictGone.stderr.contains("\(baseline): error: 1 baselined finding is gone (--strict-baseline): re-record the baseline with --write-baseline\n  keychain-while-locked|com.example.ledger|"), "\(strictGone.stderr)")
+        #expect(try CLI.run(["--strict-baseline", Self.scene], in: Self.root).status == 64)
+    }
+
+    @Test("--version names the commit of the checkout the binary was built in; --color always colours a pipe, never and NO_COLOR do not (issue 21)")
+    func versionAndColor() throws {
+        let version = try CLI.run(["--version"], in: Self.root)
+        #expect(version.status == 0)
+        let git = try CLI.run(["-C", Self.root.path, "rev-parse", "HEAD"], executable: URL(fileURLWithPath: "/usr/bin/git"))
+        if git.status == 0, CLI.binary.path.hasPrefix(Self.root.path) {
+            let hash = String(git.stdout.prefix(12))
+            #expect(version.stdout.hasPrefix("0.1.0-dev (commit \(hash)"), "\(version.stdout)")
+        }
+        // A copy outside any checkout says the version alone.
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let copy = folder.appendingPathComponent("prewarm-lint")
+        try FileManager.default.copyItem(at: CLI.binary, to: copy)
+        #expect(try CLI.run(["--version"], executable: copy).stdout == "0.1.0-dev\n")
+        let always = try CLI.run(["--color", "always", "--date", "2024-03-18", Self.scene], in: Self.root, environment: ["NO_COLOR": "1"])
+        #expect(always.stdout.contains("\u{1B}["))
+        let auto = try CLI.run(["--date", "2024-03-18", Self.scene], in: Self.root)
+        #expect(!auto.stdout.contains("\u{1B}["), "a pipe is not coloured")
+        let never = try CLI.run(["events", "--color", "never", "--date", "2024-03-18", Self.scene], in: Self.root)
+        #expect(never.status == 0 && !never.stdout.contains("\u{1B}["))
+        let eventsAlways = try CLI.run(["events", "--color", "always", "--date", "2024-03-18", Self.scene], in: Self.root)
+        #expect(eventsAlways.stdout.contains("\u{1B}["))
+        // No progress line ever reaches a pipe.
+        #expect(!auto.stderr.contains("prewarm-lint: reading"))
     }
 
     @Test("--redact removes e-mails, tokens, UUIDs and user names, keeps the evidence's meaning")
