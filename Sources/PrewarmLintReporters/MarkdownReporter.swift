@@ -38,8 +38,30 @@ public struct MarkdownReporter: Sendable {
         if report.sessions.isEmpty {
             out += "No launch session in these logs.\n"
         } else {
+            // What a day is made of, before any row: sessions per kind, the launches the users waited for.
+            if report.sessions.count > Self.sessionsListedInFull {
+                var byKind: [LaunchSession.Kind: Int] = [:]
+                for session in report.sessions { byKind[session.kind, default: 0] += 1 }
+                out += "| kind | sessions |\n|---|---:|\n"
+                for kind in LaunchSession.Kind.allCases where byKind[kind] != nil { out += "| \(kind.rawValue) | \(byKind[kind]!) |\n" }
+                let launches = report.sessions.compactMap { $0.userPerceivedLaunch?.microseconds }.sorted()
+                if !launches.isEmpty {
+                    out += "\nThe launch the user waited for: median \(SpokenDuration.text(microseconds: launches[launches.count / 2])) of \(launches.count)"
+                    out += ", p90 \(SpokenDuration.text(microseconds: launches[(launches.count - 1) * 9 / 10])).\n"
+                }
+                out += "\n"
+            }
+            // Every session when they are few; else those with findings (at most a hundred), folded.
+            let findingSessions = Set(report.findings.map(\.sessionID))
+            let listed = report.sessions.count <= Self.sessionsListedInFull ? Array(zip(report.sessions, report.sessionIDs))
+                : Array(zip(report.sessions, report.sessionIDs).filter { findingSessions.contains($0.1) }.prefix(Self.sessionsWithFindingsListed))
+            if report.sessions.count > Self.sessionsListedInFull {
+                let withFindings = report.sessions.count - zip(report.sessions, report.sessionIDs).filter { !findingSessions.contains($0.1) }.count
+                let which = listed.count < withFindings ? "the first \(listed.count) of the \(withFindings) with findings" : "the \(listed.count) with findings"
+                out += "<details><summary>\(report.sessions.count) sessions: \(which)</summary>\n\n"
+            }
             out += "| session | pid | kind | confidence | prewarm → activation | activation → active | findings |\n|---|---:|---|---|---:|---:|---|\n"
-            for (session, id) in zip(report.sessions, report.sessionIDs) {
+            for (session, id) in listed {
                 let findings = report.findings.filter { $0.sessionID == id }.map { "`\($0.ruleID)`" }
                 let cells = [
                     "`\(id)`", session.app.pid.map(String.init) ?? "",
@@ -49,6 +71,10 @@ public struct MarkdownReporter: Sendable {
                     findings.joined(separator: ", "),
                 ]
                 out += "| " + cells.map(Self.cell).joined(separator: " | ") + " |\n"
+            }
+            if report.sessions.count > Self.sessionsListedInFull {
+                let rest = report.sessions.count - listed.count
+                out += "\n_…and \(rest) more session\(rest == 1 ? "" : "s") (all in `--format json` or `--format html`)._\n\n</details>\n"
             }
             // Evidence incomplete, grouped by what is missing (47 sessions missing their start are one line, not 47).
             var byReason: [(reason: String, ids: [String])] = []
@@ -94,6 +120,11 @@ public struct MarkdownReporter: Sendable {
         out += "\n<sub>prewarm-lint \(report.toolVersion), report schema \(LintReport.schemaVersion)\(report.partial ? "; interrupted, partial" : "")</sub>\n"
         return out
     }
+
+    /// Sessions listed one per row when there are this many or fewer.
+    static let sessionsListedInFull = 40
+    /// Beyond that, the sessions with findings listed (folded), at most.
+    static let sessionsWithFindingsListed = 100
 
     /// Findings of one rule shown in full; the rest are counted.
     static let findingsShownPerRule = 5
