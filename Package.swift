@@ -4,7 +4,7 @@ import PackageDescription
 // The pipeline, one stage per module, data flowing one way:
 //   bytes ─▶ PrewarmLintReaders (sniff the format, decode records)  ─▶ PrewarmLintModel values
 //         ─▶ PrewarmLintClassifier (process roles, event meanings)
-//         ─▶ PrewarmLintSessions (launch sessions) ─▶ PrewarmLintRules (findings)
+//         ─▶ PrewarmLintSessions (launch sessions) ─▶ PrewarmLintRules (findings, tuned by PrewarmLintConfiguration)
 //         ─▶ PrewarmLintReporters (events, sessions, findings: text, JSON, SARIF, Markdown…)
 //         ─▶ PrewarmLint (the facade: inputs, pipeline) ─▶ prewarm-lint (the CLI)
 // Library targets depend on Foundation and system C libraries only; the CLI adds ArgumentParser and Yams.
@@ -45,12 +45,15 @@ let package = Package(
         .target(name: "PrewarmLintClassifier", dependencies: ["PrewarmLintModel"]),
         // Launch sessions from classified events: a pure state machine, no I/O, no clock.
         .target(name: "PrewarmLintSessions", dependencies: ["PrewarmLintModel", "PrewarmLintClassifier"]),
+        // What a team configures (rule settings, severities, apps, its own log lines as markers) and the signature
+        // table the markers extend: read by the rules, the insights and the facade; filled by the CLI from YAML.
+        .target(name: "PrewarmLintConfiguration", dependencies: ["PrewarmLintModel", "PrewarmLintClassifier"]),
         // Hazard rules over sessions: one file per rule, with the examples that test and document it.
-        .target(name: "PrewarmLintRules", dependencies: ["PrewarmLintModel", "PrewarmLintClassifier", "PrewarmLintSessions"]),
+        .target(name: "PrewarmLintRules", dependencies: ["PrewarmLintModel", "PrewarmLintClassifier", "PrewarmLintSessions", "PrewarmLintConfiguration"]),
         // Launch insights: points and markers on the timeline, statistics per phase, comparisons, prewarm decisions.
-        .target(name: "PrewarmLintInsights", dependencies: ["PrewarmLintModel", "PrewarmLintClassifier", "PrewarmLintSessions", "PrewarmLintRules"]),
-        .target(name: "PrewarmLintReporters", dependencies: ["PrewarmLintModel", "PrewarmLintClassifier", "PrewarmLintSessions", "PrewarmLintRules", "PrewarmLintInsights"]),
-        .target(name: "PrewarmLint", dependencies: ["PrewarmLintModel", "PrewarmLintReaders", "PrewarmLintClassifier", "PrewarmLintSessions", "PrewarmLintRules", "PrewarmLintInsights", "PrewarmLintReporters"]),
+        .target(name: "PrewarmLintInsights", dependencies: ["PrewarmLintModel", "PrewarmLintClassifier", "PrewarmLintSessions", "PrewarmLintConfiguration"]),
+        .target(name: "PrewarmLintReporters", dependencies: ["PrewarmLintModel", "PrewarmLintClassifier", "PrewarmLintSessions", "PrewarmLintConfiguration", "PrewarmLintRules", "PrewarmLintInsights"]),
+        .target(name: "PrewarmLint", dependencies: ["PrewarmLintModel", "PrewarmLintReaders", "PrewarmLintClassifier", "PrewarmLintSessions", "PrewarmLintConfiguration", "PrewarmLintRules", "PrewarmLintInsights", "PrewarmLintReporters"]),
         .executableTarget(
             name: "prewarm-lint",
             dependencies: [

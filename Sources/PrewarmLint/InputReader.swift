@@ -218,7 +218,7 @@ public struct InputReader: Sendable {
                     summary.interrupted = true
                     break
                 }
-                let count = Glibc_read(descriptor, buffer.baseAddress, buffer.count)
+                let count = SystemCall.read(descriptor, buffer.baseAddress, buffer.count)
                 if count < 0 {
                     if errno == EINTR { continue }  // the loop checks for an interruption first
                     let reason = String(cString: strerror(errno))
@@ -327,7 +327,7 @@ public struct InputReader: Sendable {
         do throws(ReaderError) {
             while true {
                 if options.interruption?.isRaised == true { end = .interrupted; break }
-                let count = Glibc_read(descriptor, buffer.baseAddress, buffer.count)
+                let count = SystemCall.read(descriptor, buffer.baseAddress, buffer.count)
                 if count < 0, errno == EINTR { continue }
                 if count < 0 { end = .readFailed; break }
                 if count == 0 { break }
@@ -339,15 +339,4 @@ public struct InputReader: Sendable {
         }
         return end
     }
-}
-
-@inline(__always)
-private func Glibc_read(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
-    #if canImport(Darwin)
-    return Darwin.read(descriptor, buffer, count)
-    #elseif canImport(Musl)
-    return Musl.read(descriptor, buffer, count)
-    #else
-    return Glibc.read(descriptor, buffer, count)
-    #endif
 }

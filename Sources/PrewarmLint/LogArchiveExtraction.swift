@@ -82,7 +82,7 @@ final class LogArchiveExtraction: ArchiveEntryExtractor, @unchecked Sendable {
         guard descriptor >= 0, var address = bytes.baseAddress else { return }
         var left = bytes.count
         while left > 0 {
-            let count = systemWrite(descriptor, address, left)
+            let count = SystemCall.write(descriptor, address, left)
             if count < 0 {
                 if errno == EINTR { continue }
                 stop("cannot write the unified log into \(folder ?? temporaryParent)")
@@ -134,15 +134,4 @@ final class LogArchiveExtraction: ArchiveEntryExtractor, @unchecked Sendable {
         problem = "\(what): \(String(cString: strerror(errno))); the unified log is read as far as it was extracted"
         closeFile()
     }
-}
-
-@inline(__always)
-private func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
-    #if canImport(Darwin)
-    return Darwin.write(descriptor, buffer, count)
-    #elseif canImport(Musl)
-    return Musl.write(descriptor, buffer, count)
-    #else
-    return Glibc.write(descriptor, buffer, count)
-    #endif
 }

@@ -1,7 +1,7 @@
 public import PrewarmLintModel
 import PrewarmLintClassifier
 public import PrewarmLintSessions
-public import PrewarmLintRules
+public import PrewarmLintConfiguration
 
 /// A point of a launch on a session's timeline: a system milestone, an app callback, or one of
 /// the app's own named markers.

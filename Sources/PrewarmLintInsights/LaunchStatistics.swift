@@ -1,6 +1,7 @@
+import PrewarmLintModel
 import PrewarmLintClassifier
 public import PrewarmLintSessions
-public import PrewarmLintRules
+public import PrewarmLintConfiguration
 
 /// A span of a launch between two points, measured in every session that has both.
 public struct LaunchPhase: Sendable, Hashable {
@@ -125,11 +126,8 @@ public struct PhaseSummary: Sendable, Hashable {
         return bars.joined() + " \(Self.duration(bucketEdges.first ?? 0)) … \(Self.duration(bucketEdges.last ?? 0))"
     }
 
-    /// `845 ms`, `3.2 s`, `1 h 31 min`.
-    public static func duration(_ milliseconds: Double) -> String {
-        if milliseconds < 1 { return "\((milliseconds * 100).rounded() / 100) ms" }
-        return SpokenDuration.text(microseconds: Int64(milliseconds * 1000))
-    }
+    /// `845 ms`, `3.2 s`, `1 h 31 min`: `SpokenDuration.text(milliseconds:)`.
+    public static func duration(_ milliseconds: Double) -> String { SpokenDuration.text(milliseconds: milliseconds) }
 }
 
 /// Launch statistics per app and session kind: what `prewarm-lint stats` prints.

@@ -102,3 +102,29 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+
+/// A decoder whose input is lines: the framer it owns splits the chunks, and each line goes to its `handle`. What
+/// the text and ndjson decoders share of ``LogDecoder``'s `decode` and `decodeLast`.
+protocol LineFramedDecoder: LogDecoder {
+    /// The decoder's framer (taken out while it runs, so that `handle` may change the decoder).
+    var framer: LineFramer { get set }
+    /// One line, cut at the framer's limit when `truncated`.
+    mutating func handle(_ line: ByteLine, truncated: Bool, emit: (ReaderOutput) -> Void)
+}
+
+extension LineFramedDecoder {
+    /// Frames the next chunk and handles its complete lines.
+    @inline(__always)
+    mutating func feedLines(_ bytes: UnsafeRawBufferPointer, emit: (ReaderOutput) -> Void) {
+        var framer = self.framer
+        framer.feed(bytes) { line, truncated in handle(line, truncated: truncated, emit: emit) }
+        self.framer = framer
+    }
+
+    /// Handles the last line, one without a line break.
+    mutating func finishLines(emit: (ReaderOutput) -> Void) {
+        var framer = self.framer
+        framer.finish { line, truncated in handle(line, truncated: truncated, emit: emit) }
+        self.framer = framer
+    }
+}

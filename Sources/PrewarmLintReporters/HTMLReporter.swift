@@ -375,21 +375,8 @@ public struct HTMLReporter: Sendable {
 
     static func attribute(_ value: String) -> String { "\"\(value)\"" }
 
-    /// Text and attribute escaping.
-    static func escape<S: StringProtocol>(_ text: S) -> String {
-        var out = ""
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(character)
-            }
-        }
-        return out
-    }
+    /// Text and attribute escaping (``MarkupText/escape(_:)``).
+    static func escape<S: StringProtocol>(_ text: S) -> String { MarkupText.escape(text) }
 
     static func legend(reference: Int64) -> String {
         """

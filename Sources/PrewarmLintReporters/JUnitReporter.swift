@@ -60,26 +60,6 @@ public struct JUnitReporter: Sendable {
         finding.evidence.map { "\($0.origin): \($0.label): \($0.text)" }.joined(separator: "\n")
     }
 
-    /// XML text and attribute escaping; characters XML 1.0 cannot hold become U+FFFD.
-    static func escape(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "\n": out += "&#10;"
-            case "\t": out += "&#9;"
-            case "\r": out += "&#13;"
-            default:
-                if scalar.value < 0x20 || (scalar.value >= 0xFFFE && scalar.value <= 0xFFFF) || (0xD800...0xDFFF).contains(scalar.value) {
-                    out.unicodeScalars.append("\u{FFFD}")
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out
-    }
+    /// XML text and attribute escaping (``MarkupText/escape(_:)``).
+    static func escape(_ text: String) -> String { MarkupText.escape(text) }
 }

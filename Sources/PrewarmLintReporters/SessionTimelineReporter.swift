@@ -11,7 +11,7 @@ public import PrewarmLintSessions
 ///   07:41:02.163 process start        log.txt:3   +45 ms
 ///   07:41:03.010 suspended            log.txt:5   +847 ms   running-suspended
 ///   09:12:44.501 activation           log.txt:6   +1 h 31 min
-///   prewarm → activation 1 h 31 min 42 s; activation → active 1 ms
+///   prewarm → activation 1 h 31 min; activation → active 1 ms
 ///   callbacks before activation: log.txt:4
 /// ```
 public struct SessionTimelineReporter: Sendable {
@@ -76,15 +76,8 @@ public struct SessionTimelineReporter: Sendable {
         UserPerceivedLaunch.spoken(name)
     }
 
-    /// `845 ms`, `3.2 s`, `1 h 31 min 42 s`.
-    static func duration(_ microseconds: Int64) -> String {
-        let milliseconds = microseconds / 1000
-        if milliseconds < 1000 { return "\(milliseconds) ms" }
-        let seconds = milliseconds / 1000
-        if seconds < 60 { return "\(seconds).\(milliseconds % 1000 / 100) s" }
-        if seconds < 3600 { return "\(seconds / 60) min \(seconds % 60) s" }
-        return "\(seconds / 3600) h \(seconds / 60 % 60) min \(seconds % 60) s"
-    }
+    /// `845 ms`, `3.2 s`, `1 h 31 min`: `SpokenDuration.text(microseconds:)`, as every report says it.
+    static func duration(_ microseconds: Int64) -> String { SpokenDuration.text(microseconds: microseconds) }
 
     private func pad(_ text: String, _ width: Int) -> String {
         text.count >= width ? text : text + String(repeating: " ", count: width - text.count)

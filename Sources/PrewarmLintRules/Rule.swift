@@ -1,3 +1,5 @@
+public import PrewarmLintModel
+@_exported public import PrewarmLintConfiguration
 public import PrewarmLintSessions
 
 /// A hazard check over one launch session: what built-in rules implement, and what a caller
@@ -78,18 +80,7 @@ extension LaunchSession {
     }
 }
 
-/// Durations as findings say them: `845 ms`, `3.2 s`, `4 min 12 s`, `1 h 31 min`.
-public enum SpokenDuration {
-    /// A duration said the way findings say it.
-    public static func text(microseconds: Int64) -> String {
-        let milliseconds = max(0, microseconds) / 1000
-        if milliseconds < 1000 { return "\(milliseconds) ms" }
-        let seconds = milliseconds / 1000
-        if seconds < 60 { return "\(seconds).\(milliseconds % 1000 / 100) s" }
-        if seconds < 3600 { return "\(seconds / 60) min \(seconds % 60) s" }
-        return "\(seconds / 3600) h \(seconds / 60 % 60) min"
-    }
-
+extension SpokenDuration {
     /// The duration from a kept line to a milestone.
     public static func between(_ start: SessionEvent, _ end: LaunchSession.Milestone) -> String {
         text(microseconds: end.time.microsecondsSinceEpoch - start.time.microsecondsSinceEpoch)

@@ -183,7 +183,7 @@ struct SessionsCommandTests {
         let run = try EventsCommandTests.run(["sessions", "--date", "2024-03-18", log])
         #expect(run.status == 0)
         #expect(run.stdout.hasPrefix("com.example.ledger#1 pid 2231 (Ledger Pro): prewarm-then-launch, certain (\(log):2)\n"))
-        #expect(run.stdout.contains("  prewarm → activation 1 h 31 min 42 s; activation → active 1 ms; process start → active 1 h 31 min 42 s"))
+        #expect(run.stdout.contains("  prewarm → activation 1 h 31 min; activation → active 1 ms; process start → active 1 h 31 min"))
         // Line 7: the FBApplicationProcess-free prewarm descriptor above it spans lines 3-5.
         #expect(run.stdout.contains("  app callbacks before activation: \(log):7"))
         #expect(run.stderr.contains("1 session from 1 input: 1 prewarm-then-launch"))

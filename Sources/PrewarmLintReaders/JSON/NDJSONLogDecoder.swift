@@ -10,10 +10,10 @@ import PrewarmLintModel
 /// ```
 /// The preamble and the trailer are counted as such. A line that is not a JSON object, or an
 /// object that is not a log record, becomes a diagnostic and reading goes on with the next line.
-struct NDJSONLogDecoder: LogDecoder {
+struct NDJSONLogDecoder: LineFramedDecoder {
     let format: LogFormat
     private(set) var statistics = DecoderStatistics()
-    private var framer: LineFramer
+    var framer: LineFramer
     private var resolver: TimestampResolver
     /// Reuses the strings of process names, subsystems and categories from record to record.
     private var interner = StringInterner()
@@ -31,15 +31,11 @@ struct NDJSONLogDecoder: LogDecoder {
     }
 
     mutating func decode(_ bytes: UnsafeRawBufferPointer, emit: (ReaderOutput) -> Void) {
-        var framer = self.framer
-        framer.feed(bytes) { line, truncated in handle(line, truncated: truncated, emit: emit) }
-        self.framer = framer
+        feedLines(bytes, emit: emit)
     }
 
     mutating func decodeLast(emit: (ReaderOutput) -> Void) {
-        var framer = self.framer
-        framer.finish { line, truncated in handle(line, truncated: truncated, emit: emit) }
-        self.framer = framer
+        finishLines(emit: emit)
         flushNonJSONRun(emit: emit)
     }
 
@@ -50,7 +46,7 @@ struct NDJSONLogDecoder: LogDecoder {
         report(ReaderDiagnostic(code: .malformedLine, severity: .warning, message: "\(what); skipped", origin: run.origin, lineCount: run.count), emit: emit)
     }
 
-    private mutating func handle(_ line: ByteLine, truncated: Bool, emit: (ReaderOutput) -> Void) {
+    mutating func handle(_ line: ByteLine, truncated: Bool, emit: (ReaderOutput) -> Void) {
         statistics.lines += 1
         let origin = EventOrigin(input: configuration.inputName, line: line.number, byteOffset: line.byteOffset)
         if truncated {

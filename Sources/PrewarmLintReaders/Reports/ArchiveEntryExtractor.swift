@@ -1,5 +1,5 @@
 /// Where a tar archive's unified log goes when the run can export it: the entries under a `*.logarchive/` folder of
-/// a sysdiagnose are handed to it, one after the other, as they stream past (``TarArchiveDecoder``).
+/// a sysdiagnose are handed to it, one after the other, as they stream past (the tar reader).
 ///
 /// The readers write nothing to disk themselves; the library's input reader supplies an extractor that writes the
 /// entries into a private temporary folder, under names it has checked, within a size limit, and then runs the

@@ -8,12 +8,12 @@ import PrewarmLintModel
 /// at all. Lines before the first record become one `orphan-lines` diagnostic. A record is
 /// emitted when the next one starts, or at the end of input, so the output lags one record
 /// behind the input.
-struct TextLogDecoder: LogDecoder {
+struct TextLogDecoder: LineFramedDecoder {
     let format: LogFormat
     private(set) var statistics = DecoderStatistics()
 
     private var grammar: TextGrammar
-    private var framer: LineFramer
+    var framer: LineFramer
     private var resolver: TimestampResolver
     private let configuration: ReaderConfiguration
     /// The configured line limit, at most half of what a record head can describe (a hard-wrapped
@@ -86,15 +86,11 @@ struct TextLogDecoder: LogDecoder {
     }
 
     mutating func decode(_ bytes: UnsafeRawBufferPointer, emit: (ReaderOutput) -> Void) {
-        var framer = self.framer
-        framer.feed(bytes) { line, truncated in handle(line, truncated: truncated, emit: emit) }
-        self.framer = framer
+        feedLines(bytes, emit: emit)
     }
 
     mutating func decodeLast(emit: (ReaderOutput) -> Void) {
-        var framer = self.framer
-        framer.finish { line, truncated in handle(line, truncated: truncated, emit: emit) }
-        self.framer = framer
+        finishLines(emit: emit)
         if let head = incompleteHead {
             incompleteHead = nil
             report(.truncatedInput, .warning, "input ends inside a record head", line: head.number, offset: head.offset, lines: 1, emit: emit)
@@ -105,7 +101,7 @@ struct TextLogDecoder: LogDecoder {
 
     // MARK: - Lines
 
-    private mutating func handle(_ line: ByteLine, truncated: Bool, emit: (ReaderOutput) -> Void) {
+    mutating func handle(_ line: ByteLine, truncated: Bool, emit: (ReaderOutput) -> Void) {
         statistics.lines += 1
         if truncated {
             report(.lineTooLong, .warning, "line longer than \(maximumLineLength) bytes; the rest of it was skipped",

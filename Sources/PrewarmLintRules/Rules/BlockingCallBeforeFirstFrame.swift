@@ -1,3 +1,4 @@
+import PrewarmLintModel
 import PrewarmLintClassifier
 public import PrewarmLintSessions
 
