@@ -1,3 +1,4 @@
+import Foundation
 public import PrewarmLintModel
 public import PrewarmLintRules
 public import PrewarmLintReporters
@@ -214,6 +215,27 @@ public struct Baseline: Sendable, Hashable {
     public var text: String {
         Self.header + "\n"
             + keys.sorted().map { $0 + "\n" }.joined()
+    }
+
+    /// Why a baseline file could not be used.
+    public struct ReadError: Error, Sendable {
+        /// What to tell the user (`not a prewarm-lint baseline (…)`).
+        public var message: String
+    }
+
+    /// The baseline in the file at `path`: refused when it is larger than `maximumBytes`, not UTF-8, or not a file
+    /// prewarm-lint wrote (``isBaseline(_:)``), so that a wrong file never silently hides nothing.
+    public static func read(path: String, maximumBytes: Int) -> Result<Baseline, ReadError> {
+        if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > maximumBytes {
+            return .failure(ReadError(message: "the baseline file is \(size) bytes; at most \(maximumBytes) are read"))
+        }
+        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+            return .failure(ReadError(message: "cannot read the baseline file (write one with --write-baseline)"))
+        }
+        guard isBaseline(text) else {
+            return .failure(ReadError(message: "not a prewarm-lint baseline (its first line is not '# prewarm-lint baseline v1: …'); write one with --write-baseline"))
+        }
+        return .success(Baseline(text: text))
     }
 
     /// The findings not in the baseline, and how many were.

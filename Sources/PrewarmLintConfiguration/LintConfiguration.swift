@@ -44,8 +44,30 @@ public struct LintConfiguration: Sendable, Hashable {
         }
     }
 
+    /// A rewrite of every finding's severity after the rules' own settings: the `--strict` and `--lenient` of the CLI,
+    /// as SwiftLint has them.
+    public enum SeverityPolicy: String, Sendable, Hashable, CaseIterable {
+        /// Each finding at its rule's severity.
+        case asConfigured
+        /// Warnings reported as errors (`--strict`).
+        case warningsAsErrors
+        /// Errors reported as warnings (`--lenient`).
+        case errorsAsWarnings
+
+        /// `severity` under this policy.
+        public func apply(to severity: Severity) -> Severity {
+            switch self {
+            case .asConfigured: severity
+            case .warningsAsErrors: severity == .warning ? .error : severity
+            case .errorsAsWarnings: severity == .error ? .warning : severity
+            }
+        }
+    }
+
     /// Settings by rule id.
     public var rules: [String: RuleSettings]
+    /// Applied to every finding after its rule's severity (`.asConfigured` by default).
+    public var severityPolicy: SeverityPolicy = .asConfigured
     /// When non-empty, only sessions of these apps (bundle ids or process names) are checked.
     public var apps: [String]
     /// The app's own lines, taught to the classifier.

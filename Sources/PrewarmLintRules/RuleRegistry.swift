@@ -111,6 +111,9 @@ public struct Linter: Sendable {
                 if let forced = enabled[index].forced {
                     for index in found.indices { found[index].severity = forced }
                 }
+                if configuration.severityPolicy != .asConfigured {
+                    for index in found.indices { found[index].severity = configuration.severityPolicy.apply(to: found[index].severity) }
+                }
                 ofSession += found
             }
             ofSession.sort { lhs, rhs in

@@ -162,8 +162,47 @@ struct LintCommand: ParsableCommand {
         if !rule.isEmpty { registry = registry.filter { rule.contains($0.id) } }
         var configuration = try ConfigurationFile.resolve(explicit: config, disabled: noConfig, firstPath: reading.paths[0])
         configuration.apps += app
+        configuration.severityPolicy = strict ? .warningsAsErrors : lenient ? .errorsAsWarnings : .asConfigured
         let discovery = InputDiscovery.expand(reading.paths)
-        // Outputs and the baseline are checked before any input is read: a typo costs no run.
+        try checkOutputsBeforeReading(discovery)
+        for failure in discovery.failures { StandardStreams.err("\(failure.path): error: \(failure.message)") }
+        for note in discovery.notes { StandardStreams.err("\(note.path): note: \(note.message)") }
+
+        var report = lint(discovery, options: options, linter: Linter(registry: registry, configuration: configuration))
+        let unreadable = sayWhatWasNotRead(report, discovery: discovery) || !discovery.failures.isEmpty
+        if let writeBaseline {
+            try record(report.findings, asBaseline: writeBaseline)
+            throw ExitCode(unreadable ? 2 : 0)
+        }
+        let staleBaseline = try applyBaseline(to: &report)
+        if redact { report = Redactor().redact(report) }
+
+        let threshold = failOn.severity
+        var settings = ReportFormat.Settings(rules: registry.rules.map(\.description), failOn: threshold ?? .error, markers: configuration.markers,
+                                             ruleDocumentationURL: ruleDocsURL)
+        if let sarifRoot {
+            let workingDirectory = FileManager.default.currentDirectoryPath
+            settings.sarifSourceRoot = (sarifRoot.hasPrefix("/") ? sarifRoot : workingDirectory + "/" + sarifRoot, workingDirectory)
+        }
+        let unwritable = writeOutputFiles(report, settings: settings)
+        settings.color = format == .text && colorOptions.enabled
+        printReport(report, settings: settings)
+
+        if SignalHandling.interruption.isRaised {
+            StandardStreams.err("interrupted: the output covers what was read until then")
+            throw ExitCode(SignalHandling.interruptedStatus)
+        }
+        if unreadable || unwritable { throw ExitCode(2) }
+        if !staleBaseline.isEmpty {
+            let listed = staleBaseline.prefix(5).map { "  \($0)" }.joined(separator: "\n")
+            StandardStreams.err("\(baseline ?? "baseline"): error: \(staleBaseline.count) baselined finding\(staleBaseline.count == 1 ? " is" : "s are") gone (--strict-baseline): re-record the baseline with --write-baseline\n\(listed)\(staleBaseline.count > 5 ? "\n  …" : "")")
+            throw ExitCode(1)
+        }
+        if let threshold, report.findings.contains(where: { $0.severity >= threshold }) { throw ExitCode(1) }
+    }
+
+    /// Outputs and the baseline are checked before any input is read: a typo costs no run.
+    private func checkOutputsBeforeReading(_ discovery: InputDiscovery.Result) throws {
         let inputPaths = discovery.inputs.compactMap { input -> String? in if case .file(let path) = input.input { return path }; return nil }
         var unwritable = false
         for path in output.map(\.path) + [writeBaseline].compactMap({ $0 }) {
@@ -177,17 +216,15 @@ struct LintCommand: ParsableCommand {
             unwritable = true
         }
         if unwritable { throw ExitCode(2) }
-        var unreadable = false
-        for failure in discovery.failures {
-            StandardStreams.err("\(failure.path): error: \(failure.message)")
-            unreadable = true
-        }
-        for note in discovery.notes { StandardStreams.err("\(note.path): note: \(note.message)") }
+    }
+
+    /// The run: inputs read, sessions rebuilt and checked; the reader's warnings printed as they come (text format),
+    /// a progress line on a terminal meanwhile.
+    private func lint(_ discovery: InputDiscovery.Result, options: ReadOptions, linter: Linter) -> LintReport {
         var printed = 0
-        var staleBaseline: [String] = []
         let textOut = format == .text
-        var run = LintRun(options: options, linter: Linter(registry: registry, configuration: configuration),
-                          toolVersion: ToolVersion.current, separately: separately, maximumOpenSessions: maxOpenSessions)
+        var run = LintRun(options: options, linter: linter, toolVersion: ToolVersion.current, separately: separately,
+                          maximumOpenSessions: maxOpenSessions)
         run.jobs = reading.jobs
         ProgressLine.shared.start(totalBytes: Self.totalBytes(discovery.inputs))
         defer { ProgressLine.shared.stop() }
@@ -196,14 +233,19 @@ struct LintCommand: ParsableCommand {
             StandardStreams.err(diagnostic.description)
             printed += 1
         }
-        ProgressLine.shared.stop()
         // What could not even be opened is an input of the report too, with its reason (JSON `inputs[]`, SARIF…).
         report.inputs += discovery.failures.map { LintReport.Input(path: $0.path, format: nil, events: 0, diagnostics: 0, error: $0.message) }
+        return report
+    }
+
+    /// What was not read is said, never silent: unreadable inputs, files in a folder that are not logs, a run that
+    /// read no log. True when the run must exit 2.
+    private func sayWhatWasNotRead(_ report: LintReport, discovery: InputDiscovery.Result) -> Bool {
+        var unreadable = false
         for summary in report.inputs where summary.error != nil && !discovery.failures.contains(where: { $0.path == summary.path }) {
             StandardStreams.err("\(summary.path): error: \(summary.error!)")
             unreadable = true
         }
-        // What was not read is said, never silent: files in a folder that are not logs, and a run that read no log.
         let skipped = report.inputs.filter { $0.format == nil && $0.error == nil }
         if !skipped.isEmpty {
             let names = skipped.prefix(3).map(\.path).joined(separator: ", ") + (skipped.count > 3 ? ", …" : "")
@@ -215,64 +257,50 @@ struct LintCommand: ParsableCommand {
             StandardStreams.err("error: \(what): nothing was linted")
             unreadable = true
         }
-        if strict || lenient {
-            for index in report.findings.indices {
-                if strict, report.findings[index].severity == .warning { report.findings[index].severity = .error }
-                if lenient, report.findings[index].severity == .error { report.findings[index].severity = .warning }
-            }
-        }
-        if let writeBaseline {
-            let text = Baseline(findings: report.findings).text
-            switch OutputFile.openInPlace(writeBaseline) {
-            case .success(let descriptor):
-                let failure = OutputFile.writeWhole(Array(text.utf8), to: descriptor)
-                close(descriptor)
-                if let failure {
-                    StandardStreams.err("\(writeBaseline): error: cannot write the baseline file: \(failure.reason)")
-                    throw ExitCode(2)
-                }
-            case .failure(let failure):
-                StandardStreams.err("\(writeBaseline): error: cannot write the baseline file: \(failure.reason)")
+        return unreadable
+    }
+
+    /// `--write-baseline`: this run's findings as a baseline file.
+    private func record(_ findings: [Finding], asBaseline path: String) throws {
+        let text = Baseline(findings: findings).text
+        switch OutputFile.openInPlace(path) {
+        case .success(let descriptor):
+            let failure = OutputFile.writeWhole(Array(text.utf8), to: descriptor)
+            close(descriptor)
+            if let failure {
+                StandardStreams.err("\(path): error: cannot write the baseline file: \(failure.reason)")
                 throw ExitCode(2)
             }
-            StandardStreams.err("wrote \(report.findings.count) finding\(report.findings.count == 1 ? "" : "s") to the baseline \(writeBaseline)")
-            throw ExitCode(unreadable ? 2 : 0)
+        case .failure(let failure):
+            StandardStreams.err("\(path): error: cannot write the baseline file: \(failure.reason)")
+            throw ExitCode(2)
         }
-        if let baseline {
-            if let size = (try? FileManager.default.attributesOfItem(atPath: baseline))?[.size] as? Int, size > Self.maximumBaselineBytes {
-                StandardStreams.err("\(baseline): error: the baseline file is \(size) bytes; at most \(Self.maximumBaselineBytes) are read")
-                throw ExitCode(2)
-            }
-            guard let data = FileManager.default.contents(atPath: baseline), let text = String(data: data, encoding: .utf8) else {
-                StandardStreams.err("\(baseline): error: cannot read the baseline file (write one with --write-baseline)")
-                throw ExitCode(2)
-            }
-            guard Baseline.isBaseline(text) else {
-                StandardStreams.err("\(baseline): error: not a prewarm-lint baseline (its first line is not '# prewarm-lint baseline v1: …'); write one with --write-baseline")
-                throw ExitCode(2)
-            }
-            let accepted = Baseline(text: text)
-            if strictBaseline {
-                staleBaseline = accepted.gone(from: report.findings)
-            }
-            let filtered = accepted.filter(report.findings)
-            report.findings = filtered.kept
-            report.baselineSuppressed = filtered.suppressed
+        StandardStreams.err("wrote \(findings.count) finding\(findings.count == 1 ? "" : "s") to the baseline \(path)")
+    }
+
+    /// `--baseline`: the findings it holds are hidden and counted; with `--strict-baseline`, the baselined findings
+    /// this run no longer has are returned.
+    private func applyBaseline(to report: inout LintReport) throws -> [String] {
+        guard let baseline else { return [] }
+        let accepted: Baseline
+        switch Baseline.read(path: baseline, maximumBytes: Self.maximumBaselineBytes) {
+        case .success(let read): accepted = read
+        case .failure(let problem):
+            StandardStreams.err("\(baseline): error: \(problem.message)")
+            throw ExitCode(2)
         }
-        if redact { report = Redactor().redact(report) }
-        let threshold = failOn.severity
-        let descriptions = registry.rules.map(\.description)
-        let color = format == .text && colorOptions.enabled
-        var settings = ReportFormat.Settings(rules: descriptions, color: false, failOn: threshold ?? .error, markers: configuration.markers,
-                                             ruleDocumentationURL: ruleDocsURL)
-        if let sarifRoot {
-            let workingDirectory = FileManager.default.currentDirectoryPath
-            settings.sarifSourceRoot = (sarifRoot.hasPrefix("/") ? sarifRoot : workingDirectory + "/" + sarifRoot, workingDirectory)
-        }
-        // Every output that can be written is; one that cannot is said (with the system's reason), and the
-        // run exits 2 after the rest and standard output are written.
+        let gone = strictBaseline ? accepted.gone(from: report.findings) : []
+        let filtered = accepted.filter(report.findings)
+        report.findings = filtered.kept
+        report.baselineSuppressed = filtered.suppressed
+        return gone
+    }
+
+    /// Every `--output` that can be written is, in pieces as rendered (a long JSON report is never whole in memory);
+    /// one that cannot is said with the system's reason. True when one could not be written (the run exits 2).
+    private func writeOutputFiles(_ report: LintReport, settings: ReportFormat.Settings) -> Bool {
+        var unwritable = false
         for extra in output {
-            // Written in pieces as rendered: a long JSON report is never whole in memory.
             let renderer = extra.format.renderer(settings)
             switch OutputFile.openInPlace(extra.path) {
             case .success(let descriptor):
@@ -290,12 +318,16 @@ struct LintCommand: ParsableCommand {
                 unwritable = true
             }
         }
+        return unwritable
+    }
+
+    /// The report on standard output; in text, the findings there and the summary line (the last) on standard error
+    /// with the diagnostics, after the counts by rule.
+    private func printReport(_ report: LintReport, settings: ReportFormat.Settings) {
         if format != .text {
             format.renderer(settings).render(report, to: StandardStreams.outPiece)
         } else {
-            settings.color = color
             let rendered = format.renderer(settings).render(report)
-            // The summary line (the last) goes to standard error with the diagnostics; findings to standard output.
             // (Found from the end, in the UTF-8: splitting the whole text into lines took a tenth of a large lint.)
             let utf8 = rendered.utf8
             var end = utf8.endIndex
@@ -309,17 +341,6 @@ struct LintCommand: ParsableCommand {
             StandardStreams.err(summary)
         }
         StandardStreams.flush()
-        if SignalHandling.interruption.isRaised {
-            StandardStreams.err("interrupted: the output covers what was read until then")
-            throw ExitCode(SignalHandling.interruptedStatus)
-        }
-        if unreadable || unwritable { throw ExitCode(2) }
-        if !staleBaseline.isEmpty {
-            let listed = staleBaseline.prefix(5).map { "  \($0)" }.joined(separator: "\n")
-            StandardStreams.err("\(baseline ?? "baseline"): error: \(staleBaseline.count) baselined finding\(staleBaseline.count == 1 ? " is" : "s are") gone (--strict-baseline): re-record the baseline with --write-baseline\n\(listed)\(staleBaseline.count > 5 ? "\n  …" : "")")
-            throw ExitCode(1)
-        }
-        if let threshold, report.findings.contains(where: { $0.severity >= threshold }) { throw ExitCode(1) }
     }
 }
 
