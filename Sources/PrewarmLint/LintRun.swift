@@ -75,12 +75,7 @@ public struct LintRun: Sendable {
                 onDiagnostic(note)
                 result.diagnostics.append(note)
             }
-            closed.sort { lhs, rhs in
-                let a = lhs.session.start?.microsecondsSinceEpoch ?? 0, b = rhs.session.start?.microsecondsSinceEpoch ?? 0
-                if a != b { return a < b }
-                let left = lhs.session.app.description, right = rhs.session.app.description
-                return left != right ? left < right : lhs.order < rhs.order
-            }
+            SessionListing.sort(&closed, by: \.session)
             return (result, closed.map { ($0.session, $0.findings) }, unreported)
         }
         var result = SessionPipeline.Result()
@@ -105,14 +100,11 @@ public struct LintRun: Sendable {
         var notListed = 0
         var unlistedFindings: [Finding] = []
         if closed.count > Self.maximumSessionsListed {
-            var countByApp: [String: Int] = [:]
-            for entry in closed[..<Self.maximumSessionsListed] {
-                countByApp[entry.session.app.bundleID ?? entry.session.app.processName ?? "unknown", default: 0] += 1
-            }
+            var names = SessionListing.Names()
+            for entry in closed[..<Self.maximumSessionsListed] { _ = names.next(for: entry.session) }
             for entry in closed[Self.maximumSessionsListed...] {
-                let app = entry.session.app.bundleID ?? entry.session.app.processName ?? "unknown"
-                countByApp[app, default: 0] += 1
-                unlistedFindings += entry.findings.map { var finding = $0; finding.sessionID = "\(app)#\(countByApp[app]!)"; return finding }
+                let id = names.next(for: entry.session)
+                unlistedFindings += entry.findings.map { var finding = $0; finding.sessionID = id; return finding }
                 notListed += 1
             }
             closed.removeLast(closed.count - Self.maximumSessionsListed)

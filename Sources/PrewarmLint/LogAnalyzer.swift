@@ -138,7 +138,7 @@ struct InputLint {
     private var stream: SessionStream
     private var sessions: [(session: LaunchSession, id: String, findings: [Finding])] = []
     private var diagnostics = DiagnosticSample()
-    private var countByApp: [String: Int] = [:]
+    private var names = SessionListing.Names()
     private var unreported: [UnreportedHazard] = []
 
     /// `skipping`: whether the reader may skip, unbuilt, the records the session stream would drop
@@ -199,9 +199,7 @@ struct InputLint {
 
     /// Checks a closed session, names it `app#n` by the order the app's sessions closed, and keeps its outline.
     private mutating func check(_ session: LaunchSession) -> Item {
-        let app = session.app.bundleID ?? session.app.processName ?? "unknown"
-        countByApp[app, default: 0] += 1
-        let id = "\(app)#\(countByApp[app]!)"
+        let id = names.next(for: session)
         let findings = linter.findings(in: [session], ids: [id])
         LintRun.add(linter.unreportedHazards(in: session, findings: findings), to: &unreported)
         sessions.append((session.outline(), id, findings))
@@ -213,11 +211,8 @@ struct InputLint {
         let input = LintReport.Input(path: name, format: reader.format?.rawValue, events: statistics.events,
                                      diagnostics: statistics.diagnostics.values.reduce(0, +))
         // In time order, as every report lists sessions; ids stay those the findings were given.
-        let ordered = sessions.enumerated().sorted { lhs, rhs in
-            let a = lhs.element.session.start?.microsecondsSinceEpoch ?? 0
-            let b = rhs.element.session.start?.microsecondsSinceEpoch ?? 0
-            return a != b ? a < b : lhs.offset < rhs.offset
-        }.map(\.element)
+        var ordered = sessions
+        SessionListing.sort(&ordered, by: \.session)
         return LintReport(toolVersion: LogAnalyzer.libraryVersion, inputs: [input], sessions: ordered.map(\.session),
                           sessionIDs: ordered.map(\.id), findings: ordered.flatMap(\.findings),
                           diagnostics: diagnostics.diagnostics + LintRun.diagnostics(of: unreported),

@@ -292,10 +292,7 @@ public struct SessionPipeline: Sendable {
     }
 
     static func sortSessions(_ sessions: inout [LaunchSession]) {
-        sessions.sort { lhs, rhs in
-            let a = lhs.start?.microsecondsSinceEpoch ?? 0, b = rhs.start?.microsecondsSinceEpoch ?? 0
-            return a != b ? a < b : lhs.app.description < rhs.app.description
-        }
+        SessionListing.sort(&sessions) { $0 }
     }
 
 

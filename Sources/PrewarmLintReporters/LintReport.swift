@@ -96,14 +96,7 @@ public struct LintReport: Sendable {
     }
 
     /// Stable session ids: the app, then the session's number for that app in time order (`com.example.ledger#2`).
-    public static func sessionIDs(_ sessions: [LaunchSession]) -> [String] {
-        var counts: [String: Int] = [:]
-        return sessions.map { session in
-            let name = session.app.bundleID ?? session.app.processName ?? "unknown"
-            counts[name, default: 0] += 1
-            return "\(name)#\(counts[name]!)"
-        }
-    }
+    public static func sessionIDs(_ sessions: [LaunchSession]) -> [String] { SessionListing.ids(sessions) }
 
     /// The durations a session reports, in milliseconds, by key.
     public static func durations(of session: LaunchSession) -> [(key: String, milliseconds: Int64)] {

@@ -94,11 +94,9 @@ public struct Linter: Sendable {
     /// line, then rule id: the same sessions give the same findings in the same order.
     public func findings(in sessions: [LaunchSession], ids: [String]) -> [Finding] {
         var result: [Finding] = []
-        let apps = configuration.apps
+        let apps = Set(configuration.apps)
         for (session, id) in zip(sessions, ids) {
-            if !apps.isEmpty, !(session.app.bundleID.map(apps.contains) ?? false), !(session.app.processName.map(apps.contains) ?? false) {
-                continue
-            }
+            guard session.app.isSelected(by: apps) else { continue }
             var ofSession: [Finding] = []
             // One context per session, its rule's fields changed from rule to rule: a context per rule was a
             // copy of the session each (every string and array of it retained, then released).
@@ -210,10 +208,7 @@ extension Linter {
     }
 
     private func unreportedReason(_ meaning: EventMeaning, at time: LogTimestamp, in session: LaunchSession) -> UnreportedHazard.Reason {
-        let apps = configuration.apps
-        if !apps.isEmpty, !(session.app.bundleID.map(apps.contains) ?? false), !(session.app.processName.map(apps.contains) ?? false) {
-            return .appLeftOut
-        }
+        if !session.app.isSelected(by: Set(configuration.apps)) { return .appLeftOut }
         let reporting = registry.rules.map(\.description).filter { $0.reportsEvidence.contains(meaning) }.map(\.id)
         let enabled = Set(enabledRuleIDs)
         let on = reporting.filter(enabled.contains)

@@ -74,7 +74,7 @@ struct SessionsCommand: ParsableCommand {
         let sessions = result.sessions
         let ids = LintReport.sessionIDs(sessions)
         let selected = zip(sessions, ids).filter { session, _ in
-            wanted.isEmpty || session.app.bundleID.map(wanted.contains) == true || session.app.processName.map(wanted.contains) == true
+            session.app.isSelected(by: wanted)
         }
         switch format {
         case .json:

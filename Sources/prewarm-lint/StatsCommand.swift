@@ -25,7 +25,7 @@ enum StatisticsRun {
         if unreadable { throw ExitCode(2) }
         let wanted = Set(apps + configuration.apps)
         let sessions = report.sessions.filter { session in
-            wanted.isEmpty || session.app.bundleID.map(wanted.contains) == true || session.app.processName.map(wanted.contains) == true
+            session.app.isSelected(by: wanted)
         }
         let decisions = report.prewarmDecisions.filter { wanted.isEmpty || $0.app == nil || wanted.contains($0.app!) }
         var statistics = LaunchStatistics(sessions: sessions, markers: configuration.markers, decisions: decisions)

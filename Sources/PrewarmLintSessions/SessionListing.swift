@@ -1,0 +1,48 @@
+public import PrewarmLintClassifier
+
+/// How every report lists sessions and names them — the one ordering and the one id scheme of the CLI, the JSON
+/// report and ``LaunchSession``'s library callers.
+public enum SessionListing {
+    /// Sorts `items` in listing order: by the session's start (its first milestone, else its first line), then by
+    /// app; items equal in both keep their order (the order the sessions closed).
+    public static func sort<Item>(_ items: inout [Item], by session: (Item) -> LaunchSession) {
+        let keyed = items.enumerated().map { (offset: $0.offset, start: session($0.element).start?.microsecondsSinceEpoch ?? 0,
+                                             app: session($0.element).app.description, item: $0.element) }
+        items = keyed.sorted { lhs, rhs in
+            if lhs.start != rhs.start { return lhs.start < rhs.start }
+            if lhs.app != rhs.app { return lhs.app < rhs.app }
+            return lhs.offset < rhs.offset
+        }.map(\.item)
+    }
+
+    /// Session ids: the app (bundle id, else process name), then the session's number for that app in the order
+    /// they are named (`com.example.ledger#2`). Reports name sessions in listing order; a stream names them as they
+    /// close.
+    public struct Names: Sendable {
+        private var counts: [String: Int] = [:]
+
+        /// No session named yet.
+        public init() {}
+
+        /// The next session's id.
+        public mutating func next(for session: LaunchSession) -> String {
+            let app = session.app.bundleID ?? session.app.processName ?? "unknown"
+            counts[app, default: 0] += 1
+            return "\(app)#\(counts[app]!)"
+        }
+    }
+
+    /// The ids of `sessions`, named in this order.
+    public static func ids(_ sessions: [LaunchSession]) -> [String] {
+        var names = Names()
+        return sessions.map { names.next(for: $0) }
+    }
+}
+
+extension AppIdentity {
+    /// Whether this app is one of `names` (its bundle id or its process name); every app when `names` is empty —
+    /// the `apps` of the configuration and the `--app` of the CLI.
+    public func isSelected(by names: Set<String>) -> Bool {
+        names.isEmpty || bundleID.map(names.contains) == true || processName.map(names.contains) == true
+    }
+}
