@@ -29,7 +29,7 @@ public struct LogStreamReader {
 
     private var stage = Stage.start
     private var sample: [UInt8] = []
-    private var inflater: GzipInflater?
+    private var inflater: PipelinedInflater?
     private var finalStatistics: DecoderStatistics?
     private var decodedFormat: LogFormat?
 
@@ -63,7 +63,7 @@ public struct LogStreamReader {
             }
             var head = sample
             head.append(contentsOf: chunk.prefix(2 - min(2, sample.count)))
-            if head[0] == 0x1F, head[1] == 0x8B { inflater = GzipInflater() }
+            if head[0] == 0x1F, head[1] == 0x8B { inflater = PipelinedInflater() }
             stage = .sniffing
             if inflater != nil, !sample.isEmpty {
                 let held = sample
@@ -116,8 +116,8 @@ public struct LogStreamReader {
         var failure: ReaderError?
         do throws(GzipInflater.Failure) {
             try inflater.inflate(chunk) { bytes in
-                guard failure == nil else { return }
                 do throws(ReaderError) { try decompressed(bytes, emit: emit) } catch { failure = error }
+                return failure == nil
             }
         } catch {
             guard case .corrupt(let reason) = error else { return }

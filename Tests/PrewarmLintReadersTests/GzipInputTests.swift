@@ -11,6 +11,47 @@ struct GzipInputTests {
         Array(try Data(contentsOf: repositoryRoot.appendingPathComponent("Corpus/formats/log-show-ndjson-gzip/log.ndjson.gz")))
     }
 
+    /// `bytes` through gzip -n (the machine's gzip, as TarArchiveBuilder uses it).
+    static func gzip(_ bytes: [UInt8]) throws -> [UInt8] {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("prewarm-lint-gz-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("day.ndjson")
+        try Data(bytes).write(to: file)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["gzip", "-n", file.path]
+        try process.run()
+        process.waitUntilExit()
+        return [UInt8](try Data(contentsOf: folder.appendingPathComponent("day.ndjson.gz")))
+    }
+
+    @Test("a large .gz inflated on its own thread (chunks of 1 MiB) reads exactly as inflated on the reader's thread (small chunks) and as the plain file; cut or corrupt, the same (issue 22)")
+    func pipelined() throws {
+        let day = DeviceLogGenerator.generate(DeviceLogGenerator.Configuration(seed: 7, targetBytes: 12 << 20)).bytes
+        let compressed = try Self.gzip(day)
+        let configuration = ReaderConfiguration(inputName: "day.ndjson.gz")
+        let plain = ReaderVerifier.read(day, configuration: configuration, chunkSize: 1 << 20)
+        let pipelined = ReaderVerifier.read(compressed, configuration: configuration, chunkSize: 1 << 20)
+        let onThread = ReaderVerifier.read(compressed, configuration: configuration, chunkSize: 60_000)
+        #expect(plain.events.count > 10_000)
+        #expect(pipelined.events == plain.events)
+        #expect(pipelined == onThread)
+        // Cut in the middle: the events before the cut, then the truncation note — whichever thread inflated it.
+        let cut = Array(compressed.prefix(compressed.count / 2))
+        let cutPipelined = ReaderVerifier.read(cut, configuration: configuration, chunkSize: 1 << 20)
+        #expect(cutPipelined == ReaderVerifier.read(cut, configuration: configuration, chunkSize: 50_000))
+        #expect(cutPipelined.diagnostics.last?.message == "gzip stream ends early; the input is cut short")
+        #expect(cutPipelined.events.count > 1000 && cutPipelined.events.count < plain.events.count)
+        // Corrupt in the middle: a reader error, the events before it kept, the same either way.
+        var corrupt = compressed
+        for index in (compressed.count / 2)..<(compressed.count / 2 + 64) { corrupt[index] ^= 0x5A }
+        let corruptPipelined = ReaderVerifier.read(corrupt, configuration: configuration, chunkSize: 1 << 20)
+        #expect(corruptPipelined.failure?.code == .corruptCompression)
+        #expect(corruptPipelined == ReaderVerifier.read(corrupt, configuration: configuration, chunkSize: 50_000))
+        #expect(!corruptPipelined.events.isEmpty)
+    }
+
     @Test("a gzip file cut short keeps the events before the cut and says the input is truncated")
     func truncated() throws {
         let bytes = try Self.compressed()
