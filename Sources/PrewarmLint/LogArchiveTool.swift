@@ -83,7 +83,8 @@ public struct LogArchiveTool: Sendable, Hashable {
 
     /// The tool to use: `PREWARM_LINT_LOG_TOOL` (a program taking `log`'s arguments) or
     /// `PREWARM_LINT_UNIFIEDLOG_ITERATOR` when set, else `log` on macOS, else `unifiedlog_iterator` on the `PATH`.
-    public static func find(environment: [String: String] = ProcessInfo.processInfo.environment) -> LogArchiveTool? {
+    public static func find(environment: [String: String]? = nil) -> LogArchiveTool? {
+        let environment = environment ?? ProcessInfo.processInfo.environment
         if let path = environment["PREWARM_LINT_LOG_TOOL"], !path.isEmpty { return LogArchiveTool(kind: .appleLog, executable: path) }
         if let path = environment["PREWARM_LINT_UNIFIEDLOG_ITERATOR"], !path.isEmpty {
             return LogArchiveTool(kind: .unifiedLogIterator, executable: path)

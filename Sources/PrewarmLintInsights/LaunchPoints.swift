@@ -1,3 +1,4 @@
+import Foundation
 public import PrewarmLintModel
 import PrewarmLintClassifier
 public import PrewarmLintSessions

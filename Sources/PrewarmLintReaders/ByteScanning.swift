@@ -3,7 +3,7 @@
 
 extension UnsafeRawBufferPointer {
     /// The index of the first `byte` at or after `start`, or nil.
-    @inlinable @inline(__always) func firstIndex(of byte: UInt8, from start: Int) -> Int? {
+    @inline(__always) func firstIndex(of byte: UInt8, from start: Int) -> Int? {
         guard start < count else { return nil }
         let base = baseAddress! + start
         guard let found = memchr(base, Int32(byte), count - start) else { return nil }
@@ -11,7 +11,7 @@ extension UnsafeRawBufferPointer {
     }
 
     /// The index of the first `byte` inside `range`, or nil.
-    @inlinable @inline(__always) func firstIndex(of byte: UInt8, in range: Range<Int>) -> Int? {
+    @inline(__always) func firstIndex(of byte: UInt8, in range: Range<Int>) -> Int? {
         guard range.lowerBound < range.upperBound, range.upperBound <= count else { return nil }
         let base = baseAddress! + range.lowerBound
         guard let found = memchr(base, Int32(byte), range.count) else { return nil }
@@ -44,22 +44,22 @@ extension UnsafeRawBufferPointer {
     }
 
     /// Whether the bytes at `index` spell `literal`.
-    @inlinable @inline(__always) func matches(_ literal: StaticString, at index: Int) -> Bool {
+    @inline(__always) func matches(_ literal: StaticString, at index: Int) -> Bool {
         let length = literal.utf8CodeUnitCount
         guard index >= 0, index + length <= count else { return false }
         return memcmp(baseAddress! + index, literal.utf8Start, length) == 0
     }
 
     /// Whether the whole buffer spells `literal`.
-    @inlinable @inline(__always) func equals(_ literal: StaticString) -> Bool {
+    @inline(__always) func equals(_ literal: StaticString) -> Bool {
         count == literal.utf8CodeUnitCount && matches(literal, at: 0)
     }
 
     /// Whether the buffer starts with `literal`.
-    @inlinable @inline(__always) func hasPrefix(_ literal: StaticString) -> Bool { matches(literal, at: 0) }
+    @inline(__always) func hasPrefix(_ literal: StaticString) -> Bool { matches(literal, at: 0) }
 
     /// The value of exactly `length` decimal digits at `index`, or nil.
-    @inlinable @inline(__always) func digits(at index: Int, length: Int) -> Int? {
+    @inline(__always) func digits(at index: Int, length: Int) -> Int? {
         guard index >= 0, index + length <= count else { return nil }
         var value = 0
         for offset in 0..<length {
@@ -72,7 +72,7 @@ extension UnsafeRawBufferPointer {
 
     /// A run of decimal digits starting at `index`: its value and the index after it.
     /// Nil when there is no digit or the value overflows.
-    @inlinable @inline(__always) func unsignedInteger(at index: Int) -> (value: UInt64, end: Int)? {
+    @inline(__always) func unsignedInteger(at index: Int) -> (value: UInt64, end: Int)? {
         let end = endOfRun(from: index, ByteClasses.decimalDigits)
         guard end > index else { return nil }
         var value: UInt64 = 0
@@ -86,7 +86,7 @@ extension UnsafeRawBufferPointer {
     }
 
     /// A run of hexadecimal digits starting at `index` (no `0x`): its value and the index after it.
-    @inlinable @inline(__always) func hexInteger(at index: Int) -> (value: UInt64, end: Int)? {
+    @inline(__always) func hexInteger(at index: Int) -> (value: UInt64, end: Int)? {
         let end = endOfRun(from: index, ByteClasses.hexDigits)
         guard end > index else { return nil }
         var value: UInt64 = 0
@@ -101,7 +101,7 @@ extension UnsafeRawBufferPointer {
 
     /// The index of the first byte at or after `index` not of the class `members` picks out of a word
     /// (``ByteClasses``), testing eight bytes at a time.
-    @inlinable @inline(__always) func endOfRun(from index: Int, _ members: (UInt64) -> UInt64) -> Int {
+    @inline(__always) func endOfRun(from index: Int, _ members: (UInt64) -> UInt64) -> Int {
         var position = index
         while position + 8 <= count {
             let outside = ~members(UInt64(littleEndian: loadUnaligned(fromByteOffset: position, as: UInt64.self))) & ByteClasses.highBits
@@ -116,11 +116,11 @@ extension UnsafeRawBufferPointer {
     /// padding of `log show`'s columns, up to twenty bytes) are passed eight bytes at a time.
     /// `index` past a UTF-8 byte order mark (EF BB BF) there, if any: what `cat`-joined exports and some
     /// editors put at the start of a file, or of every joined file's first line.
-    @inlinable @inline(__always) func skippingByteOrderMark(from index: Int) -> Int {
+    @inline(__always) func skippingByteOrderMark(from index: Int) -> Int {
         index + 3 <= count && self[index] == 0xEF && self[index + 1] == 0xBB && self[index + 2] == 0xBF ? index + 3 : index
     }
 
-    @inlinable @inline(__always) func skippingSpaces(from index: Int) -> Int {
+    @inline(__always) func skippingSpaces(from index: Int) -> Int {
         var position = index
         while position + 8 <= count {
             let differing = UInt64(littleEndian: loadUnaligned(fromByteOffset: position, as: UInt64.self)) ^ 0x2020_2020_2020_2020
@@ -136,7 +136,7 @@ extension UnsafeRawBufferPointer {
 
     /// The index of the first `: ` at or after `index`, or nil: ``firstIndex(of:from:)`` for the separator
     /// after a process name, without a call per colon.
-    @inlinable @inline(__always) func firstColonSpace(from index: Int) -> Int? {
+    @inline(__always) func firstColonSpace(from index: Int) -> Int? {
         var position = index
         while true {
             let colon = endOfRun(from: position, ByteClasses.notColon)
@@ -147,12 +147,12 @@ extension UnsafeRawBufferPointer {
     }
 
     /// The index of the first space or tab at or after `index` (or `count`).
-    @inlinable @inline(__always) func endOfToken(from index: Int) -> Int {
+    @inline(__always) func endOfToken(from index: Int) -> Int {
         endOfRun(from: index, ByteClasses.notSpaceOrTab)
     }
 
     /// A sub-buffer.
-    @inlinable @inline(__always) func slice(_ start: Int, _ end: Int) -> UnsafeRawBufferPointer {
+    @inline(__always) func slice(_ start: Int, _ end: Int) -> UnsafeRawBufferPointer {
         UnsafeRawBufferPointer(rebasing: self[start..<end])
     }
 

@@ -1,3 +1,4 @@
+import PrewarmLintModel
 import PrewarmLintRules
 
 /// GitHub Actions workflow commands: each finding becomes an annotation on its log line

@@ -1,3 +1,4 @@
+import PrewarmLintClassifier
 import PrewarmLintModel
 import PrewarmLintRules
 import PrewarmLintSessions

@@ -1,3 +1,5 @@
+import PrewarmLintClassifier
+import PrewarmLintSessions
 public import PrewarmLintRules
 
 /// JUnit XML, for CI systems that show test results: one test case per session (passing when it

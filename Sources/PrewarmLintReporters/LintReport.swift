@@ -1,3 +1,4 @@
+import PrewarmLintClassifier
 import Dispatch
 public import PrewarmLintModel
 public import PrewarmLintSessions

@@ -1,3 +1,4 @@
+import PrewarmLintClassifier
 import PrewarmLintRules
 import PrewarmLintSessions
 import PrewarmLintModel

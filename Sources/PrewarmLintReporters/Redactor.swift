@@ -1,3 +1,4 @@
+import PrewarmLintSessions
 import PrewarmLintRules
 import PrewarmLintModel
 

@@ -1,3 +1,4 @@
+import PrewarmLintSessions
 public import PrewarmLintRules
 import PrewarmLintModel
 

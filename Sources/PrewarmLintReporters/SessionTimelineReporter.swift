@@ -1,3 +1,5 @@
+import Foundation
+import PrewarmLintClassifier
 import PrewarmLintInsights
 public import PrewarmLintRules
 import PrewarmLintModel

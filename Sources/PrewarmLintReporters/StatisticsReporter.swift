@@ -1,3 +1,4 @@
+import PrewarmLintClassifier
 public import PrewarmLintInsights
 import PrewarmLintSessions
 import PrewarmLintModel

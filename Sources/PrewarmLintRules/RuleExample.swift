@@ -1,3 +1,4 @@
+import Foundation
 /// A small log a rule's description carries: shown in its documentation, and rendered by the tests
 /// into every format the tool reads (Console copy, ndjson…), where the rule must fire exactly on
 /// the marked lines.

@@ -1,3 +1,4 @@
+import PrewarmLintModel
 public import PrewarmLintClassifier
 
 /// How every report lists sessions and names them — the one ordering and the one id scheme of the CLI, the JSON

@@ -1,3 +1,4 @@
+import Foundation
 import PrewarmLint
 
 /// The `events` filters: every given condition must hold.

@@ -1,3 +1,4 @@
+import PrewarmLintModel
 import Foundation
 import PrewarmLintReaders
 import PrewarmLintTesting

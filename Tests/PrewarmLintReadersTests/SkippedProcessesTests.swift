@@ -1,3 +1,4 @@
+import Foundation
 import PrewarmLintModel
 @testable import PrewarmLintReaders
 import PrewarmLintTesting

@@ -1,3 +1,4 @@
+import PrewarmLintModel
 /// `log show` / `log stream` default style.
 ///
 /// ```

@@ -1,3 +1,4 @@
+import Foundation
 import PrewarmLintClassifier
 public import PrewarmLintSessions
 

@@ -1,3 +1,5 @@
+import Foundation
+import PrewarmLintModel
 import PrewarmLintClassifier
 public import PrewarmLintSessions
 
