@@ -20,6 +20,8 @@ import Yams
 /// An unknown key, rule, option or meaning is an error naming it and its line.
 struct ConfigurationFile {
     static let fileName = ".prewarm-lint.yml"
+    /// The format version this prewarm-lint reads (`version: 1`; a file without the key is read as version 1).
+    static let version = 1
 
     struct Problem: Error, CustomStringConvertible {
         var path: String
@@ -115,8 +117,16 @@ struct ConfigurationFile {
             case "markers":
                 guard let sequence = value.sequence else { throw Problem(path: path, line: line(value), message: "'markers' must be a list of {match, meaning}") }
                 for item in sequence { configuration.markers.append(try marker(item, path: path)) }
+            case "version":
+                // The file's format version: 1, the only one; a file of a later version is refused rather than half read.
+                guard let version = value.int else {
+                    throw Problem(path: path, line: line(value), message: "'version' must be a whole number (this prewarm-lint reads version \(Self.version))")
+                }
+                guard version == Self.version else {
+                    throw Problem(path: path, line: line(value), message: "configuration version \(version) is not one this prewarm-lint reads (it reads version \(Self.version)): upgrade prewarm-lint, or write the file for version \(Self.version)")
+                }
             default:
-                throw Problem(path: path, line: line(keyNode), message: "unknown key '\(key)'; the keys are apps, disabled, rules, markers")
+                throw Problem(path: path, line: line(keyNode), message: "unknown key '\(key)'; the keys are version, apps, disabled, rules, markers")
             }
         }
         return configuration

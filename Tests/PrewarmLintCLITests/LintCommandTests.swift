@@ -462,12 +462,19 @@ struct LintCommandTests {
             """.write(to: config, atomically: true, encoding: .utf8)
         let typo = try CLI.run(["--date", "2024-03-18", logs.path])
         #expect(typo.status == 64)
-        #expect(typo.stderr == "\(config.path):2: error: unknown key 'rulez'; the keys are apps, disabled, rules, markers\n")
+        #expect(typo.stderr == "\(config.path):2: error: unknown key 'rulez'; the keys are version, apps, disabled, rules, markers\n")
         try "rules:\n  slow-activation: {warning-seconds: 2}\n".write(to: config, atomically: true, encoding: .utf8)
         let option = try CLI.run(["--date", "2024-03-18", logs.path])
         #expect(option.status == 64)
         #expect(option.stderr == "\(config.path):2: error: unknown setting 'warning-seconds' for rule 'slow-activation'; its settings are enabled, severity, warning-ms, error-ms\n")
         #expect(try CLI.run(["--date", "2024-03-18", "--no-config", logs.path]).status == 0)
+        // The file's version: 1 is read; a later one is refused, never half read.
+        try "version: 1\napps: [com.example.notes]\n".write(to: config, atomically: true, encoding: .utf8)
+        #expect(try CLI.run(["--date", "2024-03-18", logs.path]).status == 0)
+        try "version: 2\napps: [com.example.notes]\n".write(to: config, atomically: true, encoding: .utf8)
+        let later = try CLI.run(["--date", "2024-03-18", logs.path])
+        #expect(later.status == 64)
+        #expect(later.stderr == "\(config.path):1: error: configuration version 2 is not one this prewarm-lint reads (it reads version 1): upgrade prewarm-lint, or write the file for version 1\n")
     }
 
     @Test("baselines: recorded findings are hidden and counted, new ones still fail")
