@@ -174,10 +174,10 @@ public struct SessionPipeline: Sendable {
             let queue = queues[index], outcome = outcomes[index]
             let thread = Thread {
                 var one = Result()
-                var window: [LogEvent] = []
+                var window = ReorderWindow<LogEvent>(size: Self.reorderWindow)
                 var batch: [LogEvent] = []
                 batch.reserveCapacity(Self.batchSize)
-                func release(_ events: ArraySlice<LogEvent>) {
+                func release(_ events: UnsafeBufferPointer<LogEvent>) {
                     for event in events {
                         batch.append(event)
                         if batch.count == Self.batchSize {
@@ -186,18 +186,8 @@ public struct SessionPipeline: Sendable {
                         }
                     }
                 }
-                pipeline.readForMerge(input, into: &one) { event in
-                    // Stable: after the events of the same instant already in the window.
-                    let instant = event.timestamp.microsecondsSinceEpoch
-                    var position = window.count
-                    while position > 0, window[position - 1].timestamp.microsecondsSinceEpoch > instant { position -= 1 }
-                    if position == window.count { window.append(event) } else { window.insert(event, at: position) }
-                    if window.count >= 2 * Self.reorderWindow {
-                        release(window[0..<Self.reorderWindow])
-                        window.removeFirst(Self.reorderWindow)
-                    }
-                }
-                release(window[...])
+                pipeline.readForMerge(input, into: &one) { event in window.insert(event, release: release) }
+                window.drain(release)
                 if !batch.isEmpty { queue.push(batch) }
                 outcome.result = one
                 queue.push(nil)

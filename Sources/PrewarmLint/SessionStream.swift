@@ -21,8 +21,7 @@ public import PrewarmLintReaders
 public struct SessionStream: Sendable {
     private var classifier: InputClassifier
     private var builder: LaunchSessionBuilder
-    private var window: [ClassifiedEvent] = []
-    private let windowSize = SessionPipeline.reorderWindow
+    private var window = ReorderWindow<ClassifiedEvent>(size: SessionPipeline.reorderWindow)
 
     /// A stream for one input.
     ///
@@ -35,7 +34,6 @@ public struct SessionStream: Sendable {
                 maximumRememberedPIDs: Int = ProcessDirectory.defaultCapacity) {
         classifier = InputClassifier(inputName: inputName, signatures: signatures, maximumRememberedPIDs: maximumRememberedPIDs)
         builder = LaunchSessionBuilder(maximumOpenSessions: maximumOpenSessions)
-        window.reserveCapacity(2 * windowSize)
     }
 
     /// What to give the reader of this stream's input (`ReaderConfiguration.recordFilter`), so that it
@@ -48,25 +46,11 @@ public struct SessionStream: Sendable {
     /// Takes the next event of the input; returns the sessions it let close (usually none).
     public mutating func consume(_ event: LogEvent) -> [LaunchSession] {
         guard let classified = classifier.classify(event) else { return [] }
-        // Insert in time order (stable: after equal instants). When the window is full, release its
-        // earlier half at once: every event still has at least `windowSize` later lines in which an
-        // earlier-stamped line may arrive, and the shift is paid once per half.
-        let instant = classified.event.timestamp.microsecondsSinceEpoch
-        // Compared in place (an element read from the array was a copy of the whole event).
-        let index = window.withUnsafeBufferPointer { events in
-            var index = events.count
-            while index > 0, events.baseAddress.unsafelyUnwrapped[index - 1].event.timestamp.microsecondsSinceEpoch > instant { index -= 1 }
-            return index
-        }
-        // Moved in, not copied (a copy retains and releases each of the event's strings).
-        if index == window.count { window.append(consume classified) } else { window.insert(consume classified, at: index) }
-        guard window.count >= 2 * windowSize else { return [] }
         var closed: [LaunchSession] = []
         // Handed over in place (no copy, retained and released, of each event's strings).
-        window.withUnsafeBufferPointer { released in
-            for index in 0..<windowSize { closed += builder.consume(released.baseAddress.unsafelyUnwrapped[index]) }
+        window.insert(classified) { released in
+            for index in released.indices { closed += builder.consume(released.baseAddress.unsafelyUnwrapped[index]) }
         }
-        window.removeFirst(windowSize)
         return closed
     }
 
@@ -77,8 +61,9 @@ public struct SessionStream: Sendable {
     /// (launch lines naming their app `<private>`, pids forgotten past the limit).
     public mutating func finish() -> (sessions: [LaunchSession], diagnostics: [ReaderDiagnostic]) {
         var sessions: [LaunchSession] = []
-        for classified in window { sessions += builder.consume(classified) }
-        window.removeAll()
+        window.drain { released in
+            for index in released.indices { sessions += builder.consume(released.baseAddress.unsafelyUnwrapped[index]) }
+        }
         sessions += builder.finish()
         return (sessions, classifier.finish())
     }
