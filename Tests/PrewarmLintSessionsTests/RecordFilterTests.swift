@@ -124,6 +124,41 @@ struct RecordFilterTests {
 
         """
 
+    /// The filter and the classifier cannot drift apart: for every signature of the table, from every role it names,
+    /// its own example line — after a line that makes pid 2231 an app's, as logs do — is admitted by the filter
+    /// whenever the classifier would keep it (for a session, or as a dasd decision). A new signature whose anchor the filter does not know fails here.
+    @Test("the record filter admits every signature's own example the classifier keeps, from every role it names (issue 17, item 4)",
+          arguments: SignatureTable.builtIn.signatures.map(\.id))
+    func filterFollowsTheClassifier(id: String) throws {
+        let signature = try #require(SignatureTable.builtIn.signatures.first { $0.id == id })
+        let processes: [ProcessRole: (name: String, pid: Int)] = [
+            .dasd: ("dasd", 105), .runningboardd: ("runningboardd", 33), .springboard: ("SpringBoard", 34), .securityd: ("securityd", 115),
+            .kernel: ("kernel", 0), .app: ("Ledger Pro", 2231), .other: ("geod", 412),
+        ]
+        var checked = 0
+        for role in ProcessRole.allCases where signature.roles.contains(role) {
+            let process = try #require(processes[role])
+            let time = LogTimestamp(microsecondsSinceEpoch: 1_710_770_000_000_000, utcOffsetSeconds: 0, text: "2024-03-18 13:53:20")
+            let start = LogEvent(timestamp: time, process: "runningboardd", pid: 33,
+                                 message: "[app<com.example.ledger(501)>:2231] Now tracking process: [app<com.example.ledger(501)>:2231]",
+                                 origin: EventOrigin(input: "x", line: 1, byteOffset: 0))
+            let line = LogEvent(timestamp: time, process: process.name, pid: process.pid, message: signature.example,
+                                origin: EventOrigin(input: "x", line: 2, byteOffset: 200))
+            var classifier = EventClassifier()
+            _ = classifier.classifyIfMeaningful(start)
+            // Kept: classified for a session, or a dasd decision `stats` counts.
+            guard classifier.classifyIfMeaningful(line) != nil || classifier.lastDecision != nil else { continue }
+            var stream = SessionStream(inputName: "x")
+            _ = stream.consume(start)
+            let admitted = Array(signature.example.utf8).withUnsafeBytes {
+                stream.recordFilter.admits(process: process.name, pid: process.pid, firstLine: $0)
+            }
+            #expect(admitted, "the filter drops \(id)'s example from \(process.name), which the classifier keeps")
+            checked += 1
+        }
+        #expect(checked > 0 || signature.roles == [.other], "\(id): its example is kept from none of its roles")
+    }
+
     @Test("a line of a process not yet known as an app, naming its app on its second line, is built and placed in the session")
     func namingOnContinuation() throws {
         // `log show` lines (the daemons' templates of docs/research/message-templates.md): dasd
