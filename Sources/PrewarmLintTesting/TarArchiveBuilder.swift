@@ -45,19 +45,7 @@ public struct TarArchiveBuilder {
     }
 
     /// The archive gzip-compressed by the system's `gzip` (in every Debian and macOS install).
-    public func gzipped() throws -> [UInt8] {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("prewarm-lint-tar-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let file = folder.appendingPathComponent("archive.tar")
-        try Data(bytes).write(to: file)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["gzip", "-n", file.path]
-        try process.run()
-        process.waitUntilExit()
-        return [UInt8](try Data(contentsOf: folder.appendingPathComponent("archive.tar.gz")))
-    }
+    public func gzipped() throws -> [UInt8] { try GzipFile.compress(bytes) }
 
     private mutating func append(_ data: [UInt8]) {
         bytes += data
@@ -104,5 +92,23 @@ public struct TarArchiveBuilder {
         let field = [UInt8](repeating: UInt8(ascii: "0"), count: 6 - digits.count) + digits + [0, UInt8(ascii: " ")]
         block.replaceSubrange(148..<156, with: field)
         return block
+    }
+}
+
+/// gzip for tests: the machine's `gzip -n` (no name or time in the header, so the same bytes give the same file).
+public enum GzipFile {
+    /// `bytes`, gzipped.
+    public static func compress(_ bytes: [UInt8]) throws -> [UInt8] {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("prewarm-lint-gzip-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("data")
+        try Data(bytes).write(to: file)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["gzip", "-n", file.path]
+        try process.run()
+        process.waitUntilExit()
+        return [UInt8](try Data(contentsOf: folder.appendingPathComponent("data.gz")))
     }
 }

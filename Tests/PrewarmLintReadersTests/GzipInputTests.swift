@@ -11,25 +11,10 @@ struct GzipInputTests {
         Array(try Data(contentsOf: repositoryRoot.appendingPathComponent("Corpus/formats/log-show-ndjson-gzip/log.ndjson.gz")))
     }
 
-    /// `bytes` through gzip -n (the machine's gzip, as TarArchiveBuilder uses it).
-    static func gzip(_ bytes: [UInt8]) throws -> [UInt8] {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("prewarm-lint-gz-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let file = folder.appendingPathComponent("day.ndjson")
-        try Data(bytes).write(to: file)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["gzip", "-n", file.path]
-        try process.run()
-        process.waitUntilExit()
-        return [UInt8](try Data(contentsOf: folder.appendingPathComponent("day.ndjson.gz")))
-    }
-
     @Test("a large .gz inflated on its own thread (chunks of 1 MiB) reads exactly as inflated on the reader's thread (small chunks) and as the plain file; cut or corrupt, the same (issue 22)")
     func pipelined() throws {
         let day = DeviceLogGenerator.generate(DeviceLogGenerator.Configuration(seed: 7, targetBytes: 12 << 20)).bytes
-        let compressed = try Self.gzip(day)
+        let compressed = try GzipFile.compress(day)
         let configuration = ReaderConfiguration(inputName: "day.ndjson.gz")
         let plain = ReaderVerifier.read(day, configuration: configuration, chunkSize: 1 << 20)
         let pipelined = ReaderVerifier.read(compressed, configuration: configuration, chunkSize: 1 << 20)
