@@ -12,6 +12,11 @@ public struct RuleDocumentation: Sendable {
         var out = "<!-- Generated from Sources/PrewarmLintRules by `prewarm-lint rules --write-docs docs/rules`. Do not edit. -->\n"
         out += "# `\(rule.id)`: \(rule.name)\n\n"
         out += help(rule)
+        if !rule.messages.isEmpty {
+            out += "\n## Messages\n\nEvery message the rule gives (‹what varies›, [optional parts]); a finding's `messageID` says which.\n\n"
+            out += "| id | message |\n|---|---|\n"
+            for message in rule.messages { out += "| `\(message.id)` | \(message.shape.replacingAll("|", with: "\\|")) |\n" }
+        }
         out += "\n## Fires on\n\nEach example is a log, one event per line as `time process[pid]: message` (a tab starts a continuation "
         out += "line); `▶` marks the line the finding points at, `E` an error-level event. The tests render every example as a "
         out += "Console.app copy, as `log show --style ndjson` and as a property list, and check the rule fires exactly there.\n"

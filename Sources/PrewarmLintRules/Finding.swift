@@ -45,6 +45,8 @@ public struct Finding: Sendable, Hashable {
     public var evidence: [Evidence]
     /// What the log did not show (a guessed kind, a log that begins mid-session), when something was missing.
     public var missingEvidence: String?
+    /// Which of its rule's messages this is (``RuleMessage/id``); nil for a rule that declares none.
+    public var messageID: String?
 
     /// A finding; rules make them through `RuleContext.finding(_:severity:evidence:)`.
     public init(ruleID: String, severity: Severity, message: String, sessionID: String, sessionKind: LaunchSession.Kind,

@@ -47,6 +47,13 @@ public struct RuleContext: Sendable {
                        missingEvidence: missing.isEmpty ? nil : missing.joined(separator: "; "))
     }
 
+    /// A finding giving one of the rule's declared messages, `text` being its words for this session.
+    public func finding(_ message: RuleMessage, _ text: String, severity: Severity? = nil, evidence: [Finding.Evidence]) -> Finding {
+        var made = finding(text, severity: severity, evidence: evidence)
+        made.messageID = message.id
+        return made
+    }
+
     /// An option's value (configured, else the rule's default).
     public func option(_ name: String) -> Double { options[name] ?? 0 }
 }

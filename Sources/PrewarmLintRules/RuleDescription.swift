@@ -24,10 +24,15 @@ public struct RuleDescription: Sendable, Hashable {
     /// exclusion of the run (``Linter/unreportedHazards(in:findings:)``), never silently dropped.
     public var reportsEvidence: Set<EventMeaning>
 
+    /// Every message the rule gives (``RuleMessage``); empty for a rule that does not declare them.
+    public var messages: [RuleMessage]
+
     /// A description; the examples are also the rule's tests.
     public init(id: String, name: String, defaultSeverity: Severity, summary: String, rationale: String, options: [RuleOption] = [],
-                reportsEvidence: Set<EventMeaning> = [], triggeringExamples: [RuleExample], nonTriggeringExamples: [RuleExample]) {
+                reportsEvidence: Set<EventMeaning> = [], messages: [RuleMessage] = [], triggeringExamples: [RuleExample],
+                nonTriggeringExamples: [RuleExample]) {
         self.reportsEvidence = reportsEvidence
+        self.messages = messages
         self.id = id
         self.name = name
         self.defaultSeverity = defaultSeverity

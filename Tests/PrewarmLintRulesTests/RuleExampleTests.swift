@@ -9,6 +9,7 @@ import Testing
 @Suite("rule examples")
 struct RuleExampleTests {
     static let rules = RuleRegistry.builtIn.rules.map(\.description)
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let cases: [(rule: String, example: Int, triggering: Bool)] = rules.flatMap { rule in
         rule.triggeringExamples.indices.map { (rule.id, $0, true) } + rule.nonTriggeringExamples.indices.map { (rule.id, $0, false) }
     }
@@ -27,6 +28,43 @@ struct RuleExampleTests {
             #expect(!rule.nonTriggeringExamples.isEmpty, "\(rule.id) has no non-triggering example")
             for example in rule.triggeringExamples { #expect(!example.markedLines.isEmpty, "\(rule.id): '\(example.title)' marks no line") }
             for example in rule.nonTriggeringExamples { #expect(example.markedLines.isEmpty, "\(rule.id): '\(example.title)' marks a line") }
+            // Its messages, declared (issue 17): at least one, ids unique and kebab-case, each with its words.
+            let messages = rule.messages.map(\.id)
+            #expect(!messages.isEmpty, "\(rule.id) declares no message")
+            #expect(Set(messages).count == messages.count, "\(rule.id) declares a message id twice")
+            for message in rule.messages {
+                #expect(!message.shape.isEmpty && message.id.allSatisfy { ("a"..."z").contains($0) || $0 == "-" }, "\(rule.id): \(message.id)")
+            }
+        }
+    }
+
+    @Test("every finding gives a message its rule declares, and every declared message is given by one of its examples or the corpus (issue 17)")
+    func declaredMessages() throws {
+        var given: [String: Set<String>] = [:]
+        for rule in Self.rules {
+            for example in rule.triggeringExamples {
+                let report = try RuleExampleRendering.ndjson.lint(example, registry: .builtIn)
+                for finding in report.findings { given[finding.ruleID, default: []].insert(finding.messageID ?? "(none)") }
+            }
+        }
+        // A launch timer's start and end markers come from a team's configuration (no built-in line means them).
+        let timer = RuleExample("a configured launch timer started during prewarm, stopped after activation",
+            ExampleLog.prewarm(at: "06:02:11") + "\n" + ExampleLog.app("06:02:11.400000", "launch timer start") + "\n"
+                + ExampleLog.suspend(at: "06:02:12") + "\n" + ExampleLog.activateExisting(at: "08:14:02") + "\n"
+                + ExampleLog.app("08:14:02.802000", "launch timer stop", marked: true))
+        let markers = LintConfiguration(markers: [.init(text: "launch timer start", meaning: .launchTimerStart),
+                                                  .init(text: "launch timer stop", meaning: .launchTimerEnd)])
+        for finding in try RuleExampleRendering.ndjson.lint(timer, configuration: markers).findings {
+            given[finding.ruleID, default: []].insert(finding.messageID ?? "(none)")
+        }
+        let corpus = LintRun(options: ReadOptions(), toolVersion: "test", separately: true)
+            .run(InputDiscovery.expand([Self.packageRoot.appendingPathComponent("Corpus").path]).inputs)
+        for finding in corpus.findings { given[finding.ruleID, default: []].insert(finding.messageID ?? "(none)") }
+        for rule in Self.rules {
+            let declared = Set(rule.messages.map(\.id))
+            let seen = given[rule.id] ?? []
+            #expect(seen.isSubset(of: declared), "\(rule.id) gave \(seen.subtracting(declared).sorted()), not declared")
+            #expect(declared.isSubset(of: seen), "\(rule.id) declares \(declared.subtracting(seen).sorted()), never given by an example or the corpus")
         }
     }
 

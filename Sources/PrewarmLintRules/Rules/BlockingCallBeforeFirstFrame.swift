@@ -7,6 +7,9 @@ public struct BlockingCallBeforeFirstFrame: Rule {
     /// The rule, as ``RuleRegistry/builtIn`` holds it.
     public init() {}
 
+    /// The message it gives: `blocking-call-before-first-screen`.
+    public static let blockingCall = RuleMessage(id: "blocking-call-before-first-screen", shape: "‹call› called ‹time› after activation, before the ‹first frame | app was active›[ (‹n› blocking calls in that window)]")
+
     /// Its id, severity, rationale, options, and the examples that test and document it.
     public let description = RuleDescription(
         id: "blocking-call-before-first-frame",
@@ -21,6 +24,7 @@ public struct BlockingCallBeforeFirstFrame: Rule {
         marker, else at runningboardd's `running-active` state; with neither in the log the rule \
         stays silent.
         """,
+        messages: [Self.blockingCall],
         triggeringExamples: [
             RuleExample("the pasteboard read before the first frame",
                 ExampleLog.coldLaunch(at: "08:14:02") + "\n"
@@ -52,6 +56,6 @@ public struct BlockingCallBeforeFirstFrame: Rule {
         if calls.count > 1 { message += " (\(calls.count) blocking calls in that window)" }
         var evidence = [Finding.Evidence(first, label: "blocking call")]
         if let line = session.evidence(.activation, label: "activation") { evidence.append(line) }
-        return [context.finding(message, evidence: evidence)]
+        return [context.finding(Self.blockingCall, message, evidence: evidence)]
     }
 }

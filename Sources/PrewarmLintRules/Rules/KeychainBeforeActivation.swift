@@ -7,6 +7,9 @@ public struct KeychainBeforeActivation: Rule {
     /// The rule, as ``RuleRegistry/builtIn`` holds it.
     public init() {}
 
+    /// The message it gives: `keychain-before-activation`.
+    public static let touched = RuleMessage(id: "keychain-before-activation", shape: "prewarmed process touched the keychain[ ‹time› before the user activated it | and was never activated by the user][ (the access failed: keychain locked)][; ‹n› accesses before activation]")
+
     /// Its id, severity, rationale, options, and the examples that test and document it.
     public let description = RuleDescription(
         id: "keychain-before-activation",
@@ -21,6 +24,7 @@ public struct KeychainBeforeActivation: Rule {
         the first scene activation, or make the code that reads it survive \
         `errSecInteractionNotAllowed`.
         """,
+        messages: [Self.touched],
         triggeringExamples: [
             RuleExample("the app reads the keychain while prewarmed, and the user comes later",
                 ExampleLog.prewarm(at: "06:02:11") + "\n"
@@ -61,6 +65,6 @@ public struct KeychainBeforeActivation: Rule {
         }
         if first.meaning == .keychainFailure { message += " (the access failed: keychain locked)" }
         if touches.count > 1 { message += "; \(touches.count) accesses before activation" }
-        return [context.finding(message, evidence: evidence)]
+        return [context.finding(Self.touched, message, evidence: evidence)]
     }
 }

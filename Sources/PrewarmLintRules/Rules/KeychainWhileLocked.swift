@@ -7,6 +7,9 @@ public struct KeychainWhileLocked: Rule {
     /// The rule, as ``RuleRegistry/builtIn`` holds it.
     public init() {}
 
+    /// The message it gives: `keychain-locked`.
+    public static let locked = RuleMessage(id: "keychain-locked", shape: "keychain read failed: keychain is locked (-25308) ‹in a … session›[, ‹time› before the user activated the app | , which the user never activated][ (‹n› failures)][; this process's crash report says the device had not been unlocked since boot (wasUnlockedSinceBoot 0) | … was locked when it was written (isLocked 1) | …, written later, says the device was unlocked by then (isLocked 0)]")
+
     /// Its id, severity, rationale, options, and the examples that test and document it.
     public let description = RuleDescription(
         id: "keychain-while-locked",
@@ -39,6 +42,7 @@ public struct KeychainWhileLocked: Rule {
         for `keychain-before-activation`.
         """,
         reportsEvidence: [.keychainFailure],
+        messages: [Self.locked],
         triggeringExamples: [
             RuleExample("securityd refuses a prewarmed process's read (real-logs 03's line, in a prewarm)",
                 ExampleLog.prewarm(at: "06:02:11") + "\n"
@@ -86,6 +90,6 @@ public struct KeychainWhileLocked: Rule {
         }
         evidence += failures.dropFirst().prefix(4).map { Finding.Evidence($0, label: "keychain failure") }
         if let lockState { evidence.append(Finding.Evidence(lockState, label: "lock state")) }
-        return [context.finding(message, evidence: evidence)]
+        return [context.finding(Self.locked, message, evidence: evidence)]
     }
 }

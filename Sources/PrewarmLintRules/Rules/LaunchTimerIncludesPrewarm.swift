@@ -7,6 +7,11 @@ public struct LaunchTimerIncludesPrewarm: Rule {
     /// The rule, as ``RuleRegistry/builtIn`` holds it.
     public init() {}
 
+    /// The message it gives: `timer-spans-prewarm`.
+    public static let timerSpansPrewarm = RuleMessage(id: "timer-spans-prewarm", shape: "launch timer ran ‹time› from a start marker during prewarm; the user waited ‹time› after activation")
+    /// The message it gives: `reported-launch-includes-prewarm`.
+    public static let reportedTooLong = RuleMessage(id: "reported-launch-includes-prewarm", shape: "app reported a launch of ‹time›; only ‹time› passed since the user activated the prewarmed process")
+
     /// Its id, severity, rationale, options, and the examples that test and document it.
     public let description = RuleDescription(
         id: "launch-timer-includes-prewarm",
@@ -23,6 +28,7 @@ public struct LaunchTimerIncludesPrewarm: Rule {
         `tolerance-ms`.
         """,
         options: [RuleOption(name: "tolerance-ms", defaultValue: 1000, help: "How much a reported duration may exceed the time since activation.")],
+        messages: [Self.timerSpansPrewarm, Self.reportedTooLong],
         triggeringExamples: [
             RuleExample("the app logs a launch of 2 hours",
                 ExampleLog.prewarm(at: "06:02:11") + "\n"
@@ -54,7 +60,7 @@ public struct LaunchTimerIncludesPrewarm: Rule {
         }) {
             let measured = SpokenDuration.text(microseconds: end.time.microsecondsSinceEpoch - start.time.microsecondsSinceEpoch)
             let real = SpokenDuration.text(microseconds: end.time.microsecondsSinceEpoch - activation.time.microsecondsSinceEpoch)
-            return [context.finding("launch timer ran \(measured) from a start marker during prewarm; the user waited \(real) after activation",
+            return [context.finding(Self.timerSpansPrewarm, "launch timer ran \(measured) from a start marker during prewarm; the user waited \(real) after activation",
                                     evidence: [Finding.Evidence(end, label: "timer end"), Finding.Evidence(start, label: "timer start")]
                                         + [activationLine].compactMap { $0 })]
         }
@@ -66,7 +72,7 @@ public struct LaunchTimerIncludesPrewarm: Rule {
             guard reported > sinceActivation + tolerance else { continue }
             var evidence = [Finding.Evidence(line, label: "reported launch duration")] + [activationLine].compactMap { $0 }
             if let prewarm = session.evidence(.prewarmRequest, label: "prewarm request") { evidence.append(prewarm) }
-            return [context.finding("app reported a launch of \(SpokenDuration.text(microseconds: reported)); only \(SpokenDuration.text(microseconds: sinceActivation)) passed since the user activated the prewarmed process",
+            return [context.finding(Self.reportedTooLong, "app reported a launch of \(SpokenDuration.text(microseconds: reported)); only \(SpokenDuration.text(microseconds: sinceActivation)) passed since the user activated the prewarmed process",
                                     evidence: evidence)]
         }
         return []

@@ -7,6 +7,11 @@ public struct LaunchWatchdog: Rule {
     /// The rule, as ``RuleRegistry/builtIn`` holds it.
     public init() {}
 
+    /// The message it gives: `watchdog-kill`.
+    public static let killed = RuleMessage(id: "watchdog-kill", shape: "‹event› watchdog killed ‹app› (0x8BADF00D) ‹in a … session›[, visibility ‹visibility›][: ‹allowance›][; a background kill during a prewarm: work at launch ran out the prewarm's budget | (typical of prewarm and background launches)]")
+    /// The message it gives: `watchdog-not-enforced`.
+    public static let notEnforced = RuleMessage(id: "watchdog-not-enforced", shape: "‹watchdog› watchdog budget exceeded ‹in a … session›, but the process was not killed[ (allowance ‹time›)][: ‹reason›; without that, this launch would have been killed]")
+
     /// Its id, severity, rationale, options, and the examples that test and document it.
     public let description = RuleDescription(
         id: "launch-watchdog",
@@ -34,6 +39,7 @@ public struct LaunchWatchdog: Rule {
         debugger it would have been killed), not an error.
         """,
         reportsEvidence: [.watchdog],
+        messages: [Self.killed, Self.notEnforced],
         triggeringExamples: [
             RuleExample("scene-create watchdog in the background (real-logs 19's context, as runningboardd logs it)",
                 "06:10:00.001000 runningboardd[33]: Acquiring assertion targeting [app<com.example.ledger(501)>:2231] from originator [osservice<com.apple.SpringBoard>:34] with description <RBSAssertionDescriptor| \"FBWorkspace (BackgroundActive)\" ID:33-34-4107 target:2231 attributes:[\n"
@@ -80,7 +86,7 @@ public struct LaunchWatchdog: Rule {
         if let decided = session.decidedBy, decided != kill.origin, let line = session.event(at: decided) {
             evidence.append(Finding.Evidence(line, label: "session kind"))
         }
-        return [context.finding(message, evidence: evidence)]
+        return [context.finding(Self.killed, message, evidence: evidence)]
     }
 
     /// A watchdog that FrontBoard did not enforce: a warning naming the budget and the reason.
@@ -97,7 +103,7 @@ public struct LaunchWatchdog: Rule {
         }
         let ordered = (violated.map { [$0] } ?? []) + lines.filter { $0.origin != violated?.origin }
         let evidence = ordered.prefix(3).map { Finding.Evidence($0, label: "watchdog not enforced") }
-        return [context.finding(message, severity: min(context.severity, .warning), evidence: Array(evidence))]
+        return [context.finding(Self.notEnforced, message, severity: min(context.severity, .warning), evidence: Array(evidence))]
     }
 
     /// The token after `marker` (`name: process-launch>` → `process-launch`).

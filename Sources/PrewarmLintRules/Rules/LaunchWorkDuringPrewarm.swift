@@ -7,6 +7,9 @@ public struct LaunchWorkDuringPrewarm: Rule {
     /// The rule, as ``RuleRegistry/builtIn`` holds it.
     public init() {}
 
+    /// The message it gives: `work-during-prewarm`.
+    public static let ranDuringPrewarm = RuleMessage(id: "work-during-prewarm", shape: "‹work› ran during prewarm[, ‹time› before the user activated the app | ; the user never activated this process]")
+
     /// Its id, severity, rationale, options, and the examples that test and document it.
     public let description = RuleDescription(
         id: "launch-work-during-prewarm",
@@ -23,6 +26,7 @@ public struct LaunchWorkDuringPrewarm: Rule {
         `didFinishLaunching`. The finding points at the first piece of app work when the log shows \
         one, else at the first launch callback.
         """,
+        messages: [Self.ranDuringPrewarm],
         triggeringExamples: [
             RuleExample("an analytics SDK starts a session in a prewarmed process",
                 ExampleLog.prewarm(at: "06:02:11") + "\n"
@@ -73,7 +77,7 @@ public struct LaunchWorkDuringPrewarm: Rule {
         } else {
             message += "; the user never activated this process"
         }
-        return [context.finding(message, evidence: evidence)]
+        return [context.finding(Self.ranDuringPrewarm, message, evidence: evidence)]
     }
 }
 

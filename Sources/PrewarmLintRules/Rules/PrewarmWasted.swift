@@ -7,6 +7,9 @@ public struct PrewarmWasted: Rule {
     /// The rule, as ``RuleRegistry/builtIn`` holds it.
     public init() {}
 
+    /// The message it gives: `prewarm-terminated-unused`.
+    public static let terminatedUnused = RuleMessage(id: "prewarm-terminated-unused", shape: "prewarmed process[ ‹pid›] was terminated[ (‹reason›)][ ‹time› after the prewarm] without ever being activated")
+
     /// Its id, severity, rationale, options, and the examples that test and document it.
     public let description = RuleDescription(
         id: "prewarm-wasted",
@@ -20,6 +23,7 @@ public struct PrewarmWasted: Rule {
         to stay resident while suspended (reduce its memory footprint after launch) or that launch \
         work in prewarm crashes. Informational: it explains a cold launch that follows.
         """,
+        messages: [Self.terminatedUnused],
         triggeringExamples: [
             RuleExample("prewarmed, suspended, killed by jetsam two hours later (real-logs 39's exit line)",
                 ExampleLog.prewarm(at: "06:02:11") + "\n"
@@ -52,6 +56,6 @@ public struct PrewarmWasted: Rule {
             if let line = session.evidence(.prewarmRequest, label: "prewarm request") { evidence.append(line) }
         }
         message += " without ever being activated"
-        return [context.finding(message, evidence: evidence)]
+        return [context.finding(Self.terminatedUnused, message, evidence: evidence)]
     }
 }

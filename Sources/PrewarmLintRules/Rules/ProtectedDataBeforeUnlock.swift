@@ -7,6 +7,9 @@ public struct ProtectedDataBeforeUnlock: Rule {
     /// The rule, as ``RuleRegistry/builtIn`` holds it.
     public init() {}
 
+    /// The message it gives: `protected-data-unavailable`.
+    public static let unavailable = RuleMessage(id: "protected-data-unavailable", shape: "protected data unavailable (‹error›) ‹in a … session›[, ‹time› before the user activated the app | before any activation][ (‹n› errors)]")
+
     /// Its id, severity, rationale, options, and the examples that test and document it.
     public let description = RuleDescription(
         id: "protected-data-before-unlock",
@@ -24,6 +27,7 @@ public struct ProtectedDataBeforeUnlock: Rule {
         `completeUntilFirstUserAuthentication`.
         """,
         reportsEvidence: [.dataProtectionFailure],
+        messages: [Self.unavailable],
         triggeringExamples: [
             RuleExample("a prewarmed process cannot open its store",
                 ExampleLog.prewarm(at: "06:02:11") + "\n"
@@ -52,6 +56,6 @@ public struct ProtectedDataBeforeUnlock: Rule {
             message += " before any activation"
         }
         if failures.count > 1 { message += " (\(failures.count) errors)" }
-        return [context.finding(message, evidence: evidence)]
+        return [context.finding(Self.unavailable, message, evidence: evidence)]
     }
 }

@@ -7,6 +7,9 @@ public struct SlowActivation: Rule {
     /// The rule, as ``RuleRegistry/builtIn`` holds it.
     public init() {}
 
+    /// The message it gives: `slow-launch`.
+    public static let slowLaunch = RuleMessage(id: "slow-launch", shape: "launch took ‹time› (‹from› → ‹to›[; no first-screen line]), more than ‹limit› ms")
+
     /// Its id, severity, rationale, options, and the examples that test and document it.
     public let description = RuleDescription(
         id: "slow-activation",
@@ -29,6 +32,7 @@ public struct SlowActivation: Rule {
             RuleOption(name: "warning-ms", defaultValue: 1000, help: "A warning from this many milliseconds."),
             RuleOption(name: "error-ms", defaultValue: 5000, help: "An error from this many milliseconds."),
         ],
+        messages: [Self.slowLaunch],
         triggeringExamples: [
             RuleExample("an iOS 26 cold launch whose first screen comes 1.6 s after the tap (the lines of real-logs 44, slower)",
                 "08:14:01.944116 SpringBoard[34]: SBIconView touches began with event: <UITouchesEvent: 0x865746a00> timestamp: 2.93768e+06 touches: {(\n"
@@ -67,7 +71,7 @@ public struct SlowActivation: Rule {
         }
         let limit = severity == .error ? context.option("error-ms") : context.option("warning-ms")
         let message = "launch took \(SpokenDuration.text(microseconds: elapsed)) (\(launch.label)), more than \(Int(limit)) ms"
-        return [context.finding(message, severity: severity,
+        return [context.finding(Self.slowLaunch, message, severity: severity,
                                 evidence: [endLine] + [session.evidence(launch.start.name, label: UserPerceivedLaunch.spoken(launch.start.name))].compactMap { $0 })]
     }
 }

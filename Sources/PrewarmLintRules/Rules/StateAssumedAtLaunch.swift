@@ -9,6 +9,9 @@ public struct StateAssumedAtLaunch: Rule {
     /// The rule, as ``RuleRegistry/builtIn`` holds it.
     public init() {}
 
+    /// The message it gives: `background-state-at-launch`.
+    public static let backgroundAtLaunch = RuleMessage(id: "background-state-at-launch", shape: "app read applicationState = background at launch, but the user was launching it (‹kind›)[, and took its background path]")
+
     /// Its id, severity, rationale, options, and the examples that test and document it.
     public let description = RuleDescription(
         id: "state-assumed-at-launch",
@@ -24,6 +27,7 @@ public struct StateAssumedAtLaunch: Rule {
         The finding points at the line reading the state; a line the app logs on its background path \
         (a `background-path` marker) is quoted with it.
         """,
+        messages: [Self.backgroundAtLaunch],
         triggeringExamples: [
             RuleExample("didFinishLaunching reads background (2) in a prewarmed launch the user then opens",
                 ExampleLog.prewarm(at: "07:41:02") + "\n"
@@ -61,7 +65,7 @@ public struct StateAssumedAtLaunch: Rule {
             message += ", and took its background path"
         }
         if let activation = session.evidence(.activation, label: "activation") { evidence.append(activation) }
-        return [context.finding(message, evidence: evidence)]
+        return [context.finding(Self.backgroundAtLaunch, message, evidence: evidence)]
     }
 }
 
