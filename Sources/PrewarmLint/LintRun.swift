@@ -57,8 +57,8 @@ public struct LintRun: Sendable {
             var closed: [(session: LaunchSession, findings: [Finding], order: Int)] = []
             var unreported: [UnreportedHazard] = []
             let check: (LaunchSession) -> LaunchSession? = { session in
-                // Placeholder id: the real one depends on the sessions' order, known at the end.
-                let findings = linter.findings(in: [session], ids: ["?"])
+                // Named once the listing order is known, at the end (`SessionListing`).
+                let findings = linter.findings(inUnlisted: session)
                 Self.add(linter.unreportedHazards(in: session, findings: findings), to: &unreported)
                 closed.append((session.outline(), findings, closed.count))
                 return nil

@@ -90,6 +90,12 @@ public struct Linter: Sendable {
         return configuration.rules.keys.filter { !known.contains($0) }.sorted()
     }
 
+    /// The findings of one session checked as it closes, before the report lists it: their ``Finding/sessionID`` is
+    /// empty until the listing names the session (`LintRun` does, in the order every report uses).
+    public func findings(inUnlisted session: LaunchSession) -> [Finding] {
+        findings(in: [session], ids: [""])
+    }
+
     /// Findings for `sessions` (whose ids are `ids`), ordered by session, then time of the decisive
     /// line, then rule id: the same sessions give the same findings in the same order.
     public func findings(in sessions: [LaunchSession], ids: [String]) -> [Finding] {

@@ -45,7 +45,7 @@ struct HazardAccountingTests {
         var reported = 0, unreported = 0
         let input = DiscoveredInput(input: .file(path), foundInDirectory: false)
         _ = SessionPipeline(reader: InputReader(options: options)).run([input], onSession: { session in
-            let findings = linter.findings(in: [session], ids: ["?"])
+            let findings = linter.findings(inUnlisted: session)
             let unreportedHere = linter.unreportedHazards(in: session, findings: findings).reduce(0) { $0 + $1.count }
             unreported += unreportedHere
             for event in session.events where event.meaning.isHazardEvidence {
