@@ -274,11 +274,18 @@ public struct HTMLReporter: Sendable {
             svg += "<rect class=\"phase \(phase.rawValue)\" x=\(attribute(format(x1))) y=\"13\" width=\(attribute(format(max(x2 - x1, 2)))) height=\"14\">"
                 + "<title>\(phase.rawValue): \(escape(SessionTimelineReporter.label(from.name))) → \(escape(SessionTimelineReporter.label(to.name))), \(escape(SpokenDuration.text(microseconds: end - start)))</title></rect>"
         }
+        var previousLabel = -1000.0
         for (x, microseconds) in axis.breaks {
             let middle = x + Axis.breakWidth / 2
+            // Labels of breaks side by side would overlap: past the first, a close one's is cut to its largest unit.
+            let crowded = middle - previousLabel < 2 * Axis.breakWidth
+            let label = crowded && microseconds >= 60_000_000 && microseconds < 3_600_000_000
+                ? "\(microseconds / 60_000_000) min" : SpokenDuration.text(microseconds: microseconds)
+            let labelX = crowded ? max(middle, previousLabel + 2 * Axis.breakWidth) : middle
+            previousLabel = labelX
             svg += "<g class=\"break\"><rect x=\(attribute(format(x))) y=\"8\" width=\(attribute(format(Axis.breakWidth))) height=\"24\"/>"
                 + "<path d=\"M\(format(middle - 6)) 6 l6 7 l-6 7 l6 7 l-6 7\"/><path d=\"M\(format(middle + 2)) 6 l6 7 l-6 7 l6 7 l-6 7\"/>"
-                + "<text x=\(attribute(format(middle))) y=\"39\">\(escape(SpokenDuration.text(microseconds: microseconds)))</text>"
+                + "<text x=\(attribute(format(labelX))) y=\"39\">\(escape(label))</text>"
                 + "<title>\(escape(SpokenDuration.text(microseconds: microseconds))) not drawn to scale</title></g>"
         }
         for milestone in milestones {
