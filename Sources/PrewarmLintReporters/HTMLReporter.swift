@@ -123,10 +123,10 @@ public struct HTMLReporter: Sendable {
         if all.isEmpty {
             out += "<tr><td colspan=\"2\">no launch the user waited for is in these logs</td></tr>"
         } else {
-            out += "<tr><td>median of \(all.count)</td><td class=\"number\">\(escape(SpokenDuration.text(microseconds: median(all))))</td></tr>"
+            out += "<tr><td>median of \(all.count)</td><td class=\"number\">\(escape(UserPerceivedLaunch.milliseconds(median(all))))</td></tr>"
             for kind in LaunchSession.Kind.allCases {
                 guard let values = launches[kind], values.count < all.count else { continue }
-                out += "<tr><td>\(kind.rawValue) (\(values.count))</td><td class=\"number\">\(escape(SpokenDuration.text(microseconds: median(values))))</td></tr>"
+                out += "<tr><td>\(kind.rawValue) (\(values.count))</td><td class=\"number\">\(escape(UserPerceivedLaunch.milliseconds(median(values))))</td></tr>"
             }
         }
         let waits = report.sessions.compactMap { $0.milliseconds(from: .prewarmRequest, to: .activation) }.map { Int64($0) * 1000 }
@@ -137,9 +137,10 @@ public struct HTMLReporter: Sendable {
         return out
     }
 
+    /// The lower median, as the text summary takes it (so both say the same number).
     static func median(_ values: [Int64]) -> Int64 {
         let sorted = values.sorted()
-        return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+        return sorted[(sorted.count - 1) / 2]
     }
 
     static func kindCounts(_ sessions: [LaunchSession]) -> String {
@@ -162,7 +163,7 @@ public struct HTMLReporter: Sendable {
         if let name = session.app.processName, name != session.app.bundleID { out += " <span class=\"muted\">(\(escape(name)))</span>" }
         out += " <span class=\"kind kind-\(session.kind.rawValue)\">\(session.kind.rawValue)</span> <span class=\"confidence\">\(session.confidence.rawValue)</span>"
         if let launch = session.userPerceivedLaunch {
-            out += " <span class=\"launch\">launch \(escape(SpokenDuration.text(microseconds: launch.microseconds)))</span>"
+            out += " <span class=\"launch\">launch \(escape(UserPerceivedLaunch.milliseconds(launch.microseconds)))</span>"
         }
         for (index, finding) in findings {
             out += " <a class=\"badge severity \(finding.severity.rawValue)\" href=\"#finding-\(index + 1)\" data-finding=\"finding-\(index + 1)\">\(escape(finding.ruleID))</a>"

@@ -47,8 +47,9 @@ public struct MarkdownReporter: Sendable {
                 for kind in LaunchSession.Kind.allCases where byKind[kind] != nil { out += "| \(kind.rawValue) | \(byKind[kind]!) |\n" }
                 let launches = report.sessions.compactMap { $0.userPerceivedLaunch?.microseconds }.sorted()
                 if !launches.isEmpty {
-                    out += "\nThe launch the user waited for: median \(SpokenDuration.text(microseconds: launches[launches.count / 2])) of \(launches.count)"
-                    out += ", p90 \(SpokenDuration.text(microseconds: launches[(launches.count - 1) * 9 / 10])).\n"
+                    // Worded as the text report words launches (to the nearest millisecond).
+                    out += "\nThe launch the user waited for: median \(UserPerceivedLaunch.milliseconds(launches[(launches.count - 1) / 2])) of \(launches.count)"
+                    out += ", p90 \(UserPerceivedLaunch.milliseconds(launches[(launches.count - 1) * 9 / 10])).\n"
                 }
                 out += "\n"
             }
