@@ -64,12 +64,12 @@ final class PipelinedInflater: @unchecked Sendable {
     /// Inflates `chunk`, handing the output to `body` in order; `body` returns false to stop taking output (the
     /// rest of the chunk is still inflated, so the stream's state stays whole, and dropped).
     func inflate(_ chunk: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) -> Bool) throws(GzipInflater.Failure) {
-        guard chunk.count >= Self.minimumChunk else {
+        // A small chunk, or no thread to be had (the system refused one): inflated here, with the same inflater.
+        guard chunk.count >= Self.minimumChunk, startThreadIfNeeded() else {
             var taking = true
             try inflater.inflate(chunk) { bytes in if taking { taking = body(bytes) } }
             return
         }
-        startThreadIfNeeded()
         pthread_mutex_lock(&mutex)
         input = chunk
         inputDone = false
@@ -94,8 +94,9 @@ final class PipelinedInflater: @unchecked Sendable {
         if let failed { throw failed }
     }
 
-    private func startThreadIfNeeded() {
-        guard thread == nil else { return }
+    /// Whether the helper runs (started now if it did not).
+    private func startThreadIfNeeded() -> Bool {
+        guard thread == nil else { return true }
         var created = pthread_t()
         let context = Unmanaged.passUnretained(self).toOpaque()
         #if canImport(Darwin)
@@ -110,6 +111,7 @@ final class PipelinedInflater: @unchecked Sendable {
         }, context)
         #endif
         if status == 0 { thread = created }
+        return status == 0
     }
 
     /// The helper: waits for a chunk, inflates it into blocks, hands them over as they fill.
