@@ -22,6 +22,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         // `.prewarm-lint.yml`, read by the CLI only.
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+        // Its `Heap`: the merge of spooled session runs (the library's only package; HeapModule alone is linked).
+        .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
         // `swift package generate-documentation` (the DocC catalog in Sources/PrewarmLint); a plugin, not linked.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
     ],
@@ -53,7 +55,8 @@ let package = Package(
         // Launch insights: points and markers on the timeline, statistics per phase, comparisons, prewarm decisions.
         .target(name: "PrewarmLintInsights", dependencies: ["PrewarmLintModel", "PrewarmLintClassifier", "PrewarmLintSessions", "PrewarmLintConfiguration"]),
         .target(name: "PrewarmLintReporters", dependencies: ["PrewarmLintModel", "PrewarmLintClassifier", "PrewarmLintSessions", "PrewarmLintConfiguration", "PrewarmLintRules", "PrewarmLintInsights"]),
-        .target(name: "PrewarmLint", dependencies: ["PrewarmLintModel", "PrewarmLintReaders", "PrewarmLintClassifier", "PrewarmLintSessions", "PrewarmLintConfiguration", "PrewarmLintRules", "PrewarmLintInsights", "PrewarmLintReporters"]),
+        .target(name: "PrewarmLint", dependencies: ["PrewarmLintModel", "PrewarmLintReaders", "PrewarmLintClassifier", "PrewarmLintSessions", "PrewarmLintConfiguration", "PrewarmLintRules", "PrewarmLintInsights", "PrewarmLintReporters",
+                                                    .product(name: "HeapModule", package: "swift-collections")]),
         .executableTarget(
             name: "prewarm-lint",
             dependencies: [

@@ -183,7 +183,7 @@ public struct Baseline: Sendable, Hashable {
     }
 
     /// A baseline accepting these findings.
-    public init(findings: [Finding]) {
+    public init(findings: some Sequence<Finding>) {
         self.keys = Set(findings.map(\.baselineKey))
     }
 
@@ -231,14 +231,14 @@ public struct Baseline: Sendable, Hashable {
     }
 
     /// The findings not in the baseline, and how many were.
-    public func filter(_ findings: [Finding]) -> (kept: [Finding], suppressed: Int) {
+    public func filter(_ findings: some Collection<Finding>) -> (kept: [Finding], suppressed: Int) {
         let kept = findings.filter { !keys.contains($0.baselineKey) }
         return (kept, findings.count - kept.count)
     }
 
     /// The baselined findings this run no longer has (fixed, or their logs no longer read), sorted: what a strict
     /// baseline fails on, so that a fix shrinks the baseline instead of leaving room for the finding to come back.
-    public func gone(from findings: [Finding]) -> [String] {
+    public func gone(from findings: some Sequence<Finding>) -> [String] {
         let present = Set(findings.map(\.baselineKey))
         return keys.subtracting(present).sorted()
     }

@@ -167,7 +167,7 @@ public struct LaunchStatistics: Sendable {
     public var metricKitUnreadableBuckets = 0
 
     /// Statistics of `sessions`; `markers` name the app's own points.
-    public init(sessions: [LaunchSession], markers: [LintConfiguration.Marker] = [], decisions: [PrewarmDecision] = []) {
+    public init(sessions: some Sequence<LaunchSession>, markers: [LintConfiguration.Marker] = [], decisions: [PrewarmDecision] = []) {
         let named = markers.compactMap(\.name)
         let reporting = markers.filter(\.carriesElapsed).compactMap(\.name)
         let phases = LaunchPhase.standard(markerNames: named, reportingMarkers: reporting)

@@ -143,7 +143,7 @@ public struct HTMLReporter: Sendable {
         return sorted[(sorted.count - 1) / 2]
     }
 
-    static func kindCounts(_ sessions: [LaunchSession]) -> String {
+    static func kindCounts(_ sessions: some Sequence<LaunchSession>) -> String {
         var counts: [LaunchSession.Kind: Int] = [:]
         for session in sessions { counts[session.kind, default: 0] += 1 }
         return LaunchSession.Kind.allCases.compactMap { kind in counts[kind].map { "\($0) \(kind.rawValue)" } }.joined(separator: ", ")

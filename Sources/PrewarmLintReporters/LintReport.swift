@@ -52,12 +52,12 @@ public struct LintReport: Sendable {
     public var toolVersion: String
     /// Every input, in the order read.
     public var inputs: [Input]
-    /// The sessions, in time order (their lines dropped: outlines).
-    public var sessions: [LaunchSession]
+    /// The sessions, in time order (their lines dropped: outlines); in a temporary file when there are many.
+    public var sessions: ReportList<LaunchSession>
     /// One per session: ``sessionIDs(_:)`` of all the run's sessions (kept when sessions are filtered).
-    public var sessionIDs: [String]
+    public var sessionIDs: ReportList<String>
     /// The findings, by session and time.
-    public var findings: [Finding]
+    public var findings: ReportList<Finding>
     /// Every diagnostic of the run.
     public var diagnostics: [ReaderDiagnostic]
     /// Findings a baseline suppressed (counted, not listed).
@@ -75,10 +75,20 @@ public struct LintReport: Sendable {
     public init(toolVersion: String, inputs: [Input], sessions: [LaunchSession], sessionIDs: [String]? = nil, findings: [Finding] = [],
                 diagnostics: [ReaderDiagnostic], baselineSuppressed: Int = 0, partial: Bool = false,
                 prewarmDecisions: [PrewarmDecision] = []) {
+        self.init(toolVersion: toolVersion, inputs: inputs, sessions: ReportList(sessions),
+                  sessionIDs: ReportList(sessionIDs ?? Self.sessionIDs(sessions)), findings: ReportList(findings), diagnostics: diagnostics,
+                  baselineSuppressed: baselineSuppressed, partial: partial, prewarmDecisions: prewarmDecisions)
+    }
+
+    /// A report of these lists (a run's, spooled to a temporary file when it had many sessions): one id per session.
+    public init(toolVersion: String, inputs: [Input], sessions: ReportList<LaunchSession>, sessionIDs: ReportList<String>,
+                findings: ReportList<Finding>, diagnostics: [ReaderDiagnostic], baselineSuppressed: Int = 0, partial: Bool = false,
+                prewarmDecisions: [PrewarmDecision] = []) {
+        precondition(sessions.count == sessionIDs.count, "one id per session")
         self.toolVersion = toolVersion
         self.inputs = inputs
         self.sessions = sessions
-        self.sessionIDs = sessionIDs ?? Self.sessionIDs(sessions)
+        self.sessionIDs = sessionIDs
         self.findings = findings
         self.diagnostics = diagnostics
         self.baselineSuppressed = baselineSuppressed
@@ -88,7 +98,9 @@ public struct LintReport: Sendable {
 
     /// Findings per severity, highest first, for summaries.
     public var findingCounts: [(severity: Severity, count: Int)] {
-        [Severity.error, .warning, .info].map { severity in (severity, findings.filter { $0.severity == severity }.count) }
+        var counts: [Severity: Int] = [:]
+        for finding in findings { counts[finding.severity, default: 0] += 1 }
+        return [Severity.error, .warning, .info].map { severity in (severity, counts[severity] ?? 0) }
     }
 
     /// The session with this id.

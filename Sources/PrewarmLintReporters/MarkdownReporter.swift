@@ -148,7 +148,7 @@ public struct MarkdownReporter: Sendable {
 
     /// Why there is no chart, or nil when the sessions make one worth drawing: at least two, within a day (the axis
     /// spanned 2.7 years on unrelated logs, every tick `00:00:00`), at most 40 (48 made a staircase of invisible bars).
-    static func noChartReason(_ sessions: [LaunchSession]) -> String? {
+    static func noChartReason(_ sessions: some Collection<LaunchSession>) -> String? {
         let starts = sessions.compactMap { $0.milestones.first?.time.microsecondsSinceEpoch }
         guard starts.count >= 2 else { return "" }
         if sessions.count > 40 { return "\(sessions.count) sessions are too many for a readable chart: see the table" }

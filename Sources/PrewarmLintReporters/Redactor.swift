@@ -13,31 +13,36 @@ public struct Redactor: Sendable {
     /// The report with every finding message, evidence line, diagnostic and path redacted.
     public func redact(_ report: LintReport) -> LintReport {
         var copy = report
-        for index in copy.findings.indices {
-            copy.findings[index].message = redact(copy.findings[index].message)
-            copy.findings[index].evidence = copy.findings[index].evidence.map { evidence in
-                var redacted = evidence
-                redacted.text = redact(evidence.text)
-                redacted.origin.input = redact(evidence.origin.input)
-                return redacted
+        let redactor = self
+        copy.findings = report.findings.mapElements { finding in
+            var redacted = finding
+            redacted.message = redactor.redact(finding.message)
+            redacted.evidence = finding.evidence.map { evidence in
+                var line = evidence
+                line.text = redactor.redact(evidence.text)
+                line.origin.input = redactor.redact(evidence.origin.input)
+                return line
             }
+            return redacted
         }
         for index in copy.diagnostics.indices {
             copy.diagnostics[index].message = redact(copy.diagnostics[index].message)
             copy.diagnostics[index].origin.input = redact(copy.diagnostics[index].origin.input)
         }
         for index in copy.inputs.indices { copy.inputs[index].path = redact(copy.inputs[index].path) }
-        for index in copy.sessions.indices {
-            copy.sessions[index].milestones = copy.sessions[index].milestones.map { milestone in
-                var redacted = milestone
-                redacted.evidence.input = redact(milestone.evidence.input)
-                return redacted
+        copy.sessions = report.sessions.mapElements { session in
+            var redacted = session
+            redacted.milestones = session.milestones.map { milestone in
+                var line = milestone
+                line.evidence.input = redactor.redact(milestone.evidence.input)
+                return line
             }
-            if let decided = copy.sessions[index].decidedBy { copy.sessions[index].decidedBy?.input = redact(decided.input) }
-            copy.sessions[index].callbacksBeforeActivation = copy.sessions[index].callbacksBeforeActivation.map {
-                EventOrigin(input: redact($0.input), line: $0.line, byteOffset: $0.byteOffset)
+            if let decided = session.decidedBy { redacted.decidedBy?.input = redactor.redact(decided.input) }
+            redacted.callbacksBeforeActivation = session.callbacksBeforeActivation.map {
+                EventOrigin(input: redactor.redact($0.input), line: $0.line, byteOffset: $0.byteOffset)
             }
-            copy.sessions[index].events = []
+            redacted.events = []
+            return redacted
         }
         return copy
     }

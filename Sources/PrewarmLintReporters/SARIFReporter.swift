@@ -106,8 +106,8 @@ public struct SARIFReporter: Sendable {
         writer.key("results")
         writer.beginArray()
         let indexByID = Dictionary(rules.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
-        let fingerprints = Self.fingerprints(report.findings)
-        for (findingIndex, finding) in report.findings.enumerated() {
+        var fingerprints = Fingerprints()
+        for finding in report.findings {
             writer.beginObject()
             writer.field("ruleId", finding.ruleID)
             if let index = indexByID[finding.ruleID] { writer.field("ruleIndex", index) }
@@ -126,7 +126,7 @@ public struct SARIFReporter: Sendable {
             writer.endArray()
             writer.key("partialFingerprints")
             writer.beginObject()
-            writer.field("prewarmLintFinding/v2", fingerprints[findingIndex])
+            writer.field("prewarmLintFinding/v2", fingerprints.next(for: finding))
             writer.endObject()
             writer.key("properties")
             writer.beginObject()
@@ -265,14 +265,22 @@ public struct SARIFReporter: Sendable {
     /// times, pids and addresses do not change it), and — for findings still alike — their order among those alike.
     /// (The baseline key alone gave 24 distinct findings of one report one fingerprint: code scanning merges such
     /// results into one alert.)
-    static func fingerprints(_ findings: [Finding]) -> [String] {
-        var seen: [String: Int] = [:]
-        return findings.map { finding in
-            let decisive = finding.evidence.first.map { Self.numbersHidden("\($0.origin.input)|\($0.text)") } ?? ""
+    static func fingerprints(_ findings: some Sequence<Finding>) -> [String] {
+        var fingerprints = Fingerprints()
+        return findings.map { fingerprints.next(for: $0) }
+    }
+
+    /// The fingerprints of findings in report order, one at a time: equal findings (rule, app, message and decisive
+    /// line with numbers hidden) numbered by their occurrence, so each is unique and stable across exports.
+    struct Fingerprints {
+        private var seen: [String: Int] = [:]
+
+        mutating func next(for finding: Finding) -> String {
+            let decisive = finding.evidence.first.map { SARIFReporter.numbersHidden("\($0.origin.input)|\($0.text)") } ?? ""
             let key = finding.baselineKey + "|" + decisive
             let occurrence = seen[key, default: 0]
             seen[key] = occurrence + 1
-            return fingerprint(occurrence == 0 ? key : key + "|#\(occurrence)")
+            return SARIFReporter.fingerprint(occurrence == 0 ? key : key + "|#\(occurrence)")
         }
     }
 

@@ -124,7 +124,7 @@ struct LintCommand: ParsableCommand {
 
     /// `by rule: launch-work-during-prewarm 480, keychain-while-locked 294, …` (most first, then by id): what a
     /// day of 2,000 findings is made of, at a glance; nil for fewer than two rules.
-    static func countsByRule(_ findings: [Finding]) -> String? {
+    static func countsByRule(_ findings: some Sequence<Finding>) -> String? {
         var counts: [String: Int] = [:]
         for finding in findings { counts[finding.ruleID, default: 0] += 1 }
         guard counts.count > 1 else { return nil }
@@ -261,7 +261,7 @@ struct LintCommand: ParsableCommand {
     }
 
     /// `--write-baseline`: this run's findings as a baseline file.
-    private func record(_ findings: [Finding], asBaseline path: String) throws {
+    private func record(_ findings: some Collection<Finding>, asBaseline path: String) throws {
         let text = Baseline(findings: findings).text
         switch OutputFile.openInPlace(path) {
         case .success(let descriptor):
@@ -291,7 +291,7 @@ struct LintCommand: ParsableCommand {
         }
         let gone = strictBaseline ? accepted.gone(from: report.findings) : []
         let filtered = accepted.filter(report.findings)
-        report.findings = filtered.kept
+        report.findings = ReportList(filtered.kept)
         report.baselineSuppressed = filtered.suppressed
         return gone
     }

@@ -166,7 +166,7 @@ struct RuleBehaviourTests {
         let baseline = Baseline(text: Baseline(findings: findings).text)
         #expect(baseline.filter(findings).kept.isEmpty)
         #expect(baseline.filter(findings).suppressed == findings.count)
-        var moved = findings
+        var moved = Array(findings)
         moved[0].message = moved[0].message.replacingOccurrences(of: "2 h 1 min", with: "3 h 5 min")
         #expect(baseline.filter(moved).kept.isEmpty, "durations changed between runs must still match")
         moved[0].ruleID = "other-rule"

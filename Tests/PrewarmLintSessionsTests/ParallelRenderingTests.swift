@@ -18,9 +18,9 @@ struct ParallelRenderingTests {
         #expect(report.findings.count > 300)
         // Repeated, for several windows of 256 elements per thread and a last window cut short
         // (the renderer does not mind that they repeat).
-        report.sessions = Array(repeating: report.sessions, count: 7).flatMap { $0 }
-        report.sessionIDs = Array(repeating: report.sessionIDs, count: 7).flatMap { $0 }
-        report.findings = Array(repeating: report.findings, count: 7).flatMap { $0 }
+        report.sessions = ReportList(Array(repeating: report.sessions, count: 7).flatMap { $0 })
+        report.sessionIDs = ReportList(Array(repeating: report.sessionIDs, count: 7).flatMap { $0 })
+        report.findings = ReportList(Array(repeating: report.findings, count: 7).flatMap { $0 })
         report.renderingJobs = 1
         var pieces: [String] = []
         report.render { pieces.append($0) }

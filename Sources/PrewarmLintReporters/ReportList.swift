@@ -1,0 +1,250 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Synchronization
+
+/// The sessions, session ids or findings of a ``LintReport``: an array, or — for a run with more sessions
+/// than fit comfortably in memory — pages of a temporary file read back as they are needed, so that a million
+/// launches are reported in the memory of a few thousand. Either way a random-access collection in listing
+/// order; reporters read it as they would an array.
+public struct ReportList<Element: Sendable>: RandomAccessCollection, Sendable {
+    enum Storage: Sendable {
+        case array([Element])
+        case spooled(SpooledRecords<Element>, transform: (@Sendable (Element) -> Element)?)
+    }
+    var storage: Storage
+
+    /// A list of these elements, in this order.
+    public init(_ elements: [Element] = []) {
+        storage = .array(elements)
+    }
+
+    /// A list of these elements, in this order.
+    public init<Elements: Sequence>(_ elements: Elements) where Elements.Element == Element {
+        storage = .array(Array(elements))
+    }
+
+    /// A list read back from pages of a temporary file.
+    package init(spooled records: SpooledRecords<Element>) {
+        storage = .spooled(records, transform: nil)
+    }
+
+    /// Whether the elements live in a temporary file rather than in memory.
+    public var isSpooled: Bool {
+        if case .spooled = storage { return true }
+        return false
+    }
+
+    /// The first position.
+    public var startIndex: Int { 0 }
+
+    /// One past the last position.
+    public var endIndex: Int {
+        switch storage {
+        case .array(let elements): elements.count
+        case .spooled(let records, _): records.count
+        }
+    }
+
+    /// The element at `position`.
+    public subscript(position: Int) -> Element {
+        switch storage {
+        case .array(let elements): return elements[position]
+        case .spooled(let records, let transform):
+            let element = records.element(at: position)
+            return transform.map { $0(element) } ?? element
+        }
+    }
+
+    /// The list with `transform` applied to each element; on a spooled list, as each is read (the file is not
+    /// copied).
+    public func mapElements(_ transform: @escaping @Sendable (Element) -> Element) -> ReportList {
+        var copy = self
+        switch storage {
+        case .array(let elements): copy.storage = .array(elements.map(transform))
+        case .spooled(let records, let earlier):
+            copy.storage = .spooled(records, transform: earlier.map { earlier in { transform(earlier($0)) } } ?? transform)
+        }
+        return copy
+    }
+}
+
+extension ReportList: ExpressibleByArrayLiteral {
+    /// A list of these elements.
+    public init(arrayLiteral elements: Element...) {
+        storage = .array(elements)
+    }
+}
+
+extension ReportList: Equatable where Element: Equatable {
+    /// Equal when they hold equal elements in the same order, wherever they are kept.
+    public static func == (lhs: ReportList, rhs: ReportList) -> Bool {
+        lhs.elementsEqual(rhs)
+    }
+}
+
+/// A temporary file, unlinked as soon as it is made (nothing is left behind, whatever ends the run) and closed
+/// with its last user.
+package final class SpoolFile: @unchecked Sendable {
+    /// Why the file could not be made, written or read.
+    package struct Failure: Error, Sendable, CustomStringConvertible {
+        /// What failed, and the system's reason.
+        package var description: String
+    }
+
+    private let descriptor: Int32
+    /// Bytes written so far: where the next append goes.
+    private var size: Int64 = 0
+
+    /// A new, empty file in `TMPDIR` (else `/tmp`).
+    package init() throws(Failure) {
+        let directory = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        var template = Array((directory + "/prewarm-lint-spool.XXXXXX").utf8CString)
+        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard descriptor >= 0 else {
+            throw Failure(description: "cannot make a temporary file in \(directory): \(String(cString: strerror(errno)))")
+        }
+        let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        unlink(path)
+        self.descriptor = descriptor
+    }
+
+    deinit { close(descriptor) }
+
+    /// Appends `bytes`; returns where they start. Only one thread writes, before anyone reads.
+    package func append(_ bytes: [UInt8]) throws(Failure) -> Int64 {
+        let start = size
+        var written = 0
+        while written < bytes.count {
+            let result = bytes.withUnsafeBytes { buffer in
+                pwrite(descriptor, buffer.baseAddress! + written, buffer.count - written, off_t(start) + off_t(written))
+            }
+            if result < 0 {
+                if errno == EINTR { continue }
+                throw Failure(description: "cannot write the temporary file of spooled sessions: \(String(cString: strerror(errno)))")
+            }
+            written += result
+        }
+        size += Int64(bytes.count)
+        return start
+    }
+
+    /// `count` bytes from `offset`, into `buffer` (resized); safe from several threads at once.
+    package func read(at offset: Int64, count: Int, into buffer: inout [UInt8]) throws(Failure) {
+        var failure: Failure?
+        buffer = [UInt8](unsafeUninitializedCapacity: count) { storage, initialized in
+            var done = 0
+            while done < count {
+                let result = pread(descriptor, storage.baseAddress! + done, count - done, off_t(offset) + off_t(done))
+                if result < 0, errno == EINTR { continue }
+                if result <= 0 {
+                    failure = Failure(description: result == 0 ? "the temporary file of spooled sessions ends early"
+                                        : "cannot read the temporary file of spooled sessions: \(String(cString: strerror(errno)))")
+                    break
+                }
+                done += result
+            }
+            initialized = done
+        }
+        if let failure { throw failure }
+    }
+}
+
+/// Elements written in pages to a ``SpoolFile`` and read back a page at a time, a few pages kept decoded.
+package final class SpooledRecords<Element: Sendable>: Sendable {
+    private let file: SpoolFile
+    /// Where each page is in the file (pages of several lists may alternate in one file).
+    private let pages: [(start: Int64, count: Int)]
+    /// The elements.
+    package let count: Int
+    private let perPage: Int
+    private let decode: @Sendable (inout SpoolReader) throws -> Element
+    private let cache = Mutex<[(page: Int, elements: [Element])]>([])
+    /// Pages kept decoded (enough for every rendering thread to be on its own).
+    static var cachedPages: Int { 8 }
+
+    init(file: SpoolFile, pages: [(start: Int64, count: Int)], count: Int, perPage: Int, decode: @escaping @Sendable (inout SpoolReader) throws -> Element) {
+        self.file = file
+        self.pages = pages
+        self.count = count
+        self.perPage = perPage
+        self.decode = decode
+    }
+
+    /// The element at `index`, its page read back if it is not among the cached ones.
+    package func element(at index: Int) -> Element {
+        precondition(index >= 0 && index < count, "index \(index) out of a list of \(count)")
+        let page = index / perPage
+        if let hit = cache.withLock({ pages in pages.first { $0.page == page }.map { $0.elements[index - page * perPage] } }) {
+            return hit
+        }
+        let elements = readPage(page)
+        cache.withLock { pages in
+            if pages.count >= Self.cachedPages { pages.removeFirst() }
+            pages.append((page, elements))
+        }
+        return elements[index - page * perPage]
+    }
+
+    private func readPage(_ page: Int) -> [Element] {
+        var bytes: [UInt8] = []
+        do {
+            try file.read(at: pages[page].start, count: pages[page].count, into: &bytes)
+            let expected = min(perPage, count - page * perPage)
+            return try bytes.withUnsafeBytes { buffer in
+                var reader = SpoolReader(buffer)
+                var elements: [Element] = []
+                elements.reserveCapacity(expected)
+                for _ in 0..<expected { elements.append(try decode(&reader)) }
+                guard reader.isAtEnd else { throw SpoolReader.DamagedSpool(reason: "page \(page) is longer than its elements") }
+                return elements
+            }
+        } catch {
+            // The file is this process's own, unlinked when made: only a failing disk gets here. A report cannot
+            // be written without its sessions, and writing one without them would be a false report.
+            preconditionFailure("prewarm-lint: \(error)")
+        }
+    }
+}
+
+/// Writes elements to a ``SpoolFile`` a page at a time, then hands them over as a ``SpooledRecords``.
+package struct SpooledRecordsWriter<Element: Spoolable & Sendable> {
+    private let file: SpoolFile
+    private let perPage: Int
+    private var pages: [(start: Int64, count: Int)] = []
+    private var page = SpoolWriter()
+    private var inPage = 0
+    private var count = 0
+
+    /// A writer of pages of `perPage` elements into `file`.
+    package init(file: SpoolFile, perPage: Int = 256) {
+        self.file = file
+        self.perPage = perPage
+    }
+
+    /// Adds the next element.
+    package mutating func append(_ element: Element) throws(SpoolFile.Failure) {
+        element.spool(into: &page)
+        inPage += 1
+        count += 1
+        if inPage == perPage { try flush() }
+    }
+
+    private mutating func flush() throws(SpoolFile.Failure) {
+        guard inPage > 0 else { return }
+        pages.append((try file.append(page.bytes), page.bytes.count))
+        page.bytes.removeAll(keepingCapacity: true)
+        inPage = 0
+    }
+
+    /// The elements written, to read back.
+    package mutating func finish() throws(SpoolFile.Failure) -> SpooledRecords<Element> {
+        try flush()
+        return SpooledRecords(file: file, pages: pages, count: count, perPage: perPage,
+                              decode: { try Element(unspooling: &$0) })
+    }
+}

@@ -1,0 +1,376 @@
+import PrewarmLintModel
+import PrewarmLintClassifier
+import PrewarmLintSessions
+import PrewarmLintRules
+
+/// The bytes of values spooled to a temporary file while a run goes on (closed sessions and their findings, so
+/// that memory does not grow with them): variable-length integers, UTF-8 strings with their length, enums by
+/// raw value. Read back only by the same process (``SpoolReader``), so there is no version and no promise
+/// beyond that.
+///
+/// Written by hand: no package in reach encodes values compactly without a schema compiler (swift-protobuf
+/// needs generated types), and `Codable` through a keyed container costs microseconds per session — seconds
+/// for the million-launch logs spooling is for.
+package struct SpoolWriter: Sendable {
+    /// What was written so far.
+    package var bytes: [UInt8] = []
+
+    /// An empty writer.
+    package init() {}
+
+    /// An unsigned integer, seven bits a byte.
+    package mutating func unsigned(_ value: UInt64) {
+        var rest = value
+        while rest >= 0x80 {
+            bytes.append(UInt8(truncatingIfNeeded: rest) | 0x80)
+            rest >>= 7
+        }
+        bytes.append(UInt8(rest))
+    }
+
+    /// A signed integer (zigzag: small magnitudes in few bytes, either sign).
+    package mutating func integer(_ value: Int64) {
+        unsigned(UInt64(bitPattern: (value << 1) ^ (value >> 63)))
+    }
+
+    /// A signed integer.
+    package mutating func integer(_ value: Int) { integer(Int64(value)) }
+
+    /// A flag.
+    package mutating func flag(_ value: Bool) { bytes.append(value ? 1 : 0) }
+
+    /// A string: its UTF-8 length, then its bytes.
+    package mutating func string(_ value: String) {
+        var copy = value
+        copy.withUTF8 { utf8 in
+            unsigned(UInt64(utf8.count))
+            bytes.append(contentsOf: utf8)
+        }
+    }
+
+    /// An optional string: a flag, then the string.
+    package mutating func string(_ value: String?) {
+        flag(value != nil)
+        if let value { string(value) }
+    }
+
+    /// An optional integer: a flag, then the integer.
+    package mutating func integer(_ value: Int?) {
+        flag(value != nil)
+        if let value { integer(value) }
+    }
+
+    /// A value that spools itself.
+    package mutating func value<Value: Spoolable>(_ value: Value) { value.spool(into: &self) }
+
+    /// An optional value: a flag, then the value.
+    package mutating func value<Value: Spoolable>(_ value: Value?) {
+        flag(value != nil)
+        if let value { value.spool(into: &self) }
+    }
+
+    /// An array: its count, then each element.
+    package mutating func array<Value: Spoolable>(_ values: [Value]) {
+        unsigned(UInt64(values.count))
+        for value in values { value.spool(into: &self) }
+    }
+
+    /// An array of strings: its count, then each string.
+    package mutating func strings(_ values: [String]) {
+        unsigned(UInt64(values.count))
+        for value in values { string(value) }
+    }
+}
+
+/// Reads what a ``SpoolWriter`` wrote, in the same order. A read past the end or a value that cannot be what
+/// was written throws: the temporary file was damaged under the run (a full disk, another process).
+package struct SpoolReader {
+    /// Why spooled bytes could not be read back.
+    package struct DamagedSpool: Error, Sendable {
+        /// What was wrong, and where.
+        package var reason: String
+    }
+
+    private let bytes: UnsafeRawBufferPointer
+    /// The next byte to read.
+    package private(set) var position = 0
+
+    /// A reader of `bytes`, which must outlive it.
+    package init(_ bytes: UnsafeRawBufferPointer) {
+        self.bytes = bytes
+    }
+
+    /// Whether every byte was read.
+    package var isAtEnd: Bool { position >= bytes.count }
+
+    /// An unsigned integer.
+    package mutating func unsigned() throws -> UInt64 {
+        var value: UInt64 = 0
+        var shift: UInt64 = 0
+        while true {
+            guard position < bytes.count, shift < 64 else { throw DamagedSpool(reason: "an integer runs past byte \(position)") }
+            let byte = bytes[position]
+            position += 1
+            value |= UInt64(byte & 0x7F) << shift
+            if byte < 0x80 { return value }
+            shift += 7
+        }
+    }
+
+    /// A signed integer.
+    package mutating func integer() throws -> Int {
+        let raw = try unsigned()
+        return Int(Int64(bitPattern: (raw >> 1) ^ (0 &- (raw & 1))))
+    }
+
+    /// A signed 64-bit integer.
+    package mutating func integer64() throws -> Int64 { Int64(try integer()) }
+
+    /// A flag.
+    package mutating func flag() throws -> Bool {
+        guard position < bytes.count else { throw DamagedSpool(reason: "a flag past the end, at byte \(position)") }
+        defer { position += 1 }
+        switch bytes[position] {
+        case 0: return false
+        case 1: return true
+        default: throw DamagedSpool(reason: "byte \(position) is \(bytes[position]), not a flag")
+        }
+    }
+
+    /// A count of elements that follow, each at least a byte long.
+    package mutating func count() throws -> Int {
+        let value = try unsigned()
+        guard value <= UInt64(bytes.count - position) else { throw DamagedSpool(reason: "a count of \(value) at byte \(position) is longer than what remains") }
+        return Int(value)
+    }
+
+    /// A string.
+    package mutating func string() throws -> String {
+        let length = try count()
+        defer { position += length }
+        return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[position..<position + length]), as: UTF8.self)
+    }
+
+    /// An optional string.
+    package mutating func optionalString() throws -> String? {
+        try flag() ? try string() : nil
+    }
+
+    /// An optional integer.
+    package mutating func optionalInteger() throws -> Int? {
+        try flag() ? try integer() : nil
+    }
+
+    /// A value that spools itself.
+    package mutating func value<Value: Spoolable>(_: Value.Type = Value.self) throws -> Value { try Value(unspooling: &self) }
+
+    /// An optional value.
+    package mutating func optionalValue<Value: Spoolable>(_: Value.Type = Value.self) throws -> Value? {
+        try flag() ? try Value(unspooling: &self) : nil
+    }
+
+    /// An array.
+    package mutating func array<Value: Spoolable>(_: Value.Type = Value.self) throws -> [Value] {
+        let count = try count()
+        var values: [Value] = []
+        values.reserveCapacity(count)
+        for _ in 0..<count { values.append(try Value(unspooling: &self)) }
+        return values
+    }
+
+    /// An array of strings.
+    package mutating func strings() throws -> [String] {
+        let count = try count()
+        var values: [String] = []
+        values.reserveCapacity(count)
+        for _ in 0..<count { values.append(try string()) }
+        return values
+    }
+
+    /// An enum by its raw value.
+    package mutating func raw<Value: RawRepresentable>(_: Value.Type = Value.self) throws -> Value where Value.RawValue == String {
+        let text = try string()
+        guard let value = Value(rawValue: text) else { throw DamagedSpool(reason: "'\(text)' is not a \(Value.self)") }
+        return value
+    }
+}
+
+/// A value a ``SpoolWriter`` can write and a ``SpoolReader`` read back equal.
+package protocol Spoolable {
+    /// Writes every stored property.
+    func spool(into writer: inout SpoolWriter)
+    /// Reads what ``spool(into:)`` wrote.
+    init(unspooling reader: inout SpoolReader) throws
+}
+
+extension String: Spoolable {
+    /// Writes the string.
+    package func spool(into writer: inout SpoolWriter) { writer.string(self) }
+    /// Reads a string.
+    package init(unspooling reader: inout SpoolReader) throws { self = try reader.string() }
+}
+
+extension EventOrigin: Spoolable {
+    /// The stored properties ``spool(into:)`` writes (a test compares them with the type's own).
+    package static let spooledProperties = ["input", "line", "byteOffset"]
+    /// Writes the origin.
+    package func spool(into writer: inout SpoolWriter) {
+        writer.string(input)
+        writer.integer(line)
+        writer.integer(byteOffset)
+    }
+    /// Reads an origin.
+    package init(unspooling reader: inout SpoolReader) throws {
+        self.init(input: try reader.string(), line: try reader.integer(), byteOffset: try reader.integer())
+    }
+}
+
+extension LogTimestamp: Spoolable {
+    /// The stored properties ``spool(into:)`` writes (a test compares them with the type's own).
+    package static let spooledProperties = ["microsecondsSinceEpoch", "utcOffsetSeconds", "storedText", "inferred"]
+    /// Writes the timestamp.
+    package func spool(into writer: inout SpoolWriter) {
+        writer.integer(microsecondsSinceEpoch)
+        writer.integer(utcOffsetSeconds)
+        writer.string(text)
+        writer.unsigned(UInt64(inferred.rawValue))
+    }
+    /// Reads a timestamp.
+    package init(unspooling reader: inout SpoolReader) throws {
+        let instant = try reader.integer64(), offset = try reader.integer(), text = try reader.string()
+        let inferred = try reader.unsigned()
+        guard inferred <= UInt64(UInt8.max) else { throw SpoolReader.DamagedSpool(reason: "inferred parts \(inferred)") }
+        self.init(microsecondsSinceEpoch: instant, utcOffsetSeconds: offset, text: text, inferred: InferredParts(rawValue: UInt8(inferred)))
+    }
+}
+
+extension AppIdentity: Spoolable {
+    /// The stored properties ``spool(into:)`` writes (a test compares them with the type's own).
+    package static let spooledProperties = ["bundleID", "processName", "pid"]
+    /// Writes the identity.
+    package func spool(into writer: inout SpoolWriter) {
+        writer.string(bundleID)
+        writer.string(processName)
+        writer.integer(pid)
+    }
+    /// Reads an identity.
+    package init(unspooling reader: inout SpoolReader) throws {
+        self.init(processName: "", pid: nil)
+        bundleID = try reader.optionalString()
+        processName = try reader.optionalString()
+        pid = try reader.optionalInteger()
+    }
+}
+
+extension LaunchSession.Milestone: Spoolable {
+    /// The stored properties ``spool(into:)`` writes (a test compares them with the type's own).
+    package static let spooledProperties = ["name", "time", "evidence", "detail"]
+    /// Writes the milestone.
+    package func spool(into writer: inout SpoolWriter) {
+        writer.string(name.rawValue)
+        writer.value(time)
+        writer.value(evidence)
+        writer.string(detail)
+    }
+    /// Reads a milestone.
+    package init(unspooling reader: inout SpoolReader) throws {
+        self.init(name: try reader.raw(), time: try reader.value(), evidence: try reader.value(), detail: try reader.optionalString())
+    }
+}
+
+extension SessionEvent: Spoolable {
+    /// The stored properties ``spool(into:)`` writes (a test compares them with the type's own).
+    package static let spooledProperties = ["origin", "time", "process", "pid", "role", "meaning", "signatureID", "detail", "pointName", "text"]
+    /// Writes the line.
+    package func spool(into writer: inout SpoolWriter) {
+        writer.value(origin)
+        writer.value(time)
+        writer.string(process)
+        writer.integer(pid)
+        writer.string(role.rawValue)
+        writer.string(meaning.rawValue)
+        writer.string(signatureID)
+        writer.string(detail)
+        writer.string(pointName)
+        writer.string(text)
+    }
+    /// Reads a line.
+    package init(unspooling reader: inout SpoolReader) throws {
+        let origin: EventOrigin = try reader.value(), time: LogTimestamp = try reader.value()
+        let process = try reader.string(), pid = try reader.optionalInteger()
+        let role: ProcessRole = try reader.raw(), meaning: EventMeaning = try reader.raw()
+        let signatureID = try reader.optionalString(), detail = try reader.optionalString(), pointName = try reader.optionalString()
+        self.init(origin: origin, time: time, process: process, pid: pid, role: role, meaning: meaning, signatureID: signatureID,
+                  detail: detail, text: try reader.string(), pointName: pointName)
+    }
+}
+
+extension LaunchSession: Spoolable {
+    /// The stored properties ``spool(into:)`` writes (a test compares them with the type's own).
+    package static let spooledProperties = ["app", "kind", "confidence", "decidedBy", "milestones", "callbacksBeforeActivation",
+                                           "incompleteEvidence", "events", "eventsNotKept", "firstSeen", "lastSeen"]
+    /// Writes the session.
+    package func spool(into writer: inout SpoolWriter) {
+        writer.value(app)
+        writer.string(kind.rawValue)
+        writer.string(confidence.rawValue)
+        writer.value(decidedBy)
+        writer.array(milestones)
+        writer.array(callbacksBeforeActivation)
+        writer.strings(incompleteEvidence)
+        writer.array(events)
+        writer.integer(eventsNotKept)
+        writer.value(firstSeen)
+        writer.value(lastSeen)
+    }
+    /// Reads a session.
+    package init(unspooling reader: inout SpoolReader) throws {
+        self.init(app: try reader.value(), kind: try reader.raw(), confidence: try reader.raw(), decidedBy: try reader.optionalValue(),
+                  milestones: try reader.array(), callbacksBeforeActivation: try reader.array(), incompleteEvidence: try reader.strings())
+        events = try reader.array()
+        eventsNotKept = try reader.integer()
+        firstSeen = try reader.optionalValue()
+        lastSeen = try reader.optionalValue()
+    }
+}
+
+extension Finding.Evidence: Spoolable {
+    /// The stored properties ``spool(into:)`` writes (a test compares them with the type's own).
+    package static let spooledProperties = ["origin", "time", "text", "label"]
+    /// Writes the evidence.
+    package func spool(into writer: inout SpoolWriter) {
+        writer.value(origin)
+        writer.value(time)
+        writer.string(text)
+        writer.string(label)
+    }
+    /// Reads evidence.
+    package init(unspooling reader: inout SpoolReader) throws {
+        self.init(origin: try reader.value(), time: try reader.value(), text: try reader.string(), label: try reader.string())
+    }
+}
+
+extension Finding: Spoolable {
+    /// The stored properties ``spool(into:)`` writes (a test compares them with the type's own).
+    package static let spooledProperties = ["ruleID", "severity", "message", "sessionID", "sessionKind", "app", "evidence",
+                                           "missingEvidence", "messageID"]
+    /// Writes the finding.
+    package func spool(into writer: inout SpoolWriter) {
+        writer.string(ruleID)
+        writer.string(severity.rawValue)
+        writer.string(message)
+        writer.string(sessionID)
+        writer.string(sessionKind.rawValue)
+        writer.value(app)
+        writer.array(evidence)
+        writer.string(missingEvidence)
+        writer.string(messageID)
+    }
+    /// Reads a finding.
+    package init(unspooling reader: inout SpoolReader) throws {
+        self.init(ruleID: try reader.string(), severity: try reader.raw(), message: try reader.string(), sessionID: try reader.string(),
+                  sessionKind: try reader.raw(), app: try reader.value(), evidence: try reader.array(),
+                  missingEvidence: try reader.optionalString())
+        messageID = try reader.optionalString()
+    }
+}
