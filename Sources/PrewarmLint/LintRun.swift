@@ -40,33 +40,44 @@ public struct LintRun: Sendable {
     /// Sessions listed in a report at most; beyond, their findings are still reported and the rest counted.
     public static let maximumSessionsListed = 100_000
 
+    /// Closed sessions kept in memory, encoded, before they are spooled to a temporary file as a sorted run (per
+    /// group of inputs read as one device's logs); a report of more sessions than this keeps them in pages of a
+    /// temporary file (``ReportList``) instead of in memory.
+    public var sessionsInMemory = 8_192
+    /// Where that temporary file is made (unlinked at once, so nothing is left behind); nil: `TMPDIR`, else `/tmp`.
+    public var temporaryDirectory: String?
+    /// Elements in a page of that file: read back and decoded at once, eight pages kept decoded.
+    var spoolPageLength = 256
+
     /// Reads, rebuilds and checks. `onDiagnostic` sees each reader diagnostic as it happens.
     ///
-    /// Each session is checked when it closes and then kept as an outline (milestones, no lines), so
-    /// memory follows the open sessions, not the length of the log.
+    /// Each session is checked when it closes and then kept as an outline (milestones, no lines), encoded; past
+    /// ``sessionsInMemory`` of them, they are spooled to a temporary file in sorted runs and merged into the
+    /// report's pages at the end, so memory follows the open sessions, not the length of the log.
     public func run(_ inputs: [DiscoveredInput], onDiagnostic: (ReaderDiagnostic) -> Void = { _ in }) -> LintReport {
         var configured = SessionPipeline(reader: InputReader(options: options), signatures: linter.configuration.signatureTable(),
                                          maximumOpenSessions: maximumOpenSessions)
         configured.jobs = jobs
         let pipeline = configured
         let linter = self.linter
-        /// One group of inputs read as one device's logs: its sessions checked as they close and kept
-        /// as outlines, in the order every report uses (first milestone, app, order closed).
+        let runLength = sessionsInMemory, directory = temporaryDirectory
+        /// One group of inputs read as one device's logs: its sessions checked as they close and spooled, to be
+        /// listed in the order every report uses (first milestone, app, order closed).
         @Sendable func lint(_ group: [DiscoveredInput], onDiagnostic: (ReaderDiagnostic) -> Void)
-            -> (result: SessionPipeline.Result, closed: [(session: LaunchSession, findings: [Finding])], unreported: [UnreportedHazard]) {
-            var closed: [(session: LaunchSession, findings: [Finding], order: Int)] = []
+            -> (result: SessionPipeline.Result, closed: ClosedSessionSpool, unreported: [UnreportedHazard]) {
+            var closed = ClosedSessionSpool(runLength: runLength, directory: directory)
             var unreported: [UnreportedHazard] = []
             let check: (LaunchSession) -> LaunchSession? = { session in
                 // Named once the listing order is known, at the end (`SessionListing`).
                 let findings = linter.findings(inUnlisted: session)
                 Self.add(linter.unreportedHazards(in: session, findings: findings), to: &unreported)
-                closed.append((session.outline(), findings, closed.count))
+                closed.add(session.outline(), findings: findings)
                 return nil
             }
             var result = pipeline.run(group, onDiagnostic: onDiagnostic, onSession: check)
             if let captures = result.separateCaptures {
                 // Two live processes of one app at once: not one device's logs. Each input is read on its own.
-                closed.removeAll()
+                closed = ClosedSessionSpool(runLength: runLength, directory: directory)
                 unreported.removeAll()
                 result = pipeline.runSeparately(group, onDiagnostic: { _ in }, onSession: check)
                 let note = ReaderDiagnostic(code: .separateCaptures, severity: .warning,
@@ -75,47 +86,63 @@ public struct LintRun: Sendable {
                 onDiagnostic(note)
                 result.diagnostics.append(note)
             }
-            SessionListing.sort(&closed, by: \.session)
-            return (result, closed.map { ($0.session, $0.findings) }, unreported)
+            closed.close()
+            return (result, closed, unreported)
         }
         var result = SessionPipeline.Result()
-        var closed: [(session: LaunchSession, findings: [Finding])] = []
+        var spools: [ClosedSessionSpool] = []
         var unreported: [UnreportedHazard] = []
         if separately {
             // Inputs read separately are independent: several at once, put back in input order.
             let groups = InputParallelism.map(count: inputs.count, jobs: jobs) { index in lint([inputs[index]], onDiagnostic: { _ in }) }
-            for (one, sessions, notReported) in groups {
+            for (one, spool, notReported) in groups {
                 Self.add(notReported, to: &unreported)
                 for diagnostic in one.diagnostics { onDiagnostic(diagnostic) }
                 result.summaries += one.summaries
                 result.diagnostics += one.diagnostics
                 result.sessionsClosedEarly += one.sessionsClosedEarly
                 result.decisions += one.decisions
-                closed += sessions
+                spools.append(spool)
             }
         } else {
-            (result, closed, unreported) = lint(inputs, onDiagnostic: onDiagnostic)
+            let group = lint(inputs, onDiagnostic: onDiagnostic)
+            (result, unreported) = (group.result, group.unreported)
+            spools = [group.closed]
         }
-        // Beyond the listing limit, sessions are checked and their findings kept, not listed.
+        // The listing: groups in input order, each group's sessions in listing order, named in that order. Beyond the
+        // listing limit, sessions are checked and their findings kept, not listed. Many sessions go to pages of a
+        // temporary file.
+        let total = spools.reduce(0) { $0 + $1.count }
+        var failures = spools.compactMap(\.failure)
+        var file: SpoolFile?
+        if total > sessionsInMemory {
+            do { file = try SpoolFile(directory: temporaryDirectory) } catch { failures.append(error.description) }
+        }
+        var sessions = ReportListBuilder<LaunchSession>(file: file, perPage: spoolPageLength)
+        var ids = ReportListBuilder<String>(file: file, perPage: spoolPageLength)
+        var findings = ReportListBuilder<Finding>(file: file, perPage: spoolPageLength)
+        var names = SessionListing.Names()
+        var listed = 0
         var notListed = 0
-        var unlistedFindings: [Finding] = []
-        if closed.count > Self.maximumSessionsListed {
-            var names = SessionListing.Names()
-            for entry in closed[..<Self.maximumSessionsListed] { _ = names.next(for: entry.session) }
-            for entry in closed[Self.maximumSessionsListed...] {
-                let id = names.next(for: entry.session)
-                unlistedFindings += entry.findings.map { var finding = $0; finding.sessionID = id; return finding }
-                notListed += 1
+        for spool in spools {
+            for (session, sessionFindings) in spool.entries() {
+                let id = names.next(for: session)
+                if listed < Self.maximumSessionsListed {
+                    sessions.append(session)
+                    ids.append(id)
+                    listed += 1
+                } else {
+                    notListed += 1
+                }
+                for var finding in sessionFindings {
+                    finding.sessionID = id
+                    findings.append(finding)
+                }
             }
-            closed.removeLast(closed.count - Self.maximumSessionsListed)
         }
-        let sessions = closed.map(\.session)
-        let ids = LintReport.sessionIDs(sessions)
-        var findings: [Finding] = []
-        for (entry, id) in zip(closed, ids) {
-            findings += entry.findings.map { var finding = $0; finding.sessionID = id; return finding }
-        }
-        findings += unlistedFindings
+        spools.removeAll()
+        let report = (sessions: sessions.finish(), ids: ids.finish(), findings: findings.finish())
+        failures += [sessions.failure, ids.failure, findings.failure].compactMap { $0 }
         var diagnostics = result.diagnostics
         let origin = EventOrigin(input: inputs.first?.input.name ?? "-", line: 0, byteOffset: 0)
         if result.sessionsClosedEarly > 0 {
@@ -132,11 +159,18 @@ public struct LintRun: Sendable {
                                                 message: "\(notListed) sessions beyond the first \(Self.maximumSessionsListed) are checked and their findings reported, but not listed",
                                                 origin: origin))
         }
-        var report = LintReport(toolVersion: toolVersion, inputs: result.summaries.map(Self.reportInput), sessions: sessions,
-                                sessionIDs: ids, findings: findings, diagnostics: diagnostics,
-                                partial: options.interruption?.isRaised == true, prewarmDecisions: result.decisions)
-        report.renderingJobs = jobs
-        return report
+        if let failure = failures.first {
+            let note = ReaderDiagnostic(code: .stateLimit, severity: .warning,
+                                        message: "\(total) sessions were kept in memory instead of a temporary file (\(failure)); the report is whole, but the run took more memory",
+                                        origin: origin)
+            diagnostics.append(note)
+            onDiagnostic(note)
+        }
+        var lintReport = LintReport(toolVersion: toolVersion, inputs: result.summaries.map(Self.reportInput), sessions: report.sessions,
+                                    sessionIDs: report.ids, findings: report.findings, diagnostics: diagnostics,
+                                    partial: options.interruption?.isRaised == true, prewarmDecisions: result.decisions)
+        lintReport.renderingJobs = jobs
+        return lintReport
     }
 
     /// The diagnostics that count hazard lines no finding holds: a warning each (meaning, reason), a note

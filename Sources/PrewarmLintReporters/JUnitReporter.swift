@@ -34,8 +34,11 @@ public struct JUnitReporter: Sendable {
             out += "      <error type=\"interrupted\" message=\"interrupted: the results cover what was read until then\"/>\n"
             out += "    </testcase>\n"
         }
+        // Each session's findings by index, found in one pass (a filter per session was quadratic).
+        var findingsBySession: [String: [Int]] = [:]
+        for (index, finding) in report.findings.enumerated() { findingsBySession[finding.sessionID, default: []].append(index) }
         for (session, id) in zip(report.sessions, report.sessionIDs) {
-            let findings = report.findings.filter { $0.sessionID == id }
+            let findings = (findingsBySession[id] ?? []).map { report.findings[$0] }
             let app = session.app.bundleID ?? session.app.processName ?? "unknown"
             let name = "\(id) \(session.kind.rawValue)"
             let failures = findings.filter { $0.severity >= failOn }

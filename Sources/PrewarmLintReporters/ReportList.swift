@@ -14,7 +14,7 @@ import Synchronization
 public struct ReportList<Element: Sendable>: RandomAccessCollection, Sendable {
     enum Storage: Sendable {
         case array([Element])
-        case spooled(SpooledRecords<Element>, transform: (@Sendable (Element) -> Element)?)
+        case spooled(SpooledRecords<Element>)
     }
     var storage: Storage
 
@@ -30,7 +30,7 @@ public struct ReportList<Element: Sendable>: RandomAccessCollection, Sendable {
 
     /// A list read back from pages of a temporary file.
     package init(spooled records: SpooledRecords<Element>) {
-        storage = .spooled(records, transform: nil)
+        storage = .spooled(records)
     }
 
     /// Whether the elements live in a temporary file rather than in memory.
@@ -46,7 +46,7 @@ public struct ReportList<Element: Sendable>: RandomAccessCollection, Sendable {
     public var endIndex: Int {
         switch storage {
         case .array(let elements): elements.count
-        case .spooled(let records, _): records.count
+        case .spooled(let records): records.count
         }
     }
 
@@ -54,20 +54,17 @@ public struct ReportList<Element: Sendable>: RandomAccessCollection, Sendable {
     public subscript(position: Int) -> Element {
         switch storage {
         case .array(let elements): return elements[position]
-        case .spooled(let records, let transform):
-            let element = records.element(at: position)
-            return transform.map { $0(element) } ?? element
+        case .spooled(let records): return records.element(at: position)
         }
     }
 
-    /// The list with `transform` applied to each element; on a spooled list, as each is read (the file is not
-    /// copied).
+    /// The list with `transform` applied to each element; on a spooled list, as each page is read back (the file is
+    /// not copied; a page is transformed once while it stays cached).
     public func mapElements(_ transform: @escaping @Sendable (Element) -> Element) -> ReportList {
         var copy = self
         switch storage {
         case .array(let elements): copy.storage = .array(elements.map(transform))
-        case .spooled(let records, let earlier):
-            copy.storage = .spooled(records, transform: earlier.map { earlier in { transform(earlier($0)) } } ?? transform)
+        case .spooled(let records): copy.storage = .spooled(records.mapped(transform))
         }
         return copy
     }
@@ -100,9 +97,9 @@ package final class SpoolFile: @unchecked Sendable {
     /// Bytes written so far: where the next append goes.
     private var size: Int64 = 0
 
-    /// A new, empty file in `TMPDIR` (else `/tmp`).
-    package init() throws(Failure) {
-        let directory = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+    /// A new, empty file in `directory`, else in `TMPDIR`, else in `/tmp`.
+    package init(directory: String? = nil) throws(Failure) {
+        let directory = directory ?? getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
         var template = Array((directory + "/prewarm-lint-spool.XXXXXX").utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard descriptor >= 0 else {
@@ -175,6 +172,12 @@ package final class SpooledRecords<Element: Sendable>: Sendable {
         self.decode = decode
     }
 
+    /// The same elements, each passed through `transform` as its page is read back.
+    func mapped(_ transform: @escaping @Sendable (Element) -> Element) -> SpooledRecords {
+        let decode = self.decode
+        return SpooledRecords(file: file, pages: pages, count: count, perPage: perPage, decode: { transform(try decode(&$0)) })
+    }
+
     /// The element at `index`, its page read back if it is not among the cached ones.
     package func element(at index: Int) -> Element {
         precondition(index >= 0 && index < count, "index \(index) out of a list of \(count)")
@@ -241,10 +244,71 @@ package struct SpooledRecordsWriter<Element: Spoolable & Sendable> {
         inPage = 0
     }
 
+    /// Every element given so far, read back from the pages written and the page not yet written: what a writer
+    /// whose file failed hands back to memory.
+    package func recovered() -> [Element] {
+        let written = SpooledRecords<Element>(file: file, pages: pages, count: count - inPage, perPage: perPage,
+                                              decode: { try Element(unspooling: &$0) })
+        var elements = (0..<written.count).map { written.element(at: $0) }
+        page.bytes.withUnsafeBytes { bytes in
+            var reader = SpoolReader(bytes)
+            for _ in 0..<inPage {
+                guard let element = try? Element(unspooling: &reader) else { preconditionFailure("prewarm-lint: a page in memory does not read back") }
+                elements.append(element)
+            }
+        }
+        return elements
+    }
+
     /// The elements written, to read back.
     package mutating func finish() throws(SpoolFile.Failure) -> SpooledRecords<Element> {
         try flush()
         return SpooledRecords(file: file, pages: pages, count: count, perPage: perPage,
                               decode: { try Element(unspooling: &$0) })
+    }
+}
+
+/// Builds a ``ReportList`` element by element: in memory, or in pages of a temporary file. A file that fails
+/// (a full disk) is read back and the list goes on in memory, its ``failure`` said.
+package struct ReportListBuilder<Element: Spoolable & Sendable> {
+    private var elements: [Element] = []
+    private var writer: SpooledRecordsWriter<Element>?
+    /// Why the list could not stay in its file, if it could not.
+    package private(set) var failure: String?
+
+    /// A builder into pages of `perPage` elements in `file`, or into memory when it is nil.
+    package init(file: SpoolFile?, perPage: Int = 256) {
+        writer = file.map { SpooledRecordsWriter(file: $0, perPage: perPage) }
+    }
+
+    /// Adds the next element.
+    package mutating func append(_ element: Element) {
+        guard writer != nil else { return elements.append(element) }
+        do {
+            try writer!.append(element)
+        } catch {
+            // The element is in the page that failed to be written: it comes back with the others.
+            failure = error.description
+            fallBack()
+        }
+    }
+
+    /// Moves what the file holds into memory (the last page, not yet written, included).
+    private mutating func fallBack() {
+        guard let current = writer else { return }
+        writer = nil
+        elements = current.recovered() + elements
+    }
+
+    /// The list.
+    package mutating func finish() -> ReportList<Element> {
+        guard var current = writer else { return ReportList(elements) }
+        do {
+            return ReportList(spooled: try current.finish())
+        } catch {
+            failure = error.description
+            fallBack()
+            return ReportList(elements)
+        }
     }
 }

@@ -1,0 +1,189 @@
+import Foundation
+@testable import PrewarmLint
+@testable import PrewarmLintReporters
+import PrewarmLintTesting
+import Testing
+
+/// Reports of many sessions keep them in pages of a temporary file (`LintRun.sessionsInMemory`,
+/// `ClosedSessionSpool`, `ReportList`): such a report must be the same report, byte for byte, in every format.
+@Suite("sessions spooled to a temporary file")
+struct SpooledReportTests {
+    /// Every built-in renderer, as the CLI configures them.
+    static let renderers = ReportRenderers.builtIn(rules: RuleRegistry.builtIn.rules.map(\.description))
+
+    static func rendered(_ report: LintReport) -> [String] {
+        renderers.map { renderer in
+            var text = ""
+            renderer.render(report, to: { text += $0 })
+            return text
+        }
+    }
+
+    static func day(seed: UInt64, in folder: TemporaryFolder, named name: String) throws -> DiscoveredInput {
+        let (bytes, _) = DeviceLogGenerator.generate(.init(seed: seed, targetBytes: 3_000_000, format: .ndjson, apps: 30, sessionsPerDay: 8_000))
+        return DiscoveredInput(input: .file(try folder.write(bytes, named: name)), foundInDirectory: false)
+    }
+
+    @Test("runs of 1, 7 and 100 sessions merged, then pages of 5 read back: the same report in all eight formats as in memory",
+          arguments: [1, 7, 100])
+    func sameReport(runLength: Int) throws {
+        let folder = try TemporaryFolder("prewarm-lint-spool")
+        defer { folder.remove() }
+        let input = try Self.day(seed: 61, in: folder, named: "day.ndjson")
+        let inMemory = LintRun(options: RecordFilterTests.dayOptions, toolVersion: "test").run([input])
+        var spooling = LintRun(options: RecordFilterTests.dayOptions, toolVersion: "test")
+        spooling.sessionsInMemory = runLength
+        spooling.spoolPageLength = 5
+        let spooled = spooling.run([input])
+        #expect(!inMemory.sessions.isSpooled)
+        #expect(spooled.sessions.isSpooled && spooled.findings.isSpooled && spooled.sessionIDs.isSpooled)
+        #expect(inMemory.sessions.count > 200, "enough sessions for several runs, and pages beyond the eight cached")
+        #expect(inMemory.findings.count > 50)
+        #expect(spooled.sessions == inMemory.sessions)
+        #expect(spooled.sessionIDs == inMemory.sessionIDs)
+        #expect(spooled.findings == inMemory.findings)
+        for (index, (spooledText, text)) in zip(Self.rendered(spooled), Self.rendered(inMemory)).enumerated() {
+            #expect(spooledText == text, "\(Self.renderers[index].formatName) differs")
+        }
+        // Rendered on two threads, from the pages, as a run with --jobs 2 does.
+        var twoThreads = spooled
+        twoThreads.renderingJobs = 2
+        #expect(twoThreads.render() == inMemory.render())
+    }
+
+    @Test("redacted as each page is read back: the same report as redacted in memory")
+    func redacted() throws {
+        let folder = try TemporaryFolder("prewarm-lint-spool-redacted")
+        defer { folder.remove() }
+        let input = try Self.day(seed: 66, in: folder, named: "day.ndjson")
+        let inMemory = LintRun(options: RecordFilterTests.dayOptions, toolVersion: "test").run([input])
+        var spooling = LintRun(options: RecordFilterTests.dayOptions, toolVersion: "test")
+        spooling.sessionsInMemory = 50
+        let spooled = spooling.run([input])
+        #expect(spooled.findings.isSpooled)
+        let json = JSONReportRenderer(), text = FindingTextReporter()
+        #expect(json.render(Redactor().redact(spooled)) == json.render(Redactor().redact(inMemory)))
+        #expect(text.render(Redactor().redact(spooled)) == text.render(Redactor().redact(inMemory)))
+    }
+
+    @Test("inputs read separately on two threads, each spooling its own runs: the same report as in memory")
+    func separately() throws {
+        let folder = try TemporaryFolder("prewarm-lint-spool-separately")
+        defer { folder.remove() }
+        let inputs = [try Self.day(seed: 62, in: folder, named: "a.ndjson"), try Self.day(seed: 63, in: folder, named: "b.ndjson")]
+        var memory = LintRun(options: RecordFilterTests.dayOptions, toolVersion: "test", separately: true)
+        memory.jobs = 2
+        var spooling = memory
+        spooling.sessionsInMemory = 9
+        spooling.spoolPageLength = 3
+        let (inMemory, spooled) = (memory.run(inputs), spooling.run(inputs))
+        #expect(spooled.sessions.isSpooled)
+        #expect(Self.rendered(spooled) == Self.rendered(inMemory))
+    }
+
+    @Test("no temporary file can be made: the sessions stay in memory, the report is whole, and a warning says so")
+    func noTemporaryFile() throws {
+        let folder = try TemporaryFolder("prewarm-lint-spool-failing")
+        defer { folder.remove() }
+        let input = try Self.day(seed: 64, in: folder, named: "day.ndjson")
+        let inMemory = LintRun(options: RecordFilterTests.dayOptions, toolVersion: "test").run([input])
+        var failing = LintRun(options: RecordFilterTests.dayOptions, toolVersion: "test")
+        failing.sessionsInMemory = 5
+        failing.temporaryDirectory = folder.url.appendingPathComponent("no-such-folder").path
+        let report = failing.run([input])
+        #expect(!report.sessions.isSpooled)
+        #expect(report.sessions == inMemory.sessions && report.findings == inMemory.findings && report.sessionIDs == inMemory.sessionIDs)
+        let warning = try #require(report.diagnostics.first { $0.message.contains("kept in memory instead of a temporary file") })
+        #expect(warning.severity == .warning)
+        #expect(warning.message.contains("no-such-folder"))
+        #expect(report.diagnostics.count == inMemory.diagnostics.count + 1)
+    }
+
+    @Test("a session and its findings read back equal, every kept line included, from every real excerpt and a generated day")
+    func roundTrip() throws {
+        let folder = try TemporaryFolder("prewarm-lint-spool-codec")
+        defer { folder.remove() }
+        var sessions = RealLogSessionsTests.files.flatMap(RealLogSessionsTests.sessions)
+        let input = try Self.day(seed: 65, in: folder, named: "day.ndjson")
+        sessions += SessionPipeline(reader: InputReader(options: RecordFilterTests.dayOptions)).run([input]).sessions
+        #expect(sessions.count > 200)
+        #expect(sessions.contains { !$0.events.isEmpty && $0.decidedBy != nil && $0.firstSeen != nil })
+        let linter = Linter()
+        var findingsSeen = 0
+        for session in sessions {
+            let findings = linter.findings(inUnlisted: session)
+            findingsSeen += findings.count
+            var writer = SpoolWriter()
+            session.spool(into: &writer)
+            writer.array(findings)
+            let (readSession, readFindings, atEnd) = try writer.bytes.withUnsafeBytes { bytes in
+                var reader = SpoolReader(bytes)
+                return (try LaunchSession(unspooling: &reader), try reader.array(Finding.self), reader.isAtEnd)
+            }
+            #expect(readSession == session)
+            #expect(readFindings == findings)
+            #expect(atEnd)
+        }
+        #expect(findingsSeen > 50)
+    }
+
+    @Test("the codec writes every stored property of the types it spools (a property added later must be spooled too)")
+    func everyProperty() throws {
+        func labels(_ value: Any) -> [String] { Mirror(reflecting: value).children.compactMap(\.label) }
+        let origin = EventOrigin(input: "a", line: 1, byteOffset: 0)
+        let time = LogTimestamp(microsecondsSinceEpoch: 0, utcOffsetSeconds: 0, text: "t")
+        let app = AppIdentity(bundleID: "com.example")
+        let event = SessionEvent(origin: origin, time: time, process: "p", pid: 1, role: .app, meaning: .appLifecycle, text: "x")
+        let finding = Finding(ruleID: "r", severity: .warning, message: "m", sessionID: "s", sessionKind: .coldLaunch, app: app, evidence: [])
+        #expect(labels(origin) == EventOrigin.spooledProperties)
+        #expect(labels(time) == LogTimestamp.spooledProperties)
+        #expect(labels(app) == AppIdentity.spooledProperties)
+        #expect(labels(LaunchSession.Milestone(name: .tap, time: time, evidence: origin)) == LaunchSession.Milestone.spooledProperties)
+        #expect(labels(event) == SessionEvent.spooledProperties)
+        #expect(labels(LaunchSession(app: app)) == LaunchSession.spooledProperties)
+        #expect(labels(Finding.Evidence(event, label: "l")) == Finding.Evidence.spooledProperties)
+        #expect(labels(finding) == Finding.spooledProperties)
+    }
+
+    @Test("the merge lists by start, then app, then the order sessions closed, whatever the runs", arguments: [1, 2, 3, 100])
+    func mergeOrder(runLength: Int) {
+        func session(_ app: String, at second: Int64?, _ tag: String) -> LaunchSession {
+            var session = LaunchSession(app: AppIdentity(bundleID: app), incompleteEvidence: [tag])
+            if let second {
+                let origin = EventOrigin(input: "x", line: 1, byteOffset: 0)
+                session.milestones = [.init(name: .processStart, time: LogTimestamp(microsecondsSinceEpoch: second * 1_000_000, utcOffsetSeconds: 0, text: "\(second)"), evidence: origin)]
+            }
+            return session
+        }
+        // Closed in this order; equal start and app (b at 5 s, twice; two without a start) keep it.
+        let closed = [session("com.b", at: 5, "b5-first"), session("com.a", at: 9, "a9"), session("com.z", at: nil, "z-none"),
+                      session("com.b", at: 5, "b5-second"), session("com.a", at: 5, "a5"), session("com.c", at: nil, "c-none"),
+                      session("com.b", at: 5, "b5-third")]
+        var spool = ClosedSessionSpool(runLength: runLength, directory: nil)
+        for one in closed {
+            spool.add(one, findings: [])
+            #expect(spool.pendingCount < runLength, "at most a run in memory")
+        }
+        spool.close()
+        #expect(spool.isSpooled == (runLength < closed.count))
+        let order = spool.entries().map { $0.session.incompleteEvidence[0] }
+        #expect(order == ["c-none", "z-none", "a5", "b5-first", "b5-second", "b5-third", "a9"])
+    }
+
+    @Test("damaged bytes throw instead of reading past their end")
+    func damaged() {
+        var writer = SpoolWriter()
+        LaunchSession(app: AppIdentity(bundleID: "com.example.ledger")).spool(into: &writer)
+        for cut in 0..<writer.bytes.count {
+            Array(writer.bytes[..<cut]).withUnsafeBytes { bytes in
+                var reader = SpoolReader(bytes)
+                #expect(throws: SpoolReader.DamagedSpool.self) { try LaunchSession(unspooling: &reader) }
+            }
+        }
+        let huge: [UInt8] = [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x01]
+        huge.withUnsafeBytes { bytes in
+            var reader = SpoolReader(bytes)
+            #expect(throws: SpoolReader.DamagedSpool.self) { try reader.string() }
+        }
+    }
+}
