@@ -83,12 +83,19 @@ public struct FindingTextReporter: Sendable {
         text += " from \(read) input\(read == 1 ? "" : "s")"
         if unreadable > 0 { text += "; \(unreadable) input\(unreadable == 1 ? "" : "s") could not be read" }
         // How long the user waited, at a glance: the user-perceived launch (the median when there are several).
-        let launches = report.sessions.compactMap(\.userPerceivedLaunch)
-        if launches.count == 1 {
-            text += "; launch \(UserPerceivedLaunch.milliseconds(launches[0].microseconds)) (\(launches[0].label))"
+        // (Eight bytes a launch kept, not the launch: a report may list 100,000 sessions.)
+        var first: UserPerceivedLaunch?
+        var launches: [Int64] = []
+        for session in report.sessions {
+            guard let launch = session.userPerceivedLaunch else { continue }
+            if first == nil { first = launch }
+            launches.append(launch.microseconds)
+        }
+        if launches.count == 1, let first {
+            text += "; launch \(UserPerceivedLaunch.milliseconds(first.microseconds)) (\(first.label))"
         } else if launches.count > 1 {
-            let sorted = launches.map(\.microseconds).sorted()
-            text += "; launch median \(UserPerceivedLaunch.milliseconds(sorted[(sorted.count - 1) / 2])) of \(launches.count) launches (`stats` for more)"
+            launches.sort()
+            text += "; launch median \(UserPerceivedLaunch.milliseconds(launches[(launches.count - 1) / 2])) of \(launches.count) launches (`stats` for more)"
         }
         if report.baselineSuppressed > 0 { text += "; \(report.baselineSuppressed) suppressed by the baseline" }
         let incomplete = report.sessions.filter(\.evidenceIncomplete).count
