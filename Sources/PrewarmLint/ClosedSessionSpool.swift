@@ -5,9 +5,9 @@ import PrewarmLintRules
 import PrewarmLintReporters
 
 /// The closed sessions of one group of inputs (one device's logs), each with its findings, handed back in listing
-/// order (``SessionListing``: start, app, order closed) without all of them being in memory at once.
+/// order (`SessionListing`: start, app, order closed) without all of them being in memory at once.
 ///
-/// Each session is encoded as it arrives (``SpoolWriter``: a few hundred bytes, where the value took about a
+/// Each session is encoded as it arrives (`SpoolWriter`: a few hundred bytes, where the value took about a
 /// kilobyte). Past ``runLength`` sessions, the encoded ones are sorted and written to a temporary file as a sorted
 /// run; at the end the runs (and what is left in memory) are merged through a heap, each run read through a
 /// buffer of its own. Memory is then ``runLength`` encoded sessions plus a buffer per run, whatever the number of
@@ -61,10 +61,10 @@ struct ClosedSessionSpool {
         if pendingKeys.count >= runLength, failure == nil { writeRun() }
     }
 
-    /// Ends adding: what is still in memory is written out as a run when runs were written before (so that a group
-    /// finished while others are read holds no more than a file).
-    mutating func close() {
-        if !runs.isEmpty, !pendingKeys.isEmpty, failure == nil { writeRun() }
+    /// Ends adding: what is still in memory is written out as a run when runs were written before, or when more than
+    /// `keeping` sessions are (so that groups finished while others are read hold files, not memory).
+    mutating func close(keeping: Int = .max) {
+        if !pendingKeys.isEmpty, failure == nil, !runs.isEmpty || pendingKeys.count > keeping { writeRun() }
     }
 
     /// Sessions held in memory now (at most ``runLength`` while the file can be written).
@@ -197,6 +197,49 @@ struct ClosedSessionSpool {
         }
     }
 
+    /// The report's lists from the spools of each group (groups in this order, each group's sessions in listing order),
+    /// named in that order: arrays for at most `sessionsInMemory` sessions, pages of a new temporary file beyond.
+    /// Sessions past `limit` are named and their findings kept, but not listed. `failures` says why sessions stayed
+    /// in memory that were to be spooled.
+    static func listing(_ spools: consuming [ClosedSessionSpool], limit: Int, sessionsInMemory: Int, directory: String?,
+                        pageLength: Int = 256)
+        -> (sessions: ReportList<LaunchSession>, ids: ReportList<String>, findings: ReportList<Finding>, total: Int, notListed: Int,
+            failures: [String]) {
+        let total = spools.reduce(0) { $0 + $1.count }
+        var failures = spools.compactMap(\.failure)
+        var file: SpoolFile?
+        if total > sessionsInMemory {
+            do { file = try SpoolFile(directory: directory) } catch { failures.append(error.description) }
+        }
+        var sessions = ReportListBuilder<LaunchSession>(file: file, perPage: pageLength)
+        var ids = ReportListBuilder<String>(file: file, perPage: pageLength)
+        var findings = ReportListBuilder<Finding>(file: file, perPage: pageLength)
+        var names = SessionListing.Names()
+        var listed = 0
+        var notListed = 0
+        while !spools.isEmpty {
+            // Each group's file is released as soon as it is merged.
+            let spool = spools.removeFirst()
+            for (session, sessionFindings) in spool.entries() {
+                let id = names.next(for: session)
+                if listed < limit {
+                    sessions.append(session)
+                    ids.append(id)
+                    listed += 1
+                } else {
+                    notListed += 1
+                }
+                for var finding in sessionFindings {
+                    finding.sessionID = id
+                    findings.append(finding)
+                }
+            }
+        }
+        let lists = (sessions: sessions.finish(), ids: ids.finish(), findings: findings.finish())
+        failures += [sessions.failure, ids.failure, findings.failure].compactMap { $0 }
+        return (lists.sessions, lists.ids, lists.findings, total, notListed, failures)
+    }
+
     /// One run of the file, read record by record through a buffer.
     struct RunReader {
         private let file: SpoolFile
@@ -241,5 +284,36 @@ struct ClosedSessionSpool {
             defer { used += 4 + count }
             return Array(buffer[used + 4..<used + 4 + count])
         }
+    }
+}
+
+extension SessionPipeline {
+    /// Every session of `inputs` as an outline, in listing order and named (what `prewarm-lint sessions` prints),
+    /// kept as a lint keeps them: past `sessionsInMemory`, spooled to a temporary file in `temporaryDirectory` (else
+    /// `TMPDIR`, else `/tmp`) and read back a page at a time, so memory does not grow with the sessions.
+    /// `separately` reads each input on its own, as ``runSeparately(_:onDiagnostic:onSession:)`` does.
+    ///
+    /// `notes` says why sessions that were to be spooled stayed in memory (a disk that refused the file), if any.
+    public func listedSessions(_ inputs: [DiscoveredInput], separately: Bool, sessionsInMemory: Int = 8_192,
+                               temporaryDirectory: String? = nil, onDiagnostic: (ReaderDiagnostic) -> Void = { _ in })
+        -> (result: Result, sessions: ReportList<LaunchSession>, ids: ReportList<String>, notes: [String]) {
+        var result = Result()
+        var spools: [ClosedSessionSpool] = []
+        for group in separately ? inputs.map({ [$0] }) : [inputs] {
+            var spool = ClosedSessionSpool(runLength: sessionsInMemory, directory: temporaryDirectory)
+            let one = run(group, onDiagnostic: onDiagnostic) { session in
+                spool.add(session.outline(), findings: [])
+                return nil
+            }
+            spool.close(keeping: separately && inputs.count > 1 ? 1_024 : .max)
+            spools.append(spool)
+            result.summaries += one.summaries
+            result.diagnostics += one.diagnostics
+            result.sessionsClosedEarly += one.sessionsClosedEarly
+            result.decisions += one.decisions
+            result.duplicateEvents += one.duplicateEvents
+        }
+        let listing = ClosedSessionSpool.listing(consume spools, limit: .max, sessionsInMemory: sessionsInMemory, directory: temporaryDirectory)
+        return (result, listing.sessions, listing.ids, listing.failures)
     }
 }

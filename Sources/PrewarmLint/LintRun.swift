@@ -42,7 +42,7 @@ public struct LintRun: Sendable {
 
     /// Closed sessions kept in memory, encoded, before they are spooled to a temporary file as a sorted run (per
     /// group of inputs read as one device's logs); a report of more sessions than this keeps them in pages of a
-    /// temporary file (``ReportList``) instead of in memory.
+    /// temporary file (`ReportList`) instead of in memory.
     public var sessionsInMemory = 8_192
     /// Where that temporary file is made (unlinked at once, so nothing is left behind); nil: `TMPDIR`, else `/tmp`.
     public var temporaryDirectory: String?
@@ -63,7 +63,7 @@ public struct LintRun: Sendable {
         let runLength = sessionsInMemory, directory = temporaryDirectory
         /// One group of inputs read as one device's logs: its sessions checked as they close and spooled, to be
         /// listed in the order every report uses (first milestone, app, order closed).
-        @Sendable func lint(_ group: [DiscoveredInput], onDiagnostic: (ReaderDiagnostic) -> Void)
+        @Sendable func lint(_ group: [DiscoveredInput], keeping: Int, onDiagnostic: (ReaderDiagnostic) -> Void)
             -> (result: SessionPipeline.Result, closed: ClosedSessionSpool, unreported: [UnreportedHazard]) {
             var closed = ClosedSessionSpool(runLength: runLength, directory: directory)
             var unreported: [UnreportedHazard] = []
@@ -86,7 +86,7 @@ public struct LintRun: Sendable {
                 onDiagnostic(note)
                 result.diagnostics.append(note)
             }
-            closed.close()
+            closed.close(keeping: keeping)
             return (result, closed, unreported)
         }
         var result = SessionPipeline.Result()
@@ -94,7 +94,10 @@ public struct LintRun: Sendable {
         var unreported: [UnreportedHazard] = []
         if separately {
             // Inputs read separately are independent: several at once, put back in input order.
-            let groups = InputParallelism.map(count: inputs.count, jobs: jobs) { index in lint([inputs[index]], onDiagnostic: { _ in }) }
+            // Each group's sessions wait for the others: past a thousand, in its file rather than in memory.
+            let groups = InputParallelism.map(count: inputs.count, jobs: jobs) { index in
+                lint([inputs[index]], keeping: inputs.count > 1 ? 1_024 : .max, onDiagnostic: { _ in })
+            }
             for (one, spool, notReported) in groups {
                 Self.add(notReported, to: &unreported)
                 for diagnostic in one.diagnostics { onDiagnostic(diagnostic) }
@@ -105,44 +108,13 @@ public struct LintRun: Sendable {
                 spools.append(spool)
             }
         } else {
-            let group = lint(inputs, onDiagnostic: onDiagnostic)
+            let group = lint(inputs, keeping: .max, onDiagnostic: onDiagnostic)
             (result, unreported) = (group.result, group.unreported)
             spools = [group.closed]
         }
-        // The listing: groups in input order, each group's sessions in listing order, named in that order. Beyond the
-        // listing limit, sessions are checked and their findings kept, not listed. Many sessions go to pages of a
-        // temporary file.
-        let total = spools.reduce(0) { $0 + $1.count }
-        var failures = spools.compactMap(\.failure)
-        var file: SpoolFile?
-        if total > sessionsInMemory {
-            do { file = try SpoolFile(directory: temporaryDirectory) } catch { failures.append(error.description) }
-        }
-        var sessions = ReportListBuilder<LaunchSession>(file: file, perPage: spoolPageLength)
-        var ids = ReportListBuilder<String>(file: file, perPage: spoolPageLength)
-        var findings = ReportListBuilder<Finding>(file: file, perPage: spoolPageLength)
-        var names = SessionListing.Names()
-        var listed = 0
-        var notListed = 0
-        for spool in spools {
-            for (session, sessionFindings) in spool.entries() {
-                let id = names.next(for: session)
-                if listed < Self.maximumSessionsListed {
-                    sessions.append(session)
-                    ids.append(id)
-                    listed += 1
-                } else {
-                    notListed += 1
-                }
-                for var finding in sessionFindings {
-                    finding.sessionID = id
-                    findings.append(finding)
-                }
-            }
-        }
-        spools.removeAll()
-        let report = (sessions: sessions.finish(), ids: ids.finish(), findings: findings.finish())
-        failures += [sessions.failure, ids.failure, findings.failure].compactMap { $0 }
+        let listing = ClosedSessionSpool.listing(consume spools, limit: Self.maximumSessionsListed, sessionsInMemory: sessionsInMemory,
+                                                 directory: temporaryDirectory, pageLength: spoolPageLength)
+        let (total, notListed, failures) = (listing.total, listing.notListed, listing.failures)
         var diagnostics = result.diagnostics
         let origin = EventOrigin(input: inputs.first?.input.name ?? "-", line: 0, byteOffset: 0)
         if result.sessionsClosedEarly > 0 {
@@ -166,8 +138,8 @@ public struct LintRun: Sendable {
             diagnostics.append(note)
             onDiagnostic(note)
         }
-        var lintReport = LintReport(toolVersion: toolVersion, inputs: result.summaries.map(Self.reportInput), sessions: report.sessions,
-                                    sessionIDs: report.ids, findings: report.findings, diagnostics: diagnostics,
+        var lintReport = LintReport(toolVersion: toolVersion, inputs: result.summaries.map(Self.reportInput), sessions: listing.sessions,
+                                    sessionIDs: listing.ids, findings: listing.findings, diagnostics: diagnostics,
                                     partial: options.interruption?.isRaised == true, prewarmDecisions: result.decisions)
         lintReport.renderingJobs = jobs
         return lintReport

@@ -57,11 +57,10 @@ struct SessionsCommand: ParsableCommand {
             StandardStreams.err(diagnostic.description)
             printed += 1
         }
-        // Timelines and the report need a session's outline, not its lines: dropping them as sessions
-        // close keeps memory to the open sessions.
-        let outline: (LaunchSession) -> LaunchSession? = { $0.outline() }
-        let result = separately ? pipeline.runSeparately(discovery.inputs, onDiagnostic: onDiagnostic, onSession: outline)
-            : pipeline.run(discovery.inputs, onDiagnostic: onDiagnostic, onSession: outline)
+        // Timelines and the report need a session's outline, not its lines; past a few thousand, the outlines
+        // wait in a temporary file, so memory does not grow with the sessions.
+        let (result, sessions, ids, notes) = pipeline.listedSessions(discovery.inputs, separately: separately, onDiagnostic: onDiagnostic)
+        for note in notes { StandardStreams.err("warning: sessions kept in memory instead of a temporary file: \(note)") }
         var notLogs: [String] = []
         for summary in result.summaries {
             guard let failure = summary.failure else { continue }
@@ -71,23 +70,27 @@ struct SessionsCommand: ParsableCommand {
             }
         }
         let wanted = Set(app)
-        let sessions = result.sessions
-        let ids = LintReport.sessionIDs(sessions)
-        let selected = zip(sessions, ids).filter { session, _ in
-            session.app.isSelected(by: wanted)
+        // Every session, or those of the apps asked for (named among all of them, as a lint names them).
+        let selected: (sessions: ReportList<LaunchSession>, ids: ReportList<String>)
+        if wanted.isEmpty {
+            selected = (sessions, ids)
+        } else {
+            let kept = zip(sessions, ids).filter { session, _ in session.app.isSelected(by: wanted) }
+            selected = (ReportList(kept.map(\.0)), ReportList(kept.map(\.1)))
         }
         switch format {
         case .json:
             let report = LintReport(
                 toolVersion: ToolVersion.current,
                 inputs: result.summaries.map(LintRun.reportInput),
-                sessions: selected.map(\.0), sessionIDs: selected.map(\.1),
+                sessions: selected.sessions, sessionIDs: selected.ids, findings: [],
                 diagnostics: result.diagnostics, partial: SignalHandling.interruption.isRaised
             )
-            StandardStreams.out(String(report.render().dropLast()))
+            // In pieces of about 64 KiB, as sessions are read back: never whole in memory.
+            report.render(to: StandardStreams.outPiece)
         case .text:
             let timeline = SessionTimelineReporter()
-            for (session, id) in selected {
+            for (session, id) in zip(selected.sessions, selected.ids) {
                 StandardStreams.out(timeline.render(session, id: id, markers: configuration.markers))
                 StandardStreams.out("")
             }
@@ -95,8 +98,9 @@ struct SessionsCommand: ParsableCommand {
                 StandardStreams.err("note: skipped \(notLogs.count) file\(notLogs.count == 1 ? "" : "s") in directories that \(notLogs.count == 1 ? "is" : "are") not logs")
             }
             let read = result.summaries.filter { $0.format != nil }.count
-            var line = "\(selected.count) session\(selected.count == 1 ? "" : "s") from \(read) input\(read == 1 ? "" : "s")"
-            if !selected.isEmpty { line += ": " + FindingTextReporter.kindCounts(selected.map(\.0)) }
+            let count = selected.sessions.count
+            var line = "\(count) session\(count == 1 ? "" : "s") from \(read) input\(read == 1 ? "" : "s")"
+            if count > 0 { line += ": " + FindingTextReporter.kindCounts(selected.sessions) }
             if result.duplicateEvents > 0 { line += "; \(result.duplicateEvents) events seen in two inputs counted once" }
             StandardStreams.err(line)
         }

@@ -81,6 +81,26 @@ struct SpooledReportTests {
         #expect(Self.rendered(spooled) == Self.rendered(inMemory))
     }
 
+    @Test("`prewarm-lint sessions`' listing, spooled, together and separately: the same sessions and ids as in memory, and as a lint lists them")
+    func listedSessions() throws {
+        let folder = try TemporaryFolder("prewarm-lint-spool-sessions")
+        defer { folder.remove() }
+        let inputs = [try Self.day(seed: 67, in: folder, named: "a.ndjson"), try Self.day(seed: 68, in: folder, named: "b.ndjson")]
+        let pipeline = SessionPipeline(reader: InputReader(options: RecordFilterTests.dayOptions))
+        for separately in [false, true] {
+            let inMemory = pipeline.listedSessions(inputs, separately: separately)
+            let spooled = pipeline.listedSessions(inputs, separately: separately, sessionsInMemory: 11)
+            #expect(!inMemory.sessions.isSpooled && spooled.sessions.isSpooled && spooled.notes.isEmpty)
+            #expect(spooled.sessions.count > 400)
+            #expect(spooled.sessions == inMemory.sessions && spooled.ids == inMemory.ids, "separately: \(separately)")
+            // The order and names the command printed before (the pipeline's collected, sorted outlines).
+            let collect = { (session: LaunchSession) -> LaunchSession? in session.outline() }
+            let collected = separately ? pipeline.runSeparately(inputs, onSession: collect).sessions : pipeline.run(inputs, onSession: collect).sessions
+            #expect(Array(spooled.sessions) == collected, "separately: \(separately)")
+            #expect(Array(spooled.ids) == LintReport.sessionIDs(collected), "separately: \(separately)")
+        }
+    }
+
     @Test("no temporary file can be made: the sessions stay in memory, the report is whole, and a warning says so")
     func noTemporaryFile() throws {
         let folder = try TemporaryFolder("prewarm-lint-spool-failing")
