@@ -33,7 +33,16 @@ struct ClosedSessionSpool {
     let runLength: Int
     /// The encoded sessions not yet written out: each a session, then its findings.
     private var pending = SpoolWriter()
-    private var pendingKeys: [(key: Key, start: Int, count: Int)] = []
+    /// Each pending session: its key, the name its id is made of, where its bytes are in ``pending`` and how many of
+    /// them are the session's (the findings follow).
+    private var pendingKeys: [Pending] = []
+    struct Pending {
+        var key: Key
+        var name: String
+        var start: Int
+        var count: Int
+        var sessionCount: Int
+    }
     private var file: SpoolFile?
     private var runs: [(start: Int64, count: Int64)] = []
     /// Sessions added.
@@ -55,8 +64,10 @@ struct ClosedSessionSpool {
         let key = Key(start: session.start?.microsecondsSinceEpoch ?? 0, app: session.app.description, order: count)
         let start = pending.bytes.count
         session.spool(into: &pending)
+        let sessionCount = pending.bytes.count - start
         pending.array(findings)
-        pendingKeys.append((key, start, pending.bytes.count - start))
+        pendingKeys.append(Pending(key: key, name: SessionListing.Names.name(of: session), start: start, count: pending.bytes.count - start,
+                                   sessionCount: sessionCount))
         count += 1
         if pendingKeys.count >= runLength, failure == nil { writeRun() }
     }
@@ -74,7 +85,7 @@ struct ClosedSessionSpool {
     var isSpooled: Bool { !runs.isEmpty }
 
     /// Sorts the pending sessions and appends them to the file as one run of records: a 4-byte length, the key, the
-    /// encoded session and findings.
+    /// name, the length of the encoded session, the encoded session and findings.
     private mutating func writeRun() {
         pendingKeys.sort { $0.key < $1.key }
         do {
@@ -94,6 +105,8 @@ struct ClosedSessionSpool {
                 key.integer(entry.key.start)
                 key.string(entry.key.app)
                 key.integer(entry.key.order)
+                key.string(entry.name)
+                key.unsigned(UInt64(entry.sessionCount))
                 let length = UInt32(key.bytes.count + entry.count)
                 withUnsafeBytes(of: length.littleEndian) { run.bytes.append(contentsOf: $0) }
                 run.bytes.append(contentsOf: key.bytes)
@@ -115,6 +128,24 @@ struct ClosedSessionSpool {
         return Entries(file: file, runs: runs, pending: pending.bytes, pendingKeys: pendingKeys)
     }
 
+    /// One session as the merge hands it on: the name its id is made of, the session still encoded (a report's pages
+    /// take it as it is), and its findings.
+    struct Entry {
+        var name: String
+        var session: [UInt8]
+        var findings: [Finding]
+
+        /// The session itself.
+        func decodedSession() -> LaunchSession {
+            session.withUnsafeBytes { bytes in
+                var reader = SpoolReader(bytes)
+                do { return try LaunchSession(unspooling: &reader) } catch {
+                    preconditionFailure("prewarm-lint: a spooled session does not read back: \(error)")
+                }
+            }
+        }
+    }
+
     /// The merge of the runs and the sessions left in memory (all of them when nothing was spooled; those added
     /// after a spool failed otherwise).
     struct Entries: IteratorProtocol, Sequence {
@@ -125,17 +156,17 @@ struct ClosedSessionSpool {
         }
         private var readers: [RunReader]
         private let pending: [UInt8]
-        private let pendingKeys: [(key: Key, start: Int, count: Int)]
+        private let pendingKeys: [Pending]
         private var nextPending = 0
         private var heap = Heap<Head>()
-        /// The record each run's head came from (its key already read).
-        private var records: [[UInt8]]
+        /// The record each run's head came from, and where its name starts (its key already read).
+        private var records: [(record: [UInt8], rest: Int)]
 
-        init(file: SpoolFile?, runs: [(start: Int64, count: Int64)], pending: [UInt8], pendingKeys: [(key: Key, start: Int, count: Int)]) {
+        init(file: SpoolFile?, runs: [(start: Int64, count: Int64)], pending: [UInt8], pendingKeys: [Pending]) {
             readers = file.map { file in runs.map { RunReader(file: file, start: $0.start, count: $0.count) } } ?? []
             self.pending = pending
             self.pendingKeys = pendingKeys
-            records = Array(repeating: [], count: readers.count)
+            records = Array(repeating: ([], 0), count: readers.count)
             guard !readers.isEmpty else { return }
             for source in readers.indices { advance(source) }
             advancePending()
@@ -149,29 +180,31 @@ struct ClosedSessionSpool {
 
         private mutating func advance(_ source: Int) {
             guard let record = readers[source].next() else { return }
-            records[source] = record
-            heap.insert(Head(key: Self.key(of: record), source: source))
-        }
-
-        private static func key(of record: [UInt8]) -> Key {
-            record.withUnsafeBytes { bytes in
+            let (key, rest) = record.withUnsafeBytes { bytes in
                 var reader = SpoolReader(bytes)
                 do {
-                    return Key(start: try reader.integer64(), app: try reader.string(), order: try reader.integer())
+                    let key = Key(start: try reader.integer64(), app: try reader.string(), order: try reader.integer())
+                    return (key, reader.position)
                 } catch {
                     preconditionFailure("prewarm-lint: the temporary file of spooled sessions is damaged: \(error)")
                 }
             }
+            records[source] = (record, rest)
+            heap.insert(Head(key: key, source: source))
         }
 
-        private mutating func takePending() -> (session: LaunchSession, findings: [Finding]) {
+        private mutating func takePending() -> Entry {
             let entry = pendingKeys[nextPending]
             nextPending += 1
-            return pending.withUnsafeBytes { Self.decode(UnsafeRawBufferPointer(rebasing: $0[entry.start..<entry.start + entry.count]), skippingKey: false) }
+            let session = Array(pending[entry.start..<entry.start + entry.sessionCount])
+            let findings = pending.withUnsafeBytes { bytes in
+                Self.findings(UnsafeRawBufferPointer(rebasing: bytes[entry.start + entry.sessionCount..<entry.start + entry.count]))
+            }
+            return Entry(name: entry.name, session: session, findings: findings)
         }
 
         /// The next session in listing order, with its findings.
-        mutating func next() -> (session: LaunchSession, findings: [Finding])? {
+        mutating func next() -> Entry? {
             if readers.isEmpty {
                 guard nextPending < pendingKeys.count else { return nil }
                 return takePending()
@@ -181,16 +214,29 @@ struct ClosedSessionSpool {
                 defer { advancePending() }
                 return takePending()
             }
-            let record = records[head.source]
+            let (record, rest) = records[head.source]
             advance(head.source)
-            return record.withUnsafeBytes { Self.decode($0, skippingKey: true) }
+            return record.withUnsafeBytes { bytes in
+                var reader = SpoolReader(UnsafeRawBufferPointer(rebasing: bytes[rest...]))
+                do {
+                    let name = try reader.string()
+                    let length = Int(try reader.unsigned())
+                    let sessionStart = rest + reader.position
+                    guard length <= bytes.count - sessionStart else { throw SpoolReader.DamagedSpool(reason: "a session longer than its record") }
+                    let session = Array(bytes[sessionStart..<sessionStart + length])
+                    return Entry(name: name, session: session, findings: Self.findings(UnsafeRawBufferPointer(rebasing: bytes[(sessionStart + length)...])))
+                } catch {
+                    preconditionFailure("prewarm-lint: the temporary file of spooled sessions is damaged: \(error)")
+                }
+            }
         }
 
-        private static func decode(_ bytes: UnsafeRawBufferPointer, skippingKey: Bool) -> (session: LaunchSession, findings: [Finding]) {
+        private static func findings(_ bytes: UnsafeRawBufferPointer) -> [Finding] {
             var reader = SpoolReader(bytes)
             do {
-                if skippingKey { _ = (try reader.integer64(), try reader.string(), try reader.integer()) }
-                return (try LaunchSession(unspooling: &reader), try reader.array(Finding.self))
+                let findings = try reader.array(Finding.self)
+                guard reader.isAtEnd else { throw SpoolReader.DamagedSpool(reason: "bytes after a session's findings") }
+                return findings
             } catch {
                 preconditionFailure("prewarm-lint: the temporary file of spooled sessions is damaged: \(error)")
             }
@@ -220,16 +266,16 @@ struct ClosedSessionSpool {
         while !spools.isEmpty {
             // Each group's file is released as soon as it is merged.
             let spool = spools.removeFirst()
-            for (session, sessionFindings) in spool.entries() {
-                let id = names.next(for: session)
+            for entry in spool.entries() {
+                let id = names.next(forApp: entry.name)
                 if listed < limit {
-                    sessions.append(session)
+                    sessions.append(encoded: entry.session)
                     ids.append(id)
                     listed += 1
                 } else {
                     notListed += 1
                 }
-                for var finding in sessionFindings {
+                for var finding in entry.findings {
                     finding.sessionID = id
                     findings.append(finding)
                 }

@@ -237,6 +237,14 @@ package struct SpooledRecordsWriter<Element: Spoolable & Sendable> {
         if inPage == perPage { try flush() }
     }
 
+    /// Adds the next element as ``SpoolWriter`` wrote it.
+    package mutating func append(encoded bytes: [UInt8]) throws(SpoolFile.Failure) {
+        page.bytes.append(contentsOf: bytes)
+        inPage += 1
+        count += 1
+        if inPage == perPage { try flush() }
+    }
+
     private mutating func flush() throws(SpoolFile.Failure) {
         guard inPage > 0 else { return }
         pages.append((try file.append(page.bytes), page.bytes.count))
@@ -288,6 +296,26 @@ package struct ReportListBuilder<Element: Spoolable & Sendable> {
             try writer!.append(element)
         } catch {
             // The element is in the page that failed to be written: it comes back with the others.
+            failure = error.description
+            fallBack()
+        }
+    }
+
+    /// Adds the next element, given as ``SpoolWriter`` wrote it: copied into the page as it is, or decoded for memory.
+    package mutating func append(encoded bytes: [UInt8]) {
+        guard writer != nil else {
+            let element = bytes.withUnsafeBytes { buffer -> Element in
+                var reader = SpoolReader(buffer)
+                guard let element = try? Element(unspooling: &reader), reader.isAtEnd else {
+                    preconditionFailure("prewarm-lint: an encoded element does not read back")
+                }
+                return element
+            }
+            return elements.append(element)
+        }
+        do {
+            try writer!.append(encoded: bytes)
+        } catch {
             failure = error.description
             fallBack()
         }

@@ -89,6 +89,11 @@ package struct SpoolReader {
     package struct DamagedSpool: Error, Sendable {
         /// What was wrong, and where.
         package var reason: String
+
+        /// Bytes that are wrong for this reason.
+        package init(reason: String) {
+            self.reason = reason
+        }
     }
 
     private let bytes: UnsafeRawBufferPointer

@@ -27,9 +27,18 @@ public enum SessionListing {
 
         /// The next session's id.
         public mutating func next(for session: LaunchSession) -> String {
-            let app = session.app.bundleID ?? session.app.processName ?? "unknown"
-            counts[app, default: 0] += 1
-            return "\(app)#\(counts[app]!)"
+            next(forApp: Self.name(of: session))
+        }
+
+        /// The id of the next session of the app named `name` (``name(of:)``).
+        public mutating func next(forApp name: String) -> String {
+            counts[name, default: 0] += 1
+            return "\(name)#\(counts[name]!)"
+        }
+
+        /// What a session's id is made of: its bundle id, else its process name, else `unknown`.
+        public static func name(of session: LaunchSession) -> String {
+            session.app.bundleID ?? session.app.processName ?? "unknown"
         }
     }
 

@@ -186,7 +186,7 @@ struct SpooledReportTests {
         }
         spool.close()
         #expect(spool.isSpooled == (runLength < closed.count))
-        let order = spool.entries().map { $0.session.incompleteEvidence[0] }
+        let order = spool.entries().map { $0.decodedSession().incompleteEvidence[0] }
         #expect(order == ["c-none", "z-none", "a5", "b5-first", "b5-second", "b5-third", "a9"])
     }
 
