@@ -36,6 +36,9 @@ public struct HTMLReporter: Sendable {
 
     /// The page, written in pieces (a page per app and per session page).
     public func render(_ report: LintReport, to output: (String) -> Void) {
+        // The page groups sessions by app and visits them out of order: read once into memory (a page holds them
+        // all anyway), not a page of the report's temporary file per visit.
+        let sessions = Array(report.sessions), sessionIDs = Array(report.sessionIDs)
         var findingsBySession: [String: [(index: Int, finding: Finding)]] = [:]
         for (index, finding) in report.findings.enumerated() { findingsBySession[finding.sessionID, default: []].append((index, finding)) }
         output(Self.head)
@@ -51,14 +54,14 @@ public struct HTMLReporter: Sendable {
         }
         output("</header>\n")
         output(Self.overview(report))
-        let reference = Axis.reference(zip(report.sessions, report.sessionIDs).map { ($0, findingsBySession[$1] ?? []) })
+        let reference = Axis.reference(zip(sessions, sessionIDs).map { ($0, findingsBySession[$1] ?? []) })
         output(Self.legend(reference: reference))
         output("<section id=\"sessions\"><h2>Sessions</h2>\n")
-        if report.sessions.isEmpty { output("<p>No launch session in these logs.</p>\n") }
+        if sessions.isEmpty { output("<p>No launch session in these logs.</p>\n") }
         // Grouped by app, apps in the order their first session appears (the report's order).
         var apps: [(name: String, members: [Int])] = []
         var appIndex: [String: Int] = [:]
-        for (index, session) in report.sessions.enumerated() {
+        for (index, session) in sessions.enumerated() {
             let name = session.app.bundleID ?? session.app.processName ?? "unknown app"
             if let at = appIndex[name] { apps[at].members.append(index) } else {
                 appIndex[name] = apps.count
@@ -66,8 +69,8 @@ public struct HTMLReporter: Sendable {
             }
         }
         for (position, app) in apps.enumerated() {
-            let kinds = Self.kindCounts(app.members.map { report.sessions[$0] })
-            let findingCount = app.members.reduce(0) { $0 + (findingsBySession[report.sessionIDs[$1]]?.count ?? 0) }
+            let kinds = Self.kindCounts(app.members.map { sessions[$0] })
+            let findingCount = app.members.reduce(0) { $0 + (findingsBySession[sessionIDs[$1]]?.count ?? 0) }
             output("<details class=\"app\"\(position < Self.openApps ? " open" : "")><summary><span class=\"app-name\">\(Self.escape(app.name))</span> "
                    + "<span class=\"muted\">\(app.members.count) session\(app.members.count == 1 ? "" : "s") (\(Self.escape(kinds)))"
                    + "\(findingCount > 0 ? ", \(findingCount) finding\(findingCount == 1 ? "" : "s")" : "")</span></summary>\n")
@@ -78,7 +81,7 @@ public struct HTMLReporter: Sendable {
                 }
                 var chunk = ""
                 for index in page {
-                    chunk += Self.session(report.sessions[index], id: report.sessionIDs[index], findings: findingsBySession[report.sessionIDs[index]] ?? [],
+                    chunk += Self.session(sessions[index], id: sessionIDs[index], findings: findingsBySession[sessionIDs[index]] ?? [],
                                           reference: reference)
                 }
                 output(chunk)
