@@ -98,7 +98,7 @@ public struct FindingTextReporter: Sendable {
             text += "; launch median \(UserPerceivedLaunch.milliseconds(launches[(launches.count - 1) / 2])) of \(launches.count) launches (`stats` for more)"
         }
         if report.baselineSuppressed > 0 { text += "; \(report.baselineSuppressed) suppressed by the baseline" }
-        let incomplete = report.sessions.filter(\.evidenceIncomplete).count
+        let incomplete = report.sessions.reduce(0) { $0 + ($1.evidenceIncomplete ? 1 : 0) }  // counted, not collected
         if incomplete > 0 { text += "; evidence incomplete in \(incomplete) session\(incomplete == 1 ? "" : "s")" }
         if unreported > 0, !report.findings.isEmpty {
             text += "; hazard lines in no finding (see the \(unreported) warning\(unreported == 1 ? "" : "s"))"

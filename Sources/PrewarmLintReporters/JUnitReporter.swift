@@ -16,14 +16,15 @@ public struct JUnitReporter: Sendable {
 
     /// The report in this format.
     public func render(_ report: LintReport) -> String {
-        let failing = report.findings.filter { $0.severity >= failOn }
+        var failingSessions: Set<String> = []
+        for finding in report.findings where finding.severity >= failOn { failingSessions.insert(finding.sessionID) }
         // An input that could not be read, or an interrupted run, is an error test case: a run that read nothing is never green.
         let unreadable = report.inputs.filter { $0.error != nil }
         let errors = unreadable.count + (report.partial ? 1 : 0)
         let tests = report.sessions.count + errors
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        out += "<testsuites name=\"prewarm-lint\" tests=\"\(tests)\" failures=\"\(Set(failing.map(\.sessionID)).count)\" errors=\"\(errors)\">\n"
-        out += "  <testsuite name=\"prewarm-lint\" tests=\"\(tests)\" failures=\"\(Set(failing.map(\.sessionID)).count)\" errors=\"\(errors)\">\n"
+        out += "<testsuites name=\"prewarm-lint\" tests=\"\(tests)\" failures=\"\(failingSessions.count)\" errors=\"\(errors)\">\n"
+        out += "  <testsuite name=\"prewarm-lint\" tests=\"\(tests)\" failures=\"\(failingSessions.count)\" errors=\"\(errors)\">\n"
         for input in unreadable {
             out += "    <testcase classname=\"inputs\" name=\"\(Self.escape(input.path))\">\n"
             out += "      <error type=\"unreadable-input\" message=\"\(Self.escape(input.error!))\"/>\n"

@@ -54,11 +54,13 @@ public struct MarkdownReporter: Sendable {
                 out += "\n"
             }
             // Every session when they are few; else those with findings (at most a hundred), folded.
-            let findingSessions = Set(report.findings.map(\.sessionID))
+            // (Lazily: collecting the sessions to filter held every session of a large run in memory at once.)
+            var findingSessions: Set<String> = []
+            for finding in report.findings { findingSessions.insert(finding.sessionID) }
             let listed = report.sessions.count <= Self.sessionsListedInFull ? Array(zip(report.sessions, report.sessionIDs))
-                : Array(zip(report.sessions, report.sessionIDs).filter { findingSessions.contains($0.1) }.prefix(Self.sessionsWithFindingsListed))
+                : Array(zip(report.sessions, report.sessionIDs).lazy.filter { findingSessions.contains($0.1) }.prefix(Self.sessionsWithFindingsListed))
             if report.sessions.count > Self.sessionsListedInFull {
-                let withFindings = report.sessions.count - zip(report.sessions, report.sessionIDs).filter { !findingSessions.contains($0.1) }.count
+                let withFindings = report.sessionIDs.reduce(0) { $0 + (findingSessions.contains($1) ? 1 : 0) }
                 let which = listed.count < withFindings ? "the first \(listed.count) of the \(withFindings) with findings" : "the \(listed.count) with findings"
                 out += "<details><summary>\(report.sessions.count) sessions: \(which)</summary>\n\n"
             }
