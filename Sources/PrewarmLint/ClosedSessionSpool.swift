@@ -39,6 +39,7 @@ struct ClosedSessionSpool {
     struct Pending {
         var key: Key
         var name: String
+        var id: String?
         var start: Int
         var count: Int
         var sessionCount: Int
@@ -59,15 +60,16 @@ struct ClosedSessionSpool {
         self.directory = directory
     }
 
-    /// Adds a closed session (an outline) and its findings.
-    mutating func add(_ session: LaunchSession, findings: [Finding]) {
+    /// Adds a closed session (an outline) and its findings; `id` when it was named as it closed (a stream names
+    /// sessions in the order they close), else it is named in listing order.
+    mutating func add(_ session: LaunchSession, findings: [Finding], id: String? = nil) {
         let key = Key(start: session.start?.microsecondsSinceEpoch ?? 0, app: session.app.description, order: count)
         let start = pending.bytes.count
         session.spool(into: &pending)
         let sessionCount = pending.bytes.count - start
         pending.array(findings)
-        pendingKeys.append(Pending(key: key, name: SessionListing.Names.name(of: session), start: start, count: pending.bytes.count - start,
-                                   sessionCount: sessionCount))
+        pendingKeys.append(Pending(key: key, name: SessionListing.Names.name(of: session), id: id, start: start,
+                                   count: pending.bytes.count - start, sessionCount: sessionCount))
         count += 1
         if pendingKeys.count >= runLength, failure == nil { writeRun() }
     }
@@ -85,7 +87,7 @@ struct ClosedSessionSpool {
     var isSpooled: Bool { !runs.isEmpty }
 
     /// Sorts the pending sessions and appends them to the file as one run of records: a 4-byte length, the key, the
-    /// name, the length of the encoded session, the encoded session and findings.
+    /// name, the id if it has one, the length of the encoded session, the encoded session and findings.
     private mutating func writeRun() {
         pendingKeys.sort { $0.key < $1.key }
         do {
@@ -106,6 +108,7 @@ struct ClosedSessionSpool {
                 key.string(entry.key.app)
                 key.integer(entry.key.order)
                 key.string(entry.name)
+                key.string(entry.id)
                 key.unsigned(UInt64(entry.sessionCount))
                 let length = UInt32(key.bytes.count + entry.count)
                 withUnsafeBytes(of: length.littleEndian) { run.bytes.append(contentsOf: $0) }
@@ -132,6 +135,7 @@ struct ClosedSessionSpool {
     /// take it as it is), and its findings.
     struct Entry {
         var name: String
+        var id: String?
         var session: [UInt8]
         var findings: [Finding]
 
@@ -200,7 +204,7 @@ struct ClosedSessionSpool {
             let findings = pending.withUnsafeBytes { bytes in
                 Self.findings(UnsafeRawBufferPointer(rebasing: bytes[entry.start + entry.sessionCount..<entry.start + entry.count]))
             }
-            return Entry(name: entry.name, session: session, findings: findings)
+            return Entry(name: entry.name, id: entry.id, session: session, findings: findings)
         }
 
         /// The next session in listing order, with its findings.
@@ -220,11 +224,12 @@ struct ClosedSessionSpool {
                 var reader = SpoolReader(UnsafeRawBufferPointer(rebasing: bytes[rest...]))
                 do {
                     let name = try reader.string()
+                    let id = try reader.optionalString()
                     let length = Int(try reader.unsigned())
                     let sessionStart = rest + reader.position
                     guard length <= bytes.count - sessionStart else { throw SpoolReader.DamagedSpool(reason: "a session longer than its record") }
                     let session = Array(bytes[sessionStart..<sessionStart + length])
-                    return Entry(name: name, session: session, findings: Self.findings(UnsafeRawBufferPointer(rebasing: bytes[(sessionStart + length)...])))
+                    return Entry(name: name, id: id, session: session, findings: Self.findings(UnsafeRawBufferPointer(rebasing: bytes[(sessionStart + length)...])))
                 } catch {
                     preconditionFailure("prewarm-lint: the temporary file of spooled sessions is damaged: \(error)")
                 }
@@ -267,7 +272,7 @@ struct ClosedSessionSpool {
             // Each group's file is released as soon as it is merged.
             let spool = spools.removeFirst()
             for entry in spool.entries() {
-                let id = names.next(forApp: entry.name)
+                let id = entry.id ?? names.next(forApp: entry.name)
                 if listed < limit {
                     sessions.append(encoded: entry.session)
                     ids.append(id)

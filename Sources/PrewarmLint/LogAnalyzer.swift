@@ -29,6 +29,8 @@ public struct LogAnalyzer: Sendable {
     public var linter: Linter
     /// Sessions open at once before the oldest is closed early.
     public var maximumOpenSessions: Int
+    /// Closed sessions kept in memory before they are spooled to a temporary file (as ``LintRun/sessionsInMemory``).
+    public var sessionsInMemory = 8_192
 
     /// An analyzer; every setting has a default.
     public init(options: ReadOptions = ReadOptions(), linter: Linter = Linter(), maximumOpenSessions: Int = 10_000) {
@@ -43,8 +45,10 @@ public struct LogAnalyzer: Sendable {
     /// exist are inputs with an error in the report.
     public func lint(paths: [String], separately: Bool = false, toolVersion: String = LogAnalyzer.libraryVersion) -> LintReport {
         let discovery = InputDiscovery.expand(paths)
-        var report = LintRun(options: options, linter: linter, toolVersion: toolVersion, separately: separately,
-                             maximumOpenSessions: maximumOpenSessions).run(discovery.inputs)
+        var run = LintRun(options: options, linter: linter, toolVersion: toolVersion, separately: separately,
+                          maximumOpenSessions: maximumOpenSessions)
+        run.sessionsInMemory = sessionsInMemory
+        var report = run.run(discovery.inputs)
         report.inputs = discovery.failures.map { LintReport.Input(path: $0.path, format: nil, events: 0, diagnostics: 0, error: $0.message) }
             + report.inputs
         return report
@@ -136,7 +140,8 @@ struct InputLint {
     private let linter: Linter
     private var reader: LogStreamReader
     private var stream: SessionStream
-    private var sessions: [(session: LaunchSession, id: String, findings: [Finding])] = []
+    /// The closed sessions' outlines and findings, spooled past a few thousand (``LintRun/sessionsInMemory``).
+    private var closed: ClosedSessionSpool
     private var diagnostics = DiagnosticSample()
     private var names = SessionListing.Names()
     private var unreported: [UnreportedHazard] = []
@@ -147,6 +152,7 @@ struct InputLint {
     init(name: String, analyzer: LogAnalyzer, skipping: Bool) {
         self.name = name
         linter = analyzer.linter
+        closed = ClosedSessionSpool(runLength: analyzer.sessionsInMemory, directory: nil)
         var inference = analyzer.options.timeInference
         inference.referenceInstant = inference.referenceInstant ?? analyzer.options.standardInputReferenceInstant
         stream = SessionStream(inputName: name, signatures: analyzer.linter.configuration.signatureTable(),
@@ -202,7 +208,7 @@ struct InputLint {
         let id = names.next(for: session)
         let findings = linter.findings(in: [session], ids: [id])
         LintRun.add(linter.unreportedHazards(in: session, findings: findings), to: &unreported)
-        sessions.append((session.outline(), id, findings))
+        closed.add(session.outline(), findings: findings, id: id)
         return .session(session, findings)
     }
 
@@ -210,12 +216,17 @@ struct InputLint {
         let statistics = reader.statistics
         let input = LintReport.Input(path: name, format: reader.format?.rawValue, events: statistics.events,
                                      diagnostics: statistics.diagnostics.values.reduce(0, +))
-        // In time order, as every report lists sessions; ids stay those the findings were given.
-        var ordered = sessions
-        SessionListing.sort(&ordered, by: \.session)
-        return LintReport(toolVersion: LogAnalyzer.libraryVersion, inputs: [input], sessions: ordered.map(\.session),
-                          sessionIDs: ordered.map(\.id), findings: ordered.flatMap(\.findings),
-                          diagnostics: diagnostics.diagnostics + LintRun.diagnostics(of: unreported),
+        // In time order, as every report lists sessions; ids stay those the findings were given (the order they closed).
+        // (A copy: reading it back changes nothing, so the report may be asked for again.)
+        let listing = ClosedSessionSpool.listing([closed], limit: .max, sessionsInMemory: closed.runLength, directory: nil)
+        var notes = diagnostics.diagnostics + LintRun.diagnostics(of: unreported)
+        if let failure = listing.failures.first {
+            notes.append(ReaderDiagnostic(code: .stateLimit, severity: .warning,
+                                          message: "\(listing.total) sessions were kept in memory instead of a temporary file (\(failure)); the report is whole, but the run took more memory",
+                                          origin: EventOrigin(input: name, line: 0, byteOffset: 0)))
+        }
+        return LintReport(toolVersion: LogAnalyzer.libraryVersion, inputs: [input], sessions: listing.sessions,
+                          sessionIDs: listing.ids, findings: listing.findings, diagnostics: notes,
                           prewarmDecisions: stream.decisions)
     }
 }

@@ -101,6 +101,19 @@ struct SpooledReportTests {
         }
     }
 
+    @Test("the library's analyzer of bytes spools as a lint does: the same report, its ids those given as sessions closed")
+    func analyzerOfBytes() throws {
+        let (bytes, _) = DeviceLogGenerator.generate(.init(seed: 69, targetBytes: 3_000_000, format: .ndjson, apps: 30, sessionsPerDay: 8_000))
+        var analyzer = LogAnalyzer(options: RecordFilterTests.dayOptions)
+        let inMemory = try analyzer.lint(bytes: bytes, named: "day.ndjson")
+        analyzer.sessionsInMemory = 7
+        let spooled = try analyzer.lint(bytes: bytes, named: "day.ndjson")
+        #expect(!inMemory.sessions.isSpooled && spooled.sessions.isSpooled)
+        #expect(inMemory.sessions.count > 200 && inMemory.findings.count > 50)
+        #expect(spooled.render() == inMemory.render())
+        #expect(FindingTextReporter().render(spooled) == FindingTextReporter().render(inMemory))
+    }
+
     @Test("no temporary file can be made: the sessions stay in memory, the report is whole, and a warning says so")
     func noTemporaryFile() throws {
         let folder = try TemporaryFolder("prewarm-lint-spool-failing")
