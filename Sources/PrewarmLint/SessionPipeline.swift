@@ -380,7 +380,7 @@ private struct MergedSessionBuilder {
         result.duplicateEvents = duplicates
         result.separateCaptures = separateCaptures
         result.decisions += classifier.decisions
-        for diagnostic in classifier.finish() {
+        for diagnostic in classifier.finish() + [builder.keptBytesDiagnostic(input: result.summaries.first?.input ?? "-")].compactMap({ $0 }) {
             onDiagnostic(diagnostic)
             result.diagnostics.append(diagnostic)
         }

@@ -24,6 +24,7 @@ public import PrewarmLintReaders
 /// let end = stream.finish()   // the sessions still open, and what the input lacked
 /// ```
 public struct SessionStream: Sendable {
+    private let inputName: String
     private var classifier: InputClassifier
     private var builder: LaunchSessionBuilder
     private var window = ReorderWindow<ClassifiedEvent>(size: SessionPipeline.reorderWindow)
@@ -37,6 +38,7 @@ public struct SessionStream: Sendable {
     ///   - maximumRememberedPIDs: pids remembered as apps.
     public init(inputName: String, signatures: SignatureTable = .builtIn, maximumOpenSessions: Int = 10_000,
                 maximumRememberedPIDs: Int = ProcessDirectory.defaultCapacity) {
+        self.inputName = inputName
         classifier = InputClassifier(inputName: inputName, signatures: signatures, maximumRememberedPIDs: maximumRememberedPIDs)
         builder = LaunchSessionBuilder(maximumOpenSessions: maximumOpenSessions)
     }
@@ -70,7 +72,7 @@ public struct SessionStream: Sendable {
             for index in released.indices { sessions += builder.consume(released.baseAddress.unsafelyUnwrapped[index]) }
         }
         sessions += builder.finish()
-        return (sessions, classifier.finish())
+        return (sessions, classifier.finish() + [builder.keptBytesDiagnostic(input: inputName)].compactMap { $0 })
     }
 }
 

@@ -52,10 +52,33 @@ public struct LaunchSessionBuilder: Sendable {
     /// Sessions closed early because of ``maximumOpenSessions``.
     public private(set) var closedEarly = 0
 
-    /// A builder keeping at most `maximumOpenSessions` sessions open.
-    public init(maximumOpenSessions: Int = 10_000) {
+    /// How many bytes of kept lines the open sessions may hold together (each line's text and about 128 bytes of its
+    /// other fields): past it, further lines are counted, not kept, until sessions close. The count of open sessions
+    /// alone bounds nothing useful — 10,000 sessions of 512 lines of a kilobyte are 5 GB.
+    public let maximumKeptBytes: Int
+    /// Lines counted and not kept because of ``maximumKeptBytes``.
+    public private(set) var linesNotKeptForBudget = 0
+    /// Bytes of kept lines the open sessions hold now.
+    public private(set) var keptBytes = 0
+    /// Open sessions that lost lines to the budget, with how many.
+    private var budgetDrops: [String: Int] = [:]
+
+    /// A builder keeping at most `maximumOpenSessions` sessions open, and at most `maximumKeptBytes` of their lines.
+    public init(maximumOpenSessions: Int = 10_000, maximumKeptBytes: Int = 16 << 20) {
         self.maximumOpenSessions = max(1, maximumOpenSessions)
+        self.maximumKeptBytes = max(0, maximumKeptBytes)
     }
+
+    /// The warning that lines were counted and not kept because of ``maximumKeptBytes``, if any were.
+    public func keptBytesDiagnostic(input: String) -> ReaderDiagnostic? {
+        guard linesNotKeptForBudget > 0 else { return nil }
+        return ReaderDiagnostic(code: .stateLimit, severity: .warning,
+                                message: "\(linesNotKeptForBudget) launch lines were counted but not kept: the open sessions already held \(maximumKeptBytes >> 20) MiB of lines; the sessions that lost lines say so",
+                                origin: EventOrigin(input: input, line: 0, byteOffset: 0), lineCount: 0)
+    }
+
+    /// What a kept line counts against ``maximumKeptBytes``.
+    static func keptCost(of event: SessionEvent) -> Int { event.text.utf8.count + 128 }
 
     /// Takes one event; returns the sessions this event closed (usually none).
     public mutating func consume(_ classified: ClassifiedEvent) -> [LaunchSession] {
@@ -77,7 +100,7 @@ public struct LaunchSessionBuilder: Sendable {
                 if isTerminated {
                     // More lines about the exited process (FrontBoard's clean-up, runningboardd's bookkeeping) add
                     // nothing to its milestones; they are kept as its lines.
-                    record(classified, meaning: meaning, in: &current)
+                    record(classified, meaning: meaning, in: &current, key: key)
                     if meaning == .termination, classified.detail != nil,
                        current.milestone(.termination)?.detail == nil || endedByPendingExit.contains(key) {
                         endedByPendingExit.remove(key)
@@ -124,7 +147,7 @@ public struct LaunchSessionBuilder: Sendable {
     /// Keeps the line in the session, completes the app's identity and applies the line's meaning.
     private mutating func update(_ session: inout LaunchSession, with classified: ClassifiedEvent, meaning: EventMeaning,
                                  subject: AppIdentity, key: String) {
-        record(classified, meaning: meaning, in: &session)
+        record(classified, meaning: meaning, in: &session, key: key)
         if session.app.pid == nil { session.app.pid = subject.pid }
         if session.app.bundleID == nil { session.app.bundleID = subject.bundleID }
         if session.app.processName == nil { session.app.processName = subject.processName }
@@ -170,7 +193,8 @@ public struct LaunchSessionBuilder: Sendable {
         terminated.remove(key)
         endedByPendingExit.remove(key)
         backgrounded[key] = nil
-        return finalize(session)
+        for event in session.events { keptBytes -= Self.keptCost(of: event) }
+        return finalize(session, droppedForBudget: budgetDrops.removeValue(forKey: key) ?? 0)
     }
 
     /// The app whose open session opened first; drops stale entries on the way.
@@ -187,8 +211,9 @@ public struct LaunchSessionBuilder: Sendable {
         return nil
     }
 
-    /// Keeps the line with its text, up to ``LaunchSession/eventLimit``.
-    private func record(_ classified: ClassifiedEvent, meaning: EventMeaning, in session: inout LaunchSession) {
+    /// Keeps the line with its text, up to ``LaunchSession/eventLimit`` and while the open sessions' lines stay within
+    /// ``maximumKeptBytes``.
+    private mutating func record(_ classified: ClassifiedEvent, meaning: EventMeaning, in session: inout LaunchSession, key: String) {
         if session.firstSeen == nil { session.firstSeen = classified.event.timestamp }
         session.lastSeen = classified.event.timestamp
         guard session.events.count < LaunchSession.eventLimit else {
@@ -196,10 +221,19 @@ public struct LaunchSessionBuilder: Sendable {
             return
         }
         let event = classified.event
-        session.events.append(SessionEvent(origin: event.origin, time: event.timestamp, process: event.process, pid: event.pid,
-                                           role: classified.role, meaning: meaning, signatureID: classified.signatureID,
-                                           detail: classified.detail, text: SessionEvent.keptText(event.message),
-                                           pointName: classified.pointName))
+        let kept = SessionEvent(origin: event.origin, time: event.timestamp, process: event.process, pid: event.pid,
+                                role: classified.role, meaning: meaning, signatureID: classified.signatureID,
+                                detail: classified.detail, text: SessionEvent.keptText(event.message),
+                                pointName: classified.pointName)
+        let cost = Self.keptCost(of: kept)
+        guard keptBytes + cost <= maximumKeptBytes else {
+            session.eventsNotKept += 1
+            linesNotKeptForBudget += 1
+            budgetDrops[key, default: 0] += 1
+            return
+        }
+        keptBytes += cost
+        session.events.append(kept)
     }
 
     private func opensSession(_ meaning: EventMeaning) -> Bool {
@@ -237,7 +271,7 @@ public struct LaunchSessionBuilder: Sendable {
                 session.decidedBy = event.origin
             }
         case .userLaunchRequest:
-            claimTap(for: &session, at: event.timestamp)
+            claimTap(for: &session, at: event.timestamp, key: key)
             pendingTap = nil  // a tap belongs to the launch that follows it, or to none
             mark(.launchRequest)
             if session.kind == .unknown && !session.hasMilestone(.processStart) {
@@ -283,7 +317,7 @@ public struct LaunchSessionBuilder: Sendable {
             // of a process already active (a resume within the session) takes the tap too, so it is never left
             // for another app's launch.
             if !session.hasMilestone(.activation), !session.hasMilestone(.launchRequest) || session.wasPrewarmedSoFar {
-                claimTap(for: &session, at: event.timestamp)
+                claimTap(for: &session, at: event.timestamp, key: key)
             }
             pendingTap = nil
             if !session.hasMilestone(.activation) {
@@ -315,7 +349,7 @@ public struct LaunchSessionBuilder: Sendable {
     }
 
     /// Gives `session` the pending tap when it came at most ``tapClaimWindow`` before `time`; a tap is claimed once.
-    private mutating func claimTap(for session: inout LaunchSession, at time: LogTimestamp) {
+    private mutating func claimTap(for session: inout LaunchSession, at time: LogTimestamp, key: String) {
         guard let tap = pendingTap else { return }
         let gap = time.microsecondsSinceEpoch - tap.event.timestamp.microsecondsSinceEpoch
         guard gap >= 0, gap <= Self.tapClaimWindow, !session.hasMilestone(.tap) else {
@@ -323,7 +357,7 @@ public struct LaunchSessionBuilder: Sendable {
             return
         }
         pendingTap = nil
-        record(tap, meaning: .tap, in: &session)
+        record(tap, meaning: .tap, in: &session, key: key)
         // The tap came before the lines already kept: its line goes where its time puts it.
         if session.events.last?.origin == tap.event.origin, let at = session.events.firstIndex(where: {
             $0.time.microsecondsSinceEpoch > tap.event.timestamp.microsecondsSinceEpoch
@@ -355,7 +389,7 @@ public struct LaunchSessionBuilder: Sendable {
         }
     }
 
-    private func finalize(_ session: LaunchSession) -> LaunchSession {
+    private func finalize(_ session: LaunchSession, droppedForBudget: Int) -> LaunchSession {
         var result = session
         result.milestones.sort { ($0.time, $0.evidence.line) < ($1.time, $1.evidence.line) }
         if result.kind == .unknown {
@@ -364,7 +398,9 @@ public struct LaunchSessionBuilder: Sendable {
         if result.app.bundleID == nil, result.app.processName != nil {
             result.incompleteEvidence.append("no line names the app (bundle id) of this process: it is known by its process name only")
         }
-        if result.eventsNotKept > 0 {
+        if result.eventsNotKept > 0, droppedForBudget > 0 {
+            result.incompleteEvidence.append("\(result.eventsNotKept) more lines of this process were counted but not kept (limit \(LaunchSession.eventLimit) per session; \(droppedForBudget) because the open sessions held \(maximumKeptBytes >> 20) MiB of lines)")
+        } else if result.eventsNotKept > 0 {
             result.incompleteEvidence.append("\(result.eventsNotKept) more lines of this process were counted but not kept (limit \(LaunchSession.eventLimit))")
         }
         return result
