@@ -16,18 +16,8 @@ import PrewarmLintReporters
 /// A file that cannot be made or written (a full disk) is not an error of the run: the sessions stay in memory
 /// and ``failure`` says why, for a warning.
 struct ClosedSessionSpool {
-    /// Where a session goes in the listing.
-    struct Key: Comparable {
-        var start: Int64
-        var app: String
-        var order: Int
-
-        static func < (lhs: Key, rhs: Key) -> Bool {
-            if lhs.start != rhs.start { return lhs.start < rhs.start }
-            if lhs.app != rhs.app { return lhs.app < rhs.app }
-            return lhs.order < rhs.order
-        }
-    }
+    /// Where a session goes in the listing (the one ordering of every report).
+    typealias Key = SessionListing.Key
 
     /// Sessions encoded in memory before they are written out as a sorted run.
     let runLength: Int
@@ -63,7 +53,7 @@ struct ClosedSessionSpool {
     /// Adds a closed session (an outline) and its findings; `id` when it was named as it closed (a stream names
     /// sessions in the order they close), else it is named in listing order.
     mutating func add(_ session: LaunchSession, findings: [Finding], id: String? = nil) {
-        let key = Key(start: session.start?.microsecondsSinceEpoch ?? 0, app: session.app.description, order: count)
+        let key = Key(session, order: count)
         let start = pending.bytes.count
         session.spool(into: &pending)
         let sessionCount = pending.bytes.count - start
@@ -289,6 +279,13 @@ struct ClosedSessionSpool {
         let lists = (sessions: sessions.finish(), ids: ids.finish(), findings: findings.finish())
         failures += [sessions.failure, ids.failure, findings.failure].compactMap { $0 }
         return (lists.sessions, lists.ids, lists.findings, total, notListed, failures)
+    }
+
+    /// The warning that `total` sessions stayed in memory because the temporary file failed (`failure`).
+    static func keptInMemoryDiagnostic(total: Int, failure: String, input: String) -> ReaderDiagnostic {
+        ReaderDiagnostic(code: .stateLimit, severity: .warning,
+                         message: "\(total) sessions were kept in memory instead of a temporary file (\(failure)); the report is whole, but the run took more memory",
+                         origin: EventOrigin(input: input, line: 0, byteOffset: 0))
     }
 
     /// One run of the file, read record by record through a buffer.

@@ -132,9 +132,7 @@ public struct LintRun: Sendable {
                                                 origin: origin))
         }
         if let failure = failures.first {
-            let note = ReaderDiagnostic(code: .stateLimit, severity: .warning,
-                                        message: "\(total) sessions were kept in memory instead of a temporary file (\(failure)); the report is whole, but the run took more memory",
-                                        origin: origin)
+            let note = ClosedSessionSpool.keptInMemoryDiagnostic(total: total, failure: failure, input: origin.input)
             diagnostics.append(note)
             onDiagnostic(note)
         }

@@ -221,9 +221,7 @@ struct InputLint {
         let listing = ClosedSessionSpool.listing([closed], limit: .max, sessionsInMemory: closed.runLength, directory: nil)
         var notes = diagnostics.diagnostics + LintRun.diagnostics(of: unreported)
         if let failure = listing.failures.first {
-            notes.append(ReaderDiagnostic(code: .stateLimit, severity: .warning,
-                                          message: "\(listing.total) sessions were kept in memory instead of a temporary file (\(failure)); the report is whole, but the run took more memory",
-                                          origin: EventOrigin(input: name, line: 0, byteOffset: 0)))
+            notes.append(ClosedSessionSpool.keptInMemoryDiagnostic(total: listing.total, failure: failure, input: name))
         }
         return LintReport(toolVersion: LogAnalyzer.libraryVersion, inputs: [input], sessions: listing.sessions,
                           sessionIDs: listing.ids, findings: listing.findings, diagnostics: notes,

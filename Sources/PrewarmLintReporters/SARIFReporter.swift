@@ -264,14 +264,8 @@ public struct SARIFReporter: Sendable {
     /// baseline key (rule, app, message with numbers as `#`) and its decisive line's text with numbers as `#` (so
     /// times, pids and addresses do not change it), and — for findings still alike — their order among those alike.
     /// (The baseline key alone gave 24 distinct findings of one report one fingerprint: code scanning merges such
-    /// results into one alert.)
-    static func fingerprints(_ findings: some Sequence<Finding>) -> [String] {
-        var fingerprints = Fingerprints()
-        return findings.map { fingerprints.next(for: $0) }
-    }
-
-    /// The fingerprints of findings in report order, one at a time: equal findings (rule, app, message and decisive
-    /// line with numbers hidden) numbered by their occurrence, so each is unique and stable across exports.
+    /// results into one alert.) Given in report order, one at a time, so a spooled report's findings are never
+    /// collected for it.
     struct Fingerprints {
         private var seen: [String: Int] = [:]
 

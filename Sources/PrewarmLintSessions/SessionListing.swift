@@ -7,13 +7,38 @@ public enum SessionListing {
     /// Sorts `items` in listing order: by the session's start (its first milestone, else its first line), then by
     /// app; items equal in both keep their order (the order the sessions closed).
     public static func sort<Item>(_ items: inout [Item], by session: (Item) -> LaunchSession) {
-        let keyed = items.enumerated().map { (offset: $0.offset, start: session($0.element).start?.microsecondsSinceEpoch ?? 0,
-                                             app: session($0.element).app.description, item: $0.element) }
-        items = keyed.sorted { lhs, rhs in
+        let keyed = items.enumerated().map { (key: Key(session($0.element), order: $0.offset), item: $0.element) }
+        items = keyed.sorted { $0.key < $1.key }.map(\.item)
+    }
+
+    /// Where a session goes in the listing: its start, then its app, then the order it closed in (what ``sort(_:by:)``
+    /// sorts by, and what a run spooled to a temporary file is merged by).
+    public struct Key: Comparable, Sendable {
+        /// The session's start in microseconds (0 for a session with no time).
+        public var start: Int64
+        /// The app as it is written (`com.example.ledger[2231]`).
+        public var app: String
+        /// The order the session closed in.
+        public var order: Int
+
+        /// The key of `session`, the `order`-th to close.
+        public init(_ session: LaunchSession, order: Int) {
+            self.init(start: session.start?.microsecondsSinceEpoch ?? 0, app: session.app.description, order: order)
+        }
+
+        /// A key of these parts (as read back from a spooled run).
+        public init(start: Int64, app: String, order: Int) {
+            self.start = start
+            self.app = app
+            self.order = order
+        }
+
+        /// Start, then app, then order.
+        public static func < (lhs: Key, rhs: Key) -> Bool {
             if lhs.start != rhs.start { return lhs.start < rhs.start }
             if lhs.app != rhs.app { return lhs.app < rhs.app }
-            return lhs.offset < rhs.offset
-        }.map(\.item)
+            return lhs.order < rhs.order
+        }
     }
 
     /// Session ids: the app (bundle id, else process name), then the session's number for that app in the order
