@@ -153,6 +153,31 @@ enum TimestampParsing {
         return (result, index)
     }
 
+    /// `21:28:47.038326-0500`: the time column of a Console copy in the shape nearly every line has, read at its fixed
+    /// places straight into its packed form; nil for any other shape (``timeOfDay(_:at:allowOffset:allowSpaceBeforeOffset:)``
+    /// reads those, and gives the same value for this one: a test compares the two).
+    static func consoleTime(_ field: UnsafeRawBufferPointer) -> PackedTimestamp? {
+        guard field.count == 20, field[2] == UInt8(ascii: ":"), field[5] == UInt8(ascii: ":"), field[8] == UInt8(ascii: "."),
+              field[15] == UInt8(ascii: "-") || field[15] == UInt8(ascii: "+") else { return nil }
+        var notDigit = false
+        @inline(__always) func digits(_ start: Int, _ length: Int) -> Int32 {
+            var value: Int32 = 0
+            for index in start..<(start + length) {
+                let digit = field[index] &- 0x30
+                notDigit = notDigit || digit > 9
+                value = value &* 10 &+ Int32(digit)
+            }
+            return value
+        }
+        let hour = digits(0, 2), minute = digits(3, 2), second = digits(6, 2), microsecond = digits(9, 6)
+        let offsetHours = digits(16, 2), offsetMinutes = digits(18, 2)
+        guard !notDigit, offsetHours < 24, offsetMinutes < 60 else { return nil }
+        let offset = offsetHours * 3600 + offsetMinutes * 60
+        return PackedTimestamp(year: PackedTimestamp.none, month: PackedTimestamp.none, day: PackedTimestamp.none, hour: hour,
+                               minute: minute, second: second, microsecond: microsecond,
+                               offset: field[15] == UInt8(ascii: "-") ? -offset : offset)
+    }
+
     /// `+0300`, `-05:00` or `Z`.
     static func utcOffset(_ bytes: UnsafeRawBufferPointer, at start: Int) -> (seconds: Int, end: Int)? {
         guard start < bytes.count else { return nil }

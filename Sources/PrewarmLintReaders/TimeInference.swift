@@ -90,6 +90,17 @@ public struct TimestampResolver: Sendable {
 
     /// What `advance(past:)` does with a partial timestamp, of a packed one: without unpacking it when it is complete.
     mutating func advance(past packed: PackedTimestamp) -> ResolvedTime? {
+        // A time of day with its offset after the first line (a Console copy's every line): placed on the nearest day
+        // straight from the packed fields.
+        if packed.month == PackedTimestamp.none || packed.day == PackedTimestamp.none, packed.offset != PackedTimestamp.none,
+           currentDate != nil, lastInstant != nil {
+            let offset = Int(packed.offset)
+            lastSeenOffset = offset
+            if let resolved = placeDateless(hour: Int(packed.hour), minute: Int(packed.minute), second: Int(packed.second),
+                                            microsecond: Int(packed.microsecond), offset: offset, inferred: []) {
+                return resolved
+            }
+        }
         guard packed.isComplete else { return advance(past: packed.partial) }
         return advanceComplete(year: Int(packed.year), month: Int(packed.month), day: Int(packed.day), hour: Int(packed.hour),
                                minute: Int(packed.minute), second: Int(packed.second), microsecond: Int(packed.microsecond),
@@ -141,32 +152,10 @@ public struct TimestampResolver: Sendable {
 
         // A date-less line after the first: on the current day, or the one before or after — whichever puts it
         // nearest the previous line (the same choice as `placeOnNearestDay`, ties to the earlier day).
-        if partial.month == nil || partial.day == nil, let current = currentDate, let last = lastInstant,
-           CivilDateTime.isValidTime(hour: partial.hour, minute: partial.minute, second: partial.second, microsecond: partial.microsecond) {
-            let day: Int64 = 86_400_000_000
-            let start: Int64
-            if let cached = currentDayStart, cached.offset == offset {
-                start = cached.instant
-            } else {
-                start = CivilDateTime(year: current.year, month: current.month, day: current.day).microsecondsSinceEpoch(utcOffsetSeconds: offset)
-            }
-            let timeOfDay = (Int64(partial.hour) * 3600 + Int64(partial.minute) * 60 + Int64(partial.second)) * 1_000_000 + Int64(partial.microsecond)
-            var dayStart = start
-            if start + timeOfDay - last >= day / 2 {
-                dayStart -= day
-            } else if last - (start + timeOfDay) > day / 2 {
-                dayStart += day
-            }
-            if dayStart != start {
-                let moved = CivilDateTime(microsecondsSinceEpoch: dayStart, utcOffsetSeconds: offset)
-                currentDate = (moved.year, moved.month, moved.day)
-            }
-            currentDayStart = (offset, dayStart)
-            inferred.insert(.date)
-            inferred.insert(.year)
-            let instant = dayStart + timeOfDay
-            lastInstant = instant
-            return ResolvedTime(instant: instant, offset: offset, inferred: inferred)
+        if partial.month == nil || partial.day == nil,
+           let resolved = placeDateless(hour: partial.hour, minute: partial.minute, second: partial.second,
+                                        microsecond: partial.microsecond, offset: offset, inferred: inferred) {
+            return resolved
         }
 
         var civil = CivilDateTime(year: partial.year ?? 0, month: partial.month ?? 1, day: partial.day ?? 1,
@@ -182,6 +171,41 @@ public struct TimestampResolver: Sendable {
         }
         guard civil.isValid else { return nil }
         let instant = civil.microsecondsSinceEpoch(utcOffsetSeconds: offset)
+        lastInstant = instant
+        return ResolvedTime(instant: instant, offset: offset, inferred: inferred)
+    }
+
+    /// A date-less time after the first line: on the current day, or the one before or after — whichever puts it
+    /// nearest the previous line (the same choice as `placeOnNearestDay`, ties to the earlier day), from the cached
+    /// midnight of the current day. Nil when there is no line before it or the time is not a real one (the caller
+    /// then takes the general way, which says why).
+    private mutating func placeDateless(hour: Int, minute: Int, second: Int, microsecond: Int, offset: Int,
+                                        inferred given: LogTimestamp.InferredParts) -> ResolvedTime? {
+        guard let current = currentDate, let last = lastInstant,
+              CivilDateTime.isValidTime(hour: hour, minute: minute, second: second, microsecond: microsecond) else { return nil }
+        let day: Int64 = 86_400_000_000
+        let start: Int64
+        if let cached = currentDayStart, cached.offset == offset {
+            start = cached.instant
+        } else {
+            start = CivilDateTime(year: current.year, month: current.month, day: current.day).microsecondsSinceEpoch(utcOffsetSeconds: offset)
+        }
+        let timeOfDay = (Int64(hour) * 3600 + Int64(minute) * 60 + Int64(second)) * 1_000_000 + Int64(microsecond)
+        var dayStart = start
+        if start + timeOfDay - last >= day / 2 {
+            dayStart -= day
+        } else if last - (start + timeOfDay) > day / 2 {
+            dayStart += day
+        }
+        if dayStart != start {
+            let moved = CivilDateTime(microsecondsSinceEpoch: dayStart, utcOffsetSeconds: offset)
+            currentDate = (moved.year, moved.month, moved.day)
+        }
+        currentDayStart = (offset, dayStart)
+        var inferred = given
+        inferred.insert(.date)
+        inferred.insert(.year)
+        let instant = dayStart + timeOfDay
         lastInstant = instant
         return ResolvedTime(instant: instant, offset: offset, inferred: inferred)
     }

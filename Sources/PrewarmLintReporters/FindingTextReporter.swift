@@ -78,28 +78,20 @@ public struct FindingTextReporter: Sendable {
             : report.findings.isEmpty && unreported > 0 ? "no findings, but hazard lines were read (see the \(unreported) warning\(unreported == 1 ? "" : "s"))"
             : report.findings.isEmpty ? "no findings" : nil
         var text = none ?? "\(report.findings.count) finding\(report.findings.count == 1 ? "" : "s") (\(counts.joined(separator: ", ")))"
-        text += " in \(report.sessions.count) session\(report.sessions.count == 1 ? "" : "s")"
-        if !report.sessions.isEmpty { text += " (\(Self.kindCounts(report.sessions)))" }
+        // The sessions read once for everything said of them (a spooled report decodes them a page at a time).
+        let tally = SessionTally(report.sessions)
+        text += " in \(tally.count) session\(tally.count == 1 ? "" : "s")"
+        if tally.count > 0 { text += " (\(tally.kindCounts))" }
         text += " from \(read) input\(read == 1 ? "" : "s")"
         if unreadable > 0 { text += "; \(unreadable) input\(unreadable == 1 ? "" : "s") could not be read" }
         // How long the user waited, at a glance: the user-perceived launch (the median when there are several).
-        // (Eight bytes a launch kept, not the launch: a report may list 100,000 sessions.)
-        var first: UserPerceivedLaunch?
-        var launches: [Int64] = []
-        for session in report.sessions {
-            guard let launch = session.userPerceivedLaunch else { continue }
-            if first == nil { first = launch }
-            launches.append(launch.microseconds)
-        }
-        if launches.count == 1, let first {
+        if tally.launches.count == 1, let first = tally.firstLaunch {
             text += "; launch \(UserPerceivedLaunch.milliseconds(first.microseconds)) (\(first.label))"
-        } else if launches.count > 1 {
-            launches.sort()
-            text += "; launch median \(UserPerceivedLaunch.milliseconds(launches[(launches.count - 1) / 2])) of \(launches.count) launches (`stats` for more)"
+        } else if tally.launches.count > 1, let median = tally.medianLaunch {
+            text += "; launch median \(UserPerceivedLaunch.milliseconds(median)) of \(tally.launches.count) launches (`stats` for more)"
         }
         if report.baselineSuppressed > 0 { text += "; \(report.baselineSuppressed) suppressed by the baseline" }
-        let incomplete = report.sessions.reduce(0) { $0 + ($1.evidenceIncomplete ? 1 : 0) }  // counted, not collected
-        if incomplete > 0 { text += "; evidence incomplete in \(incomplete) session\(incomplete == 1 ? "" : "s")" }
+        if tally.incomplete > 0 { text += "; evidence incomplete in \(tally.incomplete) session\(tally.incomplete == 1 ? "" : "s")" }
         if unreported > 0, !report.findings.isEmpty {
             text += "; hazard lines in no finding (see the \(unreported) warning\(unreported == 1 ? "" : "s"))"
         }
@@ -108,11 +100,7 @@ public struct FindingTextReporter: Sendable {
     }
 
     /// `2 cold, 1 prewarm-unused`: how many sessions of each kind, in the kinds' order.
-    public static func kindCounts(_ sessions: some Sequence<LaunchSession>) -> String {
-        var counts: [LaunchSession.Kind: Int] = [:]
-        for session in sessions { counts[session.kind, default: 0] += 1 }
-        return LaunchSession.Kind.allCases.compactMap { kind in counts[kind].map { "\($0) \(kind.rawValue)" } }.joined(separator: ", ")
-    }
+    public static func kindCounts(_ sessions: some Sequence<LaunchSession>) -> String { SessionTally(sessions).kindCounts }
 
     private func paint(_ severity: Severity) -> String {
         guard color else { return severity.rawValue }

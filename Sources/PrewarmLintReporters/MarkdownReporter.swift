@@ -41,15 +41,13 @@ public struct MarkdownReporter: Sendable {
         } else {
             // What a day is made of, before any row: sessions per kind, the launches the users waited for.
             if report.sessions.count > Self.sessionsListedInFull {
-                var byKind: [LaunchSession.Kind: Int] = [:]
-                for session in report.sessions { byKind[session.kind, default: 0] += 1 }
+                let tally = SessionTally(report.sessions)  // one pass for both
                 out += "| kind | sessions |\n|---|---:|\n"
-                for kind in LaunchSession.Kind.allCases where byKind[kind] != nil { out += "| \(kind.rawValue) | \(byKind[kind]!) |\n" }
-                let launches = report.sessions.compactMap { $0.userPerceivedLaunch?.microseconds }.sorted()
-                if !launches.isEmpty {
+                for kind in LaunchSession.Kind.allCases { if let count = tally.byKind[kind] { out += "| \(kind.rawValue) | \(count) |\n" } }
+                if let median = tally.medianLaunch, let p90 = tally.p90Launch {
                     // Worded as the text report words launches (to the nearest millisecond).
-                    out += "\nThe launch the user waited for: median \(UserPerceivedLaunch.milliseconds(launches[(launches.count - 1) / 2])) of \(launches.count)"
-                    out += ", p90 \(UserPerceivedLaunch.milliseconds(launches[(launches.count - 1) * 9 / 10])).\n"
+                    out += "\nThe launch the user waited for: median \(UserPerceivedLaunch.milliseconds(median)) of \(tally.launches.count)"
+                    out += ", p90 \(UserPerceivedLaunch.milliseconds(p90)).\n"
                 }
                 out += "\n"
             }

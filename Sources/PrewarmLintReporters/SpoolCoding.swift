@@ -2,10 +2,18 @@ import PrewarmLintModel
 import PrewarmLintClassifier
 import PrewarmLintSessions
 import PrewarmLintRules
+import PrewarmLintConfiguration
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The bytes of values spooled to a temporary file while a run goes on (closed sessions and their findings, so
 /// that memory does not grow with them): variable-length integers, UTF-8 strings with their length, enums by
-/// raw value. Read back only by the same process (``SpoolReader``), so there is no version and no promise
+/// their place among their cases. Read back only by the same process (``SpoolReader``), so there is no version and no promise
 /// beyond that.
 ///
 /// Written by hand: no package in reach encodes values compactly without a schema compiler (swift-protobuf
@@ -75,6 +83,12 @@ package struct SpoolWriter: Sendable {
         for value in values { value.spool(into: &self) }
     }
 
+    /// A case of an enum: its place among the cases (one byte, where its raw value was a string to compare back).
+    package mutating func choice<Value: SpooledChoice>(_ value: Value) {
+        // (A case is always among `allCases`; the fallback past them would throw when read.)
+        unsigned(UInt64(Value.spooledCases.firstIndex(of: value) ?? Value.spooledCases.count))
+    }
+
     /// An array of strings: its count, then each string.
     package mutating func strings(_ values: [String]) {
         unsigned(UInt64(values.count))
@@ -97,6 +111,8 @@ package struct SpoolReader {
     }
 
     private let bytes: UnsafeRawBufferPointer
+    /// The last string ``repeatedString()`` read, with its bytes.
+    private var lastRepeated: (bytes: [UInt8], string: String)?
     /// The next byte to read.
     package private(set) var position = 0
 
@@ -192,13 +208,42 @@ package struct SpoolReader {
         return values
     }
 
-    /// An enum by its raw value.
-    package mutating func raw<Value: RawRepresentable>(_: Value.Type = Value.self) throws -> Value where Value.RawValue == String {
-        let text = try string()
-        guard let value = Value(rawValue: text) else { throw DamagedSpool(reason: "'\(text)' is not a \(Value.self)") }
-        return value
+    /// A case of an enum, by its place among the cases.
+    package mutating func choice<Value: SpooledChoice>(_: Value.Type = Value.self) throws -> Value {
+        let index = try unsigned()
+        guard index < UInt64(Value.spooledCases.count) else { throw DamagedSpool(reason: "\(index) is not a case of \(Value.self)") }
+        return Value.spooledCases[Int(index)]
+    }
+
+    /// A string that is often the same as the last one read this way (an origin's input, the same in every line of
+    /// a session): the same bytes give back the same `String`, retained rather than decoded and allocated again.
+    package mutating func repeatedString() throws -> String {
+        let length = try count()
+        defer { position += length }
+        let text = UnsafeRawBufferPointer(rebasing: bytes[position..<position + length])
+        if let last = lastRepeated, last.bytes.count == length,
+           last.bytes.withUnsafeBytes({ length == 0 || memcmp($0.baseAddress!, text.baseAddress!, length) == 0 }) {
+            return last.string
+        }
+        let string = String(decoding: text, as: UTF8.self)
+        lastRepeated = (Array(text), string)
+        return string
     }
 }
+
+/// An enum spooled as its place among ``spooledCases`` (the order of `allCases`, kept once; the same process
+/// writes and reads the spool, so the order cannot change between the two).
+package protocol SpooledChoice: CaseIterable, Equatable {
+    /// The cases, in the order their places are written.
+    static var spooledCases: [Self] { get }
+}
+
+extension LaunchSession.Milestone.Name: SpooledChoice { package static let spooledCases = Array(allCases) }
+extension LaunchSession.Kind: SpooledChoice { package static let spooledCases = Array(allCases) }
+extension LaunchSession.Confidence: SpooledChoice { package static let spooledCases = Array(allCases) }
+extension ProcessRole: SpooledChoice { package static let spooledCases = Array(allCases) }
+extension EventMeaning: SpooledChoice { package static let spooledCases = Array(allCases) }
+extension Severity: SpooledChoice { package static let spooledCases = Array(allCases) }
 
 /// A value a ``SpoolWriter`` can write and a ``SpoolReader`` read back equal.
 package protocol Spoolable {
@@ -226,7 +271,7 @@ extension EventOrigin: Spoolable {
     }
     /// Reads an origin.
     package init(unspooling reader: inout SpoolReader) throws {
-        self.init(input: try reader.string(), line: try reader.integer(), byteOffset: try reader.integer())
+        self.init(input: try reader.repeatedString(), line: try reader.integer(), byteOffset: try reader.integer())
     }
 }
 
@@ -272,14 +317,14 @@ extension LaunchSession.Milestone: Spoolable {
     package static let spooledProperties = ["name", "time", "evidence", "detail"]
     /// Writes the milestone.
     package func spool(into writer: inout SpoolWriter) {
-        writer.string(name.rawValue)
+        writer.choice(name)
         writer.value(time)
         writer.value(evidence)
         writer.string(detail)
     }
     /// Reads a milestone.
     package init(unspooling reader: inout SpoolReader) throws {
-        self.init(name: try reader.raw(), time: try reader.value(), evidence: try reader.value(), detail: try reader.optionalString())
+        self.init(name: try reader.choice(), time: try reader.value(), evidence: try reader.value(), detail: try reader.optionalString())
     }
 }
 
@@ -292,8 +337,8 @@ extension SessionEvent: Spoolable {
         writer.value(time)
         writer.string(process)
         writer.integer(pid)
-        writer.string(role.rawValue)
-        writer.string(meaning.rawValue)
+        writer.choice(role)
+        writer.choice(meaning)
         writer.string(signatureID)
         writer.string(detail)
         writer.string(pointName)
@@ -303,7 +348,7 @@ extension SessionEvent: Spoolable {
     package init(unspooling reader: inout SpoolReader) throws {
         let origin: EventOrigin = try reader.value(), time: LogTimestamp = try reader.value()
         let process = try reader.string(), pid = try reader.optionalInteger()
-        let role: ProcessRole = try reader.raw(), meaning: EventMeaning = try reader.raw()
+        let role: ProcessRole = try reader.choice(), meaning: EventMeaning = try reader.choice()
         let signatureID = try reader.optionalString(), detail = try reader.optionalString(), pointName = try reader.optionalString()
         self.init(origin: origin, time: time, process: process, pid: pid, role: role, meaning: meaning, signatureID: signatureID,
                   detail: detail, text: try reader.string(), pointName: pointName)
@@ -317,8 +362,8 @@ extension LaunchSession: Spoolable {
     /// Writes the session.
     package func spool(into writer: inout SpoolWriter) {
         writer.value(app)
-        writer.string(kind.rawValue)
-        writer.string(confidence.rawValue)
+        writer.choice(kind)
+        writer.choice(confidence)
         writer.value(decidedBy)
         writer.array(milestones)
         writer.array(callbacksBeforeActivation)
@@ -330,7 +375,7 @@ extension LaunchSession: Spoolable {
     }
     /// Reads a session.
     package init(unspooling reader: inout SpoolReader) throws {
-        self.init(app: try reader.value(), kind: try reader.raw(), confidence: try reader.raw(), decidedBy: try reader.optionalValue(),
+        self.init(app: try reader.value(), kind: try reader.choice(), confidence: try reader.choice(), decidedBy: try reader.optionalValue(),
                   milestones: try reader.array(), callbacksBeforeActivation: try reader.array(), incompleteEvidence: try reader.strings())
         events = try reader.array()
         eventsNotKept = try reader.integer()
@@ -362,10 +407,10 @@ extension Finding: Spoolable {
     /// Writes the finding.
     package func spool(into writer: inout SpoolWriter) {
         writer.string(ruleID)
-        writer.string(severity.rawValue)
+        writer.choice(severity)
         writer.string(message)
         writer.string(sessionID)
-        writer.string(sessionKind.rawValue)
+        writer.choice(sessionKind)
         writer.value(app)
         writer.array(evidence)
         writer.string(missingEvidence)
@@ -373,8 +418,8 @@ extension Finding: Spoolable {
     }
     /// Reads a finding.
     package init(unspooling reader: inout SpoolReader) throws {
-        self.init(ruleID: try reader.string(), severity: try reader.raw(), message: try reader.string(), sessionID: try reader.string(),
-                  sessionKind: try reader.raw(), app: try reader.value(), evidence: try reader.array(),
+        self.init(ruleID: try reader.string(), severity: try reader.choice(), message: try reader.string(), sessionID: try reader.string(),
+                  sessionKind: try reader.choice(), app: try reader.value(), evidence: try reader.array(),
                   missingEvidence: try reader.optionalString())
         messageID = try reader.optionalString()
     }

@@ -31,7 +31,7 @@ public struct LaunchSession: Sendable, Hashable {
     }
 
     /// How sure the kind is.
-    public enum Confidence: String, Sendable, Hashable, Codable {
+    public enum Confidence: String, Sendable, Hashable, CaseIterable, Codable {
         /// Proven by the line that decides it (runningboardd's `DAS Prewarm launch` request, a foreground-interactive bootstrap).
         case certain
         /// Several lines agree but the deciding one is missing (dasd's attempt without runningboardd's request).

@@ -33,6 +33,8 @@ struct TimestampResolverTests {
     func nearestDayEquivalence() throws {
         var generator = SeededGenerator(seed: 22)
         var resolver = TimestampResolver(inference: TimeInference(date: CivilDateTime(year: 2024, month: 2, day: 28)))
+        // The packed way a Console copy's lines take (`advance(past:)` of a packed time of day), beside it.
+        var packedResolver = TimestampResolver(inference: TimeInference(date: CivilDateTime(year: 2024, month: 2, day: 28)))
         // The reference: the previous instant, and the candidate days' midnights, computed the slow way.
         var last: Int64?
         var day = CivilDateTime(year: 2024, month: 2, day: 28)
@@ -50,6 +52,10 @@ struct TimestampResolverTests {
             let target = CivilDateTime(microsecondsSinceEpoch: base + Int64(seconds) * 1_000_000, utcOffsetSeconds: offset)
             let partial = time(target.hour, target.minute, target.second)
             let got = try resolved(&resolver, partial, "t")
+            let advanced = packedResolver.advance(past: PackedTimestamp(partial))
+            let packed = try #require(advanced)
+            #expect(packed.instant == got.microsecondsSinceEpoch && packed.offset == got.utcOffsetSeconds && packed.inferred == got.inferred,
+                    "step \(step): the packed way differs")
             // Expected: of the day before, the current day and the day after, the nearest to the previous line
             // (the earlier on a tie); the first line on --date.
             var expected = CivilDateTime(year: day.year, month: day.month, day: day.day, hour: target.hour, minute: target.minute, second: target.second)
@@ -122,5 +128,42 @@ struct TimestampResolverTests {
             if expected != nil { valid += 1 }
         }
         #expect(valid == 8 * 2 * 3, "eight real dates, two real times of day, three offsets")
+    }
+
+    @Test("a Console copy's time column read at its fixed places gives what the general time-of-day reader gives, and nothing for other shapes")
+    func consoleTimeColumn() {
+        func general(_ text: String) -> PackedTimestamp? {
+            var text = text
+            return text.withUTF8 { utf8 in
+                let bytes = UnsafeRawBufferPointer(utf8)
+                guard let (time, end) = TimestampParsing.timeOfDay(bytes, at: 0, allowSpaceBeforeOffset: true), end == bytes.count else { return nil }
+                return PackedTimestamp(time)
+            }
+        }
+        func fixed(_ text: String) -> PackedTimestamp? {
+            var text = text
+            return text.withUTF8 { TimestampParsing.consoleTime(UnsafeRawBufferPointer($0)) }
+        }
+        // Shapes from real-logs 01, 03 and 07 (`21:28:47.038326-0500`), and edge values.
+        for text in ["21:28:47.038326-0500", "00:00:00.000000+0000", "23:59:59.999999+1400", "09:05:01.000001-0930", "12:00:00.123456+0545"] {
+            #expect(fixed(text) != nil, "\(text)")
+            #expect(fixed(text) == general(text), "\(text)")
+        }
+        // Other shapes are left to the general reader (the fast way says nil, never a different time).
+        for text in ["21:28:47.038326 -0500", "21:28:47.038326-05:00", "21:28:47.0383-0500", "21:28:47.038326Z", "21:28:47.038326-2500",
+                     "21:28:47.038326-0560", "2a:28:47.038326-0500", "21:28:47,038326-0500", "21:28:47.038326*0500", "21-28:47.038326-0500"] {
+            #expect(fixed(text) == nil, "\(text)")
+        }
+        // Every 20-byte string over a small alphabet either is nil or agrees with the general reader.
+        var generator = SeededGenerator(seed: 7)
+        let alphabet = Array("0123456789:.+-Z 9".utf8)
+        for _ in 0..<20_000 {
+            var bytes = Array("21:28:47.038326-0500".utf8)
+            for _ in 0..<Int.random(in: 1...3, using: &generator) {
+                bytes[Int.random(in: 0..<20, using: &generator)] = alphabet[Int.random(in: 0..<alphabet.count, using: &generator)]
+            }
+            let text = String(decoding: bytes, as: UTF8.self)
+            if let value = fixed(text) { #expect(value == general(text), "\(text)") }
+        }
     }
 }

@@ -164,8 +164,14 @@ struct ConsoleCopyGrammar: TextRecordGrammar {
         }
         let timeIndex = layout!.timeIndex
         let timeField = fields[timeIndex]
-        guard let (time, end) = TimestampParsing.timeOfDay(timeField, at: 0, allowSpaceBeforeOffset: true), end == timeField.count
-        else { return .other }
+        let time: PackedTimestamp
+        if let common = TimestampParsing.consoleTime(timeField) {
+            time = common
+        } else {
+            guard let (parsed, end) = TimestampParsing.timeOfDay(timeField, at: 0, allowSpaceBeforeOffset: true), end == timeField.count
+            else { return .other }
+            time = PackedTimestamp(parsed)
+        }
         func range(_ field: UnsafeRawBufferPointer) -> Range<Int> {
             let lower = field.baseAddress! - line.baseAddress!
             return lower..<(lower + field.count)
