@@ -116,7 +116,7 @@ enum TimestampParsing {
         let hour = number(11, 2), minute = number(14, 2), second = number(17, 2), microsecond = number(20, 6)
         let offsetHours = number(27, 2), offsetMinutes = number(29, 2)
         guard !notDigit, offsetHours < 24, offsetMinutes < 60 else { return nil }
-        let offset = offsetHours * 3600 + offsetMinutes * 60
+        let offset = offsetHours &* 3600 &+ offsetMinutes &* 60
         return (PackedTimestamp(year: year, month: month, day: day, hour: hour, minute: minute, second: second, microsecond: microsecond,
                                 offset: sign == UInt8(ascii: "-") ? -offset : offset), start + 31)
     }
@@ -157,25 +157,35 @@ enum TimestampParsing {
     /// places straight into its packed form; nil for any other shape (``timeOfDay(_:at:allowOffset:allowSpaceBeforeOffset:)``
     /// reads those, and gives the same value for this one: a test compares the two).
     static func consoleTime(_ field: UnsafeRawBufferPointer) -> PackedTimestamp? {
-        guard field.count == 20, field[2] == UInt8(ascii: ":"), field[5] == UInt8(ascii: ":"), field[8] == UInt8(ascii: "."),
-              field[15] == UInt8(ascii: "-") || field[15] == UInt8(ascii: "+") else { return nil }
-        var notDigit = false
-        @inline(__always) func digits(_ start: Int, _ length: Int) -> Int32 {
-            var value: Int32 = 0
-            for index in start..<(start + length) {
-                let digit = field[index] &- 0x30
-                notDigit = notDigit || digit > 9
-                value = value &* 10 &+ Int32(digit)
-            }
-            return value
-        }
-        let hour = digits(0, 2), minute = digits(3, 2), second = digits(6, 2), microsecond = digits(9, 6)
-        let offsetHours = digits(16, 2), offsetMinutes = digits(18, 2)
-        guard !notDigit, offsetHours < 24, offsetMinutes < 60 else { return nil }
-        let offset = offsetHours * 3600 + offsetMinutes * 60
-        return PackedTimestamp(year: PackedTimestamp.none, month: PackedTimestamp.none, day: PackedTimestamp.none, hour: hour,
-                               minute: minute, second: second, microsecond: microsecond,
-                               offset: field[15] == UInt8(ascii: "-") ? -offset : offset)
+        guard field.count == 20 else { return nil }
+        // Three loads: `HH:MM:SS`, `.ffffff±` and `hhmm`, byte 0 lowest.
+        let clock = UInt64(littleEndian: field.loadUnaligned(fromByteOffset: 0, as: UInt64.self))
+        let fraction = UInt64(littleEndian: field.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+        let offsetDigits = UInt64(UInt32(littleEndian: field.loadUnaligned(fromByteOffset: 16, as: UInt32.self)))
+        let sign = UInt8(truncatingIfNeeded: fraction >> 56)
+        guard clock & 0x0000_FF00_00FF_0000 == 0x0000_3A00_003A_0000,  // the two `:`
+              fraction & 0xFF == 0x2E,  // `.`
+              sign == UInt8(ascii: "-") || sign == UInt8(ascii: "+"),
+              Self.allDigits(clock, mask: 0xFFFF_00FF_FF00_FFFF), Self.allDigits(fraction, mask: 0x00FF_FFFF_FFFF_FF00),
+              Self.allDigits(offsetDigits, mask: 0xFFFF_FFFF)
+        else { return nil }
+        @inline(__always) func digit(_ word: UInt64, _ index: Int) -> Int32 { Int32(truncatingIfNeeded: (word >> (8 * index)) & 0xF) }
+        @inline(__always) func pair(_ word: UInt64, _ index: Int) -> Int32 { digit(word, index) &* 10 &+ digit(word, index + 1) }
+        let microsecond = (pair(fraction, 1) &* 100 &+ pair(fraction, 3)) &* 100 &+ pair(fraction, 5)
+        let offsetHours = pair(offsetDigits, 0), offsetMinutes = pair(offsetDigits, 2)
+        guard offsetHours < 24, offsetMinutes < 60 else { return nil }
+        let offset = offsetHours &* 3600 &+ offsetMinutes &* 60
+        return PackedTimestamp(year: PackedTimestamp.none, month: PackedTimestamp.none, day: PackedTimestamp.none,
+                               hour: pair(clock, 0), minute: pair(clock, 3), second: pair(clock, 6), microsecond: microsecond,
+                               offset: sign == UInt8(ascii: "-") ? -offset : offset)
+    }
+
+    /// Whether the bytes of `word` that `mask` selects (0xFF each) are all ASCII digits: high nibble 3, and low
+    /// nibble at most 9 (adding 6 leaves the high nibble 3). A carry out of a byte needs a byte of 0xFA or more,
+    /// which already fails the first test.
+    @inline(__always) private static func allDigits(_ word: UInt64, mask: UInt64) -> Bool {
+        let high = mask & 0xF0F0_F0F0_F0F0_F0F0, three = mask & 0x3030_3030_3030_3030
+        return word & high == three && (word &+ 0x0606_0606_0606_0606) & high == three
     }
 
     /// `+0300`, `-05:00` or `Z`.

@@ -67,6 +67,39 @@ struct DecoderTests {
         #expect(orphan.message == "2 lines before the first record are not Console.app copy lines; skipped")
     }
 
+    @Test("Console copy: every column read by its place (PID first as in real-logs 03, Library after Process as in 07); of two columns of digits the last that holds a number is the pid")
+    func consoleColumns() throws {
+        // PID, Type, Time, Process, Library, Subsystem, Category, Message (the second message with a tab of its own).
+        let outcome = try events("""
+            233\terror\t21:28:47.038326-0500\tSpringBoard\tFrontBoard\tcom.apple.FrontBoard\tprocess\tBootstrapping app<com.x>
+            233\tFault\t21:28:47.040000 -0500\tSpringBoard\t\t\t\tsecond\twith a tab
+
+            """, format: .consoleCopy)
+        #expect(outcome.events.count == 2)
+        let first = try #require(outcome.events.first)
+        #expect(first.pid == 233)
+        #expect(first.type == .error)
+        #expect(first.process == "SpringBoard")
+        #expect(first.senderImage == "FrontBoard")
+        #expect(first.subsystem == "com.apple.FrontBoard")
+        #expect(first.category == "process")
+        #expect(first.message == "Bootstrapping app<com.x>")
+        #expect(first.timestamp.iso8601 == "2024-03-18T21:28:47.038326-05:00")
+        // The simulator's space before the offset; empty optional columns are none.
+        let second = try #require(outcome.events.last)
+        #expect(second.type == .fault)
+        #expect(second.timestamp.iso8601 == "2024-03-18T21:28:47.040000-05:00")
+        #expect(second.senderImage == nil && second.subsystem == nil && second.category == nil)
+        #expect(second.message == "second\twith a tab")
+
+        // Two columns of digits are both taken for a pid; the later one counts, unless it holds no number.
+        let sample = (0..<400).map { "\(100 + $0)\t7\tdefault\t10:00:00.\(String(100_000 + $0))-0700\tapp\tline \($0)" }.joined(separator: "\n")
+        let twoColumns = try events(sample + "\n" + "55\t-\tdefault\t10:00:01.000000-0700\tapp\tlate\n", format: .consoleCopy)
+        #expect(twoColumns.events.count == 401)
+        #expect(twoColumns.events.first?.pid == 7)
+        #expect(twoColumns.events.last?.pid == 55)
+    }
+
     @Test("an impossible time skips the record and its continuation lines with one diagnostic")
     func invalidTime() throws {
         let outcome = try events("""

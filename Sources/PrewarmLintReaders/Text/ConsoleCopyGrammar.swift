@@ -33,8 +33,10 @@ public struct ConsoleColumnLayout: Sendable, Hashable {
     static func detect(from sample: UnsafeRawBufferPointer) -> ConsoleColumnLayout? {
         var lines: [UnsafeRawBufferPointer] = []
         var lineStart = 0
+        // Whole lines only: a sample cut inside a line (a pipe's first short read) would show fewer columns than the
+        // line has. With no whole line, the grammar learns from the first line it is given.
         while lineStart < sample.count, lines.count < 400 {
-            let lineEnd = sample.firstIndex(of: .newline, from: lineStart) ?? sample.count
+            guard let lineEnd = sample.firstIndex(of: .newline, from: lineStart) else { break }
             var line = sample.slice(lineStart, lineEnd)
             if line.last == .carriageReturn { line = line.slice(0, line.count - 1) }
             lines.append(line)
@@ -130,40 +132,67 @@ extension UnsafeRawBufferPointer {
 /// continues the previous record.
 struct ConsoleCopyGrammar: TextRecordGrammar {
     static let format = LogFormat.consoleCopy
-    private(set) var layout: ConsoleColumnLayout?
+    /// Where each column of the layout is, worked out once (a line's fields are then read by place, not by walking the
+    /// layout and comparing each column's name). Plain values only: the decoder holds the grammar in an enum and
+    /// copies it for each line, so a reference here was a retain and a release per line.
+    private var places: ColumnPlaces?
+
+    /// The place of each column before the message; -1 for a column the layout does not have. When a kind of column
+    /// occurs twice (two columns of digits), the last one counts, as when the fields were read in order.
+    private struct ColumnPlaces {
+        var count: Int, time: Int, type: Int, process: Int, pid: Int, library: Int, subsystem: Int, category: Int
+        /// Other columns of digits before ``pid``, a bit each (of the first 64 columns): read, last first, only when
+        /// the last one's value is not a number.
+        var earlierPIDs: UInt64 = 0
+
+        init(_ layout: ConsoleColumnLayout) {
+            let columns = layout.columns
+            func place(_ column: ConsoleColumnLayout.Column) -> Int { columns.lastIndex(of: column) ?? -1 }
+            count = columns.count
+            time = layout.timeIndex
+            (type, process, pid) = (place(.type), place(.process), place(.pid))
+            (library, subsystem, category) = (place(.library), place(.subsystem), place(.category))
+            for index in columns.indices where columns[index] == .pid && index != pid && index < 64 { earlierPIDs |= 1 << index }
+        }
+    }
 
     init(layout: ConsoleColumnLayout?) {
-        self.layout = layout
+        places = layout.map(ColumnPlaces.init)
     }
 
     mutating func classify(_ line: UnsafeRawBufferPointer, into head: inout TextRecordHead) -> TextLineKind {
-        if layout == nil {
+        if places == nil {
             // Forced format or a sample without a time column: learn from the first line that has one.
-            guard let learnt = ConsoleColumnLayout.detect(from: line) else {
+            guard let learnt = ConsoleColumnLayout.detect(lines: [line]) else {
                 return ByteLine(bytes: line, number: 0, byteOffset: 0).isBlank ? .skipped(.blank) : .other
             }
-            layout = learnt
+            places = ColumnPlaces(learnt)
         }
-        let columns = layout!.columns
+        return classifyLearnt(line, into: &head)!
+    }
+
+    /// What ``classify(_:into:)`` says of a line once the layout is known (nil before): it changes nothing, so the
+    /// grammar need not be taken out of the decoder's enum and put back for each line.
+    func classifyLearnt(_ line: UnsafeRawBufferPointer, into head: inout TextRecordHead) -> TextLineKind? {
+        guard let places else { return nil }
         // The columns' fields in a stack buffer: an array here was one heap allocation per line.
-        return withUnsafeTemporaryAllocation(of: UnsafeRawBufferPointer.self, capacity: columns.count) { fields in
-            classify(line, columns: columns, fields: fields, into: &head)
+        return withUnsafeTemporaryAllocation(of: UnsafeRawBufferPointer.self, capacity: places.count) { fields in
+            classify(line, places: places, fields: fields, into: &head)
         }
     }
 
-    private func classify(_ line: UnsafeRawBufferPointer, columns: [ConsoleColumnLayout.Column], fields: UnsafeMutableBufferPointer<UnsafeRawBufferPointer>,
+    private func classify(_ line: UnsafeRawBufferPointer, places: ColumnPlaces, fields: UnsafeMutableBufferPointer<UnsafeRawBufferPointer>,
                           into head: inout TextRecordHead) -> TextLineKind {
         // Message is everything after the last column, tabs included.
         var start = 0
-        for index in 0..<columns.count {
+        for index in 0..<places.count {
             guard let tab = line.firstIndex(of: .tab, from: start) else {
                 return ByteLine(bytes: line, number: 0, byteOffset: 0).isBlank ? .skipped(.blank) : .other
             }
             fields[index] = line.slice(start, tab)
             start = tab + 1
         }
-        let timeIndex = layout!.timeIndex
-        let timeField = fields[timeIndex]
+        let timeField = fields[places.time]
         let time: PackedTimestamp
         if let common = TimestampParsing.consoleTime(timeField) {
             time = common
@@ -176,20 +205,38 @@ struct ConsoleCopyGrammar: TextRecordGrammar {
             let lower = field.baseAddress! - line.baseAddress!
             return lower..<(lower + field.count)
         }
-        let timeLower = timeField.baseAddress! - line.baseAddress!
-        head = TextRecordHead(time: time, timeText: timeLower..<(timeLower + timeField.count), message: start..<line.count)
-        for (column, field) in zip(columns, fields) {
-            switch column {
-            case .time: break
-            case .type: head.type = MessageTypeSpelling.type(field)
-            case .process: head.process = range(field)
-            case .pid:
-                if let (value, end) = field.unsignedInteger(at: 0), end == field.count { head.pid = Int(exactly: value) }
-            case .library: head.senderImage = field.isEmpty ? nil : range(field)
-            case .subsystem: head.subsystem = field.isEmpty ? nil : range(field)
-            case .category: head.category = field.isEmpty ? nil : range(field)
+        head = TextRecordHead(time: time, timeText: range(timeField), message: start..<line.count)
+        // The type is read only for a record that is built (`TextRecordHead.completeFields(in:)`).
+        if places.type >= 0 { head.typeWord = range(fields[places.type]) }
+        if places.process >= 0 { head.process = range(fields[places.process]) }
+        if places.pid >= 0 {
+            func number(_ field: UnsafeRawBufferPointer) -> Int?? {
+                if (1...9).contains(field.count) {
+                    // Up to nine digits (every real pid): no overflow to check.
+                    var value = 0, notDigit = false
+                    for byte in field {
+                        notDigit = notDigit || byte &- 0x30 > 9
+                        value = value &* 10 &+ Int(byte &- 0x30)
+                    }
+                    return notDigit ? nil : .some(value)
+                }
+                guard let (value, end) = field.unsignedInteger(at: 0), end == field.count else { return nil }
+                return .some(Int(exactly: value))
+            }
+            if let pid = number(fields[places.pid]) {
+                head.pid = pid
+            } else {
+                var earlier = places.earlierPIDs
+                while earlier != 0 {
+                    let index = 63 - earlier.leadingZeroBitCount
+                    if let pid = number(fields[index]) { head.pid = pid; break }
+                    earlier &= ~(1 << index)
+                }
             }
         }
+        if places.library >= 0 { head.senderImage = fields[places.library].isEmpty ? nil : range(fields[places.library]) }
+        if places.subsystem >= 0 { head.subsystem = fields[places.subsystem].isEmpty ? nil : range(fields[places.subsystem]) }
+        if places.category >= 0 { head.category = fields[places.category].isEmpty ? nil : range(fields[places.category]) }
         return .head
     }
 }

@@ -203,9 +203,11 @@ enum TextGrammar {
         case .xcodeConsole(let grammar): return grammar.classify(line, into: &head)
         case .idevicesyslog(let grammar): return grammar.classify(line, into: &head)
         case .pymobiledevice3(let grammar): return grammar.classify(line, into: &head)
-        case .consoleCopy(var grammar):
-            let kind = grammar.classify(line, into: &head)
-            self = .consoleCopy(grammar)
+        case .consoleCopy(let grammar):
+            if let kind = grammar.classifyLearnt(line, into: &head) { return kind }
+            var learning = grammar  // (only until a line shows the columns)
+            let kind = learning.classify(line, into: &head)
+            self = .consoleCopy(learning)
             return kind
         }
     }
@@ -292,12 +294,14 @@ enum ExporterChrome {
 /// without building a string (this runs once per event).
 enum MessageTypeSpelling {
     static let spellings: [(String, MessageType)] = [
+        // The words a device prints most first: the lookup tries them in order (no two are the same word).
+        ("default", .default), ("info", .info), ("debug", .debug), ("error", .error), ("fault", .fault),
         // The legacy syslog relay's `Warning` has no os_log counterpart; it is below Error, so default.
-        ("default", .default), ("df", .default), ("notice", .default), ("standard", .default), ("warning", .default),
-        ("info", .info), ("i", .info),
-        ("debug", .debug), ("db", .debug),
-        ("error", .error), ("e", .error), ("er", .error), ("fehler", .error),
-        ("fault", .fault), ("f", .fault), ("fa", .fault),
+        ("df", .default), ("notice", .default), ("standard", .default), ("warning", .default),
+        ("i", .info),
+        ("db", .debug),
+        ("e", .error), ("er", .error), ("fehler", .error),
+        ("f", .fault), ("fa", .fault),
         ("activity", .activity), ("a", .activity), ("user_action", .activity),
         ("signpost", .signpost),
     ]
