@@ -94,15 +94,22 @@ public enum AppIdentityParser {
         while position < utf8.count {
             guard let open = find(utf8, "<", from: position) else { break }
             position = open + 1
-            let isApp = open >= 3 && utf8[(open - 3)..<open].elementsEqual("app".utf8)
-            let isApplication = open >= 11 && utf8[(open - 11)..<open].elementsEqual("application".utf8)
+            let isApp = open >= 3 && utf8[open - 3] == UInt8(ascii: "a") && utf8[open - 2] == UInt8(ascii: "p") && utf8[open - 1] == UInt8(ascii: "p")
+            let isApplication = !isApp && open >= 11 && utf8[open - 1] == UInt8(ascii: "n") && utf8[(open - 11)..<open].elementsEqual("application".utf8)
             guard isApp || isApplication else { continue }
             let wordStart = open - (isApplication ? 11 : 3)
             if wordStart > 0, isIdentifierByte(utf8[wordStart - 1]) { continue }  // `webapp<`, `myapplication<`
             guard let close = matchingClose(utf8, from: open) else { continue }
-            var bundle = String(decoding: utf8[(open + 1)..<close], as: UTF8.self)
-            bundle = normalizedBundle(bundle)
-            guard !bundle.isEmpty, bundle != "<private>", !bundle.hasPrefix("<") else { continue }
+            // The bundle's bytes up to a `(persona)` suffix; a String is made once, of what is kept (the general
+            // `normalizedBundle` only for macOS's `application.` spelling, which is rare).
+            let inner = UnsafeBufferPointer(rebasing: utf8[(open + 1)..<close])
+            let cut = inner.firstIndex(of: UInt8(ascii: "(")) ?? inner.count
+            guard cut > 0, inner[0] != UInt8(ascii: "<") else { continue }  // empty, `<private>` or another `<…>`
+            var bundle = String(decoding: UnsafeBufferPointer(rebasing: inner[..<cut]), as: UTF8.self)
+            if cut >= 12, inner[..<12].elementsEqual("application.".utf8) {
+                bundle = normalizedBundle(bundle)
+                guard !bundle.isEmpty else { continue }
+            }
             var pid: Int?
             // `…>:2231]`
             if close + 2 < utf8.count, utf8[close + 1] == UInt8(ascii: ":") {

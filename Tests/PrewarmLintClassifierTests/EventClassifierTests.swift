@@ -89,6 +89,11 @@ struct AppIdentityParserTests {
         #expect(AppIdentityParser.firstIdentity(in: "Icon tapped: <private>") == nil)
         #expect(AppIdentityParser.firstIdentity(in: "Activating <private> from icon") == nil)
         #expect(AppIdentityParser.firstIdentity(in: "Created <FBWorkspace: 0x1; webapp<x>>") == nil)
+        // Nothing before the persona, nested angle brackets, an empty one: no identity (the next one counts).
+        #expect(AppIdentityParser.firstIdentity(in: "Executing launch request for app<(501)> (DAS Prewarm launch)") == nil)
+        #expect(AppIdentityParser.firstIdentity(in: "Executing launch request for app<<private>(501)>") == nil)
+        #expect(AppIdentityParser.firstIdentity(in: "[app<>:12] then [app<com.x(501)>:34]")?.bundleID == "com.x")
+        #expect(AppIdentityParser.firstIdentity(in: "[app<application.>:12]") == nil)
     }
 }
 
