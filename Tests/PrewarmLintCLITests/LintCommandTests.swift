@@ -252,6 +252,25 @@ struct LintCommandTests {
         }
     }
 
+    @Test("every control byte, at every place in a word of eight, is made visible on the terminal (the output is checked eight bytes at a time)")
+    func controlBytesAtEveryAlignment() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // Console copy lines (the shape of real-logs 03) whose messages put one control at each of eight offsets.
+        var controls = (0x01...0x1F).filter { $0 != 0x0A && $0 != 0x0D }.map { String(UnicodeScalar(UInt8($0))) }
+        controls += ["\u{7F}", "\u{85}", "\u{9B}"]
+        var text = ""
+        for control in controls {
+            for offset in 0..<9 { text += "2231\terror\t14:14:22.944797+1100\tp\t" + String(repeating: "x", count: offset) + control + "yyyyyyyy\n" }
+        }
+        let log = folder.appendingPathComponent("controls.log")
+        try Data(text.utf8).write(to: log)
+        let run = try CLI.run(["events", "--date", "2021-10-20", log.path])
+        let raw = (run.stdout + run.stderr).unicodeScalars.filter { ($0.value < 0x20 && $0 != "\n" && $0 != "\t") || (0x7F...0x9F).contains($0.value) }
+        #expect(raw.isEmpty, "raw controls reached the terminal: \(raw.map { String($0.value, radix: 16) })")
+        #expect(run.stdout.contains("xxx^Ayyyyyyyy") && run.stdout.contains("^?yyyyyyyy") && run.stdout.contains("<U+009B>yyyyyyyy"))
+    }
+
     @Test("outputs are written in place, never renamed over a device, FIFO, link or input; every writable one is written (issue 19)")
     func outputsInPlace() throws {
         let folder = try Self.temporaryFolder()
