@@ -58,6 +58,8 @@ public struct LintRun: Sendable {
         var configured = SessionPipeline(reader: InputReader(options: options), signatures: linter.configuration.signatureTable(),
                                          maximumOpenSessions: maximumOpenSessions)
         configured.jobs = jobs
+        // Inputs that turn out to be separate captures are read again one by one: the merged reading stops there.
+        configured.stopsAtSeparateCaptures = true
         let pipeline = configured
         let linter = self.linter
         let runLength = sessionsInMemory, directory = temporaryDirectory
@@ -74,12 +76,20 @@ public struct LintRun: Sendable {
                 closed.add(session.outline(), findings: findings)
                 return nil
             }
-            var result = pipeline.run(group, onDiagnostic: onDiagnostic, onSession: check)
+            // What was said as it was read, so that reading the inputs again one by one does not say it twice.
+            var said: Set<ReaderDiagnostic> = []
+            var result = pipeline.run(group, onDiagnostic: { diagnostic in
+                if said.count < 10_000 { said.insert(diagnostic) }
+                onDiagnostic(diagnostic)
+            }, onSession: check)
             if let captures = result.separateCaptures {
-                // Two live processes of one app at once: not one device's logs. Each input is read on its own.
+                // Two live processes of one app at once: not one device's logs. Each input is read on its own (the
+                // merged reading stopped there); what it says that the merged reading had not said yet is said now.
                 closed = ClosedSessionSpool(runLength: runLength, directory: directory)
                 unreported.removeAll()
-                result = pipeline.runSeparately(group, onDiagnostic: { _ in }, onSession: check)
+                result = pipeline.runSeparately(group, onDiagnostic: { diagnostic in
+                    if !said.contains(diagnostic) { onDiagnostic(diagnostic) }
+                }, onSession: check)
                 let note = ReaderDiagnostic(code: .separateCaptures, severity: .warning,
                                             message: "\(captures.inputs.joined(separator: " and ")) hold two processes of \(captures.app) alive at once (pids \(captures.pids.map(String.init).joined(separator: " and "))): they are separate captures, not one device's logs, so each input was read on its own (as --separately does)",
                                             origin: EventOrigin(input: captures.inputs[0], line: 0, byteOffset: 0), lineCount: 0)

@@ -156,6 +156,12 @@ public struct SessionPipeline: Sendable {
     /// the same either way (but for the summaries' `eventsSkipped`): the tests compare them.
     public var filtersRecords = true
 
+    /// Whether reading merged inputs stops as soon as they show they are separate captures (one app's two
+    /// processes alive at once, ``Result/separateCaptures``): for a caller that then reads each input on its own
+    /// and discards the merged result, which would be read to the end for nothing. The result is then partial:
+    /// only `separateCaptures` is meant to be used.
+    public var stopsAtSeparateCaptures = false
+
     /// Inputs merged as one device's logs are streamed when there are at most this many (a thread each);
     /// beyond, their launch-relevant events are collected and sorted. Both give the same sessions.
     public var maximumMergedStreams = 32
@@ -167,7 +173,12 @@ public struct SessionPipeline: Sendable {
     /// sessions and the queues, not the inputs' lengths.
     private func runMerging(_ inputs: [DiscoveredInput], onDiagnostic: (ReaderDiagnostic) -> Void,
                             onSession: (LaunchSession) -> LaunchSession?) -> Result {
-        let pipeline = self
+        // A flag of this merge's own (raised by Ctrl-C too): it stops the reading threads once the inputs show they
+        // are separate captures, when the caller asked for that.
+        let stop = Interruption(parent: reader.options.interruption)
+        var stoppable = self
+        stoppable.reader.options.interruption = stop
+        let pipeline = stoppable
         let queues = inputs.map { _ in EventBatchQueue(capacity: 4) }
         let outcomes = inputs.map { _ in InputOutcome() }
         for (index, input) in inputs.enumerated() {
@@ -214,6 +225,16 @@ public struct SessionPipeline: Sendable {
             let event = head.batch[head.next]
             heads[input] = head.next + 1 < head.batch.count ? (head.batch, head.next + 1) : queues[input].pop().map { ($0, 0) }
             result.sessions += merged.consume(event, from: input).compactMap(onSession)
+            if stopsAtSeparateCaptures, let captures = merged.separateCaptures {
+                // Not one device's logs: the caller reads each input on its own. The readers stop at their next
+                // chunk; their queues are emptied so that none waits to push.
+                stop.raise()
+                for index in heads.indices where heads[index] != nil {
+                    while queues[index].pop() != nil {}
+                }
+                result.separateCaptures = captures
+                break
+            }
         }
         // Every input's thread has ended (its queue said so): their summaries and diagnostics, in input order.
         for outcome in outcomes {
@@ -222,6 +243,7 @@ public struct SessionPipeline: Sendable {
             result.diagnostics += one.diagnostics
             result.summaries += one.summaries
         }
+        if result.separateCaptures != nil { return result }  // stopped early: the caller reads the inputs again
         merged.finish(into: &result, onDiagnostic: onDiagnostic, onSession: onSession)
         Self.sortSessions(&result.sessions)
         return result

@@ -39,6 +39,43 @@ struct InsightsTests {
         #expect(note.severity == .warning)
     }
 
+    @Test("merged inputs that show they are separate captures stop being read there when the caller reads them again one by one; the lint's report is the same either way")
+    func separateCapturesStopReading() throws {
+        let folder = try TemporaryFolder("prewarm-lint-captures-stop")
+        defer { folder.remove() }
+        // The iOS 26 cold launch as two Console copies of two runs (pids 2231 and 2240), each followed by 20,000
+        // prewarm requests of other apps later that day (runningboardd's line, as in real-logs 01, in the copy's
+        // columns: PID, Type, Time, Process, Message): launch lines,
+        // which the readers hand on, so they cannot run ahead of the merge by more than its queues hold.
+        let run = try String(contentsOf: Self.root.appendingPathComponent("Corpus/scenarios/cold-launch-ios26/log.txt"), encoding: .utf8)
+        let filler = (0..<20_000).map { "33\tdefault\t2\($0 / 3600 + 1):\(String(format: "%02d", $0 / 60 % 60)):\(String(format: "%02d", $0 % 60)).000000-0700\trunningboardd\tExecuting launch request for app<com.filler.app\($0 % 50)(501)> (DAS Prewarm launch)" }
+            .joined(separator: "\n") + "\n"
+        let paths = try [2231, 2240].map { pid in
+            try folder.write(Array((run.replacingOccurrences(of: "2231", with: String(pid)) + filler).utf8), named: "run-\(pid).txt")
+        }
+        let inputs = paths.map { DiscoveredInput(input: .file($0), foundInDirectory: true) }
+        let options = ReadOptions(timeInference: TimeInference(date: CivilDateTime(year: 2024, month: 3, day: 18)), chunkSize: 4096)
+        var pipeline = SessionPipeline(reader: InputReader(options: options))
+        let whole = pipeline.run(inputs)
+        pipeline.stopsAtSeparateCaptures = true
+        let stopped = pipeline.run(inputs)
+        #expect(whole.separateCaptures != nil && stopped.separateCaptures == whole.separateCaptures)
+        let read = { (result: SessionPipeline.Result) in result.summaries.reduce(0) { $0 + $1.statistics.lines } }
+        #expect(read(whole) > 40_000)
+        #expect(read(stopped) < read(whole) / 2, "the merged reading went on after the inputs showed they are separate captures")
+        // The lint (which stops there and reads each input again) reports what reading them separately reports.
+        let lint = LintRun(options: options, linter: Linter(registry: .builtIn), toolVersion: "test")
+        var apart = lint
+        apart.separately = true
+        let together = lint.run(inputs), separately = apart.run(inputs)
+        #expect(together.sessions.filter { $0.app.bundleID == "com.example.ledger" }.map(\.app.pid) == [2231, 2240])
+        // The same sessions and findings (listed in one order together, input by input apart).
+        func outline(_ session: LaunchSession) -> String { "\(session.app) \(session.kind) \(session.start?.iso8601 ?? "-") \(session.milestones.count)" }
+        #expect(together.sessions.map(outline).sorted() == separately.sessions.map(outline).sorted())
+        #expect(together.findings.map { "\($0.ruleID) \($0.app) \($0.message)" }.sorted() == separately.findings.map { "\($0.ruleID) \($0.app) \($0.message)" }.sorted())
+        #expect(Set(together.diagnostics.filter { $0.code != .separateCaptures }) == Set(separately.diagnostics))
+    }
+
     @Test("a marker with both a meaning and a name stays a point of the launch: on the timeline and in stats")
     func markerWithMeaningAndName() throws {
         let markers = [LintConfiguration.Marker(text: "sceneDidBecomeActive", meaning: .firstFrame, name: "first-paint")]
