@@ -239,6 +239,12 @@ public struct SessionPipeline: Sendable {
         // Every input's thread has ended (its queue said so): their summaries and diagnostics, in input order.
         for outcome in outcomes {
             guard let one = outcome.result else { continue }
+            // Stopped early, the readers were cut short on purpose: only how far they read is kept (what they would
+            // say of a cut line is not true of the input, which the caller reads again).
+            if result.separateCaptures != nil {
+                result.summaries += one.summaries
+                continue
+            }
             for diagnostic in one.diagnostics { onDiagnostic(diagnostic) }
             result.diagnostics += one.diagnostics
             result.summaries += one.summaries

@@ -76,6 +76,11 @@ extension UnsafeRawBufferPointer {
         let end = endOfRun(from: index, ByteClasses.decimalDigits)
         guard end > index else { return nil }
         var value: UInt64 = 0
+        if end - index <= 19 {
+            // Nineteen digits cannot overflow (10^19 − 1 < 2^64): every pid, line number and count.
+            for position in index..<end { value = value &* 10 &+ UInt64(self[position] &- 0x30) }
+            return (value, end)
+        }
         for position in index..<end {
             let (times, overflow1) = value.multipliedReportingOverflow(by: 10)
             let (sum, overflow2) = times.addingReportingOverflow(UInt64(self[position] &- 0x30))

@@ -166,8 +166,8 @@ enum TimestampParsing {
         guard clock & 0x0000_FF00_00FF_0000 == 0x0000_3A00_003A_0000,  // the two `:`
               fraction & 0xFF == 0x2E,  // `.`
               sign == UInt8(ascii: "-") || sign == UInt8(ascii: "+"),
-              Self.allDigits(clock, mask: 0xFFFF_00FF_FF00_FFFF), Self.allDigits(fraction, mask: 0x00FF_FFFF_FFFF_FF00),
-              Self.allDigits(offsetDigits, mask: 0xFFFF_FFFF)
+              Self.allDigits(clock, at: 0x8080_0080_8000_8080), Self.allDigits(fraction, at: 0x0080_8080_8080_8000),
+              Self.allDigits(offsetDigits, at: 0x8080_8080)
         else { return nil }
         @inline(__always) func digit(_ word: UInt64, _ index: Int) -> Int32 { Int32(truncatingIfNeeded: (word >> (8 * index)) & 0xF) }
         @inline(__always) func pair(_ word: UInt64, _ index: Int) -> Int32 { digit(word, index) &* 10 &+ digit(word, index + 1) }
@@ -180,12 +180,9 @@ enum TimestampParsing {
                                offset: sign == UInt8(ascii: "-") ? -offset : offset)
     }
 
-    /// Whether the bytes of `word` that `mask` selects (0xFF each) are all ASCII digits: high nibble 3, and low
-    /// nibble at most 9 (adding 6 leaves the high nibble 3). A carry out of a byte needs a byte of 0xFA or more,
-    /// which already fails the first test.
-    @inline(__always) private static func allDigits(_ word: UInt64, mask: UInt64) -> Bool {
-        let high = mask & 0xF0F0_F0F0_F0F0_F0F0, three = mask & 0x3030_3030_3030_3030
-        return word & high == three && (word &+ 0x0606_0606_0606_0606) & high == three
+    /// Whether the bytes of `word` whose high bit `places` sets are all ASCII digits.
+    @inline(__always) private static func allDigits(_ word: UInt64, at places: UInt64) -> Bool {
+        ByteClasses.decimalDigits(word) & places == places
     }
 
     /// `+0300`, `-05:00` or `Z`.

@@ -211,15 +211,6 @@ struct ConsoleCopyGrammar: TextRecordGrammar {
         if places.process >= 0 { head.process = range(fields[places.process]) }
         if places.pid >= 0 {
             func number(_ field: UnsafeRawBufferPointer) -> Int?? {
-                if (1...9).contains(field.count) {
-                    // Up to nine digits (every real pid): no overflow to check.
-                    var value = 0, notDigit = false
-                    for byte in field {
-                        notDigit = notDigit || byte &- 0x30 > 9
-                        value = value &* 10 &+ Int(byte &- 0x30)
-                    }
-                    return notDigit ? nil : .some(value)
-                }
                 guard let (value, end) = field.unsignedInteger(at: 0), end == field.count else { return nil }
                 return .some(Int(exactly: value))
             }
