@@ -132,6 +132,61 @@ public struct CivilDateTime: Sendable, Hashable, Comparable {
     /// thousands of instructions; a report writes several per session). A field beyond its width — never
     /// one made from an instant — is written whole, as `printf`'s `%02d` would; a year before year 1 as `-0044`.
     public func iso8601(utcOffsetSeconds: Int) -> String {
+        if let fixed = fixedWidthISO8601(utcOffsetSeconds: utcOffsetSeconds) {
+            return withUnsafeBytes(of: fixed) { String(decoding: $0, as: UTF8.self) }
+        }
+        return paddedISO8601(utcOffsetSeconds: utcOffsetSeconds)
+    }
+
+    /// ``iso8601(utcOffsetSeconds:)``'s bytes, handed to `body` without making a `String` when every field fits its
+    /// width (every instant from year 0 to 9999): what a report writer copies straight into its output.
+    @inlinable
+    public func withISO8601Bytes<Result>(utcOffsetSeconds: Int, _ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+        if let fixed = fixedWidthISO8601(utcOffsetSeconds: utcOffsetSeconds) {
+            return try withUnsafeBytes(of: fixed) { try body($0) }
+        }
+        var text = paddedISO8601(utcOffsetSeconds: utcOffsetSeconds)
+        return try text.withUTF8 { try body(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// The 32 bytes of `YYYY-MM-DDTHH:MM:SS.ffffff±HH:MM` at their fixed places, or nil when a field does not fit
+    /// its width (or is negative), where ``paddedISO8601(utcOffsetSeconds:)`` writes it as `printf` would.
+    @usableFromInline
+    func fixedWidthISO8601(utcOffsetSeconds: Int) -> (UInt64, UInt64, UInt64, UInt64)? {
+        let offsetMinutes = utcOffsetSeconds.magnitude / 60
+        guard UInt(bitPattern: year) <= 9999, UInt(bitPattern: month) <= 99, UInt(bitPattern: day) <= 99,
+              UInt(bitPattern: hour) <= 99, UInt(bitPattern: minute) <= 99, UInt(bitPattern: second) <= 99,
+              UInt(bitPattern: microsecond) <= 999_999, offsetMinutes / 60 <= 99 else { return nil }
+        var text: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &text) { out in
+            // Two digits at a time from a table of "00" to "99".
+            let pairs: StaticString = """
+                00010203040506070809101112131415161718192021222324252627282930313233343536373839\
+                40414243444546474849505152535455565758596061626364656667686970717273747576777879\
+                8081828384858687888990919293949596979899
+                """
+            func put(_ value: Int, at place: Int) {
+                out[place] = pairs.utf8Start[2 * value]
+                out[place + 1] = pairs.utf8Start[2 * value + 1]
+            }
+            put(year / 100, at: 0); put(year % 100, at: 2)
+            out[4] = UInt8(ascii: "-"); put(month, at: 5)
+            out[7] = UInt8(ascii: "-"); put(day, at: 8)
+            out[10] = UInt8(ascii: "T"); put(hour, at: 11)
+            out[13] = UInt8(ascii: ":"); put(minute, at: 14)
+            out[16] = UInt8(ascii: ":"); put(second, at: 17)
+            out[19] = UInt8(ascii: ".")
+            put(microsecond / 10_000, at: 20); put(microsecond / 100 % 100, at: 22); put(microsecond % 100, at: 24)
+            out[26] = utcOffsetSeconds < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+")
+            put(Int(offsetMinutes / 60), at: 27)
+            out[29] = UInt8(ascii: ":"); put(Int(offsetMinutes % 60), at: 30)
+        }
+        return text
+    }
+
+    /// ``iso8601(utcOffsetSeconds:)`` for any fields: each padded to its width, or longer when it does not fit.
+    @usableFromInline
+    func paddedISO8601(utcOffsetSeconds: Int) -> String {
         let offsetMinutes = utcOffsetSeconds.magnitude / 60
         func digits(_ magnitude: UInt) -> Int {
             var count = 1, rest = magnitude

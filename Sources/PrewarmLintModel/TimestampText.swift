@@ -45,6 +45,15 @@ public struct TimestampText: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The text's UTF-8 bytes, handed to `body` without making a `String` when it is stored in place.
+    @inlinable
+    public func withUTF8<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+        if var spilled { return try spilled.withUTF8 { try body(UnsafeRawBufferPointer($0)) } }
+        var words = self.words
+        let count = self.count
+        return try withUnsafeBytes(of: &words) { try body(UnsafeRawBufferPointer(rebasing: $0.prefix(count))) }
+    }
+
     /// The text.
     public var string: String {
         if let spilled { return spilled }

@@ -24,7 +24,7 @@ public struct EventNDLintReporter: Sendable {
     public func line(for event: LogEvent, classification: ClassifiedEvent? = nil) -> String {
         var writer = JSONTextWriter()
         writer.beginObject()
-        writer.field("time", event.timestamp.iso8601)
+        writer.field("time", event.timestamp)
         writer.field("timeText", event.timestamp.text)
         writer.key("inferred")
         writer.beginArray()

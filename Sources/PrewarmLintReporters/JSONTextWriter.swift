@@ -1,17 +1,26 @@
+import PrewarmLintModel
+
 /// Writes JSON text by hand, with keys in the order given, so output is byte-stable and fast.
 ///
 /// The text is kept as UTF-8 bytes and made a `String` only when handed over: appending bytes is a
 /// copy, where appending to a `String` checks and counts what it appends (rendering a report was
 /// half string appends).
 public struct JSONTextWriter {
-    private var bytes: [UInt8] = []
-    private var needsComma: [Bool] = [false]
+    private var bytes = JSONBytes()
+    /// Whether the open object or array has a member already, so the next one needs a comma.
+    private var needsComma = false
+    /// ``needsComma`` of the (up to) 64 nearest enclosing levels, the innermost in bit 0.
+    private var enclosing: UInt64 = 0
+    /// How many levels enclose the open one.
+    private var depth = 0
+    /// ``needsComma`` of levels enclosing more than 64 deep, outermost first.
+    private var deeper: [Bool] = []
 
     /// An empty writer.
     public init() {}
 
     /// The JSON written so far.
-    public var text: String { String(decoding: bytes, as: UTF8.self) }
+    public var text: String { bytes.withBytes { String(decoding: $0, as: UTF8.self) } }
 
     /// How many bytes of JSON are written and not yet handed over.
     public var byteCount: Int { bytes.count }
@@ -19,15 +28,15 @@ public struct JSONTextWriter {
     /// The JSON written since the last call, handed over and forgotten: what streams a long document
     /// out in pieces, so it is never whole in memory. The writer goes on where it stopped.
     public mutating func takeText() -> String {
-        defer { bytes.removeAll(keepingCapacity: true) }
-        return String(decoding: bytes, as: UTF8.self)
+        defer { bytes.removeAll() }
+        return bytes.withBytes { String(decoding: $0, as: UTF8.self) }
     }
 
     /// A writer for elements of an array opened elsewhere: its text is the elements, separated by
     /// commas, for ``appendElements(_:)`` of that array's writer.
     public static func elements() -> JSONTextWriter {
         var writer = JSONTextWriter()
-        writer.needsComma.append(false)
+        writer.enter()
         return writer
     }
 
@@ -38,27 +47,50 @@ public struct JSONTextWriter {
         append(elements)
     }
 
+    private mutating func enter() {
+        if depth >= 64 { deeper.append(enclosing >> 63 != 0) }
+        enclosing = enclosing << 1 | (needsComma ? 1 : 0)
+        depth += 1
+        needsComma = false
+    }
+
+    private mutating func leave() {
+        guard depth > 0 else { return }
+        needsComma = enclosing & 1 != 0
+        enclosing >>= 1
+        depth -= 1
+        if depth >= 64, deeper.removeLast() { enclosing |= 1 << 63 }
+    }
+
     /// Opens an object.
-    public mutating func beginObject() { separate(); bytes.append(UInt8(ascii: "{")); needsComma.append(false) }
+    public mutating func beginObject() { separate(); bytes.append(UInt8(ascii: "{")); enter() }
     /// Closes the open object.
-    public mutating func endObject() { needsComma.removeLast(); bytes.append(UInt8(ascii: "}")) }
+    public mutating func endObject() { leave(); bytes.append(UInt8(ascii: "}")) }
     /// Opens an array.
-    public mutating func beginArray() { separate(); bytes.append(UInt8(ascii: "[")); needsComma.append(false) }
+    public mutating func beginArray() { separate(); bytes.append(UInt8(ascii: "[")); enter() }
     /// Closes the open array.
-    public mutating func endArray() { needsComma.removeLast(); bytes.append(UInt8(ascii: "]")) }
+    public mutating func endArray() { leave(); bytes.append(UInt8(ascii: "]")) }
 
     /// Writes a member's key; its value comes next.
     public mutating func key(_ name: String) {
-        separate()
+        if needsComma { bytes.append(UInt8(ascii: ",")) }
         Self.appendQuoted(name, to: &bytes)
         bytes.append(UInt8(ascii: ":"))
-        needsComma[needsComma.count - 1] = false
+        needsComma = false
     }
 
     /// Writes a string, or null.
     public mutating func string(_ value: String?) {
         separate()
         if let value { Self.appendQuoted(value, to: &bytes) } else { append("null") }
+    }
+
+    /// Writes a timestamp as ``LogTimestamp/iso8601`` does, or null, without making a `String`.
+    public mutating func time(_ value: LogTimestamp?) {
+        separate()
+        guard let value else { return append("null") }
+        CivilDateTime(microsecondsSinceEpoch: value.microsecondsSinceEpoch, utcOffsetSeconds: value.utcOffsetSeconds)
+            .withISO8601Bytes(utcOffsetSeconds: value.utcOffsetSeconds) { bytes.appendQuoted($0) }
     }
 
     /// Writes an integer, or null.
@@ -74,11 +106,11 @@ public struct JSONTextWriter {
 
     private mutating func append(_ string: String) {
         var string = string
-        string.withUTF8 { bytes.append(contentsOf: $0) }
+        string.withUTF8 { bytes.append(contentsOf: UnsafeRawBufferPointer($0)) }
     }
 
     /// `value` in decimal, without making a `String`.
-    private static func appendDecimal(_ value: Int64, to bytes: inout [UInt8]) {
+    private static func appendDecimal(_ value: Int64, to bytes: inout JSONBytes) {
         if value < 0 { bytes.append(UInt8(ascii: "-")) }
         var magnitude = value.magnitude
         var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: room for UInt64.max's 20 digits
@@ -113,10 +145,13 @@ public struct JSONTextWriter {
     public mutating func field(_ name: String, _ value: String?) { key(name); string(value) }
     /// Writes a member with an integer (or null) value.
     public mutating func field<T: BinaryInteger>(_ name: String, _ value: T?) { key(name); integer(value) }
+    /// Writes a member with a timestamp (or null) value, as ``LogTimestamp/iso8601`` writes it.
+    public mutating func field(_ name: String, _ value: LogTimestamp?) { key(name); time(value) }
 
+    @inline(__always)
     private mutating func separate() {
-        if needsComma[needsComma.count - 1] { bytes.append(UInt8(ascii: ",")) }
-        needsComma[needsComma.count - 1] = true
+        if needsComma { bytes.append(UInt8(ascii: ",")) }
+        needsComma = true
     }
 
     /// Whether any of the eight bytes of `word` is below 0x20, a `"` or a `\`: the bytes a JSON string escapes.
@@ -135,10 +170,9 @@ public struct JSONTextWriter {
     }
 
     /// `appendQuoted(_:to:)` into bytes: the same text.
-    static func appendQuoted(_ value: String, to bytes: inout [UInt8]) {
+    static func appendQuoted(_ value: String, to bytes: inout JSONBytes) {
         var value = value
         value.withUTF8 { utf8 in
-            bytes.append(UInt8(ascii: "\""))
             // Runs of bytes that need no escape (most text) are passed eight at a time.
             var clean = 0
             if let base = utf8.baseAddress {
@@ -146,15 +180,24 @@ public struct JSONTextWriter {
                       !mayNeedEscape(UInt64(littleEndian: UnsafeRawPointer(base + clean).loadUnaligned(as: UInt64.self))) {
                     clean += 8
                 }
+                // The last few bytes as one word too, filled out with a byte that needs no escape: short
+                // strings (keys, names) are most of those written.
+                if clean < utf8.count, utf8.count - clean < 8 {
+                    var tail: UInt64 = 0x2020_2020_2020_2020
+                    withUnsafeMutableBytes(of: &tail) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(utf8)[clean...])) }
+                    if !mayNeedEscape(UInt64(littleEndian: tail)) { clean = utf8.count }
+                }
             }
             if clean == utf8.count {
-                bytes.append(contentsOf: utf8)
-                bytes.append(UInt8(ascii: "\""))
+                bytes.appendQuoted(UnsafeRawBufferPointer(utf8))
                 return
             }
+            bytes.append(UInt8(ascii: "\""))
             var runStart = 0
-            for (index, byte) in utf8.enumerated().dropFirst(clean) where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+            for index in clean..<utf8.count {
+                let byte = utf8[index]
+                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+                bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(utf8)[runStart..<index]))
                 runStart = index + 1
                 bytes.append(UInt8(ascii: "\\"))
                 switch byte {
@@ -172,7 +215,7 @@ public struct JSONTextWriter {
                     bytes.append(hexDigits.utf8Start[Int(byte & 0xF)])
                 }
             }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
+            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(utf8)[runStart...]))
             bytes.append(UInt8(ascii: "\""))
         }
     }
@@ -203,5 +246,76 @@ public struct JSONTextWriter {
             }
         }
         text.append("\"")
+    }
+}
+
+/// The bytes of a ``JSONTextWriter``: a buffer it grows itself, copied when a copy of the writer writes (as an
+/// array would be), so that an append is a capacity check and a copy (an array append was a generic call of about
+/// ninety instructions, and a report is mostly short appends).
+struct JSONBytes {
+    private final class Storage {
+        var base: UnsafeMutableRawPointer
+        var count = 0
+        var capacity: Int
+
+        init(capacity: Int) {
+            self.capacity = capacity
+            base = .allocate(byteCount: capacity, alignment: 1)
+        }
+
+        deinit { base.deallocate() }
+
+        func copy(capacity: Int) -> Storage {
+            let copy = Storage(capacity: capacity)
+            copy.base.copyMemory(from: base, byteCount: count)
+            copy.count = count
+            return copy
+        }
+    }
+
+    private var storage = Storage(capacity: 256)
+
+    var count: Int { storage.count }
+
+    /// Room for `extra` more bytes in storage of this writer's own; where they go.
+    @inline(__always)
+    private mutating func reserve(_ extra: Int) -> UnsafeMutableRawPointer {
+        let needed = storage.count + extra
+        if !isKnownUniquelyReferenced(&storage) || needed > storage.capacity {
+            storage = storage.copy(capacity: Swift.max(needed, storage.capacity * 2))
+        }
+        return storage.base + storage.count
+    }
+
+    @inline(__always)
+    mutating func append(_ byte: UInt8) {
+        reserve(1).storeBytes(of: byte, as: UInt8.self)
+        storage.count += 1
+    }
+
+    @inline(__always)
+    mutating func append(contentsOf bytes: UnsafeRawBufferPointer) {
+        guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
+        reserve(bytes.count).copyMemory(from: source, byteCount: bytes.count)
+        storage.count += bytes.count
+    }
+
+    /// `"`, `bytes` as they are, `"`.
+    @inline(__always)
+    mutating func appendQuoted(_ bytes: UnsafeRawBufferPointer) {
+        let out = reserve(bytes.count + 2)
+        out.storeBytes(of: UInt8(ascii: "\""), as: UInt8.self)
+        if let source = bytes.baseAddress { (out + 1).copyMemory(from: source, byteCount: bytes.count) }
+        (out + 1 + bytes.count).storeBytes(of: UInt8(ascii: "\""), as: UInt8.self)
+        storage.count += bytes.count + 2
+    }
+
+    /// Forgets the bytes, keeping the room.
+    mutating func removeAll() {
+        if isKnownUniquelyReferenced(&storage) { storage.count = 0 } else { storage = Storage(capacity: storage.capacity) }
+    }
+
+    func withBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+        try body(UnsafeRawBufferPointer(start: storage.base, count: storage.count))
     }
 }

@@ -248,7 +248,7 @@ public struct LintReport: Sendable {
         writer.field("app", decision.app)
         writer.field("reason", decision.reason.rawValue)
         writer.field("explanation", decision.reason.explanation)
-        writer.field("time", decision.time.iso8601)
+        writer.field("time", decision.time)
         writer.key("evidence")
         writeOrigin(decision.evidence, to: &writer)
         writer.field("text", decision.text)
@@ -279,7 +279,7 @@ public struct LintReport: Sendable {
                 writer.field("path", evidence.origin.input)
                 writer.field("line", evidence.origin.line)
             }
-            writer.field("time", evidence.time.iso8601)
+            writer.field("time", evidence.time)
             writer.field("label", evidence.label)
             writer.field("text", evidence.text)
             writer.endObject()
@@ -303,14 +303,14 @@ public struct LintReport: Sendable {
         writer.field("confidence", session.confidence.rawValue)
         writer.key("decidedBy")
         if let decidedBy = session.decidedBy { origin(decidedBy) } else { writer.string(nil) }
-        writer.field("start", session.start?.iso8601)
-        writer.field("end", session.end?.iso8601)
+        writer.field("start", session.start)
+        writer.field("end", session.end)
         writer.key("milestones")
         writer.beginArray()
         for milestone in session.milestones {
             writer.beginObject()
             writer.field("name", milestone.name.rawValue)
-            writer.field("time", milestone.time.iso8601)
+            writer.field("time", milestone.time)
             if let detail = milestone.detail { writer.field("detail", detail) }
             writer.key("evidence")
             origin(milestone.evidence)

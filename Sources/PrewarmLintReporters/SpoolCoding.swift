@@ -56,6 +56,12 @@ package struct SpoolWriter: Sendable {
         }
     }
 
+    /// A string given as its UTF-8 bytes, written as ``string(_:)-(String)`` writes one.
+    package mutating func string(utf8: UnsafeRawBufferPointer) {
+        unsigned(UInt64(utf8.count))
+        bytes.append(contentsOf: utf8)
+    }
+
     /// An optional string: a flag, then the string.
     package mutating func string(_ value: String?) {
         flag(value != nil)
@@ -172,6 +178,13 @@ package struct SpoolReader {
         return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[position..<position + length]), as: UTF8.self)
     }
 
+    /// A string's UTF-8 bytes, where they are in the spool (valid while its bytes are).
+    package mutating func stringBytes() throws -> UnsafeRawBufferPointer {
+        let length = try count()
+        defer { position += length }
+        return UnsafeRawBufferPointer(rebasing: bytes[position..<position + length])
+    }
+
     /// An optional string.
     package mutating func optionalString() throws -> String? {
         try flag() ? try string() : nil
@@ -282,15 +295,15 @@ extension LogTimestamp: Spoolable {
     package func spool(into writer: inout SpoolWriter) {
         writer.integer(microsecondsSinceEpoch)
         writer.integer(utcOffsetSeconds)
-        writer.string(text)
+        storedText.withUTF8 { writer.string(utf8: $0) }
         writer.unsigned(UInt64(inferred.rawValue))
     }
     /// Reads a timestamp.
     package init(unspooling reader: inout SpoolReader) throws {
-        let instant = try reader.integer64(), offset = try reader.integer(), text = try reader.string()
+        let instant = try reader.integer64(), offset = try reader.integer(), text = TimestampText(utf8: try reader.stringBytes())
         let inferred = try reader.unsigned()
         guard inferred <= UInt64(UInt8.max) else { throw SpoolReader.DamagedSpool(reason: "inferred parts \(inferred)") }
-        self.init(microsecondsSinceEpoch: instant, utcOffsetSeconds: offset, text: text, inferred: InferredParts(rawValue: UInt8(inferred)))
+        self.init(microsecondsSinceEpoch: instant, utcOffsetSeconds: offset, storedText: text, inferred: InferredParts(rawValue: UInt8(inferred)))
     }
 }
 

@@ -233,6 +233,8 @@ public struct LaunchSessionBuilder: Sendable {
             return
         }
         keptBytes += cost
+        // Room for a few lines at once: growing one line at a time reallocated on each of a short session's lines.
+        if session.events.isEmpty { session.events.reserveCapacity(8) }
         session.events.append(kept)
     }
 

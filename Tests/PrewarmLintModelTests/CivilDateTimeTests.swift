@@ -44,6 +44,21 @@ struct CivilDateTimeTests {
         #expect(civil.iso8601(utcOffsetSeconds: offset) == expected)
     }
 
+    @Test("ISO 8601 text of instants from year 1 to 9999, at fixed places, is what printf writes", arguments: [0, 3 * 3600, -(9 * 3600 + 30 * 60), 5 * 3600 + 45 * 60, -59, 14 * 3600])
+    func isoOfInstants(offset: Int) {
+        var generator = SystemRandomNumberGenerator()
+        let instants = (0..<2_000).map { _ in Int64.random(in: -62_135_596_800_000_000...253_402_300_799_999_999, using: &generator) }
+        for instant in instants + [0, -1, 999_999, 1_000_000] {
+            let civil = CivilDateTime(microsecondsSinceEpoch: instant, utcOffsetSeconds: offset)
+            let magnitude = abs(offset)
+            let expected = (civil.year < 0 ? "-" : "") + String(format: "%04d-%02d-%02dT%02d:%02d:%02d.%06d%@%02d:%02d", abs(civil.year), civil.month, civil.day,
+                                                                civil.hour, civil.minute, civil.second, civil.microsecond, offset < 0 ? "-" : "+",
+                                                                magnitude / 3600, magnitude / 60 % 60)
+            #expect(civil.iso8601(utcOffsetSeconds: offset) == expected, "\(instant)")
+            #expect(civil.withISO8601Bytes(utcOffsetSeconds: offset) { String(decoding: $0, as: UTF8.self) } == expected, "\(instant)")
+        }
+    }
+
     @Test("validity of dates")
     func validity() {
         #expect(CivilDateTime(year: 2024, month: 2, day: 29).isValid)

@@ -51,6 +51,16 @@ struct JSONTextWriterTests {
             }
         }
         samples.append(String(repeating: "clean text 0123456789 ", count: 20))
+        // Short strings and the last bytes of long ones are checked as one word filled out: a byte to escape at
+        // every place of every length up to two words.
+        for length in 1...16 {
+            for position in 0..<length {
+                for special in ["\"", "\\", "\u{01}", "\u{1F}", "\t"] {
+                    samples.append(String(repeating: "k", count: position) + special + String(repeating: "v", count: length - position - 1))
+                }
+            }
+            samples.append(String(repeating: "k", count: length))
+        }
         for sample in samples {
             var writer = JSONTextWriter()
             writer.string(sample)
@@ -59,6 +69,70 @@ struct JSONTextWriterTests {
             #expect(writer.text == expected, "\(sample.debugDescription)")
             let decoded = try JSONSerialization.jsonObject(with: Data("[\(writer.text)]".utf8)) as? [String]
             #expect(decoded == [sample], "\(sample.debugDescription)")
+        }
+    }
+
+    @Test("nesting deeper than the 64 levels kept in a word: every comma where JSON wants it")
+    func deepNesting() throws {
+        func write(_ depth: Int, to writer: inout JSONTextWriter) {
+            writer.beginArray()
+            writer.integer(depth)
+            if depth > 0 {
+                write(depth - 1, to: &writer)
+                writer.beginObject()
+                writer.field("depth", depth)
+                writer.key("inner")
+                write(depth - 1 > 2 ? 2 : 0, to: &writer)
+                writer.endObject()
+            }
+            writer.string("end")
+            writer.endArray()
+        }
+        func expected(_ depth: Int) -> String {
+            depth == 0 ? "[0,\"end\"]" : "[\(depth),\(expected(depth - 1)),{\"depth\":\(depth),\"inner\":\(expected(depth - 1 > 2 ? 2 : 0))},\"end\"]"
+        }
+        for depth in [0, 1, 63, 64, 65, 130] {
+            var writer = JSONTextWriter()
+            write(depth, to: &writer)
+            #expect(writer.text == expected(depth), "depth \(depth)")
+            #expect(try JSONSerialization.jsonObject(with: Data(writer.text.utf8)) is [Any])
+        }
+    }
+
+    @Test("a copy of a writer writes on its own, as a copy of an array would")
+    func copies() {
+        var writer = JSONTextWriter()
+        writer.beginArray()
+        writer.string("shared")
+        var copy = writer
+        copy.string("copy's")
+        copy.endArray()
+        writer.integer(1)
+        writer.endArray()
+        #expect(writer.text == "[\"shared\",1]")
+        #expect(copy.text == "[\"shared\",\"copy's\"]")
+        var long = JSONTextWriter()
+        long.beginArray()
+        for index in 0..<2_000 { long.integer(index) }
+        let before = long
+        long.endArray()
+        #expect(before.byteCount + 1 == long.byteCount)
+        #expect(long.text.hasSuffix("1999]"))
+    }
+
+    @Test("timestamps as LogTimestamp.iso8601 writes them, null for none", arguments: [0, 3 * 3600, -(9 * 3600 + 30 * 60), 14 * 3600, -12 * 3600])
+    func timestamps(offset: Int) throws {
+        var generator = SystemRandomNumberGenerator()
+        var instants: [Int64] = [0, -1, 1, -62_135_596_800_000_000, 253_402_300_799_999_999, -62_135_596_800_000_000 - 86_400_000_000]
+        instants += (0..<500).map { _ in Int64.random(in: -62_135_596_800_000_000...253_402_300_799_999_999, using: &generator) }
+        for instant in instants {
+            let timestamp = LogTimestamp(microsecondsSinceEpoch: instant, utcOffsetSeconds: offset, text: "t")
+            var writer = JSONTextWriter()
+            writer.beginArray()
+            writer.time(timestamp)
+            writer.time(nil)
+            writer.endArray()
+            #expect(writer.text == "[\"\(timestamp.iso8601)\",null]", "\(instant) at \(offset)")
         }
     }
 
