@@ -93,17 +93,20 @@ struct ClosedSessionSpool {
                 run.bytes.removeAll(keepingCapacity: true)
             }
             for entry in pendingKeys {
-                var key = SpoolWriter()
-                key.integer(entry.key.start)
-                key.string(entry.key.app)
-                key.integer(entry.key.order)
-                key.string(entry.name)
-                key.string(entry.id)
-                key.unsigned(UInt64(entry.sessionCount))
-                let length = UInt32(key.bytes.count + entry.count)
-                withUnsafeBytes(of: length.littleEndian) { run.bytes.append(contentsOf: $0) }
-                run.bytes.append(contentsOf: key.bytes)
-                run.bytes.append(contentsOf: pending.bytes[entry.start..<entry.start + entry.count])
+                // The record's length goes before it, written once the record is.
+                let lengthAt = run.bytes.count
+                run.bytes.append(contentsOf: [0, 0, 0, 0] as [UInt8])
+                run.integer(entry.key.start)
+                run.string(entry.key.app)
+                run.integer(entry.key.order)
+                run.string(entry.name)
+                run.string(entry.id)
+                run.unsigned(UInt64(entry.sessionCount))
+                pending.bytes.withUnsafeBytes { run.bytes.append(contentsOf: $0[entry.start..<entry.start + entry.count]) }
+                let length = UInt32(run.bytes.count - lengthAt - 4).littleEndian
+                withUnsafeBytes(of: length) { length in
+                    for index in 0..<4 { run.bytes[lengthAt + index] = length[index] }
+                }
                 if run.bytes.count >= 1 << 20 { try flush() }
             }
             try flush()

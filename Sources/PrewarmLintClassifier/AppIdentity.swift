@@ -27,8 +27,31 @@ public struct AppIdentity: Sendable, Hashable, CustomStringConvertible {
 
     /// `com.example.ledger[2231]`, or the process name when the bundle id is unknown.
     public var description: String {
-        let name = bundleID ?? processName ?? "?"
-        return pid.map { "\(name)[\($0)]" } ?? name
+        var name = bundleID ?? processName ?? "?"
+        guard let pid else { return name }
+        // Written in place: interpolation cost 1,600 instructions, and every closed session's listing key is one.
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // room for "-" and Int.min's 19 digits
+        let digitCount = withUnsafeMutableBytes(of: &digits) { buffer in
+            var magnitude = pid.magnitude, count = 0
+            repeat {
+                buffer[23 - count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+                count += 1
+            } while magnitude > 0
+            if pid < 0 { buffer[23 - count] = UInt8(ascii: "-"); count += 1 }
+            return count
+        }
+        return name.withUTF8 { utf8 in
+            String(unsafeUninitializedCapacity: utf8.count + digitCount + 2) { text in
+                _ = text.initialize(fromContentsOf: utf8)
+                text[utf8.count] = UInt8(ascii: "[")
+                withUnsafeBytes(of: &digits) { buffer in
+                    for index in 0..<digitCount { text[utf8.count + 1 + index] = buffer[24 - digitCount + index] }
+                }
+                text[utf8.count + 1 + digitCount] = UInt8(ascii: "]")
+                return utf8.count + digitCount + 2
+            }
+        }
     }
 }
 

@@ -1,6 +1,7 @@
 public import PrewarmLintModel
 @_exported public import PrewarmLintConfiguration
 public import PrewarmLintSessions
+public import PrewarmLintClassifier
 
 /// A hazard check over one launch session: what built-in rules implement, and what a caller
 /// implements to add its own (register it in a ``RuleRegistry``).
@@ -56,6 +57,23 @@ public struct RuleContext: Sendable {
 
     /// An option's value (configured, else the rule's default).
     public func option(_ name: String) -> Double { options[name] ?? 0 }
+}
+
+extension ArraySlice where Element == SessionEvent {
+    /// The lines of one of `meanings`, in order. Each line's meaning is read where the line is stored: `filter` and
+    /// `first(where:)` copied every line they passed (its strings retained and released), most of what a rule cost
+    /// on a session with nothing to find.
+    public func events(withMeaning meanings: EventMeaning...) -> [SessionEvent] {
+        var found: [SessionEvent] = []
+        for index in indices where meanings.contains(self[index].meaning) { found.append(self[index]) }
+        return found
+    }
+
+    /// The first line of `meaning`, looked for as ``events(withMeaning:)`` looks.
+    public func firstEvent(withMeaning meaning: EventMeaning) -> SessionEvent? {
+        for index in indices where self[index].meaning == meaning { return self[index] }
+        return nil
+    }
 }
 
 extension LaunchSession {

@@ -112,6 +112,8 @@ public struct Linter: Sendable {
                 context.severity = enabled[index].severity
                 context.options = enabled[index].options
                 var found = enabled[index].rule.check(session, in: context)
+                // (Most rules find nothing; appending nothing still reallocated the session's list.)
+                if found.isEmpty { continue }
                 if let forced = enabled[index].forced {
                     for index in found.indices { found[index].severity = forced }
                 }
@@ -120,6 +122,7 @@ public struct Linter: Sendable {
                 }
                 ofSession += found
             }
+            if ofSession.isEmpty { continue }
             ofSession.sort { lhs, rhs in
                 let a = lhs.evidence.first?.time.microsecondsSinceEpoch ?? 0, b = rhs.evidence.first?.time.microsecondsSinceEpoch ?? 0
                 return a != b ? a < b : lhs.ruleID < rhs.ruleID

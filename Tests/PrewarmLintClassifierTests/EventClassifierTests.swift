@@ -64,6 +64,20 @@ struct SignatureTableTests {
 
 @Suite("AppIdentityParser")
 struct AppIdentityParserTests {
+    @Test("an identity is written `bundle[pid]`, the process name without a bundle, the name alone without a pid")
+    func description() {
+        #expect(AppIdentity(bundleID: "com.example.ledger", pid: 2231).description == "com.example.ledger[2231]")
+        #expect(AppIdentity(bundleID: "com.example.ledger", processName: "Ledger", pid: 0).description == "com.example.ledger[0]")
+        #expect(AppIdentity(processName: "Ledger", pid: 7).description == "Ledger[7]")
+        #expect(AppIdentity(processName: "Ledger", pid: nil).description == "Ledger")
+        #expect(AppIdentity(bundleID: "日本.アプリ", pid: -42).description == "日本.アプリ[-42]")
+        #expect(AppIdentity(bundleID: "a", pid: Int.min).description == "a[\(Int.min)]")
+        #expect(AppIdentity(bundleID: "b", pid: Int.max).description == "b[\(Int.max)]")
+        for pid in [1, 9, 10, 99, 100, 12_345, 99_999, 1_000_000] {
+            #expect(AppIdentity(bundleID: "com.x", pid: pid).description == "com.x[\(pid)]")
+        }
+    }
+
     @Test("every identity spelling of the real logs", arguments: [
         ("Executing launch request for application<com.xyz> (DAS Prewarm launch)", "com.xyz", nil),
         ("[application<com.AppCo.MyApp>:432] This process will be managed.", "com.AppCo.MyApp", 432),

@@ -191,3 +191,25 @@ struct RuleBehaviourTests {
         #expect(!ApplicationStateText.readsBackground("applicationState=0"))
     }
 }
+
+@Suite("lines by meaning")
+struct LinesByMeaningTests {
+    private func line(_ number: Int, _ meaning: EventMeaning) -> SessionEvent {
+        SessionEvent(origin: EventOrigin(input: "x.log", line: number, byteOffset: 0),
+                     time: LogTimestamp(microsecondsSinceEpoch: Int64(number), utcOffsetSeconds: 0, text: "t\(number)"),
+                     process: "Ledger", pid: 1, role: .app, meaning: meaning, text: "line \(number)")
+    }
+
+    @Test("a slice's lines of some meanings, in order, and the first of one: the slice's own, wherever it starts")
+    func slices() {
+        let lines = [line(1, .keychainAccess), line(2, .appWork), line(3, .keychainFailure), line(4, .appWork), line(5, .keychainAccess)]
+        let tail = lines[2...]
+        #expect(tail.events(withMeaning: .keychainAccess, .keychainFailure).map(\.origin.line) == [3, 5])
+        #expect(tail.events(withMeaning: .appWork).map(\.origin.line) == [4])
+        #expect(tail.events(withMeaning: .dataProtectionFailure).isEmpty)
+        #expect(tail.firstEvent(withMeaning: .appWork)?.origin.line == 4)
+        #expect(lines[...].firstEvent(withMeaning: .keychainAccess)?.origin.line == 1)
+        #expect(lines[1..<4].firstEvent(withMeaning: .keychainAccess) == nil)
+        #expect(lines[0..<0].events(withMeaning: .appWork).isEmpty)
+    }
+}

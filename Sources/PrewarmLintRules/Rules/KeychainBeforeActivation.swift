@@ -52,7 +52,7 @@ public struct KeychainBeforeActivation: Rule {
     /// The findings of this rule in `session`.
     public func check(_ session: LaunchSession, in context: RuleContext) -> [Finding] {
         guard session.wasPrewarmed else { return [] }
-        let touches = session.eventsBeforeActivation.filter { $0.meaning == .keychainAccess || $0.meaning == .keychainFailure }
+        let touches = session.eventsBeforeActivation.events(withMeaning: .keychainAccess, .keychainFailure)
         guard let first = touches.first else { return [] }
         var evidence = [Finding.Evidence(first, label: "keychain access")]
         if let prewarm = session.evidence(.prewarmRequest, label: "prewarm request") { evidence.append(prewarm) }

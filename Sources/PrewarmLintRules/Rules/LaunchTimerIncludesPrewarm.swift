@@ -54,7 +54,7 @@ public struct LaunchTimerIncludesPrewarm: Rule {
         guard session.kind == .prewarmThenLaunch, let activation = session.milestone(.activation) else { return [] }
         let activationLine = session.evidence(.activation, label: "activation")
         // An end marker after activation whose start marker ran before it.
-        let start = session.eventsBeforeActivation.first { $0.meaning == .launchTimerStart }
+        let start = session.eventsBeforeActivation.firstEvent(withMeaning: .launchTimerStart)
         if let start, let end = session.events.first(where: {
             $0.meaning == .launchTimerEnd && $0.time.microsecondsSinceEpoch >= activation.time.microsecondsSinceEpoch
         }) {

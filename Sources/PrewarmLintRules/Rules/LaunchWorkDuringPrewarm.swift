@@ -61,9 +61,9 @@ public struct LaunchWorkDuringPrewarm: Rule {
     public func check(_ session: LaunchSession, in context: RuleContext) -> [Finding] {
         guard session.wasPrewarmed else { return [] }
         let before = session.eventsBeforeActivation
-        let work = before.first { $0.meaning == .appWork }
-        let callback = before.first { event in
-            event.meaning == .appLifecycle && Self.launchCallbacks.contains { event.text.contains($0) }
+        let work = before.firstEvent(withMeaning: .appWork)
+        let callback = before.events(withMeaning: .appLifecycle).first { event in
+            Self.launchCallbacks.contains { event.text.contains($0) }
         }
         guard let decisive = work ?? callback else { return [] }
         var evidence = [Finding.Evidence(decisive, label: work != nil ? "app work" : "launch callback")]

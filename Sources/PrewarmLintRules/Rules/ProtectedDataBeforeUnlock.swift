@@ -44,7 +44,7 @@ public struct ProtectedDataBeforeUnlock: Rule {
 
     /// The findings of this rule in `session`.
     public func check(_ session: LaunchSession, in context: RuleContext) -> [Finding] {
-        let failures = session.eventsBeforeActivation.filter { $0.meaning == .dataProtectionFailure }
+        let failures = session.eventsBeforeActivation.events(withMeaning: .dataProtectionFailure)
         guard let first = failures.first else { return [] }
         var evidence = [Finding.Evidence(first, label: "data protection error")]
         if let decided = session.decidedBy, let line = session.event(at: decided) { evidence.append(Finding.Evidence(line, label: "session kind")) }
