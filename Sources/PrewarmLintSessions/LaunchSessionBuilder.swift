@@ -78,7 +78,7 @@ public struct LaunchSessionBuilder: Sendable {
     }
 
     /// What a kept line counts against ``maximumKeptBytes``.
-    static func keptCost(of event: SessionEvent) -> Int { event.text.utf8.count + 128 }
+    @inline(__always) static func keptCost(of event: SessionEvent) -> Int { event.text.utf8.count + 128 }
 
     /// Takes one event; returns the sessions this event closed (usually none).
     public mutating func consume(_ classified: ClassifiedEvent) -> [LaunchSession] {
@@ -190,11 +190,13 @@ public struct LaunchSessionBuilder: Sendable {
     private mutating func close(_ key: String, _ session: LaunchSession) -> LaunchSession {
         open[key] = nil
         sequenceOf[key] = nil
-        terminated.remove(key)
-        endedByPendingExit.remove(key)
-        backgrounded[key] = nil
-        for event in session.events { keptBytes -= Self.keptCost(of: event) }
-        return finalize(session, droppedForBudget: budgetDrops.removeValue(forKey: key) ?? 0)
+        // (Each forgets its key only where it may hold it: a removal hashes the key even from an empty set.)
+        if !terminated.isEmpty { terminated.remove(key) }
+        if !endedByPendingExit.isEmpty { endedByPendingExit.remove(key) }
+        if !backgrounded.isEmpty { backgrounded[key] = nil }
+        for index in session.events.indices { keptBytes -= Self.keptCost(of: session.events[index]) }
+        let droppedForBudget = budgetDrops.isEmpty ? 0 : budgetDrops.removeValue(forKey: key) ?? 0
+        return finalize(session, droppedForBudget: droppedForBudget)
     }
 
     /// The app whose open session opened first; drops stale entries on the way.
@@ -253,6 +255,8 @@ public struct LaunchSessionBuilder: Sendable {
         let event = classified.event
         func mark(_ name: LaunchSession.Milestone.Name) {
             guard !session.hasMilestone(name) else { return }
+            // Room for a session's usual milestones at once, as for its lines.
+            if session.milestones.isEmpty { session.milestones.reserveCapacity(6) }
             session.milestones.append(LaunchSession.Milestone(name: name, time: event.timestamp, evidence: event.origin, detail: classified.detail))
         }
         switch meaning {
@@ -393,7 +397,15 @@ public struct LaunchSessionBuilder: Sendable {
 
     private func finalize(_ session: LaunchSession, droppedForBudget: Int) -> LaunchSession {
         var result = session
-        result.milestones.sort { ($0.time, $0.evidence.line) < ($1.time, $1.evidence.line) }
+        // Milestones mostly arrive in order: sorting them anyway copied the session's list (the caller's copy
+        // still holds it) and cost more than the rest of closing.
+        // (Their order: time, then line; `LogTimestamp` orders by the instant alone.)
+        func order(_ index: Int) -> (Int64, Int) {
+            (result.milestones[index].time.microsecondsSinceEpoch, result.milestones[index].evidence.line)
+        }
+        if result.milestones.indices.dropFirst().contains(where: { order($0) < order($0 - 1) }) {
+            result.milestones.sort { ($0.time, $0.evidence.line) < ($1.time, $1.evidence.line) }
+        }
         if result.kind == .unknown {
             result.incompleteEvidence.append("the log does not show how this process started")
         }
