@@ -1,4 +1,5 @@
 import Foundation
+import PrewarmLintModel
 
 /// An app as the log names it: by bundle identifier (daemon identities), by process name
 /// (securityd's and the kernel's client names, the app's own lines), and by pid — whichever the
@@ -30,26 +31,15 @@ public struct AppIdentity: Sendable, Hashable, CustomStringConvertible {
         var name = bundleID ?? processName ?? "?"
         guard let pid else { return name }
         // Written in place: interpolation cost 1,600 instructions, and every closed session's listing key is one.
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // room for "-" and Int.min's 19 digits
-        let digitCount = withUnsafeMutableBytes(of: &digits) { buffer in
-            var magnitude = pid.magnitude, count = 0
-            repeat {
-                buffer[23 - count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-                count += 1
-            } while magnitude > 0
-            if pid < 0 { buffer[23 - count] = UInt8(ascii: "-"); count += 1 }
-            return count
-        }
         return name.withUTF8 { utf8 in
-            String(unsafeUninitializedCapacity: utf8.count + digitCount + 2) { text in
-                _ = text.initialize(fromContentsOf: utf8)
-                text[utf8.count] = UInt8(ascii: "[")
-                withUnsafeBytes(of: &digits) { buffer in
-                    for index in 0..<digitCount { text[utf8.count + 1 + index] = buffer[24 - digitCount + index] }
+            DecimalText.withDigits(of: Int64(pid)) { digits in
+                String(unsafeUninitializedCapacity: utf8.count + digits.count + 2) { text in
+                    _ = text.initialize(fromContentsOf: utf8)
+                    text[utf8.count] = UInt8(ascii: "[")
+                    _ = UnsafeMutableBufferPointer(rebasing: text[(utf8.count + 1)...]).initialize(fromContentsOf: digits)
+                    text[utf8.count + 1 + digits.count] = UInt8(ascii: "]")
+                    return utf8.count + digits.count + 2
                 }
-                text[utf8.count + 1 + digitCount] = UInt8(ascii: "]")
-                return utf8.count + digitCount + 2
             }
         }
     }

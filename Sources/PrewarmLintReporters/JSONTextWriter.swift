@@ -85,7 +85,7 @@ public struct JSONTextWriter {
         if let value { Self.appendQuoted(value, to: &bytes) } else { append("null") }
     }
 
-    /// Writes a timestamp as ``LogTimestamp/iso8601`` does, or null, without making a `String`.
+    /// Writes a timestamp as `LogTimestamp.iso8601` does, or null, without making a `String`.
     public mutating func time(_ value: LogTimestamp?) {
         separate()
         guard let value else { return append("null") }
@@ -111,18 +111,7 @@ public struct JSONTextWriter {
 
     /// `value` in decimal, without making a `String`.
     private static func appendDecimal(_ value: Int64, to bytes: inout JSONBytes) {
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        var magnitude = value.magnitude
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: room for UInt64.max's 20 digits
-        var count = 0
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            repeat {
-                buffer[23 - count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-                count += 1
-            } while magnitude > 0
-            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[(24 - count)...]))
-        }
+        DecimalText.withDigits(of: value) { bytes.append(contentsOf: $0) }
     }
 
     /// Writes a number: integral values without a fraction, others with at most three decimals; null when not finite.
@@ -145,7 +134,7 @@ public struct JSONTextWriter {
     public mutating func field(_ name: String, _ value: String?) { key(name); string(value) }
     /// Writes a member with an integer (or null) value.
     public mutating func field<T: BinaryInteger>(_ name: String, _ value: T?) { key(name); integer(value) }
-    /// Writes a member with a timestamp (or null) value, as ``LogTimestamp/iso8601`` writes it.
+    /// Writes a member with a timestamp (or null) value, as `LogTimestamp.iso8601` writes it.
     public mutating func field(_ name: String, _ value: LogTimestamp?) { key(name); time(value) }
 
     @inline(__always)
