@@ -93,7 +93,8 @@ public struct Linter: Sendable {
     /// The findings of one session checked as it closes, before the report lists it: their ``Finding/sessionID`` is
     /// empty until the listing names the session (`LintRun` does, in the order every report uses).
     public func findings(inUnlisted session: LaunchSession) -> [Finding] {
-        findings(in: [session], ids: [""])
+        // (Checked where it is: wrapped in an array, the session was copied twice more.)
+        findings(of: session, id: "", apps: Set(configuration.apps))
     }
 
     /// Findings for `sessions` (whose ids are `ids`), ordered by session, then time of the decisive
@@ -101,35 +102,39 @@ public struct Linter: Sendable {
     public func findings(in sessions: [LaunchSession], ids: [String]) -> [Finding] {
         var result: [Finding] = []
         let apps = Set(configuration.apps)
-        for (session, id) in zip(sessions, ids) {
-            guard session.app.isSelected(by: apps) else { continue }
-            var ofSession: [Finding] = []
-            // One context per session, its rule's fields changed from rule to rule: a context per rule was a
-            // copy of the session each (every string and array of it retained, then released).
-            var context = RuleContext(session: session, sessionID: id, ruleID: "", severity: .info, options: [:])
-            for index in enabled.indices {
-                context.ruleID = enabled[index].id
-                context.severity = enabled[index].severity
-                context.options = enabled[index].options
-                var found = enabled[index].rule.check(session, in: context)
-                // (Most rules find nothing; appending nothing still reallocated the session's list.)
-                if found.isEmpty { continue }
-                if let forced = enabled[index].forced {
-                    for index in found.indices { found[index].severity = forced }
-                }
-                if configuration.severityPolicy != .asConfigured {
-                    for index in found.indices { found[index].severity = configuration.severityPolicy.apply(to: found[index].severity) }
-                }
-                ofSession += found
-            }
-            if ofSession.isEmpty { continue }
-            ofSession.sort { lhs, rhs in
-                let a = lhs.evidence.first?.time.microsecondsSinceEpoch ?? 0, b = rhs.evidence.first?.time.microsecondsSinceEpoch ?? 0
-                return a != b ? a < b : lhs.ruleID < rhs.ruleID
-            }
-            result += ofSession
+        for index in 0..<min(sessions.count, ids.count) {
+            result += findings(of: sessions[index], id: ids[index], apps: apps)
         }
         return result
+    }
+
+    /// The findings of one session, ordered by the time of the decisive line, then rule id.
+    private func findings(of session: LaunchSession, id: String, apps: Set<String>) -> [Finding] {
+        guard session.app.isSelected(by: apps) else { return [] }
+        var ofSession: [Finding] = []
+        // One context per session, its rule's fields changed from rule to rule: a context per rule was a
+        // copy of the session each (every string and array of it retained, then released).
+        var context = RuleContext(session: session, sessionID: id, ruleID: "", severity: .info, options: [:])
+        for index in enabled.indices {
+            context.ruleID = enabled[index].id
+            context.severity = enabled[index].severity
+            context.options = enabled[index].options
+            var found = enabled[index].rule.check(session, in: context)
+            // (Most rules find nothing; appending nothing still reallocated the session's list.)
+            if found.isEmpty { continue }
+            if let forced = enabled[index].forced {
+                for index in found.indices { found[index].severity = forced }
+            }
+            if configuration.severityPolicy != .asConfigured {
+                for index in found.indices { found[index].severity = configuration.severityPolicy.apply(to: found[index].severity) }
+            }
+            ofSession += found
+        }
+        ofSession.sort { lhs, rhs in
+            let a = lhs.evidence.first?.time.microsecondsSinceEpoch ?? 0, b = rhs.evidence.first?.time.microsecondsSinceEpoch ?? 0
+            return a != b ? a < b : lhs.ruleID < rhs.ruleID
+        }
+        return ofSession
     }
 }
 

@@ -253,7 +253,8 @@ public struct LaunchSessionBuilder: Sendable {
 
     private mutating func apply(_ classified: ClassifiedEvent, meaning: EventMeaning, to session: inout LaunchSession, key: String) {
         let event = classified.event
-        func mark(_ name: LaunchSession.Milestone.Name) {
+        // (The session is passed, not captured: a nested function capturing it copied the whole session twice a call.)
+        func mark(_ name: LaunchSession.Milestone.Name, in session: inout LaunchSession) {
             guard !session.hasMilestone(name) else { return }
             // Room for a session's usual milestones at once, as for its lines.
             if session.milestones.isEmpty { session.milestones.reserveCapacity(6) }
@@ -261,7 +262,7 @@ public struct LaunchSessionBuilder: Sendable {
         }
         switch meaning {
         case .prewarmRequest:
-            mark(.prewarmRequest)
+            mark(.prewarmRequest, in: &session)
             let certain = classified.facts.contains(.certainPrewarm)
             if !session.wasPrewarmedSoFar || (certain && session.confidence != .certain) {
                 session.kind = session.hasMilestone(.activation) ? .prewarmThenLaunch : .prewarmOutcomeUnknown
@@ -269,7 +270,7 @@ public struct LaunchSessionBuilder: Sendable {
                 session.decidedBy = event.origin
             }
         case .tap:
-            mark(.tap)
+            mark(.tap, in: &session)
             // An icon tap naming the app, and nothing else: a cold launch, likely.
             if session.kind == .unknown && !session.hasMilestone(.processStart) {
                 session.kind = .coldLaunch
@@ -279,21 +280,21 @@ public struct LaunchSessionBuilder: Sendable {
         case .userLaunchRequest:
             claimTap(for: &session, at: event.timestamp, key: key)
             pendingTap = nil  // a tap belongs to the launch that follows it, or to none
-            mark(.launchRequest)
+            mark(.launchRequest, in: &session)
             if session.kind == .unknown && !session.hasMilestone(.processStart) {
                 session.kind = .coldLaunch
                 session.confidence = .certain
                 session.decidedBy = event.origin
             }
         case .backgroundLaunchRequest:
-            mark(.launchRequest)
+            mark(.launchRequest, in: &session)
             if session.kind == .unknown {
                 session.kind = .backgroundLaunch
                 session.confidence = .certain
                 session.decidedBy = event.origin
             }
         case .debuggerLaunchRequest:
-            mark(.launchRequest)
+            mark(.launchRequest, in: &session)
             if session.kind == .unknown || (session.kind == .coldLaunch && session.confidence != .certain) {
                 session.kind = .debuggerLaunch
                 session.confidence = .certain
@@ -308,16 +309,16 @@ public struct LaunchSessionBuilder: Sendable {
                 session.decidedBy = event.origin
             }
         case .launchRequest:
-            mark(.launchRequest)
+            mark(.launchRequest, in: &session)
         case .stateChange:
             if classified.facts.contains(.wentToBackground), !session.hasMilestone(.activation),
                !session.hasMilestone(.launchRequest), !session.hasMilestone(.prewarmRequest), backgrounded[key] == nil {
                 backgrounded[key] = event.origin
             }
         case .processStart:
-            mark(.processStart)
+            mark(.processStart, in: &session)
         case .suspension:
-            if !session.hasMilestone(.activation) { mark(.suspended) }
+            if !session.hasMilestone(.activation) { mark(.suspended, in: &session) }
         case .activation:
             // A process already there (prewarmed, suspended) is activated by the tap the user made; an activation
             // of a process already active (a resume within the session) takes the tap too, so it is never left
@@ -327,28 +328,28 @@ public struct LaunchSessionBuilder: Sendable {
             }
             pendingTap = nil
             if !session.hasMilestone(.activation) {
-                mark(.activation)
+                mark(.activation, in: &session)
                 resolveKindAtActivation(&session, key: key)
             }
-            if classified.facts.contains(.activeInForeground) { mark(.active) }
+            if classified.facts.contains(.activeInForeground) { mark(.active, in: &session) }
         case .termination, .pendingExit:
-            mark(.termination)
+            mark(.termination, in: &session)
             terminated.insert(key)
             if meaning == .pendingExit { endedByPendingExit.insert(key) }
             if session.kind == .prewarmOutcomeUnknown { session.kind = .prewarmUnused }
         case .watchdog:
             // The watchdog's explanation is the exit reason; the exit lines that follow add nothing.
-            mark(.termination)
+            mark(.termination, in: &session)
             terminated.insert(key)
             if session.kind == .prewarmOutcomeUnknown { session.kind = .prewarmUnused }
         case .appLifecycle:
             if !session.hasMilestone(.activation) { session.callbacksBeforeActivation.append(event.origin) }
         case .firstFrame:
-            mark(.firstFrame)
+            mark(.firstFrame, in: &session)
         case .firstScreen:
-            mark(.firstScreen)
+            mark(.firstScreen, in: &session)
         case .launchComplete:
-            mark(.launchComplete)
+            mark(.launchComplete, in: &session)
         default:
             break
         }
