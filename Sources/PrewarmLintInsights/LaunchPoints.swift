@@ -66,13 +66,13 @@ public enum LaunchPoints {
             if event.meaning == .appLifecycle {
                 if event.detail == "UIApplicationMain" {
                     add(LaunchPoint(name: "main", time: event.time, evidence: event.origin))
-                } else if event.detail == "didFinishLaunching" || event.text.contains("didFinishLaunching") {
+                } else if event.detail == "didFinishLaunching" || event.text.containsUTF8("didFinishLaunching") {
                     add(LaunchPoint(name: "did-finish-launching", time: event.time, evidence: event.origin))
                 }
             }
             if let name = event.pointName, let marker = markers.first(where: { $0.name == name }) {
                 var reported: Double?
-                if marker.carriesElapsed, let range = event.text.range(of: marker.text),
+                if marker.carriesElapsed, let range = event.text.rangeOfUTF8(marker.text),
                    let microseconds = ReportedDuration.microseconds(in: String(event.text[range.upperBound...])) {
                     reported = Double(microseconds) / 1000
                 }

@@ -322,3 +322,31 @@ struct IdentityTests {
         #expect(kill.meaning == .termination)
     }
 }
+
+@Suite("byte search in strings")
+struct UTF8SearchTests {
+    @Test("containsUTF8 and rangeOfUTF8 find what a plain byte search finds, and what contains finds in ASCII text")
+    func againstReferences() {
+        var generator = SystemRandomNumberGenerator()
+        let pieces = ["a", "b", "ab", "applicationState", "=2", " ", "\"", "é", "🚀", "didFinishLaunching", "\u{301}"]
+        func random(_ count: Int, from alphabet: [String]) -> String {
+            (0..<count).map { _ in alphabet.randomElement(using: &generator)! }.joined()
+        }
+        for round in 0..<3_000 {
+            let ascii = round % 2 == 0
+            let alphabet = ascii ? pieces.filter { $0.utf8.allSatisfy { $0 < 0x80 } } : pieces
+            let text = random(Int.random(in: 0...12, using: &generator), from: alphabet)
+            let needle = random(Int.random(in: 1...3, using: &generator), from: alphabet.filter { $0 != "\u{301}" })
+            let bytes = Array(text.utf8), wanted = Array(needle.utf8)
+            let offset = bytes.count >= wanted.count
+                ? (0...(bytes.count - wanted.count)).first { Array(bytes[$0..<($0 + wanted.count)]) == wanted } : nil
+            #expect(text.containsUTF8(needle) == (offset != nil), "\(text.debugDescription) \(needle.debugDescription)")
+            let range = text.rangeOfUTF8(needle)
+            #expect(range.map { text.utf8.distance(from: text.utf8.startIndex, to: $0.lowerBound) } == offset)
+            if let range { #expect(String(text[range]) == needle) }
+            if ascii { #expect(text.containsUTF8(needle) == text.contains(needle)) }
+        }
+        #expect("".containsUTF8("a") == false)
+        #expect("abc".rangeOfUTF8("c").map { String("abc"[$0.upperBound...]) } == "")
+    }
+}

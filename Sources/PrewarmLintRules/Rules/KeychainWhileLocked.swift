@@ -77,11 +77,11 @@ public struct KeychainWhileLocked: Rule {
         // A crash report of this process says what the keychain's condition was when it was written.
         let lockState = session.events(withMeaning: .deviceLockState).first
         if let lockState {
-            if lockState.text.contains("\"wasUnlockedSinceBoot\" : 0") {
+            if lockState.text.containsUTF8("\"wasUnlockedSinceBoot\" : 0") {
                 message += "; this process's crash report says the device had not been unlocked since boot (wasUnlockedSinceBoot 0)"
-            } else if lockState.text.contains("\"isLocked\" : 1") {
+            } else if lockState.text.containsUTF8("\"isLocked\" : 1") {
                 message += "; this process's crash report says the device was locked when it was written (isLocked 1)"
-            } else if lockState.text.contains("\"isLocked\" : 0") {
+            } else if lockState.text.containsUTF8("\"isLocked\" : 0") {
                 message += "; this process's crash report, written later, says the device was unlocked by then (isLocked 0)"
             }
         }

@@ -93,7 +93,7 @@ public struct LaunchWatchdog: Rule {
     private func notEnforced(_ session: LaunchSession, in context: RuleContext) -> [Finding] {
         let lines = session.events(withMeaning: .watchdogNotEnforced)
         guard let first = lines.first else { return [] }
-        let violated = lines.first { $0.text.contains("Provision violated for watchdog") }
+        let violated = lines.first { $0.text.containsUTF8("Provision violated for watchdog") }
         let watchdog = violated.flatMap { Self.word(after: "Provision violated for watchdog ", in: $0.text) }
             ?? Self.word(after: "name: ", in: first.text) ?? "launch"
         var message = "\(watchdog) watchdog budget exceeded \(session.kindPhrase), but the process was not killed"
@@ -108,14 +108,14 @@ public struct LaunchWatchdog: Rule {
 
     /// The token after `marker` (`name: process-launch>` → `process-launch`).
     static func word(after marker: String, in text: String) -> String? {
-        guard let range = text.range(of: marker) else { return nil }
+        guard let range = text.rangeOfUTF8(marker) else { return nil }
         let value = text[range.upperBound...].prefix { !" ;:>\"".contains($0) }
         return value.isEmpty ? nil : String(value)
     }
 
     /// `WatchdogVisibility: Background` → `Background`.
     static func value(of key: String, in text: String) -> String? {
-        guard let range = text.range(of: key + ": ") else { return nil }
+        guard let range = text.rangeOfUTF8(key + ": ") else { return nil }
         let rest = text[range.upperBound...]
         let value = rest.prefix { $0.isLetter }
         return value.isEmpty ? nil : String(value)

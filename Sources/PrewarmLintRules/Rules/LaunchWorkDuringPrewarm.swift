@@ -63,7 +63,7 @@ public struct LaunchWorkDuringPrewarm: Rule {
         let before = session.eventsBeforeActivation
         let work = before.firstEvent(withMeaning: .appWork)
         let callback = before.events(withMeaning: .appLifecycle).first { event in
-            Self.launchCallbacks.contains { event.text.contains($0) }
+            Self.launchCallbacks.contains { event.text.containsUTF8($0) }
         }
         guard let decisive = work ?? callback else { return [] }
         var evidence = [Finding.Evidence(decisive, label: work != nil ? "app work" : "launch callback")]

@@ -74,8 +74,8 @@ public enum ApplicationStateText {
     /// Whether the line reports `applicationState` (or `UIApplicationState`) as background:
     /// `applicationState=2`, `applicationState: background`, `.background`, `UIApplicationStateBackground`.
     public static func readsBackground(_ text: String) -> Bool {
-        if text.contains("UIApplicationStateBackground") { return true }
-        guard let range = text.range(of: "applicationState") ?? text.range(of: "UIApplicationState") else { return false }
+        if text.containsUTF8("UIApplicationStateBackground") { return true }
+        guard let range = text.rangeOfUTF8("applicationState") ?? text.rangeOfUTF8("UIApplicationState") else { return false }
         // The first state word after the key decides: `=2`, `: background`, `… session: background`.
         let words = text[range.upperBound...].split { !$0.isLetter && !$0.isNumber }
         for word in words.prefix(12) {
