@@ -24,6 +24,20 @@ struct FormatSnifferTests {
         #expect(sniffed == format)
     }
 
+    @Test("MetricKit by its keys, wherever in the sample; not by the same words quoted inside a string")
+    func metricKitKeys() {
+        func sniff(_ text: String) -> LogFormat? { Array(text.utf8).withUnsafeBytes { FormatSniffer.sniff($0, isComplete: true) } }
+        // The key after a long stretch of other quoted keys and values (a call-stack tree first, as payloads have).
+        let frames = (0..<400).map { #"{"binaryName":"Ledger","offsetIntoBinaryTextSegment":\#($0),"sampleCount":1}"# }.joined(separator: ",")
+        for key in ["diagnosticMetaData", "crashDiagnostics", "timeStampBegin", "applicationLaunchMetrics", "hangDiagnostics"] {
+            #expect(sniff(#"{"callStacks":[\#(frames)],"\#(key)":{"appVersion":"3.1.0"}}"#) == .metricKit, "\(key)")
+            // The same words as text in a message: escaped quotes, so no key (also where the string ends with the word,
+            // so that only the escaped opening quote tells).
+            #expect(sniff(#"[{"note":"saw \"\#(key)\" in a payload","frames":[\#(frames)]}]"#) != .metricKit, "\(key) quoted")
+            #expect(sniff(#"[{"note":"it ends with \"\#(key)","frames":[\#(frames)]}]"#) != .metricKit, "\(key) quoted last")
+        }
+    }
+
     @Test("text that is no log is not sniffed as one")
     func rejects() {
         for text in ["", "hello world\nthis is prose\n", "Exception Type:  EXC_CRASH (SIGKILL)\n", "\u{0}\u{1}\u{2}binary", "{\"name\":\"not a log\"}\n",
