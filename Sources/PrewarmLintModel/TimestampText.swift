@@ -57,10 +57,7 @@ public struct TimestampText: Sendable, Hashable, CustomStringConvertible {
     /// The text.
     public var string: String {
         if let spilled { return spilled }
-        var words = self.words
-        return withUnsafeBytes(of: &words) { storage in
-            String(decoding: storage.bindMemory(to: UInt8.self).prefix(count), as: UTF8.self)
-        }
+        return withUTF8 { String(decoding: $0, as: UTF8.self) }
     }
 
     /// The text as written.

@@ -73,7 +73,7 @@ public struct JSONTextWriter {
 
     /// Writes a member's key; its value comes next.
     public mutating func key(_ name: String) {
-        if needsComma { bytes.append(UInt8(ascii: ",")) }
+        separate()
         Self.appendQuoted(name, to: &bytes)
         bytes.append(UInt8(ascii: ":"))
         needsComma = false
