@@ -58,6 +58,8 @@ public struct LintRun: Sendable {
         var configured = SessionPipeline(reader: InputReader(options: options), signatures: linter.configuration.signatureTable(),
                                          maximumOpenSessions: maximumOpenSessions)
         configured.jobs = jobs
+        // Inputs read separately, as many at once as there are jobs, fill the cores with a thread each: none reads ahead.
+        if separately && inputs.count >= jobs { configured.readAheadMinimumBytes = .max }
         // Inputs that turn out to be separate captures are read again one by one: the merged reading stops there.
         configured.stopsAtSeparateCaptures = true
         let pipeline = configured

@@ -179,7 +179,7 @@ public struct SessionPipeline: Sendable {
         var stoppable = self
         stoppable.reader.options.interruption = stop
         let pipeline = stoppable
-        let queues = inputs.map { _ in EventBatchQueue(capacity: 4) }
+        let queues = inputs.map { _ in BatchQueue<[LogEvent]>(capacity: 4) }
         let outcomes = inputs.map { _ in InputOutcome() }
         for (index, input) in inputs.enumerated() {
             let queue = queues[index], outcome = outcomes[index]
@@ -266,6 +266,9 @@ public struct SessionPipeline: Sendable {
     /// One input, streamed through a ``SessionStream``.
     private func runStreaming(_ input: DiscoveredInput, onDiagnostic: (ReaderDiagnostic) -> Void,
                               onSession: (LaunchSession) -> LaunchSession?) -> Result {
+        if jobs > 1, Self.isRegularFile(input.input, ofAtLeast: readAheadMinimumBytes) {
+            return runReadingAhead(input, onDiagnostic: onDiagnostic, onSession: onSession)
+        }
         var result = Result()
         var stream = SessionStream(inputName: input.input.name, signatures: signatures, maximumOpenSessions: maximumOpenSessions,
                                    maximumRememberedPIDs: maximumRememberedPIDs)
@@ -288,6 +291,118 @@ public struct SessionPipeline: Sendable {
         result.summaries = [summary]
         result.sessionsClosedEarly = stream.closedEarly
         result.decisions = stream.decisions
+        Self.sortSessions(&result.sessions)
+        return result
+    }
+
+    /// With more than one of ``jobs``, a single input of at least this many bytes (a regular file) is read and
+    /// classified on a thread of its own, a few batches ahead of this thread, which builds and hands on its
+    /// sessions (``run(_:onDiagnostic:onSession:)``): the two stages overlap on two cores. The result, and the order
+    /// in which `onSession` and `onDiagnostic` see sessions and diagnostics, are the same as on one thread.
+    /// Standard input and pipes are read on the calling thread, so that their diagnostics are seen as they come.
+    public var readAheadMinimumBytes = 1 << 20
+
+    /// Whether `input` is a regular file of at least `minimum` bytes (a `.gz` counts compressed).
+    static func isRegularFile(_ input: LogInput, ofAtLeast minimum: Int) -> Bool {
+        guard case .file(let path) = input else { return false }
+        var status = stat()
+        guard stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return false }
+        return Int(status.st_size) >= minimum
+    }
+
+    /// What a single input's read-ahead thread hands over at a time: classified events in input order, and the
+    /// reader's diagnostics, each with the number of events of the batch that came before it.
+    private struct ReadAheadBatch: Sendable {
+        var events: [ClassifiedEvent] = []
+        var diagnostics: [(eventsBefore: Int, diagnostic: ReaderDiagnostic)] = []
+    }
+
+    /// The message bytes past which a read-ahead batch is handed over before it holds ``batchSize`` events.
+    static let readAheadBatchBytes = 1 << 20
+
+    /// What the read-ahead thread knows at the end of its input, written before it ends its queue.
+    private final class ReadAheadOutcome: @unchecked Sendable {
+        var summary: InputSummary?
+        var decisions: [PrewarmDecision] = []
+        var diagnostics: [ReaderDiagnostic] = []
+    }
+
+    /// ``runStreaming(_:onDiagnostic:onSession:)`` on two threads: a thread of its own reads the input and classifies
+    /// its events (the record filter follows the classifier there, line by line, as on one thread); this thread puts
+    /// them in time order, builds the sessions, hands them to `onSession`, and the diagnostics to `onDiagnostic`, in
+    /// the order they came. The stages meet only in a queue of a few batches, so memory stays bounded, and the
+    /// builder sees the events in the same order as on one thread: the same sessions, in the same order.
+    private func runReadingAhead(_ input: DiscoveredInput, onDiagnostic: (ReaderDiagnostic) -> Void,
+                                 onSession: (LaunchSession) -> LaunchSession?) -> Result {
+        let queue = BatchQueue<ReadAheadBatch>(capacity: 4)
+        let outcome = ReadAheadOutcome()
+        let pipeline = self
+        let thread = Thread {
+            var classifier = InputClassifier(inputName: input.input.name, signatures: pipeline.signatures,
+                                             maximumRememberedPIDs: pipeline.maximumRememberedPIDs)
+            let filter = pipeline.filtersRecords ? classifier.recordFilter : nil
+            var batch = ReadAheadBatch()
+            batch.events.reserveCapacity(Self.batchSize)
+            // Messages may be long (up to the message limit): a batch is also handed over once its messages hold
+            // ``readAheadBatchBytes``, so that the queue's memory is bounded in bytes, not only in events.
+            var batchBytes = 0
+            let summary = pipeline.reader.read(input.input, foundInDirectory: input.foundInDirectory, recordFilter: filter) { output in
+                switch output {
+                case .event(let event):
+                    guard let classified = classifier.classify(event) else { return }
+                    batchBytes += classified.event.message.utf8.count
+                    batch.events.append(classified)
+                    guard batch.events.count == Self.batchSize || batchBytes >= Self.readAheadBatchBytes else { return }
+                case .diagnostic(let diagnostic):
+                    batch.diagnostics.append((batch.events.count, diagnostic))
+                    guard batch.diagnostics.count == Self.batchSize else { return }
+                }
+                queue.push(batch)
+                batch = ReadAheadBatch()
+                batch.events.reserveCapacity(Self.batchSize)
+                batchBytes = 0
+            }
+            if !batch.events.isEmpty || !batch.diagnostics.isEmpty { queue.push(batch) }
+            outcome.summary = summary
+            outcome.decisions = classifier.decisions
+            outcome.diagnostics = classifier.finish()
+            queue.push(nil)
+        }
+        thread.start()
+
+        var window = ReorderWindow<ClassifiedEvent>(size: Self.reorderWindow)
+        var builder = LaunchSessionBuilder(maximumOpenSessions: maximumOpenSessions)
+        var sessions: [LaunchSession] = []
+        var diagnostics = DiagnosticSample()
+        // Handed over in place, as in `SessionStream`.
+        func release(_ events: UnsafeBufferPointer<ClassifiedEvent>) {
+            for index in events.indices { sessions += builder.consume(events.baseAddress.unsafelyUnwrapped[index]).compactMap(onSession) }
+        }
+        while var batch = queue.pop() {
+            // Reversed, so that each event is moved out by `popLast()`, not copied (a copy retains each of its strings).
+            batch.events.reverse()
+            var taken = 0
+            for (eventsBefore, diagnostic) in batch.diagnostics {
+                while taken < eventsBefore {
+                    window.insert(batch.events.removeLast(), release: release)
+                    taken += 1
+                }
+                diagnostics.add(diagnostic)
+                onDiagnostic(diagnostic)
+            }
+            while let event = batch.events.popLast() { window.insert(event, release: release) }
+        }
+        // The queue has ended: the thread has written its outcome.
+        window.drain(release)
+        sessions += builder.finish().compactMap(onSession)
+        let endDiagnostics = outcome.diagnostics + [builder.keptBytesDiagnostic(input: input.input.name)].compactMap { $0 }
+        for diagnostic in endDiagnostics { onDiagnostic(diagnostic) }
+        var result = Result()
+        result.sessions = sessions
+        result.diagnostics = diagnostics.diagnostics + endDiagnostics
+        result.summaries = [outcome.summary!]
+        result.sessionsClosedEarly = builder.closedEarly
+        result.decisions = outcome.decisions
         Self.sortSessions(&result.sessions)
         return result
     }
@@ -412,30 +527,5 @@ private struct MergedSessionBuilder {
             onDiagnostic(diagnostic)
             result.diagnostics.append(diagnostic)
         }
-    }
-}
-
-/// A bounded queue of event batches between one reading thread and the merge: the reader waits while it
-/// is full, the merge while it is empty; `nil` ends it. Two semaphores and a lock, as in any textbook.
-private final class EventBatchQueue: Sendable {
-    private let spaces: DispatchSemaphore
-    private let items = DispatchSemaphore(value: 0)
-    private let batches = Mutex<[[LogEvent]?]>([])
-
-    init(capacity: Int) {
-        spaces = DispatchSemaphore(value: capacity)
-    }
-
-    func push(_ batch: [LogEvent]?) {
-        spaces.wait()
-        batches.withLock { $0.append(batch) }
-        items.signal()
-    }
-
-    func pop() -> [LogEvent]? {
-        items.wait()
-        let batch = batches.withLock { $0.removeFirst() }
-        spaces.signal()
-        return batch
     }
 }

@@ -7,7 +7,7 @@ struct ReadingOptions: ParsableArguments {
     @Argument(help: ArgumentHelp("Log files, directories (read recursively) or - for standard input.", valueName: "path"), completion: .file())
     var paths: [String] = []
 
-    @Option(name: .long, help: ArgumentHelp("Threads (default: every core): inputs read at once with --separately, and writers of the JSON report; the output is the same for any value. Merged inputs (up to 32) are always read together, a thread each.", valueName: "n"))
+    @Option(name: .long, help: ArgumentHelp("Threads (default: every core): inputs read at once with --separately; a single file of 1 MiB or more read and classified on one thread while its sessions are built on another; writers of the JSON report. The output is the same for any value. Merged inputs (up to 32) are always read together, a thread each.", valueName: "n"))
     var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
     @OptionGroup var input: InputOptions
