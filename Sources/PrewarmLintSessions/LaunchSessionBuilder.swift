@@ -80,6 +80,9 @@ public struct LaunchSessionBuilder: Sendable {
     /// What a kept line counts against ``maximumKeptBytes``.
     @inline(__always) static func keptCost(of event: SessionEvent) -> Int { event.text.utf8.count + 128 }
 
+    /// What fills an open session's slot while the session is out of it, being changed.
+    private static let vacant = LaunchSession(app: AppIdentity(processName: "", pid: nil))
+
     /// Takes one event; returns the sessions this event closed (usually none).
     public mutating func consume(_ classified: ClassifiedEvent) -> [LaunchSession] {
         if classified.meaning == .tap, classified.subject == nil {
@@ -89,12 +92,16 @@ public struct LaunchSessionBuilder: Sendable {
         guard let meaning = classified.meaning, let subject = classified.subject, let key = subject.bundleID ?? subject.processName
         else { return [] }
         var closed: [LaunchSession] = []
-        // The app's session is taken out of the dictionary while it changes and put back once: its arrays
-        // stay uniquely referenced and grow in place (a copy left in the dictionary made every appended
-        // line copy the session's whole list), the session itself is never copied (its strings and arrays
-        // retained and released), and the key is hashed twice per line, not six times.
+        // The app's session is swapped out of its slot while it changes, a vacant session left there, and swapped
+        // back: its arrays stay uniquely referenced and grow in place (a copy left in the dictionary made every
+        // appended line copy the session's whole list), the session itself is never copied (its strings and arrays
+        // retained and released), and the key is hashed once per line. Taking it out and putting it back
+        // (`removeValue`, then a store) hashed it twice and moved the session through two tables' worth of calls.
+        // The slot's index stays valid while nothing is added to or removed from `open`, which only `close` does.
         // (Only an open session can be terminated: `close` forgets both.)
-        if var current = open.removeValue(forKey: key) {
+        if let slot = open.index(forKey: key) {
+            var current = Self.vacant
+            swap(&current, &open.values[slot])
             let isTerminated = terminated.contains(key)
             if !startsNewProcess(classified, meaning: meaning, subject: subject, after: current, terminated: isTerminated) {
                 if isTerminated {
@@ -110,7 +117,7 @@ public struct LaunchSessionBuilder: Sendable {
                 } else {
                     update(&current, with: classified, meaning: meaning, subject: subject, key: key)
                 }
-                open[key] = current
+                swap(&current, &open.values[slot])
                 return closed
             }
             // The next process shows this one ended. Its exit line matters only where the end decides the
@@ -237,7 +244,7 @@ public struct LaunchSessionBuilder: Sendable {
         keptBytes += cost
         // Room for a few lines at once: growing one line at a time reallocated on each of a short session's lines.
         if session.events.isEmpty { session.events.reserveCapacity(8) }
-        session.events.append(kept)
+        session.events.append(consume kept)
     }
 
     private func opensSession(_ meaning: EventMeaning) -> Bool {
