@@ -103,19 +103,23 @@ struct InputClassifier: Sendable {
     mutating func classify(_ event: LogEvent) -> ClassifiedEvent? {
         let classified = classifier.classifyIfMeaningful(event)
         recordFilter.follow(classifier.directory)
+        // What is asked of the classified event, read in place: optional chaining on it (`classified?.subject`) copied
+        // the whole event, its strings retained and released, for every line kept.
+        let isKept = classified.map { _ in true } ?? false
+        let namesNoApp = classified.map { $0.subject == nil } ?? true
         if let reason = classifier.lastDecision,
            decisions.count < Self.maximumDecisions {
-            decisions.append(PrewarmDecision(reason: reason, app: classified?.subject?.bundleID, time: event.timestamp,
+            decisions.append(PrewarmDecision(reason: reason, app: classified.flatMap { $0.subject?.bundleID }, time: event.timestamp,
                                              evidence: event.origin, text: SessionEvent.keptText(event.message)))
         }
         // Redacted: a launch line that names no app but `<private>` (`Icon tapped: <private>`, `app<<private>>`),
         // kept (a tap, claimed by time) or not; a line naming an app nested in another process (an extension's
         // state) is about that process, not redacted.
-        if classifier.lastMeaning != nil, classified?.subject == nil, Self.mentionsPrivate(event.message),
-           classified != nil || AppIdentityParser.firstMention(in: event.message) == nil {
+        if classifier.lastMeaning != nil, namesNoApp, Self.mentionsPrivate(event.message),
+           isKept || AppIdentityParser.firstMention(in: event.message) == nil {
             if redactedFirst == nil { redactedFirst = event.origin }
             redactedCount += 1
-        } else if classified == nil, let meaning = classifier.lastMeaning, meaning.isHazardEvidence {
+        } else if !isKept, let meaning = classifier.lastMeaning, meaning.isHazardEvidence {
             if unattributedFirst == nil { unattributedFirst = event.origin }
             unattributedCount[meaning, default: 0] += 1
         }

@@ -85,14 +85,16 @@ public struct EventClassifier: Sendable {
             return nil
         }
         // A process not known as an app can only matter through a line that names its app.
-        let analysis = analyze(event, known: known, namingOnlyForOther: true)
+        var analysis = analyze(event, known: known, namingOnlyForOther: true)
         lastMeaning = analysis.meaning
         lastSignatureID = analysis.signatureID
         lastDecision = analysis.decision
         // A tap that names no app (iOS 26's `SBIconView touches began`) is kept: the launch that follows claims it.
-        guard analysis.meaning != nil, analysis.subject != nil || analysis.meaning == .tap else { return nil }
-        return ClassifiedEvent(event: event, role: analysis.role, meaning: analysis.meaning, signatureID: analysis.signatureID,
-                               subject: analysis.subject, detail: analysis.detail, pointName: analysis.pointName, facts: analysis.facts)
+        guard let meaning = analysis.meaning, analysis.hasSubject || meaning == .tap else { return nil }
+        // The analysis's strings are moved into the event, not copied (retained here and released with the analysis).
+        return ClassifiedEvent(event: event, role: analysis.role, meaning: meaning, signatureID: analysis.signatureID.take(),
+                               subject: analysis.subject.take(), detail: analysis.detail.take(), pointName: analysis.pointName.take(),
+                               facts: analysis.facts)
     }
 
     /// Classifies any event: its role always, a meaning and an app when a template matches.
@@ -112,6 +114,12 @@ public struct EventClassifier: Sendable {
         var pointName: String?
         var facts: SignatureFacts = []
         var decision: PrewarmDecisionReason?
+
+        /// Whether it names an app, asked in place (`subject != nil` from outside copied the identity).
+        var hasSubject: Bool {
+            if case .some = subject { return true }
+            return false
+        }
     }
 
     private mutating func analyze(_ event: LogEvent, known: ProcessRole?, namingOnlyForOther: Bool = false) -> Analysis {
