@@ -40,6 +40,47 @@ struct EventReporterTests {
 /// `JSONTextWriter` writes bytes; what it writes must be what the `String` rendering writes, and JSON.
 @Suite("JSON text writer")
 struct JSONTextWriterTests {
+    /// Keys written as literals take the `StaticString` forms of `key` and `field`; a `String` variable takes the
+    /// `String` forms. Both must write the same text, escapes included: literals of one character (held as a scalar,
+    /// not a pointer), shorter than a word, of a word, longer, and with a byte to escape in either word.
+    static let literalKeys: [(StaticString, String)] = [
+        ("x", "x"), ("\"", "\""), ("é", "é"), ("\t", "\t"), ("id", "id"), ("a\"b", "a\"b"), ("bundleID", "bundleID"),
+        ("back\\sl", "back\\sl"), ("callbacksBeforeActivation", "callbacksBeforeActivation"), ("1234567\n", "1234567\n"),
+        ("12345678\u{1}", "12345678\u{1}"), ("Grüße 日本語", "Grüße 日本語"), ("", ""), ("seventeen chars!!", "seventeen chars!!"),
+        ("fifteen chars \"", "fifteen chars \""),
+    ]
+
+    @Test("keys as literals and as strings: the same text, escaped where they must be")
+    func literalAndStringKeys() throws {
+        var literal = JSONTextWriter(), dynamic = JSONTextWriter()
+        literal.beginObject()
+        dynamic.beginObject()
+        for (index, (key, text)) in Self.literalKeys.enumerated() {
+            switch index % 4 {
+            case 0:
+                literal.key(key)
+                literal.integer(index)
+                dynamic.key(text)
+                dynamic.integer(index)
+            case 1:
+                literal.field(key, "v\(index)")
+                dynamic.field(text, "v\(index)")
+            case 2:
+                literal.field(key, index)
+                dynamic.field(text, index)
+            default:
+                literal.field(key, nil as LogTimestamp?)
+                dynamic.field(text, nil as LogTimestamp?)
+            }
+        }
+        literal.endObject()
+        dynamic.endObject()
+        #expect(literal.text == dynamic.text)
+        #expect(literal.text.hasPrefix(#"{"x":0,"\"":"v1","é":2,"\t":null,"id":4,"a\"b":"v5""#))
+        let decoded = try JSONSerialization.jsonObject(with: Data(literal.text.utf8)) as? [String: Any]
+        #expect(decoded?.count == Self.literalKeys.count)
+    }
+
     @Test("strings: every control character, quotes, backslashes, non-ASCII and emoji, the same as the String rendering")
     func strings() throws {
         var samples = (0..<0x20).map { String(UnicodeScalar(UInt8($0))) + "x" }
