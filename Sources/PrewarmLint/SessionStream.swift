@@ -105,7 +105,8 @@ struct InputClassifier: Sendable {
         recordFilter.follow(classifier.directory)
         // What is asked of the classified event, read in place: optional chaining on it (`classified?.subject`) copied
         // the whole event, its strings retained and released, for every line kept.
-        let isKept = classified.map { _ in true } ?? false
+        let isKept: Bool
+        if case .some = classified { isKept = true } else { isKept = false }
         let namesNoApp = classified.map { $0.subject == nil } ?? true
         if let reason = classifier.lastDecision,
            decisions.count < Self.maximumDecisions {

@@ -94,7 +94,7 @@ public struct JSONTextWriter {
         }
         let raw = UnsafeRawBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
         if Self.isClean(raw) {
-            bytes.appendKey(raw)
+            bytes.appendQuoted(raw, asKey: true)
         } else {
             Self.appendQuoted(name.description, to: &bytes)
             bytes.append(UInt8(ascii: ":"))
@@ -342,25 +342,16 @@ struct JSONBytes {
         storage.count += bytes.count
     }
 
-    /// `"`, `bytes` as they are, `"`.
+    /// `"`, `bytes` as they are, `"`; and `:` after them for a member's key (one reservation for all).
     @inline(__always)
-    mutating func appendQuoted(_ bytes: UnsafeRawBufferPointer) {
-        let out = reserve(bytes.count + 2)
+    mutating func appendQuoted(_ bytes: UnsafeRawBufferPointer, asKey: Bool = false) {
+        let length = bytes.count + (asKey ? 3 : 2)
+        let out = reserve(length)
         out.storeBytes(of: UInt8(ascii: "\""), as: UInt8.self)
         if let source = bytes.baseAddress { (out + 1).copyMemory(from: source, byteCount: bytes.count) }
         (out + 1 + bytes.count).storeBytes(of: UInt8(ascii: "\""), as: UInt8.self)
-        storage.count += bytes.count + 2
-    }
-
-    /// `"`, `bytes` as they are, `":`: a member's key.
-    @inline(__always)
-    mutating func appendKey(_ bytes: UnsafeRawBufferPointer) {
-        let out = reserve(bytes.count + 3)
-        out.storeBytes(of: UInt8(ascii: "\""), as: UInt8.self)
-        if let source = bytes.baseAddress { (out + 1).copyMemory(from: source, byteCount: bytes.count) }
-        (out + 1 + bytes.count).storeBytes(of: UInt8(ascii: "\""), as: UInt8.self)
-        (out + 2 + bytes.count).storeBytes(of: UInt8(ascii: ":"), as: UInt8.self)
-        storage.count += bytes.count + 3
+        if asKey { (out + 2 + bytes.count).storeBytes(of: UInt8(ascii: ":"), as: UInt8.self) }
+        storage.count += length
     }
 
     /// Forgets the bytes, keeping the room.

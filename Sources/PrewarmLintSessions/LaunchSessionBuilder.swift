@@ -95,9 +95,9 @@ public struct LaunchSessionBuilder: Sendable {
         // The app's session is swapped out of its slot while it changes, a vacant session left there, and swapped
         // back: its arrays stay uniquely referenced and grow in place (a copy left in the dictionary made every
         // appended line copy the session's whole list), the session itself is never copied (its strings and arrays
-        // retained and released), and the key is hashed once per line. Taking it out and putting it back
-        // (`removeValue`, then a store) hashed it twice and moved the session through two tables' worth of calls.
-        // The slot's index stays valid while nothing is added to or removed from `open`, which only `close` does.
+        // retained and released), and the key is hashed once per line (removing the session and storing it again
+        // hashed it twice). The slot's index stays valid until something is added to or removed from `open`, and
+        // nothing is between the two swaps.
         // (Only an open session can be terminated: `close` forgets both.)
         if let slot = open.index(forKey: key) {
             var current = Self.vacant
@@ -244,7 +244,7 @@ public struct LaunchSessionBuilder: Sendable {
         keptBytes += cost
         // Room for a few lines at once: growing one line at a time reallocated on each of a short session's lines.
         if session.events.isEmpty { session.events.reserveCapacity(8) }
-        session.events.append(consume kept)
+        session.events.append(kept)
     }
 
     private func opensSession(_ meaning: EventMeaning) -> Bool {
