@@ -188,12 +188,16 @@ public struct SessionPipeline: Sendable {
                 var window = ReorderWindow<LogEvent>(size: Self.reorderWindow)
                 var batch: [LogEvent] = []
                 batch.reserveCapacity(Self.batchSize)
+                // Handed over at 256 events, or sooner once their messages hold 1 MiB (messages may be 4 MiB long).
+                var batchBytes = 0
                 func release(_ events: UnsafeBufferPointer<LogEvent>) {
                     for event in events {
+                        batchBytes += event.messageBytes
                         batch.append(event)
-                        if batch.count == Self.batchSize {
+                        if batch.count == Self.batchSize || batchBytes >= Self.readAheadBatchBytes {
                             queue.push(batch)
                             batch.removeAll(keepingCapacity: true)
+                            batchBytes = 0
                         }
                     }
                 }
@@ -317,7 +321,8 @@ public struct SessionPipeline: Sendable {
         var diagnostics: [(eventsBefore: Int, diagnostic: ReaderDiagnostic)] = []
     }
 
-    /// The message bytes past which a read-ahead batch is handed over before it holds ``batchSize`` events.
+    /// The message bytes past which a batch (of a read-ahead thread, or of a merged input's) is handed over before it
+    /// holds ``batchSize`` events.
     static let readAheadBatchBytes = 1 << 20
 
     /// What the read-ahead thread knows at the end of its input, written before it ends its queue.
@@ -350,7 +355,7 @@ public struct SessionPipeline: Sendable {
                 switch output {
                 case .event(let event):
                     guard let classified = classifier.classify(event) else { return }
-                    batchBytes += classified.event.message.utf8.count
+                    batchBytes += classified.messageBytes
                     batch.events.append(classified)
                     guard batch.events.count == Self.batchSize || batchBytes >= Self.readAheadBatchBytes else { return }
                 case .diagnostic(let diagnostic):

@@ -58,4 +58,36 @@ struct MemoryBoundTests {
         #expect(json.count < 100_000)
         #expect(run.peakResidentKilobytes < Self.limitKilobytes, "peak RSS \(run.peakResidentKilobytes / 1024) MB")
     }
+
+    /// A launch line whose message is 900 KB: a hundred and twenty of them are 108 MB of messages, which the reorder
+    /// window held whole (it is bounded in lines: 1,024) until its byte budget.
+    static func heavyLaunchLines(_ write: ([UInt8]) throws -> Void) throws {
+        let pad = [UInt8](repeating: UInt8(ascii: "x"), count: 900_000)
+        try write(Array(Self.prewarmLine.utf8))
+        for index in 0..<120 {
+            let head = String(format: "2024-03-18 07:42:%02d.%06d-0700 0x2b07     Default     0x0                  33     0    runningboardd: Executing launch request for app<com.example.app%d(501)> (DAS Prewarm launch) ", index % 60, index, index)
+            try write(Array(head.utf8) + pad + [UInt8(ascii: "\n")])
+        }
+    }
+
+    @Test("120 launch lines of 900 KB each, piped in and as a file read ahead on a second thread: 121 sessions, peak RSS under 64 MB")
+    func heavyLaunchMessages() throws {
+        let piped = try MeasuredChildProcess.run(EventsCommandTests.binary.path, ["--format", "json", "--fail-on", "never", "-"]) { write in
+            try Self.heavyLaunchLines(write)
+        }
+        #expect(piped.status == 0, "\(piped.standardError)")
+        #expect(piped.peakResidentKilobytes < Self.limitKilobytes, "piped: peak RSS \(piped.peakResidentKilobytes / 1024) MB")
+        let folder = try TemporaryFolder("prewarm-lint-heavy-lines")
+        defer { folder.remove() }
+        var bytes: [UInt8] = []
+        try Self.heavyLaunchLines { bytes += $0 }
+        let path = try folder.write(bytes, named: "heavy.log")
+        bytes = []
+        let report = folder.url.appendingPathComponent("report.json").path
+        let read = try MeasuredChildProcess.run(EventsCommandTests.binary.path, ["--jobs", "2", "--fail-on", "never", "--output", "json=\(report)", path]) { _ in }
+        #expect(read.status == 0, "\(read.standardError)")
+        #expect(read.peakResidentKilobytes < Self.limitKilobytes, "read ahead: peak RSS \(read.peakResidentKilobytes / 1024) MB")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any])
+        #expect((object["sessions"] as? [Any])?.count == 121)
+    }
 }
