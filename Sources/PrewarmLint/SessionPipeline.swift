@@ -375,38 +375,32 @@ public struct SessionPipeline: Sendable {
         }
         thread.start()
 
-        var window = ReorderWindow<ClassifiedEvent>(size: Self.reorderWindow)
-        var builder = LaunchSessionBuilder(maximumOpenSessions: maximumOpenSessions)
+        var assembly = SessionAssembly(maximumOpenSessions: maximumOpenSessions)
         var sessions: [LaunchSession] = []
         var diagnostics = DiagnosticSample()
-        // Handed over in place, as in `SessionStream`.
-        func release(_ events: UnsafeBufferPointer<ClassifiedEvent>) {
-            for index in events.indices { sessions += builder.consume(events.baseAddress.unsafelyUnwrapped[index]).compactMap(onSession) }
-        }
         while var batch = queue.pop() {
             // Reversed, so that each event is moved out by `popLast()`, not copied (a copy retains each of its strings).
             batch.events.reverse()
             var taken = 0
             for (eventsBefore, diagnostic) in batch.diagnostics {
                 while taken < eventsBefore {
-                    window.insert(batch.events.removeLast(), release: release)
+                    sessions += assembly.consume(batch.events.removeLast()).compactMap(onSession)
                     taken += 1
                 }
                 diagnostics.add(diagnostic)
                 onDiagnostic(diagnostic)
             }
-            while let event = batch.events.popLast() { window.insert(event, release: release) }
+            while let event = batch.events.popLast() { sessions += assembly.consume(event).compactMap(onSession) }
         }
         // The queue has ended: the thread has written its outcome.
-        window.drain(release)
-        sessions += builder.finish().compactMap(onSession)
-        let endDiagnostics = outcome.diagnostics + [builder.keptBytesDiagnostic(input: input.input.name)].compactMap { $0 }
+        sessions += assembly.finish().compactMap(onSession)
+        let endDiagnostics = outcome.diagnostics + assembly.diagnostics(input: input.input.name)
         for diagnostic in endDiagnostics { onDiagnostic(diagnostic) }
         var result = Result()
         result.sessions = sessions
         result.diagnostics = diagnostics.diagnostics + endDiagnostics
         result.summaries = [outcome.summary!]
-        result.sessionsClosedEarly = builder.closedEarly
+        result.sessionsClosedEarly = assembly.closedEarly
         result.decisions = outcome.decisions
         Self.sortSessions(&result.sessions)
         return result

@@ -26,8 +26,7 @@ public import PrewarmLintReaders
 public struct SessionStream: Sendable {
     private let inputName: String
     private var classifier: InputClassifier
-    private var builder: LaunchSessionBuilder
-    private var window = ReorderWindow<ClassifiedEvent>(size: SessionPipeline.reorderWindow)
+    private var assembly: SessionAssembly
 
     /// A stream for one input.
     ///
@@ -40,7 +39,7 @@ public struct SessionStream: Sendable {
                 maximumRememberedPIDs: Int = ProcessDirectory.defaultCapacity) {
         self.inputName = inputName
         classifier = InputClassifier(inputName: inputName, signatures: signatures, maximumRememberedPIDs: maximumRememberedPIDs)
-        builder = LaunchSessionBuilder(maximumOpenSessions: maximumOpenSessions)
+        assembly = SessionAssembly(maximumOpenSessions: maximumOpenSessions)
     }
 
     /// What to give the reader of this stream's input (`ReaderConfiguration.recordFilter`), so that it
@@ -48,17 +47,12 @@ public struct SessionStream: Sendable {
     public var recordFilter: any RecordFilter { classifier.recordFilter }
 
     /// Sessions closed early because too many were open at once.
-    public var closedEarly: Int { builder.closedEarly }
+    public var closedEarly: Int { assembly.closedEarly }
 
     /// Takes the next event of the input; returns the sessions it let close (usually none).
     public mutating func consume(_ event: LogEvent) -> [LaunchSession] {
         guard let classified = classifier.classify(event) else { return [] }
-        var closed: [LaunchSession] = []
-        // Handed over in place (no copy, retained and released, of each event's strings).
-        window.insert(classified) { released in
-            for index in released.indices { closed += builder.consume(released.baseAddress.unsafelyUnwrapped[index]) }
-        }
-        return closed
+        return assembly.consume(classified)
     }
 
     /// The prewarm decisions the input's dasd lines stated so far.
@@ -67,12 +61,47 @@ public struct SessionStream: Sendable {
     /// Ends the input: the sessions still open, and the diagnostics about what the input lacked
     /// (launch lines naming their app `<private>`, pids forgotten past the limit).
     public mutating func finish() -> (sessions: [LaunchSession], diagnostics: [ReaderDiagnostic]) {
+        let sessions = assembly.finish()
+        return (sessions, classifier.finish() + assembly.diagnostics(input: inputName))
+    }
+}
+
+/// What follows classification for one input: the reorder window puts the classified events in time order, and the
+/// session builder closes sessions as later lines show them ended. `SessionStream` runs it after its classifier on
+/// one thread; `SessionPipeline`'s read-ahead runs it on the calling thread, the classifier on another.
+struct SessionAssembly: Sendable {
+    private var window = ReorderWindow<ClassifiedEvent>(size: SessionPipeline.reorderWindow)
+    private var builder: LaunchSessionBuilder
+
+    init(maximumOpenSessions: Int) {
+        builder = LaunchSessionBuilder(maximumOpenSessions: maximumOpenSessions)
+    }
+
+    /// Sessions closed early because too many were open at once.
+    var closedEarly: Int { builder.closedEarly }
+
+    /// Takes the next classified event, in input order; returns the sessions it let close (usually none).
+    mutating func consume(_ classified: consuming ClassifiedEvent) -> [LaunchSession] {
+        var closed: [LaunchSession] = []
+        // Handed over in place (no copy, retained and released, of each event's strings).
+        window.insert(classified) { released in
+            for index in released.indices { closed += builder.consume(released.baseAddress.unsafelyUnwrapped[index]) }
+        }
+        return closed
+    }
+
+    /// Ends the input: the sessions still held or open.
+    mutating func finish() -> [LaunchSession] {
         var sessions: [LaunchSession] = []
         window.drain { released in
             for index in released.indices { sessions += builder.consume(released.baseAddress.unsafelyUnwrapped[index]) }
         }
-        sessions += builder.finish()
-        return (sessions, classifier.finish() + [builder.keptBytesDiagnostic(input: inputName)].compactMap { $0 })
+        return sessions + builder.finish()
+    }
+
+    /// What the builder must report at the end (lines counted but not kept).
+    func diagnostics(input: String) -> [ReaderDiagnostic] {
+        [builder.keptBytesDiagnostic(input: input)].compactMap { $0 }
     }
 }
 

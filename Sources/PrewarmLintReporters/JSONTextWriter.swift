@@ -84,37 +84,15 @@ public struct JSONTextWriter {
     /// escape, with no `String` made. A report writes a few dozen keys per session, and a literal passed as a `String`
     /// cost ~290 instructions a key; the `String` forms are disfavoured, so that a literal comes here.
     public mutating func key(_ name: StaticString) {
-        if needsComma { bytes.append(UInt8(ascii: ",")) }
+        separate()
         needsComma = false
-        guard name.hasPointerRepresentation else {
-            // A one-character literal is held as a scalar.
-            Self.appendQuoted(name.description, to: &bytes)
-            bytes.append(UInt8(ascii: ":"))
-            return
+        // (A one-character literal is held as a scalar, not as bytes: it takes the general way.)
+        if name.hasPointerRepresentation {
+            let raw = UnsafeRawBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
+            if Self.cleanLength(of: raw) == raw.count { return bytes.appendQuoted(raw, asKey: true) }
         }
-        let raw = UnsafeRawBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
-        if Self.isClean(raw) {
-            bytes.appendQuoted(raw, asKey: true)
-        } else {
-            Self.appendQuoted(name.description, to: &bytes)
-            bytes.append(UInt8(ascii: ":"))
-        }
-    }
-
-    /// Whether no byte of `text` needs an escape in a JSON string: a word at a time, the last one filled out with
-    /// spaces (keys are short).
-    @inline(__always)
-    private static func isClean(_ text: UnsafeRawBufferPointer) -> Bool {
-        guard let base = text.baseAddress else { return true }
-        var index = 0
-        while index + 8 <= text.count {
-            if mayNeedEscape(UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self))) { return false }
-            index += 8
-        }
-        guard index < text.count else { return true }
-        var tail: UInt64 = 0x2020_2020_2020_2020
-        withUnsafeMutableBytes(of: &tail) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: text[index...])) }
-        return !mayNeedEscape(UInt64(littleEndian: tail))
+        Self.appendQuoted(name.description, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
     }
 
     /// Writes a string, or null.
@@ -211,25 +189,30 @@ public struct JSONTextWriter {
         return (control | equal(UInt8(ascii: "\"")) | equal(UInt8(ascii: "\\"))) & ~word & high != 0
     }
 
+    /// How many of the first bytes of `text` need no escape, counted in words: all of them, or a count at or before
+    /// the first byte that needs one. Runs of bytes that need no escape (most text) are passed eight at a time, and
+    /// the last few bytes as one word too, filled out with a byte that needs none: short strings (keys, names) are
+    /// most of those written.
+    @inline(__always)
+    private static func cleanLength(of text: UnsafeRawBufferPointer) -> Int {
+        guard let base = text.baseAddress else { return 0 }
+        var clean = 0
+        while clean + 8 <= text.count, !mayNeedEscape(UInt64(littleEndian: base.loadUnaligned(fromByteOffset: clean, as: UInt64.self))) {
+            clean += 8
+        }
+        if clean < text.count, text.count - clean < 8 {
+            var tail: UInt64 = 0x2020_2020_2020_2020
+            withUnsafeMutableBytes(of: &tail) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: text[clean...])) }
+            if !mayNeedEscape(UInt64(littleEndian: tail)) { clean = text.count }
+        }
+        return clean
+    }
+
     /// `appendQuoted(_:to:)` into bytes: the same text.
     static func appendQuoted(_ value: String, to bytes: inout JSONBytes) {
         var value = value
         value.withUTF8 { utf8 in
-            // Runs of bytes that need no escape (most text) are passed eight at a time.
-            var clean = 0
-            if let base = utf8.baseAddress {
-                while clean + 8 <= utf8.count,
-                      !mayNeedEscape(UInt64(littleEndian: UnsafeRawPointer(base + clean).loadUnaligned(as: UInt64.self))) {
-                    clean += 8
-                }
-                // The last few bytes as one word too, filled out with a byte that needs no escape: short
-                // strings (keys, names) are most of those written.
-                if clean < utf8.count, utf8.count - clean < 8 {
-                    var tail: UInt64 = 0x2020_2020_2020_2020
-                    withUnsafeMutableBytes(of: &tail) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(utf8)[clean...])) }
-                    if !mayNeedEscape(UInt64(littleEndian: tail)) { clean = utf8.count }
-                }
-            }
+            let clean = cleanLength(of: UnsafeRawBufferPointer(utf8))
             if clean == utf8.count {
                 bytes.appendQuoted(UnsafeRawBufferPointer(utf8))
                 return

@@ -49,6 +49,11 @@ struct ReadAheadTests {
                         handedOn: handedOn, said: said, calls: calls)
     }
 
+    /// `bytes` written as `name` in `folder`, as an input named on the command line.
+    static func input(_ bytes: some Sequence<UInt8>, named name: String, in folder: TemporaryFolder) throws -> DiscoveredInput {
+        DiscoveredInput(input: .file(try folder.write(bytes, named: name)), foundInDirectory: false)
+    }
+
     static let corpusFiles: [String] = {
         let root = RecordFilterTests.packageRoot.appendingPathComponent("Corpus")
         let walker = FileManager.default.enumerator(atPath: root.path)
@@ -87,7 +92,7 @@ struct ReadAheadTests {
         let folder = try TemporaryFolder("prewarm-lint-read-ahead")
         defer { folder.remove() }
         let (bytes, truth) = DeviceLogGenerator.generate(.init(seed: 37, targetBytes: 600_000, format: format, apps: 10, sessionsPerDay: 600))
-        let input = DiscoveredInput(input: .file(try folder.write(bytes, named: "day.\(format.rawValue)")), foundInDirectory: false)
+        let input = try Self.input(bytes, named: "day.\(format.rawValue)", in: folder)
         let one = Self.observe(input, options: RecordFilterTests.dayOptions, readingAhead: false)
         let two = Self.observe(input, options: RecordFilterTests.dayOptions, readingAhead: true)
         #expect(one.handedOn.count >= truth.count / 2, "the day must hold sessions to compare")
@@ -116,7 +121,7 @@ struct ReadAheadTests {
         }
         let folder = try TemporaryFolder("prewarm-lint-read-ahead")
         defer { folder.remove() }
-        let input = DiscoveredInput(input: .file(try folder.write(log, named: "dense.log")), foundInDirectory: false)
+        let input = try Self.input(log, named: "dense.log", in: folder)
         let options = ReadOptions(timeInference: TimeInference(year: 2024))
         let one = Self.observe(input, options: options, readingAhead: false, maximumOpenSessions: 5)
         let two = Self.observe(input, options: options, readingAhead: true, maximumOpenSessions: 5)
@@ -132,7 +137,7 @@ struct ReadAheadTests {
         let folder = try TemporaryFolder("prewarm-lint-read-ahead")
         defer { folder.remove() }
         let (bytes, _) = DeviceLogGenerator.generate(.init(seed: 41, targetBytes: 200_000, format: .logShow, apps: 5, sessionsPerDay: 100))
-        let input = DiscoveredInput(input: .file(try folder.write(bytes, named: "day.log")), foundInDirectory: false)
+        let input = try Self.input(bytes, named: "day.log", in: folder)
         var options = RecordFilterTests.dayOptions
         let flag = Interruption()
         flag.raise()
@@ -147,7 +152,7 @@ struct ReadAheadTests {
         let folder = try TemporaryFolder("prewarm-lint-read-ahead")
         defer { folder.remove() }
         let (bytes, _) = DeviceLogGenerator.generate(.init(seed: 43, targetBytes: 2_500_000, format: .ndjson, apps: 30, sessionsPerDay: 20_000))
-        let input = DiscoveredInput(input: .file(try folder.write(bytes, named: "dense.ndjson")), foundInDirectory: false)
+        let input = try Self.input(bytes, named: "dense.ndjson", in: folder)
         func report(jobs: Int) -> String {
             var run = LintRun(options: RecordFilterTests.dayOptions, toolVersion: "test")
             run.jobs = jobs
