@@ -207,7 +207,7 @@ public struct InputReader: Sendable {
         let emit: (ReaderOutput) -> Void = { output in
             if case .event(let event) = output, extraction?.archiveRoot != nil { held.append(event) } else { passOn(output) }
         }
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: options.chunkSize, alignment: 16)
+        let buffer = Self.allocateReadBuffer(byteCount: options.chunkSize)
         defer { buffer.deallocate() }
         do throws(ReaderError) {
             var readAny = false
@@ -316,12 +316,35 @@ public struct InputReader: Sendable {
         }
     }
 
+    /// The buffer a read loop reads into, aligned to a page.
+    ///
+    /// The kernel copies a file's page-cache pages into it, and `read` from a regular file moves through the file in
+    /// chunks of whole pages, so each copy runs from the start of a page to the same offset in the buffer. A buffer 16
+    /// bytes past a page's start (what `malloc` returns for a block this large) puts every destination 16 bytes past
+    /// its source. On this project's AMD EPYC machine the kernel's copy (`rep movsb`) is about four times slower then;
+    /// at offsets 0, 64, 256 and 2,048 it is not (glibc's `memmove` avoids such short distances on AMD; the kernel's
+    /// copy does not). On a 212 MB ndjson day the system time fell from 0.11 s to 0.03 s, and the lint from 0.53 s to
+    /// 0.42 s (docs/performance.md).
+    static func allocateReadBuffer(byteCount: Int) -> UnsafeMutableRawBufferPointer {
+        UnsafeMutableRawBufferPointer.allocate(byteCount: byteCount, alignment: pageAlignment)
+    }
+
+    /// The system's page size, at least 4 KiB.
+    private static let pageAlignment: Int = {
+        #if canImport(Darwin)
+        let size = Int(getpagesize())
+        #else
+        let size = Int(sysconf(Int32(_SC_PAGESIZE)))
+        #endif
+        return max(4096, size)
+    }()
+
     private enum DrainEnd { case endOfInput, interrupted, readFailed }
 
     /// Reads `descriptor` to its end into `reader`, stopping early when the run is interrupted; the reader is
     /// finished either way, and a decoding failure is put in `failure`.
     private func drain(_ descriptor: Int32, into reader: inout LogStreamReader, emit: (ReaderOutput) -> Void, failure: inout ReaderError?) -> DrainEnd {
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: options.chunkSize, alignment: 16)
+        let buffer = Self.allocateReadBuffer(byteCount: options.chunkSize)
         defer { buffer.deallocate() }
         var end = DrainEnd.endOfInput
         do throws(ReaderError) {
