@@ -26,6 +26,8 @@ public struct LintRun: Sendable {
     public var maximumOpenSessions: Int
     /// Inputs read at once (threads); the report is the same for any value.
     public var jobs = 1
+    /// Starts the run's threads (the work falls back to fewer when the system refuses some).
+    package var threads = ThreadStarter()
 
     /// A run; `toolVersion` is the version the report names.
     public init(options: ReadOptions = ReadOptions(), linter: Linter = Linter(), toolVersion: String, separately: Bool = false,
@@ -58,6 +60,7 @@ public struct LintRun: Sendable {
         var configured = SessionPipeline(reader: InputReader(options: options), signatures: linter.configuration.signatureTable(),
                                          maximumOpenSessions: maximumOpenSessions)
         configured.jobs = jobs
+        configured.threads = threads
         // Inputs read separately, as many at once as there are jobs, fill the cores with a thread each: none reads ahead.
         if separately && inputs.count >= jobs { configured.readAheadMinimumBytes = .max }
         // Inputs that turn out to be separate captures are read again one by one: the merged reading stops there.
@@ -107,7 +110,7 @@ public struct LintRun: Sendable {
         if separately {
             // Inputs read separately are independent: several at once, put back in input order.
             // Each group's sessions wait for the others: past a thousand, in its file rather than in memory.
-            let groups = InputParallelism.map(count: inputs.count, jobs: jobs) { index in
+            let groups = InputParallelism.map(count: inputs.count, jobs: jobs, threads: threads) { index in
                 lint([inputs[index]], keeping: inputs.count > 1 ? 1_024 : .max, onDiagnostic: { _ in })
             }
             for (one, spool, notReported) in groups {
@@ -152,6 +155,7 @@ public struct LintRun: Sendable {
                                     sessionIDs: listing.ids, findings: listing.findings, diagnostics: diagnostics,
                                     partial: options.interruption?.isRaised == true, prewarmDecisions: result.decisions)
         lintReport.renderingJobs = jobs
+        lintReport.threads = threads
         return lintReport
     }
 

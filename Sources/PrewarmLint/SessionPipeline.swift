@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 public import PrewarmLintModel
 import PrewarmLintReaders
@@ -40,6 +39,9 @@ public struct SessionPipeline: Sendable {
     /// a thread each. Output is the same for any value: results are put back in
     /// input order; diagnostics are then reported per input, in order, once all are read.
     public var jobs = 1
+    /// Starts the pipeline's threads. When the system refuses one, the work it was for is done on the calling thread
+    /// (a single input read without reading ahead, merged inputs collected and sorted), with the same result.
+    package var threads = ThreadStarter()
 
     /// A pipeline; every limit has a default. The reader skips the events of daemons that never log
     /// about a launch (`ProcessRole.namesWithoutLaunchLines`): the classifier would drop them unread,
@@ -103,13 +105,23 @@ public struct SessionPipeline: Sendable {
                     onSession: (LaunchSession) -> LaunchSession? = { $0 }) -> Result {
         if inputs.isEmpty { return Result() }
         if inputs.count == 1 { return runStreaming(inputs[0], onDiagnostic: onDiagnostic, onSession: onSession) }
-        if inputs.count <= maximumMergedStreams { return runMerging(inputs, onDiagnostic: onDiagnostic, onSession: onSession) }
+        if inputs.count <= maximumMergedStreams, let result = runMerging(inputs, onDiagnostic: onDiagnostic, onSession: onSession) {
+            return result
+        }
+        return runCollecting(inputs, onDiagnostic: onDiagnostic, onSession: onSession)
+    }
+
+    /// Several inputs as one device's logs, collected: each input is read on its own (several at once, up to
+    /// ``jobs``), what may matter is kept, then merged in time order and classified by one classifier. Beyond
+    /// ``maximumMergedStreams`` inputs, and when the system refuses the threads of ``runMerging(_:onDiagnostic:onSession:)``.
+    private func runCollecting(_ inputs: [DiscoveredInput], onDiagnostic: (ReaderDiagnostic) -> Void,
+                               onSession: (LaunchSession) -> LaunchSession?) -> Result {
         var result = Result()
         var kept: [(event: LogEvent, input: Int)] = []
         // Each input is read on its own, several at once, and what may matter is kept; then merged in time
         // order and classified by one classifier, so any number of threads gives the same.
         let pipeline = self
-        let reads = InputParallelism.map(count: inputs.count, jobs: jobs) { index -> (Result, [LogEvent]) in
+        let reads = InputParallelism.map(count: inputs.count, jobs: jobs, threads: threads) { index -> (Result, [LogEvent]) in
             var one = Result()
             var events: [LogEvent] = []
             pipeline.readForMerge(inputs[index], into: &one) { event in
@@ -171,8 +183,9 @@ public struct SessionPipeline: Sendable {
     /// queue; this thread merges the streams by (time, input, position) — the order a sort of everything
     /// would give — drops the events two inputs share, and builds the sessions. Memory follows the open
     /// sessions and the queues, not the inputs' lengths.
+    /// Nil when the system refuses one of the threads: the threads started are stopped, and nothing was handed on.
     private func runMerging(_ inputs: [DiscoveredInput], onDiagnostic: (ReaderDiagnostic) -> Void,
-                            onSession: (LaunchSession) -> LaunchSession?) -> Result {
+                            onSession: (LaunchSession) -> LaunchSession?) -> Result? {
         // A flag of this merge's own (raised by Ctrl-C too): it stops the reading threads once the inputs show they
         // are separate captures, when the caller asked for that.
         let stop = Interruption(parent: reader.options.interruption)
@@ -183,7 +196,7 @@ public struct SessionPipeline: Sendable {
         let outcomes = inputs.map { _ in InputOutcome() }
         for (index, input) in inputs.enumerated() {
             let queue = queues[index], outcome = outcomes[index]
-            let thread = Thread {
+            let started = threads.startDetached {
                 var one = Result()
                 var window = ReorderWindow<LogEvent>(size: Self.reorderWindow)
                 var batch: [LogEvent] = []
@@ -207,7 +220,12 @@ public struct SessionPipeline: Sendable {
                 outcome.result = one
                 queue.push(nil)
             }
-            thread.start()
+            if !started {
+                // Stopped at their next chunk; their queues emptied so that none waits to push.
+                stop.raise()
+                for earlier in 0..<index { while queues[earlier].pop() != nil {} }
+                return nil
+            }
         }
 
         var result = Result()
@@ -270,8 +288,9 @@ public struct SessionPipeline: Sendable {
     /// One input, streamed through a ``SessionStream``.
     private func runStreaming(_ input: DiscoveredInput, onDiagnostic: (ReaderDiagnostic) -> Void,
                               onSession: (LaunchSession) -> LaunchSession?) -> Result {
-        if jobs > 1, Self.isRegularFile(input.input, ofAtLeast: readAheadMinimumBytes) {
-            return runReadingAhead(input, onDiagnostic: onDiagnostic, onSession: onSession)
+        if jobs > 1, Self.isRegularFile(input.input, ofAtLeast: readAheadMinimumBytes),
+           let result = runReadingAhead(input, onDiagnostic: onDiagnostic, onSession: onSession) {
+            return result
         }
         var result = Result()
         var stream = SessionStream(inputName: input.input.name, signatures: signatures, maximumOpenSessions: maximumOpenSessions,
@@ -337,12 +356,13 @@ public struct SessionPipeline: Sendable {
     /// them in time order, builds the sessions, hands them to `onSession`, and the diagnostics to `onDiagnostic`, in
     /// the order they came. The stages meet only in a queue of a few batches, so memory stays bounded, and the
     /// builder sees the events in the same order as on one thread: the same sessions, in the same order.
+    /// Nil when the system refuses the thread: nothing was read, and the caller reads on one thread.
     private func runReadingAhead(_ input: DiscoveredInput, onDiagnostic: (ReaderDiagnostic) -> Void,
-                                 onSession: (LaunchSession) -> LaunchSession?) -> Result {
+                                 onSession: (LaunchSession) -> LaunchSession?) -> Result? {
         let queue = BatchQueue<ReadAheadBatch>(capacity: 4)
         let outcome = ReadAheadOutcome()
         let pipeline = self
-        let thread = Thread {
+        let started = threads.startDetached {
             var classifier = InputClassifier(inputName: input.input.name, signatures: pipeline.signatures,
                                              maximumRememberedPIDs: pipeline.maximumRememberedPIDs)
             let filter = pipeline.filtersRecords ? classifier.recordFilter : nil
@@ -373,7 +393,7 @@ public struct SessionPipeline: Sendable {
             outcome.diagnostics = classifier.finish()
             queue.push(nil)
         }
-        thread.start()
+        guard started else { return nil }
 
         var assembly = SessionAssembly(maximumOpenSessions: maximumOpenSessions)
         var sessions: [LaunchSession] = []

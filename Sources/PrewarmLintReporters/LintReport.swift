@@ -1,5 +1,5 @@
 import PrewarmLintClassifier
-import Dispatch
+import Synchronization
 public import PrewarmLintModel
 public import PrewarmLintSessions
 public import PrewarmLintRules
@@ -70,6 +70,8 @@ public struct LintReport: Sendable {
     /// only). The text is the same whatever the number; more only makes a large report faster, which
     /// matters when many inputs were read in parallel and the report is what remains.
     public var renderingJobs = 1
+    /// Starts the threads that render (the calling thread renders alone when the system refuses them).
+    package var threads = ThreadStarter()
 
     /// A report; ``sessionIDs`` are computed from the sessions when not given.
     public init(toolVersion: String, inputs: [Input], sessions: [LaunchSession], sessionIDs: [String]? = nil, findings: [Finding] = [],
@@ -225,11 +227,17 @@ public struct LintReport: Sendable {
         while start < count {
             let end = min(count, start + window), windowStart = start
             let perPart = (end - start + jobs - 1) / jobs
-            DispatchQueue.concurrentPerform(iterations: jobs) { part in
-                let lower = min(end, windowStart + part * perPart), upper = min(end, lower + perPart)
-                var partWriter = JSONTextWriter.elements()
-                for index in lower..<upper { write(index, &partWriter) }
-                parts.store(partWriter.takeText(), at: part)
+            // Each thread takes the next part until none is left (the calling thread all of them, if it is alone).
+            let next = Atomic<Int>(0)
+            threads.runSharing(helpers: jobs - 1) {
+                while true {
+                    let part = next.add(1, ordering: .relaxed).oldValue
+                    guard part < jobs else { return }
+                    let lower = min(end, windowStart + part * perPart), upper = min(end, lower + perPart)
+                    var partWriter = JSONTextWriter.elements()
+                    for index in lower..<upper { write(index, &partWriter) }
+                    parts.store(partWriter.takeText(), at: part)
+                }
             }
             for part in 0..<jobs {
                 writer.appendElements(parts.take(at: part))

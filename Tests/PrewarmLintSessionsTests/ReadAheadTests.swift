@@ -1,5 +1,6 @@
 import Foundation
 import PrewarmLint
+import PrewarmLintModel
 import PrewarmLintTesting
 import Testing
 
@@ -31,13 +32,20 @@ struct ReadAheadTests {
     }
 
     static func observe(_ input: DiscoveredInput, options: ReadOptions, readingAhead: Bool, maximumOpenSessions: Int = 10_000) -> Observed {
+        observe([input], options: options, jobs: readingAhead ? 2 : 1, maximumOpenSessions: maximumOpenSessions)
+    }
+
+    /// A run of `inputs` with `jobs`, reading ahead whatever the input's size; `threads` starts its threads.
+    static func observe(_ inputs: [DiscoveredInput], options: ReadOptions, jobs: Int, maximumOpenSessions: Int = 10_000,
+                        threads: ThreadStarter = ThreadStarter()) -> Observed {
         var pipeline = SessionPipeline(reader: InputReader(options: options), maximumOpenSessions: maximumOpenSessions)
-        pipeline.jobs = readingAhead ? 2 : 1
+        pipeline.jobs = jobs
+        pipeline.threads = threads
         pipeline.readAheadMinimumBytes = 0
         var handedOn: [LaunchSession] = []
         var said: [ReaderDiagnostic] = []
         var calls = ""
-        let result = pipeline.run([input], onDiagnostic: { diagnostic in
+        let result = pipeline.run(inputs, onDiagnostic: { diagnostic in
             said.append(diagnostic)
             calls += "d"
         }, onSession: { session in
