@@ -192,31 +192,31 @@ public struct SessionPipeline: Sendable {
         var stoppable = self
         stoppable.reader.options.interruption = stop
         let pipeline = stoppable
-        let queues = inputs.map { _ in BatchQueue<[LogEvent]>(capacity: 4) }
+        let queues = inputs.map { _ in BatchQueue<MovedRun<LogEvent>>(capacity: 4) }
         let outcomes = inputs.map { _ in InputOutcome() }
         for (index, input) in inputs.enumerated() {
             let queue = queues[index], outcome = outcomes[index]
             let started = threads.startDetached {
                 var one = Result()
                 var window = ReorderWindow<LogEvent>(size: Self.reorderWindow)
-                var batch: [LogEvent] = []
-                batch.reserveCapacity(Self.batchSize)
+                // Moved out by the merge, not copied.
+                var batch = MovedRun<LogEvent>(capacity: Self.batchSize)
                 // Handed over at 256 events, or sooner once their messages hold 1 MiB (messages may be 4 MiB long).
                 var batchBytes = 0
                 func release(_ events: UnsafeBufferPointer<LogEvent>) {
                     for event in events {
                         batchBytes += event.messageBytes
                         batch.append(event)
-                        if batch.count == Self.batchSize || batchBytes >= Self.readAheadBatchBytes {
+                        if batch.isFull || batchBytes >= Self.readAheadBatchBytes {
                             queue.push(batch)
-                            batch.removeAll(keepingCapacity: true)
+                            batch = MovedRun<LogEvent>(capacity: Self.batchSize)
                             batchBytes = 0
                         }
                     }
                 }
                 pipeline.readForMerge(input, into: &one) { event in window.insert(event, release: release) }
                 window.drain(release)
-                if !batch.isEmpty { queue.push(batch) }
+                if batch.count > 0 { queue.push(batch) }
                 outcome.result = one
                 queue.push(nil)
             }
@@ -230,22 +230,21 @@ public struct SessionPipeline: Sendable {
 
         var result = Result()
         var merged = MergedSessionBuilder(pipeline: self, inputName: inputs[0].input.name, inputNames: inputs.map(\.input.name))
-        var heads: [(batch: [LogEvent], next: Int)?] = queues.map { queue in queue.pop().map { ($0, 0) } }
+        // Each input's current batch (never empty: a thread hands over only batches that hold events).
+        var heads: [MovedRun<LogEvent>?] = queues.map { $0.pop() }
         while true {
             // The earliest head; on a tie the first input's, as a stable sort by input would give.
             var chosen: Int?
             var earliest = Int64.max
-            for (input, head) in heads.enumerated() {
-                guard let head else { continue }
-                let instant = head.batch[head.next].timestamp.microsecondsSinceEpoch
+            for input in heads.indices {
+                guard let instant = heads[input]?.peekFirst({ $0.timestamp.microsecondsSinceEpoch }) else { continue }
                 if chosen == nil || instant < earliest {
                     chosen = input
                     earliest = instant
                 }
             }
-            guard let input = chosen, let head = heads[input] else { break }
-            let event = head.batch[head.next]
-            heads[input] = head.next + 1 < head.batch.count ? (head.batch, head.next + 1) : queues[input].pop().map { ($0, 0) }
+            guard let input = chosen, let head = heads[input], let event = head.takeFirst() else { break }
+            if head.isExhausted { heads[input] = queues[input].pop() }
             result.sessions += merged.consume(event, from: input).compactMap(onSession)
             if stopsAtSeparateCaptures, let captures = merged.separateCaptures {
                 // Not one device's logs: the caller reads each input on its own. The readers stop at their next
@@ -336,7 +335,8 @@ public struct SessionPipeline: Sendable {
     /// What a single input's read-ahead thread hands over at a time: classified events in input order, and the
     /// reader's diagnostics, each with the number of events of the batch that came before it.
     private struct ReadAheadBatch: Sendable {
-        var events: [ClassifiedEvent] = []
+        /// Moved in by the reading thread, moved out by the building thread: never copied.
+        var events = MovedRun<ClassifiedEvent>(capacity: SessionPipeline.batchSize)
         var diagnostics: [(eventsBefore: Int, diagnostic: ReaderDiagnostic)] = []
     }
 
@@ -367,7 +367,6 @@ public struct SessionPipeline: Sendable {
                                              maximumRememberedPIDs: pipeline.maximumRememberedPIDs)
             let filter = pipeline.filtersRecords ? classifier.recordFilter : nil
             var batch = ReadAheadBatch()
-            batch.events.reserveCapacity(Self.batchSize)
             // Messages may be long (up to the message limit): a batch is also handed over once its messages hold
             // ``readAheadBatchBytes``, so that the queue's memory is bounded in bytes, not only in events.
             var batchBytes = 0
@@ -377,17 +376,16 @@ public struct SessionPipeline: Sendable {
                     guard let classified = classifier.classify(event) else { return }
                     batchBytes += classified.messageBytes
                     batch.events.append(classified)
-                    guard batch.events.count == Self.batchSize || batchBytes >= Self.readAheadBatchBytes else { return }
+                    guard batch.events.isFull || batchBytes >= Self.readAheadBatchBytes else { return }
                 case .diagnostic(let diagnostic):
                     batch.diagnostics.append((batch.events.count, diagnostic))
                     guard batch.diagnostics.count == Self.batchSize else { return }
                 }
                 queue.push(batch)
                 batch = ReadAheadBatch()
-                batch.events.reserveCapacity(Self.batchSize)
                 batchBytes = 0
             }
-            if !batch.events.isEmpty || !batch.diagnostics.isEmpty { queue.push(batch) }
+            if batch.events.count > 0 || !batch.diagnostics.isEmpty { queue.push(batch) }
             outcome.summary = summary
             outcome.decisions = classifier.decisions
             outcome.diagnostics = classifier.finish()
@@ -398,19 +396,16 @@ public struct SessionPipeline: Sendable {
         var assembly = SessionAssembly(maximumOpenSessions: maximumOpenSessions)
         var sessions: [LaunchSession] = []
         var diagnostics = DiagnosticSample()
-        while var batch = queue.pop() {
-            // Reversed, so that each event is moved out by `popLast()`, not copied (a copy retains each of its strings).
-            batch.events.reverse()
-            var taken = 0
+        while let batch = queue.pop() {
+            // Each event is moved out of the batch, not copied (a copy retains each of its strings).
             for (eventsBefore, diagnostic) in batch.diagnostics {
-                while taken < eventsBefore {
-                    sessions += assembly.consume(batch.events.removeLast()).compactMap(onSession)
-                    taken += 1
+                while batch.events.taken < eventsBefore, let event = batch.events.takeFirst() {
+                    sessions += assembly.consume(event).compactMap(onSession)
                 }
                 diagnostics.add(diagnostic)
                 onDiagnostic(diagnostic)
             }
-            while let event = batch.events.popLast() { sessions += assembly.consume(event).compactMap(onSession) }
+            while let event = batch.events.takeFirst() { sessions += assembly.consume(event).compactMap(onSession) }
         }
         // The queue has ended: the thread has written its outcome.
         sessions += assembly.finish().compactMap(onSession)
