@@ -17,49 +17,87 @@ struct ReorderWindow<Element: TimeOrdered>: Sendable where Element: Sendable {
     let size: Int
     /// The message bytes held before the earlier half is handed on early.
     let byteBudget: Int
-    private var elements: [Element] = []
+    private var storage: Storage
     private var heldBytes = 0
 
     /// A window of `size`, holding at most about `byteBudget` bytes of messages.
     init(size: Int, byteBudget: Int = ReorderWindowBytes.budget) {
         self.size = size
         self.byteBudget = byteBudget
-        elements.reserveCapacity(2 * size)
+        storage = Storage(capacity: max(1, 2 * size))
     }
 
-    /// Inserts `element`; when the window is full, hands its earlier half to `release` (in place, not copied).
+    /// Inserts `element`; when the window is full, hands its earlier half to `release`, one element at a time, in
+    /// order, each moved out of the window: not copied (a copy retains each of an event's strings, and the window's
+    /// own is then released; on another thread than the one that made them, each of those waits for the other
+    /// core's cache).
     @inline(__always)
-    mutating func insert(_ element: consuming Element, release: (UnsafeBufferPointer<Element>) -> Void) {
+    mutating func insert(_ element: consuming Element, release: (consuming Element) -> Void) {
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+        let held = storage
         let key = element.orderingInstant
-        // Compared in place (an element read out of the array would be a copy of the whole event).
-        let index = elements.withUnsafeBufferPointer { held in
-            var index = held.count
-            while index > 0, held.baseAddress.unsafelyUnwrapped[index - 1].orderingInstant > key { index -= 1 }
-            return index
-        }
+        // Compared in place (an element read out would be a copy of the whole event).
+        var index = held.count
+        while index > 0, held.base[index - 1].orderingInstant > key { index -= 1 }
         heldBytes += element.messageBytes
-        // Moved in, not copied (a copy retains and releases each of the event's strings).
-        if index == elements.count { elements.append(element) } else { elements.insert(element, at: index) }
+        // Moved in, not copied.
+        if index < held.count { (held.base + index + 1).moveInitialize(from: held.base + index, count: held.count - index) }
+        (held.base + index).initialize(to: element)
+        held.count += 1
         let count: Int
-        if elements.count >= 2 * size {
+        if held.count >= 2 * size {
             count = size
         } else if heldBytes > byteBudget {
-            count = (elements.count + 1) / 2
+            count = (held.count + 1) / 2
         } else {
             return
         }
-        elements.withUnsafeBufferPointer { held in
-            for index in 0..<count { heldBytes -= held.baseAddress.unsafelyUnwrapped[index].messageBytes }
-            release(UnsafeBufferPointer(rebasing: held[0..<count]))
-        }
-        elements.removeFirst(count)
+        heldBytes -= held.moveOut(count, to: release)
     }
 
-    /// Hands on everything still held, in order.
-    mutating func drain(_ release: (UnsafeBufferPointer<Element>) -> Void) {
-        elements.withUnsafeBufferPointer { release($0) }
-        elements.removeAll()
+    /// Hands on everything still held, in order, each moved out.
+    mutating func drain(_ release: (consuming Element) -> Void) {
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+        _ = storage.moveOut(storage.count, to: release)
         heldBytes = 0
+    }
+
+    /// The window's elements, in order, in memory of its own: an array cannot give up its first elements without
+    /// copying them. Shared by copies of the window until one of them changes (copy on write).
+    private final class Storage: @unchecked Sendable {
+        let base: UnsafeMutablePointer<Element>
+        let capacity: Int
+        var count = 0
+
+        init(capacity: Int) {
+            self.capacity = capacity
+            base = .allocate(capacity: capacity)
+        }
+
+        deinit {
+            base.deinitialize(count: count)
+            base.deallocate()
+        }
+
+        /// A storage of its own holding copies of these elements.
+        func copy() -> Storage {
+            let copy = Storage(capacity: capacity)
+            copy.base.initialize(from: base, count: count)
+            copy.count = count
+            return copy
+        }
+
+        /// Moves the first `moved` elements to `release`, in order, then the rest down; returns their message bytes.
+        func moveOut(_ moved: Int, to release: (consuming Element) -> Void) -> Int {
+            var bytes = 0
+            for index in 0..<moved {
+                bytes += base[index].messageBytes
+                release((base + index).move())
+            }
+            base.moveInitialize(from: base + moved, count: count - moved)
+            count -= moved
+            return bytes
+        }
     }
 }
 

@@ -203,15 +203,13 @@ public struct SessionPipeline: Sendable {
                 var batch = MovedRun<LogEvent>(capacity: Self.batchSize)
                 // Handed over at 256 events, or sooner once their messages hold 1 MiB (messages may be 4 MiB long).
                 var batchBytes = 0
-                func release(_ events: UnsafeBufferPointer<LogEvent>) {
-                    for event in events {
-                        batchBytes += event.messageBytes
-                        batch.append(event)
-                        if batch.isFull || batchBytes >= Self.readAheadBatchBytes {
-                            queue.push(batch)
-                            batch = MovedRun<LogEvent>(capacity: Self.batchSize)
-                            batchBytes = 0
-                        }
+                func release(_ event: consuming LogEvent) {
+                    batchBytes += event.messageBytes
+                    batch.append(event)
+                    if batch.isFull || batchBytes >= Self.readAheadBatchBytes {
+                        queue.push(batch)
+                        batch = MovedRun<LogEvent>(capacity: Self.batchSize)
+                        batchBytes = 0
                     }
                 }
                 pipeline.readForMerge(input, into: &one) { event in window.insert(event, release: release) }

@@ -83,19 +83,15 @@ struct SessionAssembly: Sendable {
     /// Takes the next classified event, in input order; returns the sessions it let close (usually none).
     mutating func consume(_ classified: consuming ClassifiedEvent) -> [LaunchSession] {
         var closed: [LaunchSession] = []
-        // Handed over in place (no copy, retained and released, of each event's strings).
-        window.insert(classified) { released in
-            for index in released.indices { closed += builder.consume(released.baseAddress.unsafelyUnwrapped[index]) }
-        }
+        // Moved through the window to the builder (no copy, retained and released, of each event's strings).
+        window.insert(classified) { released in closed += builder.consume(released) }
         return closed
     }
 
     /// Ends the input: the sessions still held or open.
     mutating func finish() -> [LaunchSession] {
         var sessions: [LaunchSession] = []
-        window.drain { released in
-            for index in released.indices { sessions += builder.consume(released.baseAddress.unsafelyUnwrapped[index]) }
-        }
+        window.drain { released in sessions += builder.consume(released) }
         return sessions + builder.finish()
     }
 
