@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// Writes tar archives for tests: ustar headers, a pax `path` record for a long name, GNU's `L` long name,
 /// and headers that lie (a size the data never reaches, a damaged checksum) — the sysdiagnose shapes and the
