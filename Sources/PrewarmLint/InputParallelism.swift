@@ -12,7 +12,7 @@ enum InputParallelism {
 
     /// `body(i)` for every `i` in `0..<count`, on up to `jobs` threads (fewer when the system refuses some, down to the
     /// calling thread alone); the results in index order.
-    static func map<T: Sendable>(count: Int, jobs: Int, threads: ThreadStarter = ThreadStarter(), _ body: @escaping @Sendable (Int) -> T) -> [T] {
+    static func map<T: Sendable>(count: Int, jobs: Int, threads: ThreadStarter, _ body: @escaping @Sendable (Int) -> T) -> [T] {
         guard jobs > 1, count > 1 else { return (0..<count).map(body) }
         let slots = Slots<T>(buffer: .allocate(capacity: count))
         slots.buffer.initialize(repeating: nil)

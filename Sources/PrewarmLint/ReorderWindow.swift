@@ -22,9 +22,10 @@ struct ReorderWindow<Element: TimeOrdered>: Sendable where Element: Sendable {
 
     /// A window of `size`, holding at most about `byteBudget` bytes of messages.
     init(size: Int, byteBudget: Int = ReorderWindowBytes.budget) {
-        self.size = size
+        // At least 1: a window of 0 would never hand anything on, and its storage holds twice its size.
+        self.size = max(1, size)
         self.byteBudget = byteBudget
-        storage = Storage(capacity: max(1, 2 * size))
+        storage = Storage(capacity: 2 * self.size)
     }
 
     /// Inserts `element`; when the window is full, hands its earlier half to `release`, one element at a time, in
@@ -40,7 +41,8 @@ struct ReorderWindow<Element: TimeOrdered>: Sendable where Element: Sendable {
         var index = held.count
         while index > 0, held.base[index - 1].orderingInstant > key { index -= 1 }
         heldBytes += element.messageBytes
-        // Moved in, not copied.
+        // Moved in, not copied. (The earlier half leaves at twice the size, so there is always room.)
+        precondition(held.count < held.capacity, "ReorderWindow: full")
         if index < held.count { (held.base + index + 1).moveInitialize(from: held.base + index, count: held.count - index) }
         (held.base + index).initialize(to: element)
         held.count += 1

@@ -58,6 +58,12 @@ struct ReorderWindowTests {
         #expect(Item.Token.alive.load(ordering: .relaxed) == before)
     }
 
+    @Test("a window of size 0 acts as one of size 1: every element handed on, in order")
+    func sizeZero() {
+        let released = Self.run(size: 0, byteBudget: .max, items: (0..<50).map { (Int64($0), 1) })
+        #expect(released == Array(0..<50))
+    }
+
     @Test("a copy of a window is a window of its own (copy on write)")
     func copyOnWrite() {
         let before = Item.Token.alive.load(ordering: .relaxed)

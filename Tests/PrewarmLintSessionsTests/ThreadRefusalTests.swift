@@ -29,8 +29,8 @@ struct ThreadRefusalTests {
     func readAhead() throws {
         let folder = try TemporaryFolder("prewarm-lint-thread-refusal")
         defer { folder.remove() }
-        let (bytes, _) = DeviceLogGenerator.generate(.init(seed: 53, targetBytes: 400_000, format: .logShow, apps: 10, sessionsPerDay: 600))
-        let input = try ReadAheadTests.input(bytes, named: "day.log", in: folder)
+        let (input, _) = try ReadAheadTests.writtenDay(.init(seed: 53, targetBytes: 400_000, format: .logShow, apps: 10, sessionsPerDay: 600),
+                                                         named: "day.log", in: folder)
         let one = ReadAheadTests.observe([input], options: RecordFilterTests.dayOptions, jobs: 1)
         let refused = try #require(Self.finishes { ReadAheadTests.observe([input], options: RecordFilterTests.dayOptions, jobs: 2, threads: Self.refusing) })
         #expect(one.handedOn.count > 50)
@@ -64,8 +64,8 @@ struct ThreadRefusalTests {
         defer { folder.remove() }
         var collected: [DiscoveredInput] = []
         for seed in 0..<3 {
-            let (bytes, _) = DeviceLogGenerator.generate(.init(seed: 61 + UInt64(seed), targetBytes: 500_000, format: .ndjson, apps: 20, sessionsPerDay: 8_000))
-            collected.append(try ReadAheadTests.input(bytes, named: "dense-\(seed).ndjson", in: folder))
+            collected.append(try ReadAheadTests.writtenDay(.init(seed: 61 + UInt64(seed), targetBytes: 500_000, format: .ndjson, apps: 20,
+                                                                   sessionsPerDay: 8_000), named: "dense-\(seed).ndjson", in: folder).input)
         }
         let inputs = collected
         @Sendable func report(jobs: Int, threads: ThreadStarter = ThreadStarter()) -> String {
