@@ -32,6 +32,16 @@ public struct JSONTextWriter {
         return bytes.withBytes { String(decoding: $0, as: UTF8.self) }
     }
 
+    /// The JSON written since the last call, handed to `body` as UTF-8 (valid only during the call) and forgotten:
+    /// ``takeText()`` without making a `String` of it. The writer goes on where it stopped.
+    public mutating func takeBytes(_ body: (UnsafeRawBufferPointer) -> Void) {
+        bytes.withBytes { body($0) }
+        bytes.removeAll()
+    }
+
+    /// A line break, outside any value (the end of a line of JSON).
+    mutating func appendLineBreak() { bytes.append(UInt8(ascii: "\n")) }
+
     /// A writer for elements of an array opened elsewhere: its text is the elements, separated by
     /// commas, for ``appendElements(_:)`` of that array's writer.
     public static func elements() -> JSONTextWriter {
@@ -45,6 +55,13 @@ public struct JSONTextWriter {
         guard !elements.isEmpty else { return }
         separate()
         append(elements)
+    }
+
+    /// Appends what an ``elements()`` writer wrote to the open array, as ``appendElements(_:)`` does, byte for byte.
+    mutating func appendElements(of elements: JSONTextWriter) {
+        guard elements.byteCount > 0 else { return }
+        separate()
+        elements.bytes.withBytes { bytes.append(contentsOf: $0) }
     }
 
     private mutating func enter() {

@@ -143,6 +143,13 @@ public struct LintReport: Sendable {
     /// The report as one line of JSON and a line break, handed to `output` in pieces of about 64 KiB
     /// (a session or a finding is never split), so a report of many sessions is never whole in memory.
     public func render(to output: (String) -> Void) {
+        render(toUTF8: { output(String(decoding: $0, as: UTF8.self)) })
+    }
+
+    /// ``render(to:)`` as its UTF-8 bytes, valid only during each call: no `String` is made of the pieces (each
+    /// made one was a check of every byte, and a report of many sessions is most of what a launch-dense lint
+    /// writes).
+    public func render(toUTF8 output: (UnsafeRawBufferPointer) -> Void) {
         var writer = JSONTextWriter()
         writer.beginObject()
         writer.field("schemaVersion", Self.schemaVersion)
@@ -201,17 +208,18 @@ public struct LintReport: Sendable {
         }
         writer.endArray()
         writer.endObject()
-        output(writer.takeText() + "\n")
+        writer.appendLineBreak()
+        writer.takeBytes(output)
     }
 
     /// Writes `count` elements of an open array (sessions, findings, decisions) with `write`, handing
     /// the text to `output` about every 64 KiB. With several ``renderingJobs``, a window of elements at
     /// a time is split among threads, each writing its part into a writer of its own; the parts are
     /// then appended in order, so the text is the same, and memory holds one window, never the whole array.
-    private func writeElements(count: Int, to writer: inout JSONTextWriter, output: (String) -> Void,
+    private func writeElements(count: Int, to writer: inout JSONTextWriter, output: (UnsafeRawBufferPointer) -> Void,
                                write: @escaping @Sendable (Int, inout JSONTextWriter) -> Void) {
         func flushIfLong() {
-            if writer.byteCount >= 1 << 16 { output(writer.takeText()) }
+            if writer.byteCount >= 1 << 16 { writer.takeBytes(output) }
         }
         let jobs = max(1, renderingJobs)
         guard jobs > 1, count >= 2 * Self.elementsPerPart else {
@@ -236,11 +244,11 @@ public struct LintReport: Sendable {
                     let lower = min(end, windowStart + part * perPart), upper = min(end, lower + perPart)
                     var partWriter = JSONTextWriter.elements()
                     for index in lower..<upper { write(index, &partWriter) }
-                    parts.store(partWriter.takeText(), at: part)
+                    parts.store(partWriter, at: part)
                 }
             }
             for part in 0..<jobs {
-                writer.appendElements(parts.take(at: part))
+                writer.appendElements(of: parts.take(at: part))
                 flushIfLong()
             }
             start = end
@@ -355,28 +363,28 @@ public struct LintReport: Sendable {
     }
 }
 
-/// The texts the rendering threads write, one slot each: each thread writes its own slot only, and
-/// the caller reads them once `concurrentPerform` has returned. Raw storage, since concurrent writes
+/// The writers of the rendering threads, one slot each: each thread writes its own slot only, and
+/// the caller reads them once the threads are joined. Raw storage, since concurrent writes
 /// to one array (even to different elements) would be overlapping accesses.
 private final class RenderedParts: @unchecked Sendable {
-    private let texts: UnsafeMutablePointer<String>
+    private let writers: UnsafeMutablePointer<JSONTextWriter>
     private let count: Int
 
     init(count: Int) {
         self.count = count
-        texts = .allocate(capacity: count)
-        texts.initialize(repeating: "", count: count)
+        writers = .allocate(capacity: count)
+        writers.initialize(repeating: JSONTextWriter.elements(), count: count)
     }
 
     deinit {
-        texts.deinitialize(count: count)
-        texts.deallocate()
+        writers.deinitialize(count: count)
+        writers.deallocate()
     }
 
-    func store(_ text: String, at part: Int) { texts[part] = text }
+    func store(_ writer: JSONTextWriter, at part: Int) { writers[part] = writer }
 
-    func take(at part: Int) -> String {
-        defer { texts[part] = "" }
-        return texts[part]
+    func take(at part: Int) -> JSONTextWriter {
+        defer { writers[part] = JSONTextWriter.elements() }
+        return writers[part]
     }
 }

@@ -19,12 +19,23 @@ public protocol ReportRenderer: Sendable {
     /// The same text handed to `output` in pieces, for a renderer that can write a long report without
     /// holding it whole (the JSON report does). By default, ``render(_:)`` in one piece.
     func render(_ report: LintReport, to output: (String) -> Void)
+    /// The same text as UTF-8, handed to `output` in pieces valid only during each call (what a program writing
+    /// the report to a file or a pipe wants: no `String` is made). By default, ``render(_:to:)``'s pieces.
+    func render(_ report: LintReport, toUTF8 output: (UnsafeRawBufferPointer) -> Void)
 }
 
 extension ReportRenderer {
     /// ``render(_:)`` in one piece.
     public func render(_ report: LintReport, to output: (String) -> Void) {
         output(render(report))
+    }
+
+    /// ``render(_:to:)``'s pieces, as UTF-8.
+    public func render(_ report: LintReport, toUTF8 output: (UnsafeRawBufferPointer) -> Void) {
+        render(report) { (piece: String) in
+            var piece = piece
+            piece.withUTF8 { output(UnsafeRawBufferPointer($0)) }
+        }
     }
 }
 
@@ -38,6 +49,8 @@ public struct JSONReportRenderer: ReportRenderer {
     public func render(_ report: LintReport) -> String { report.render() }
     /// The JSON report in pieces of about 64 KiB: ``LintReport/render(to:)``.
     public func render(_ report: LintReport, to output: (String) -> Void) { report.render(to: output) }
+    /// The JSON report's UTF-8 in pieces of about 64 KiB: ``LintReport/render(toUTF8:)``.
+    public func render(_ report: LintReport, toUTF8 output: (UnsafeRawBufferPointer) -> Void) { report.render(toUTF8: output) }
 }
 
 extension FindingTextReporter: ReportRenderer {

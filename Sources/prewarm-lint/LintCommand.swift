@@ -325,7 +325,7 @@ struct LintCommand: ParsableCommand {
     /// with the diagnostics, after the counts by rule.
     private func printReport(_ report: LintReport, settings: ReportFormat.Settings) {
         if format != .text {
-            format.renderer(settings).render(report, to: StandardStreams.outPiece)
+            format.renderer(settings).render(report, toUTF8: StandardStreams.outBytes)
         } else {
             let rendered = format.renderer(settings).render(report)
             // (Found from the end, in the UTF-8: splitting the whole text into lines took a tenth of a large lint.)

@@ -87,7 +87,7 @@ struct SessionsCommand: ParsableCommand {
                 diagnostics: result.diagnostics, partial: SignalHandling.interruption.isRaised
             )
             // In pieces of about 64 KiB, as sessions are read back: never whole in memory.
-            report.render(to: StandardStreams.outPiece)
+            report.render(toUTF8: StandardStreams.outBytes)
         case .text:
             let timeline = SessionTimelineReporter()
             for (session, id) in zip(selected.sessions, selected.ids) {

@@ -252,7 +252,7 @@ struct LintCommandTests {
         }
     }
 
-    @Test("every control byte, at every place in a word of eight, is made visible on the terminal (the output is checked eight bytes at a time)")
+    @Test("every control byte, at every place in a block of sixteen, is made visible on the terminal (the output is checked sixteen bytes at a time)")
     func controlBytesAtEveryAlignment() throws {
         let folder = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -261,7 +261,7 @@ struct LintCommandTests {
         controls += ["\u{7F}", "\u{85}", "\u{9B}"]
         var text = ""
         for control in controls {
-            for offset in 0..<9 { text += "2231\terror\t14:14:22.944797+1100\tp\t" + String(repeating: "x", count: offset) + control + "yyyyyyyy\n" }
+            for offset in 0..<17 { text += "2231\terror\t14:14:22.944797+1100\tp\t" + String(repeating: "x", count: offset) + control + "yyyyyyyy\n" }
         }
         let log = folder.appendingPathComponent("controls.log")
         try Data(text.utf8).write(to: log)
@@ -269,6 +269,36 @@ struct LintCommandTests {
         let raw = (run.stdout + run.stderr).unicodeScalars.filter { ($0.value < 0x20 && $0 != "\n" && $0 != "\t") || (0x7F...0x9F).contains($0.value) }
         #expect(raw.isEmpty, "raw controls reached the terminal: \(raw.map { String($0.value, radix: 16) })")
         #expect(run.stdout.contains("xxx^Ayyyyyyyy") && run.stdout.contains("^?yyyyyyyy") && run.stdout.contains("<U+009B>yyyyyyyy"))
+    }
+
+    @Test("the JSON report, written as bytes, makes DEL and C1 controls visible at every place in a block of sixteen")
+    func jsonReportControlsAtEveryAlignment() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // Keychain failures in the shape of real-logs 03, each of a process of its own, so that each finding quotes
+        // its line: JSON escapes the C0 controls itself; DEL and the C1 controls are valid JSON text, and only the
+        // terminal check stands between them and the screen. The check reads sixteen bytes at a time, so each control
+        // is put at each of seventeen offsets.
+        var text = ""
+        var pid = 3000
+        for control in ["\u{7F}", "\u{85}", "\u{9B}"] {
+            for offset in 0..<17 {
+                pid += 1
+                text += "\(pid)\terror\t14:14:22.944797+1100\tlogoutRepro\tKeychain error -25308 " + String(repeating: "x", count: offset)
+                    + control + "yyyyyyyyyyyyyyyy\n"
+            }
+        }
+        let log = folder.appendingPathComponent("controls.log")
+        try Data(text.utf8).write(to: log)
+        let run = try CLI.run(["--format", "json", "--date", "2021-10-20", log.path])
+        let raw = run.stdout.unicodeScalars.filter { (0x7F...0x9F).contains($0.value) }
+        #expect(raw.isEmpty, "raw controls reached the terminal: \(raw.map { String($0.value, radix: 16) })")
+        for visible in ["^?", "<U+0085>", "<U+009B>"] {
+            for offset in 0..<17 {
+                let shown = run.stdout.contains("-25308 " + String(repeating: "x", count: offset) + visible + "yyyyyyyyyyyyyyyy")
+                #expect(shown, "\(visible) after \(offset) bytes")
+            }
+        }
     }
 
     @Test("outputs are written in place, never renamed over a device, FIFO, link or input; every writable one is written (issue 19)")
