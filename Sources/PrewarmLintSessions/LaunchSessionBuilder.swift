@@ -26,19 +26,59 @@ public import PrewarmLintClassifier
 ///   a guess (said so in `incompleteEvidence`); after nothing at all: `unknown`.
 /// SpringBoard's `Prewarming for launch of` and dasd's closure generation never make a prewarm.
 public struct LaunchSessionBuilder: Sendable {
-    private var open: [String: LaunchSession] = [:]
-    /// Open sessions in the order they opened, as (app, sequence) with lazy deletion: an entry counts
-    /// only while `sequenceOf[app]` still holds its sequence. Its size follows the open sessions.
-    private var openingOrder: [(key: String, sequence: Int)] = []
+    /// An app's key (its bundle id, else its process name) with its hash worked out once: the slots' table rehashes
+    /// the keys near one it removes, and a `String` hashed its bytes through SipHash each time (a thousand
+    /// instructions a closed session in a launch-dense log).
+    private struct AppKey: Hashable {
+        let name: String
+        let hash: UInt64
+
+        init(_ name: String) {
+            self.name = name
+            // FNV-1a over the UTF-8 bytes (the table's `Hasher` still mixes it with the process's seed).
+            var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+            var copy = name
+            copy.withUTF8 { bytes in
+                for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+            }
+            self.hash = hash
+        }
+
+        static func == (lhs: AppKey, rhs: AppKey) -> Bool { lhs.hash == rhs.hash && lhs.name == rhs.name }
+        func hash(into hasher: inout Hasher) { hasher.combine(hash) }
+    }
+
+    /// An open session and what the builder knows of its app while it is open.
+    private struct OpenSession {
+        /// The app's key (its bundle id, else its process name).
+        var key: AppKey
+        /// The order it opened in; 0 while the slot is free.
+        var sequence: Int
+        var session: LaunchSession
+        /// Whether an exit line of its process was seen.
+        var terminated = false
+        /// Whether its termination milestone is FrontBoard's pending exit: a later exit status replaces its detail.
+        var endedByPendingExit = false
+        /// Where the app was seen going to the background before any start or activation in the log: its next
+        /// activation is a resume.
+        var backgrounded: EventOrigin?
+        /// Lines it lost to ``maximumKeptBytes``.
+        var budgetDrops = 0
+    }
+
+    /// The slot of each app with an open session. Only the key's slot is hashed for: a session and its app's state
+    /// live in the slot, so a line costs one lookup and a session one insertion and one removal of a small entry.
+    /// (Held by key, sessions moved as the dictionary grew and shrank, and the app's state took a hash in each of
+    /// four more tables.)
+    private var slotOf: [AppKey: Int] = [:]
+    /// Open sessions, by slot; a slot freed by a closed session is taken by the next one to open.
+    private var slots: [OpenSession] = []
+    private var freeSlots: [Int] = []
+    /// Open sessions in the order they opened, as (slot, sequence) with lazy deletion: an entry counts
+    /// only while its slot still holds its sequence. Its size follows the open sessions.
+    private var openingOrder: [(slot: Int, sequence: Int)] = []
     private var openingHead = 0
-    private var sequenceOf: [String: Int] = [:]
     private var nextSequence = 0
-    private var terminated: Set<String> = []
-    /// Apps whose termination milestone is FrontBoard's pending exit: a later exit status replaces its detail.
-    private var endedByPendingExit: Set<String> = []
-    /// Apps seen going to the background before any start or activation in the log: their next
-    /// activation is a resume.
-    private var backgrounded: [String: EventOrigin] = [:]
     /// The last tap that named no app (iOS 26's `SBIconView touches began`), not yet claimed: the next user
     /// launch request, or activation of a process already there, within ``tapClaimWindow`` claims it.
     private var pendingTap: ClassifiedEvent?
@@ -60,8 +100,6 @@ public struct LaunchSessionBuilder: Sendable {
     public private(set) var linesNotKeptForBudget = 0
     /// Bytes of kept lines the open sessions hold now.
     public private(set) var keptBytes = 0
-    /// Open sessions that lost lines to the budget, with how many.
-    private var budgetDrops: [String: Int] = [:]
 
     /// A builder keeping at most `maximumOpenSessions` sessions open, and at most `maximumKeptBytes` of their lines.
     public init(maximumOpenSessions: Int = 10_000, maximumKeptBytes: Int = 16 << 20) {
@@ -80,6 +118,9 @@ public struct LaunchSessionBuilder: Sendable {
     /// What a kept line counts against ``maximumKeptBytes``.
     @inline(__always) static func keptCost(of event: SessionEvent) -> Int { event.text.utf8.count + 128 }
 
+    /// The key of a free slot.
+    private static let noKey = AppKey("")
+
     /// What fills an open session's slot while the session is out of it, being changed.
     private static let vacant = LaunchSession(app: AppIdentity(processName: "", pid: nil))
 
@@ -89,35 +130,33 @@ public struct LaunchSessionBuilder: Sendable {
             pendingTap = classified
             return []
         }
-        guard let meaning = classified.meaning, let subject = classified.subject, let key = subject.bundleID ?? subject.processName
+        guard let meaning = classified.meaning, let subject = classified.subject, let name = subject.bundleID ?? subject.processName
         else { return [] }
+        let key = AppKey(name)
         var closed: [LaunchSession] = []
         // The app's session is swapped out of its slot while it changes, a vacant session left there, and swapped
-        // back: its arrays stay uniquely referenced and grow in place (a copy left in the dictionary made every
-        // appended line copy the session's whole list), the session itself is never copied (its strings and arrays
-        // retained and released), and the key is hashed once per line (removing the session and storing it again
-        // hashed it twice). The slot's index stays valid until something is added to or removed from `open`, and
-        // nothing is between the two swaps.
-        // (Only an open session can be terminated: `close` forgets both.)
-        if let slot = open.index(forKey: key) {
+        // back: its arrays stay uniquely referenced and grow in place (a copy left in the slot made every appended
+        // line copy the session's whole list), the session itself is never copied (its strings and arrays retained
+        // and released), and the key is hashed once per line. A slot stays the app's until its session closes.
+        if let slot = slotOf[key] {
             var current = Self.vacant
-            swap(&current, &open.values[slot])
-            let isTerminated = terminated.contains(key)
+            swap(&current, &slots[slot].session)
+            let isTerminated = slots[slot].terminated
             if !startsNewProcess(classified, meaning: meaning, subject: subject, after: current, terminated: isTerminated) {
                 if isTerminated {
                     // More lines about the exited process (FrontBoard's clean-up, runningboardd's bookkeeping) add
                     // nothing to its milestones; they are kept as its lines.
-                    record(classified, meaning: meaning, in: &current, key: key)
+                    record(classified, meaning: meaning, in: &current, slot: slot)
                     if meaning == .termination, classified.detail != nil,
-                       current.milestone(.termination)?.detail == nil || endedByPendingExit.contains(key) {
-                        endedByPendingExit.remove(key)
+                       current.milestone(.termination)?.detail == nil || slots[slot].endedByPendingExit {
+                        slots[slot].endedByPendingExit = false
                         current.milestones = current.milestones.map { $0.name == .termination ? LaunchSession.Milestone(
                             name: .termination, time: $0.time, evidence: $0.evidence, detail: classified.detail) : $0 }
                     }
                 } else {
-                    update(&current, with: classified, meaning: meaning, subject: subject, key: key)
+                    update(&current, with: classified, meaning: meaning, subject: subject, slot: slot)
                 }
-                swap(&current, &open.values[slot])
+                swap(&current, &slots[slot].session)
                 return closed
             }
             // The next process shows this one ended. Its exit line matters only where the end decides the
@@ -126,39 +165,43 @@ public struct LaunchSessionBuilder: Sendable {
                 current.incompleteEvidence.append("no exit line before the next process of this app: when and why the prewarmed process ended is not in the log")
             }
             if current.kind == .prewarmOutcomeUnknown { current.kind = .prewarmUnused }
-            closed.append(close(key, current))
+            closed.append(close(slot, current))
         }
         // A session starts with a line about its start or its life, not with an exit or a bare state;
         // an app going to the background is the exception: it was in use before the log began.
         guard opensSession(meaning) || classified.facts.contains(.wentToBackground) else { return closed }
         var current = LaunchSession(app: subject)
         nextSequence += 1
-        sequenceOf[key] = nextSequence
-        openingOrder.append((key, nextSequence))
-        // `open` holds the other sessions: this one counts too.
-        if openingOrder.count - openingHead > 2 * (open.count + 1) + 1024 {
+        let slot = freeSlots.popLast() ?? slots.count
+        let opened = OpenSession(key: key, sequence: nextSequence, session: Self.vacant)
+        if slot == slots.count { slots.append(opened) } else { slots[slot] = opened }
+        slotOf[key] = slot
+        openingOrder.append((slot, nextSequence))
+        if openingOrder.count - openingHead > 2 * slotOf.count + 1024 {
             // Most entries are of closed sessions: keep the live ones (amortized O(1) per session).
-            openingOrder = openingOrder[openingHead...].filter { sequenceOf[$0.key] == $0.sequence }
+            openingOrder = openingOrder[openingHead...].filter { slots[$0.slot].sequence == $0.sequence }
             openingHead = 0
         }
-        if open.count + 1 > maximumOpenSessions, let oldest = oldestOpen(), oldest != key, var early = open[oldest] {
+        if slotOf.count > maximumOpenSessions, let oldest = oldestOpen(), oldest != slot {
+            var early = Self.vacant
+            swap(&early, &slots[oldest].session)
             early.incompleteEvidence.append("closed early: more than \(maximumOpenSessions) sessions were open at once")
             closedEarly += 1
             closed.append(close(oldest, early))
         }
-        update(&current, with: classified, meaning: meaning, subject: subject, key: key)
-        open[key] = current
+        update(&current, with: classified, meaning: meaning, subject: subject, slot: slot)
+        swap(&current, &slots[slot].session)
         return closed
     }
 
     /// Keeps the line in the session, completes the app's identity and applies the line's meaning.
     private mutating func update(_ session: inout LaunchSession, with classified: ClassifiedEvent, meaning: EventMeaning,
-                                 subject: AppIdentity, key: String) {
-        record(classified, meaning: meaning, in: &session, key: key)
+                                 subject: AppIdentity, slot: Int) {
+        record(classified, meaning: meaning, in: &session, slot: slot)
         if session.app.pid == nil { session.app.pid = subject.pid }
         if session.app.bundleID == nil { session.app.bundleID = subject.bundleID }
         if session.app.processName == nil { session.app.processName = subject.processName }
-        apply(classified, meaning: meaning, to: &session, key: key)
+        apply(classified, meaning: meaning, to: &session, slot: slot)
     }
 
     /// The meanings that start a process.
@@ -181,36 +224,33 @@ public struct LaunchSessionBuilder: Sendable {
     /// Ends the input: every open session, in the order they opened.
     public mutating func finish() -> [LaunchSession] {
         var result: [LaunchSession] = []
-        for (key, sequence) in openingOrder[openingHead...] where sequenceOf[key] == sequence {
-            if let session = open[key] { result.append(close(key, session)) }
+        for (slot, sequence) in openingOrder[openingHead...] where slots[slot].sequence == sequence {
+            var session = Self.vacant
+            swap(&session, &slots[slot].session)
+            result.append(close(slot, session))
         }
         openingOrder.removeAll()
         openingHead = 0
-        terminated.removeAll()
-        endedByPendingExit.removeAll()
-        backgrounded.removeAll()
         pendingTap = nil
         return result
     }
 
-    /// Closes the session of `key` (given as it ends) and forgets the app's per-session state.
-    private mutating func close(_ key: String, _ session: LaunchSession) -> LaunchSession {
-        open[key] = nil
-        sequenceOf[key] = nil
-        // (Each forgets its key only where it may hold it: a removal hashes the key even from an empty set.)
-        if !terminated.isEmpty { terminated.remove(key) }
-        if !endedByPendingExit.isEmpty { endedByPendingExit.remove(key) }
-        if !backgrounded.isEmpty { backgrounded[key] = nil }
+    /// Closes the session in `slot` (given as it ends, taken out of the slot) and frees the slot, with the app's
+    /// per-session state.
+    private mutating func close(_ slot: Int, _ session: LaunchSession) -> LaunchSession {
+        slotOf[slots[slot].key] = nil
+        let droppedForBudget = slots[slot].budgetDrops
+        slots[slot] = OpenSession(key: Self.noKey, sequence: 0, session: Self.vacant)
+        freeSlots.append(slot)
         for index in session.events.indices { keptBytes -= Self.keptCost(of: session.events[index]) }
-        let droppedForBudget = budgetDrops.isEmpty ? 0 : budgetDrops.removeValue(forKey: key) ?? 0
         return finalize(session, droppedForBudget: droppedForBudget)
     }
 
-    /// The app whose open session opened first; drops stale entries on the way.
-    private mutating func oldestOpen() -> String? {
+    /// The slot of the open session that opened first; drops stale entries on the way.
+    private mutating func oldestOpen() -> Int? {
         while openingHead < openingOrder.count {
-            let (key, sequence) = openingOrder[openingHead]
-            if sequenceOf[key] == sequence { return key }
+            let (slot, sequence) = openingOrder[openingHead]
+            if slots[slot].sequence == sequence { return slot }
             openingHead += 1
         }
         if openingHead > 4096 {
@@ -222,7 +262,7 @@ public struct LaunchSessionBuilder: Sendable {
 
     /// Keeps the line with its text, up to ``LaunchSession/eventLimit`` and while the open sessions' lines stay within
     /// ``maximumKeptBytes``.
-    private mutating func record(_ classified: ClassifiedEvent, meaning: EventMeaning, in session: inout LaunchSession, key: String) {
+    private mutating func record(_ classified: ClassifiedEvent, meaning: EventMeaning, in session: inout LaunchSession, slot: Int) {
         if session.firstSeen == nil { session.firstSeen = classified.event.timestamp }
         session.lastSeen = classified.event.timestamp
         guard session.events.count < LaunchSession.eventLimit else {
@@ -238,7 +278,7 @@ public struct LaunchSessionBuilder: Sendable {
         guard keptBytes + cost <= maximumKeptBytes else {
             session.eventsNotKept += 1
             linesNotKeptForBudget += 1
-            budgetDrops[key, default: 0] += 1
+            slots[slot].budgetDrops += 1
             return
         }
         keptBytes += cost
@@ -258,7 +298,7 @@ public struct LaunchSessionBuilder: Sendable {
         }
     }
 
-    private mutating func apply(_ classified: ClassifiedEvent, meaning: EventMeaning, to session: inout LaunchSession, key: String) {
+    private mutating func apply(_ classified: ClassifiedEvent, meaning: EventMeaning, to session: inout LaunchSession, slot: Int) {
         let event = classified.event
         // (The session is passed, not captured: a nested function capturing it copied the whole session twice a call.)
         func mark(_ name: LaunchSession.Milestone.Name, in session: inout LaunchSession) {
@@ -285,7 +325,7 @@ public struct LaunchSessionBuilder: Sendable {
                 session.decidedBy = event.origin
             }
         case .userLaunchRequest:
-            claimTap(for: &session, at: event.timestamp, key: key)
+            claimTap(for: &session, at: event.timestamp, slot: slot)
             pendingTap = nil  // a tap belongs to the launch that follows it, or to none
             mark(.launchRequest, in: &session)
             if session.kind == .unknown && !session.hasMilestone(.processStart) {
@@ -319,8 +359,8 @@ public struct LaunchSessionBuilder: Sendable {
             mark(.launchRequest, in: &session)
         case .stateChange:
             if classified.facts.contains(.wentToBackground), !session.hasMilestone(.activation),
-               !session.hasMilestone(.launchRequest), !session.hasMilestone(.prewarmRequest), backgrounded[key] == nil {
-                backgrounded[key] = event.origin
+               !session.hasMilestone(.launchRequest), !session.hasMilestone(.prewarmRequest), slots[slot].backgrounded == nil {
+                slots[slot].backgrounded = event.origin
             }
         case .processStart:
             mark(.processStart, in: &session)
@@ -331,23 +371,23 @@ public struct LaunchSessionBuilder: Sendable {
             // of a process already active (a resume within the session) takes the tap too, so it is never left
             // for another app's launch.
             if !session.hasMilestone(.activation), !session.hasMilestone(.launchRequest) || session.wasPrewarmedSoFar {
-                claimTap(for: &session, at: event.timestamp, key: key)
+                claimTap(for: &session, at: event.timestamp, slot: slot)
             }
             pendingTap = nil
             if !session.hasMilestone(.activation) {
                 mark(.activation, in: &session)
-                resolveKindAtActivation(&session, key: key)
+                resolveKindAtActivation(&session, slot: slot)
             }
             if classified.facts.contains(.activeInForeground) { mark(.active, in: &session) }
         case .termination, .pendingExit:
             mark(.termination, in: &session)
-            terminated.insert(key)
-            if meaning == .pendingExit { endedByPendingExit.insert(key) }
+            slots[slot].terminated = true
+            if meaning == .pendingExit { slots[slot].endedByPendingExit = true }
             if session.kind == .prewarmOutcomeUnknown { session.kind = .prewarmUnused }
         case .watchdog:
             // The watchdog's explanation is the exit reason; the exit lines that follow add nothing.
             mark(.termination, in: &session)
-            terminated.insert(key)
+            slots[slot].terminated = true
             if session.kind == .prewarmOutcomeUnknown { session.kind = .prewarmUnused }
         case .appLifecycle:
             if !session.hasMilestone(.activation) { session.callbacksBeforeActivation.append(event.origin) }
@@ -363,7 +403,7 @@ public struct LaunchSessionBuilder: Sendable {
     }
 
     /// Gives `session` the pending tap when it came at most ``tapClaimWindow`` before `time`; a tap is claimed once.
-    private mutating func claimTap(for session: inout LaunchSession, at time: LogTimestamp, key: String) {
+    private mutating func claimTap(for session: inout LaunchSession, at time: LogTimestamp, slot: Int) {
         guard let tap = pendingTap else { return }
         let gap = time.microsecondsSinceEpoch - tap.event.timestamp.microsecondsSinceEpoch
         guard gap >= 0, gap <= Self.tapClaimWindow, !session.hasMilestone(.tap) else {
@@ -371,7 +411,7 @@ public struct LaunchSessionBuilder: Sendable {
             return
         }
         pendingTap = nil
-        record(tap, meaning: .tap, in: &session, key: key)
+        record(tap, meaning: .tap, in: &session, slot: slot)
         // The tap came before the lines already kept: its line goes where its time puts it.
         if session.events.last?.origin == tap.event.origin, let at = session.events.firstIndex(where: {
             $0.time.microsecondsSinceEpoch > tap.event.timestamp.microsecondsSinceEpoch
@@ -382,12 +422,12 @@ public struct LaunchSessionBuilder: Sendable {
         if let first = session.firstSeen, tap.event.timestamp.microsecondsSinceEpoch < first.microsecondsSinceEpoch { session.firstSeen = tap.event.timestamp }
     }
 
-    private func resolveKindAtActivation(_ session: inout LaunchSession, key: String) {
+    private func resolveKindAtActivation(_ session: inout LaunchSession, slot: Int) {
         switch session.kind {
         case .prewarmOutcomeUnknown, .prewarmUnused:
             session.kind = .prewarmThenLaunch
         case .unknown:
-            if let background = backgrounded[key] {
+            if let background = slots[slot].backgrounded {
                 // The app was in use before the log began, went to the background, and came back.
                 session.kind = .resume
                 session.confidence = .likely
