@@ -101,13 +101,20 @@ public struct JSONTextWriter {
     /// escape, with no `String` made. A report writes a few dozen keys per session, and a literal passed as a `String`
     /// cost ~290 instructions a key; the `String` forms are disfavoured, so that a literal comes here.
     public mutating func key(_ name: StaticString) {
-        separate()
-        needsComma = false
         // (A one-character literal is held as a scalar, not as bytes: it takes the general way.)
         if name.hasPointerRepresentation {
             let raw = UnsafeRawBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
-            if Self.cleanLength(of: raw) == raw.count { return bytes.appendQuoted(raw, asKey: true) }
+            // A key of a word or less, as most are, is checked byte by byte: filling out a word for the check was a
+            // `memcpy` of its own.
+            if raw.count <= 8 ? Self.isClean(short: raw) : Self.cleanLength(of: raw) == raw.count {
+                // The comma, the quoted key and the colon in one reservation.
+                bytes.appendKey(raw, afterComma: needsComma)
+                needsComma = false
+                return
+            }
         }
+        separate()
+        needsComma = false
         Self.appendQuoted(name.description, to: &bytes)
         bytes.append(UInt8(ascii: ":"))
     }
@@ -223,6 +230,13 @@ public struct JSONTextWriter {
             if !mayNeedEscape(UInt64(littleEndian: tail)) { clean = text.count }
         }
         return clean
+    }
+
+    /// Whether none of the (at most eight) bytes of `text` needs an escape.
+    @inline(__always)
+    private static func isClean(short text: UnsafeRawBufferPointer) -> Bool {
+        for byte in text where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return false }
+        return true
     }
 
     /// `appendQuoted(_:to:)` into bytes: the same text.
@@ -351,6 +365,33 @@ struct JSONBytes {
         if let source = bytes.baseAddress { (out + 1).copyMemory(from: source, byteCount: bytes.count) }
         (out + 1 + bytes.count).storeBytes(of: UInt8(ascii: "\""), as: UInt8.self)
         if asKey { (out + 2 + bytes.count).storeBytes(of: UInt8(ascii: ":"), as: UInt8.self) }
+        storage.count += length
+    }
+
+    /// `,` when `afterComma`, then `"`, `key` as it is, `"` and `:`, in one reservation; a key of up to sixteen
+    /// bytes copied in two words (a `memcpy` call cost more than the rest of the key).
+    @inline(__always)
+    mutating func appendKey(_ key: UnsafeRawBufferPointer, afterComma: Bool) {
+        let comma = afterComma ? 1 : 0
+        let length = key.count + 3 + comma
+        let out = reserve(length)
+        out.storeBytes(of: UInt8(ascii: ","), as: UInt8.self)
+        let quote = out + comma
+        quote.storeBytes(of: UInt8(ascii: "\""), as: UInt8.self)
+        if let source = key.baseAddress {
+            let count = key.count
+            if count >= 8, count <= 16 {
+                // The first eight bytes and the last eight (overlapping when fewer than sixteen).
+                (quote + 1).storeBytes(of: source.loadUnaligned(as: UInt64.self), as: UInt64.self)
+                (quote + 1 + count - 8).storeBytes(of: source.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self), as: UInt64.self)
+            } else if count < 8 {
+                for index in 0..<count { (quote + 1 + index).storeBytes(of: source.load(fromByteOffset: index, as: UInt8.self), as: UInt8.self) }
+            } else {
+                (quote + 1).copyMemory(from: source, byteCount: count)
+            }
+        }
+        (quote + 1 + key.count).storeBytes(of: UInt8(ascii: "\""), as: UInt8.self)
+        (quote + 2 + key.count).storeBytes(of: UInt8(ascii: ":"), as: UInt8.self)
         storage.count += length
     }
 

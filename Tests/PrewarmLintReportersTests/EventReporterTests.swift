@@ -47,7 +47,8 @@ struct JSONTextWriterTests {
         ("x", "x"), ("\"", "\""), ("é", "é"), ("\t", "\t"), ("id", "id"), ("a\"b", "a\"b"), ("bundleID", "bundleID"),
         ("back\\sl", "back\\sl"), ("callbacksBeforeActivation", "callbacksBeforeActivation"), ("1234567\n", "1234567\n"),
         ("12345678\u{1}", "12345678\u{1}"), ("Grüße 日本語", "Grüße 日本語"), ("", ""), ("seventeen chars!!", "seventeen chars!!"),
-        ("fifteen chars \"", "fifteen chars \""),
+        ("fifteen chars \"", "fifteen chars \""), ("nine-char", "nine-char"), ("milestones", "milestones"), ("microseconds", "microseconds"),
+        ("fifteen-chars-k", "fifteen-chars-k"), ("sixteen-chars-ok", "sixteen-chars-ok"),
     ]
 
     @Test("keys as literals and as strings: the same text, escaped where they must be")
