@@ -27,8 +27,8 @@ public import PrewarmLintClassifier
 /// SpringBoard's `Prewarming for launch of` and dasd's closure generation never make a prewarm.
 public struct LaunchSessionBuilder: Sendable {
     /// An app's key (its bundle id, else its process name) with its hash worked out once: the slots' table rehashes
-    /// the keys near one it removes, and a `String` hashed its bytes through SipHash each time (a thousand
-    /// instructions a closed session in a launch-dense log).
+    /// the keys near one it removes, and a `String` hashed its bytes through SipHash each time (about a thousand
+    /// instructions a removal in a launch-dense log).
     private struct AppKey: Hashable {
         let name: String
         let hash: UInt64
@@ -68,8 +68,8 @@ public struct LaunchSessionBuilder: Sendable {
 
     /// The slot of each app with an open session. Only the key's slot is hashed for: a session and its app's state
     /// live in the slot, so a line costs one lookup and a session one insertion and one removal of a small entry.
-    /// (Held by key, sessions moved as the dictionary grew and shrank, and the app's state took a hash in each of
-    /// four more tables.)
+    /// (Held in a dictionary by key, sessions moved as it grew and shrank, and their order and the app's state took a
+    /// hash in each of five more tables.)
     private var slotOf: [AppKey: Int] = [:]
     /// Open sessions, by slot; a slot freed by a closed session is taken by the next one to open.
     private var slots: [OpenSession] = []
