@@ -24,12 +24,6 @@ enum StandardStreams {
         if buffer.count >= 1 << 16 { flushOut() }
     }
 
-    /// Writes `text` (no line break added), flushing every 64 KiB.
-    static func outPiece(_ text: String) {
-        TerminalSafeText.append(text, to: &buffer)
-        if buffer.count >= 1 << 16 { flushOut() }
-    }
-
     /// Writes the UTF-8 `bytes` (no line break added), flushing every 64 KiB.
     static func outBytes(_ bytes: UnsafeRawBufferPointer) {
         TerminalSafeText.append(bytes: bytes, to: &buffer)
