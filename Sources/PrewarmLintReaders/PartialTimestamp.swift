@@ -96,29 +96,32 @@ enum TimestampParsing {
     @inline(__always)
     static func logShowPackedDateTime(_ bytes: UnsafeRawBufferPointer, at start: Int) -> (PackedTimestamp, end: Int)? {
         guard start >= 0, bytes.count - start >= 31 else { return nil }
-        let sign = bytes[start + 26], between = bytes[start + 10]
-        guard bytes[start + 4] == UInt8(ascii: "-"), bytes[start + 7] == UInt8(ascii: "-"), between == .space || between == UInt8(ascii: "T"),
-              bytes[start + 13] == UInt8(ascii: ":"), bytes[start + 16] == UInt8(ascii: ":"), bytes[start + 19] == UInt8(ascii: "."),
-              sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-")
+        // Four loads, byte 0 lowest: `2024-03-` `18 07:01` `:02.1234` and, overlapping, `456-0700` (bytes 23…30).
+        let date = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: start, as: UInt64.self))
+        let dayClock = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: start + 8, as: UInt64.self))
+        let secondFraction = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: start + 16, as: UInt64.self))
+        let fractionOffset = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: start + 23, as: UInt64.self))
+        let between = UInt8(truncatingIfNeeded: dayClock >> 16), sign = UInt8(truncatingIfNeeded: fractionOffset >> 24)
+        guard date & 0xFF00_00FF_0000_0000 == 0x2D00_002D_0000_0000,  // the two `-`
+              UInt8(truncatingIfNeeded: dayClock >> 40) == UInt8(ascii: ":"),  // byte 13
+              secondFraction & 0x0000_0000_FF00_00FF == 0x0000_0000_2E00_003A,  // byte 16 `:`, byte 19 `.`
+              between == .space || between == UInt8(ascii: "T"),
+              sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-"),
+              // Every other byte a digit.
+              Self.allDigits(date, at: 0x0080_8000_8080_8080), Self.allDigits(dayClock, at: 0x8080_0080_8000_8080),
+              Self.allDigits(secondFraction, at: 0x8080_8080_0080_8000), Self.allDigits(fractionOffset, at: 0x8080_8080_0080_8080)
         else { return nil }
-        // Every other byte a digit: one flag for all of them, no branch per digit.
-        var notDigit = false
-        func number(_ offset: Int, _ length: Int) -> Int32 {
-            var value: Int32 = 0
-            for position in (start + offset)..<(start + offset + length) {
-                let digit = bytes[position] &- 0x30
-                notDigit = notDigit || digit > 9
-                value = value &* 10 &+ Int32(digit)
-            }
-            return value
-        }
-        let year = number(0, 4), month = number(5, 2), day = number(8, 2)
-        let hour = number(11, 2), minute = number(14, 2), second = number(17, 2), microsecond = number(20, 6)
-        let offsetHours = number(27, 2), offsetMinutes = number(29, 2)
-        guard !notDigit, offsetHours < 24, offsetMinutes < 60 else { return nil }
+        let datePairs = Self.digitPairs(date), dayClockPairs = Self.digitPairs(dayClock)
+        let secondPairs = Self.digitPairs(secondFraction), fractionOffsetPairs = Self.digitPairs(fractionOffset)
+        let year = Self.pair(datePairs, 0) &* 100 &+ Self.pair(datePairs, 2)
+        // Microseconds: bytes 20…25, i.e. bytes 4…7 of the third word and 0…1 of the fourth (its bytes 0…2 are 23…25).
+        let microsecond = (Self.pair(secondPairs, 4) &* 100 &+ Self.pair(secondPairs, 6)) &* 100 &+ Self.pair(fractionOffsetPairs, 1)
+        let offsetHours = Self.pair(fractionOffsetPairs, 4), offsetMinutes = Self.pair(fractionOffsetPairs, 6)
+        guard offsetHours < 24, offsetMinutes < 60 else { return nil }
         let offset = offsetHours &* 3600 &+ offsetMinutes &* 60
-        return (PackedTimestamp(year: year, month: month, day: day, hour: hour, minute: minute, second: second, microsecond: microsecond,
-                                offset: sign == UInt8(ascii: "-") ? -offset : offset), start + 31)
+        return (PackedTimestamp(year: year, month: Self.pair(datePairs, 5), day: Self.pair(dayClockPairs, 0),
+                                hour: Self.pair(dayClockPairs, 3), minute: Self.pair(dayClockPairs, 6), second: Self.pair(secondPairs, 1),
+                                microsecond: microsecond, offset: sign == UInt8(ascii: "-") ? -offset : offset), start + 31)
     }
 
     /// `HH:MM:SS[.fraction][ ][±HHMM]`: the Console.app spelling, with or without a space before the offset.
@@ -169,15 +172,27 @@ enum TimestampParsing {
               Self.allDigits(clock, at: 0x8080_0080_8000_8080), Self.allDigits(fraction, at: 0x0080_8080_8080_8000),
               Self.allDigits(offsetDigits, at: 0x8080_8080)
         else { return nil }
-        @inline(__always) func digit(_ word: UInt64, _ index: Int) -> Int32 { Int32(truncatingIfNeeded: (word >> (8 * index)) & 0xF) }
-        @inline(__always) func pair(_ word: UInt64, _ index: Int) -> Int32 { digit(word, index) &* 10 &+ digit(word, index + 1) }
-        let microsecond = (pair(fraction, 1) &* 100 &+ pair(fraction, 3)) &* 100 &+ pair(fraction, 5)
-        let offsetHours = pair(offsetDigits, 0), offsetMinutes = pair(offsetDigits, 2)
+        let clockPairs = Self.digitPairs(clock), fractionPairs = Self.digitPairs(fraction), offsetPairs = Self.digitPairs(offsetDigits)
+        let microsecond = (Self.pair(fractionPairs, 1) &* 100 &+ Self.pair(fractionPairs, 3)) &* 100 &+ Self.pair(fractionPairs, 5)
+        let offsetHours = Self.pair(offsetPairs, 0), offsetMinutes = Self.pair(offsetPairs, 2)
         guard offsetHours < 24, offsetMinutes < 60 else { return nil }
         let offset = offsetHours &* 3600 &+ offsetMinutes &* 60
         return PackedTimestamp(year: PackedTimestamp.none, month: PackedTimestamp.none, day: PackedTimestamp.none,
-                               hour: pair(clock, 0), minute: pair(clock, 3), second: pair(clock, 6), microsecond: microsecond,
-                               offset: sign == UInt8(ascii: "-") ? -offset : offset)
+                               hour: Self.pair(clockPairs, 0), minute: Self.pair(clockPairs, 3), second: Self.pair(clockPairs, 6),
+                               microsecond: microsecond, offset: sign == UInt8(ascii: "-") ? -offset : offset)
+    }
+
+    /// For each byte `i` of `word`, the two-digit value of bytes `i` and `i + 1` (`10 × low nibble of i + low nibble of
+    /// i + 1`), in byte `i`: every two-digit number of a word at once. Nibbles are at most 15, so no byte passes 165
+    /// and none carries into the next; only the bytes whose pair is two digits mean anything.
+    @inline(__always) static func digitPairs(_ word: UInt64) -> UInt64 {
+        let nibbles = word & 0x0F0F_0F0F_0F0F_0F0F
+        return nibbles &* 10 &+ (nibbles >> 8)
+    }
+
+    /// Byte `index` of ``digitPairs(_:)``'s result.
+    @inline(__always) static func pair(_ pairs: UInt64, _ index: Int) -> Int32 {
+        Int32(truncatingIfNeeded: (pairs >> (8 &* UInt64(index))) & 0xFF)
     }
 
     /// Whether the bytes of `word` whose high bit `places` sets are all ASCII digits.

@@ -46,6 +46,27 @@ struct ByteScanningTests {
         }
     }
 
+    @Test("a byte looked for nearby is found where memchr finds it: within the words tested in line, past them and at the end")
+    func nearbyByte() {
+        var state: UInt32 = 99
+        func next() -> Int { state = state &* 1_103_515_245 &+ 12_345; return Int(state >> 8) }
+        var buffers = Self.buffers()
+        // A tab at every distance from 0 to 70 (past the 32 bytes tested in line), after bytes that differ from it by one bit.
+        for distance in 0...70 {
+            buffers.append((0..<distance).map { _ in [0x08, 0x0B, 0x0D, 0x19, 0x89, 0x41][next() % 6] } + [0x09] + (0..<(next() % 20)).map { _ in UInt8(next() % 256) })
+            buffers.append((0..<distance).map { _ in UInt8(0x0A) })
+        }
+        for buffer in buffers {
+            buffer.withUnsafeBytes { bytes in
+                for start in 0...bytes.count {
+                    for byte: UInt8 in [0x09, 0x20, 0x00, 0xFF] {
+                        #expect(bytes.firstIndexNearby(of: byte, from: start) == bytes.firstIndex(of: byte, from: start), "\(buffer) from \(start)")
+                    }
+                }
+            }
+        }
+    }
+
     @Test("numbers: values, ends and overflow as before")
     func numbers() {
         func parse(_ text: String) -> (decimal: UInt64?, hex: UInt64?) {

@@ -1,4 +1,5 @@
 import PrewarmLintModel
+import PrewarmLintTesting
 @testable import PrewarmLintReaders
 import Testing
 
@@ -144,6 +145,24 @@ struct LogShowTimestampTests {
             }
         }
         #expect(readFixed > 40)  // the common spelling and its digit changes are read at fixed places
+        // Random changes of one to four bytes over the bytes the spelling is made of: read at fixed places or left to the
+        // general reader, never read differently.
+        var generator = SeededGenerator(seed: 11)
+        let alphabet = Array("0123456789-: .T+Z".utf8) + [0x2F, 0x3A, 0x40, 0x60, 0x80, 0xFF]
+        var randomFixed = 0
+        for _ in 0..<20_000 {
+            var text = base
+            for _ in 0..<Int.random(in: 1...4, using: &generator) {
+                text[Int.random(in: 0..<text.count, using: &generator)] = alphabet[Int.random(in: 0..<alphabet.count, using: &generator)]
+            }
+            try text.withUnsafeBytes { bytes in
+                guard let fixed = TimestampParsing.logShowDateTime(bytes, at: 0) else { return }
+                randomFixed += 1
+                let expected = try #require(general(bytes), "\(String(decoding: text, as: UTF8.self)) read only at fixed places")
+                #expect(fixed.0 == expected.0, "\(String(decoding: text, as: UTF8.self))")
+            }
+        }
+        #expect(randomFixed > 1_000)
         try base.withUnsafeBytes { bytes in
             let fixed = try #require(TimestampParsing.logShowDateTime(bytes, at: 0))
             #expect(fixed.0 == PartialTimestamp(year: 2024, month: 3, day: 18, hour: 7, minute: 1, second: 2, microsecond: 123_456, utcOffsetSeconds: -7 * 3600))

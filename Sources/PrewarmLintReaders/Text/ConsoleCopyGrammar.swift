@@ -186,7 +186,7 @@ struct ConsoleCopyGrammar: TextRecordGrammar {
         // Message is everything after the last column, tabs included.
         var start = 0
         for index in 0..<places.count {
-            guard let tab = line.firstIndex(of: .tab, from: start) else {
+            guard let tab = line.firstIndexNearby(of: .tab, from: start) else {
                 return ByteLine(bytes: line, number: 0, byteOffset: 0).isBlank ? .skipped(.blank) : .other
             }
             fields[index] = line.slice(start, tab)
@@ -210,9 +210,21 @@ struct ConsoleCopyGrammar: TextRecordGrammar {
         if places.type >= 0 { head.typeWord = range(fields[places.type]) }
         if places.process >= 0 { head.process = range(fields[places.process]) }
         if places.pid >= 0 {
-            func number(_ field: UnsafeRawBufferPointer) -> Int?? {
-                guard let (value, end) = field.unsignedInteger(at: 0), end == field.count else { return nil }
-                return .some(Int(exactly: value))
+            // A column of up to eighteen digits is read in line (a pid has at most six); a longer one through the
+            // general reader, which stops at an overflow.
+            @inline(__always) func number(_ field: UnsafeRawBufferPointer) -> Int?? {
+                guard !field.isEmpty else { return nil }
+                guard field.count <= 18 else {
+                    guard let (value, end) = field.unsignedInteger(at: 0), end == field.count else { return nil }
+                    return .some(Int(exactly: value))
+                }
+                var value = 0
+                for byte in field {
+                    let digit = byte &- 0x30
+                    guard digit <= 9 else { return nil }
+                    value = value &* 10 &+ Int(digit)
+                }
+                return .some(value)
             }
             if let pid = number(fields[places.pid]) {
                 head.pid = pid
