@@ -18,6 +18,9 @@ public struct InputSummary: Sendable {
     public var isCompressed = false
     /// Lines, events and diagnostics counted while reading.
     public var statistics = DecoderStatistics()
+    /// Lines of an ndjson input that a thread reading ahead judged the decoder would only count (`ScanAhead`), so
+    /// that it did only that.
+    package var linesJudgedAhead = 0
     /// Set when the input could not be read at all.
     public var failure: ReaderError?
     /// True when the input was found in a directory and is not a log: skipped with a note.
@@ -90,6 +93,14 @@ public struct InputReader: Sendable {
     /// (`RecordFilter`); one filter per input.
     public func read(_ input: LogInput, foundInDirectory: Bool = false, recordFilter: (any RecordFilter)? = nil,
                      emit: (ReaderOutput) -> Void) -> InputSummary {
+        read(input, foundInDirectory: foundInDirectory, recordFilter: recordFilter, scanningAheadWith: nil, emit: emit)
+    }
+
+    /// ``read(_:foundInDirectory:recordFilter:emit:)``, and with `scanningAheadWith` a regular, uncompressed ndjson
+    /// file's records are judged a few chunks ahead of the decoder on a thread from it (`ScanAhead`), when the
+    /// filter has an ahead filter: the same output, the work shared between two cores.
+    package func read(_ input: LogInput, foundInDirectory: Bool = false, recordFilter: (any RecordFilter)?,
+                      scanningAheadWith threads: ThreadStarter?, emit: (ReaderOutput) -> Void) -> InputSummary {
         // An input refused whole (its first diagnostic a refusal, no event before it) is an unreadable input,
         // not an empty log: remembered here, set as the summary's failure at the end.
         var refusal: ReaderDiagnostic?
@@ -116,7 +127,8 @@ public struct InputReader: Sendable {
             }
             emit(output)
         }
-        var summary = readToEnd(input, foundInDirectory: foundInDirectory, recordFilter: recordFilter, emit: counting)
+        var summary = readToEnd(input, foundInDirectory: foundInDirectory, recordFilter: recordFilter, scanningAheadWith: threads,
+                                emit: counting)
         if outside.before + outside.after > 0, let first = outside.first {
             var parts: [String] = []
             if outside.before > 0 { parts.append("\(outside.before) before --since") }
@@ -132,7 +144,7 @@ public struct InputReader: Sendable {
         return summary
     }
 
-    private func readToEnd(_ input: LogInput, foundInDirectory: Bool, recordFilter: (any RecordFilter)?,
+    private func readToEnd(_ input: LogInput, foundInDirectory: Bool, recordFilter: (any RecordFilter)?, scanningAheadWith threads: ThreadStarter?,
                            emit: (ReaderOutput) -> Void) -> InputSummary {
         var summary = InputSummary(input: input.name)
         var descriptor: Int32
@@ -199,6 +211,16 @@ public struct InputReader: Sendable {
         var configuration = ReaderConfiguration(inputName: input.name, timeInference: inference, limits: options.limits,
                                                 skippedProcesses: options.skippedProcesses, recordFilter: recordFilter)
         configuration.archiveEntryExtractor = extraction
+        // Records judged ahead (`ScanAhead`), once the format is known to be ndjson: a regular file's, read whole.
+        var scanAhead: ScanAhead?
+        let aheadConfiguration = configuration
+        if let threads, case .file(let path) = input, recordFilter?.makeAheadFilter() != nil,
+           fileSize(descriptor) >= 2 * ScanAhead.chunkSize {
+            scanAhead = ScanAhead(path: path, fileSize: fileSize(descriptor), threads: threads)
+            configuration.prescan = scanAhead
+        }
+        defer { scanAhead?.finish() }
+        var bytesRead = 0
         var reader = LogStreamReader(configuration: configuration, format: options.format)
         // The archive's reports are held (the archive emits them, sorted, at its end) to be merged by time into
         // the exported log's events; everything else passes straight on.
@@ -232,6 +254,10 @@ public struct InputReader: Sendable {
                 }
                 readAny = true
                 try reader.read(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), emit: emit)
+                bytesRead += count
+                if let scanAhead, !scanAhead.started, let format = reader.format {
+                    scanAhead.start(reader.isCompressed ? nil : NDJSONPrescanner(format: format, configuration: aheadConfiguration), from: bytesRead)
+                }
             }
         } catch {
             summary.failure = error
@@ -252,6 +278,7 @@ public struct InputReader: Sendable {
         }
         summary.format = reader.format
         summary.isCompressed = reader.isCompressed
+        summary.linesJudgedAhead = scanAhead?.linesSkipped ?? 0
         summary.statistics = reader.statistics
         if let extraction, extraction.archiveRoot != nil || extraction.problem != nil {
             exportExtractedArchive(extraction, of: input, summary: &summary, held: held, configuration: configuration, emit: passOn)
@@ -314,6 +341,13 @@ public struct InputReader: Sendable {
                 say(.warning, .truncatedInput, "its unified log's export could not be read: \(failure.message)")
             }
         }
+    }
+
+    /// The size of the regular file open at `descriptor`; 0 for anything else.
+    private func fileSize(_ descriptor: Int32) -> Int {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return 0 }
+        return Int(status.st_size)
     }
 
     /// The buffer a read loop reads into, aligned to a page.

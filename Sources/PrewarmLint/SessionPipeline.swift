@@ -368,7 +368,8 @@ public struct SessionPipeline: Sendable {
             // Messages may be long (up to the message limit): a batch is also handed over once its messages hold
             // ``readAheadBatchBytes``, so that the queue's memory is bounded in bytes, not only in events.
             var batchBytes = 0
-            let summary = pipeline.reader.read(input.input, foundInDirectory: input.foundInDirectory, recordFilter: filter) { output in
+            let summary = pipeline.reader.read(input.input, foundInDirectory: input.foundInDirectory, recordFilter: filter,
+                                               scanningAheadWith: pipeline.threads) { output in
                 switch output {
                 case .event(let event):
                     guard let classified = classifier.classify(event) else { return }

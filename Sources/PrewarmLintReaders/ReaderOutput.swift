@@ -113,6 +113,9 @@ public struct ReaderConfiguration: Sendable {
     /// Takes a tar archive's `*.logarchive/` entries (a sysdiagnose's unified log) so that it can be exported
     /// after the archive is read; nil: they are passed over and a note gives the command that exports them.
     public var archiveEntryExtractor: (any ArchiveEntryExtractor)?
+    /// Records a thread reading ahead found the decoder would count and not keep (``RecordPrescan``): asked by the
+    /// ndjson decoder for each line, on the decoder's thread. Nil: every line is judged where it is decoded.
+    public var prescan: (any RecordPrescan)?
 
     /// The configuration of one input.
     public init(inputName: String, timeInference: TimeInference = TimeInference(), limits: ReaderLimits = ReaderLimits(),

@@ -29,6 +29,42 @@ public protocol RecordFilter: AnyObject, Sendable {
     /// a record that is built), pymobiledevice3 its labels after it: a `false` must hold whatever
     /// surrounds the message there.
     func admits(process: String, pid: Int?, firstLine: UnsafeRawBufferPointer) -> Bool
+
+    /// A filter for a thread that reads ahead of the consumer (``RecordPrescan``): it needs none of the consumer's
+    /// state, and answers what holds whatever the consumer learns before the record is reached. Nil (the default):
+    /// records are never judged ahead.
+    func makeAheadFilter() -> (any AheadRecordFilter)?
+
+    /// The rest of an ahead filter's ``AheadJudgement/refusedUnlessLearnt(pid:)``, asked when the record is reached
+    /// (where ``admits(process:pid:firstLine:)`` would be): whether the consumer has learnt what makes a record of
+    /// `pid` wanted. True by default.
+    func admitsLearnt(pid: Int) -> Bool
+}
+
+extension RecordFilter {
+    /// None: a filter that keeps state judges no record ahead.
+    public func makeAheadFilter() -> (any AheadRecordFilter)? { nil }
+
+    /// Every pid (a filter without an ahead filter is never asked).
+    public func admitsLearnt(pid: Int) -> Bool { true }
+}
+
+/// A ``RecordFilter``'s judge for a thread that reads ahead of the consumer: what can be said of a record without the
+/// consumer's state. Made by ``RecordFilter/makeAheadFilter()`` for one thread, which alone asks it.
+public protocol AheadRecordFilter: AnyObject, Sendable {
+    /// The filter's answer for the record, as far as it holds whatever the consumer learns first (the arguments are
+    /// ``RecordFilter/admits(process:pid:firstLine:)``'s).
+    func judge(process: String, pid: Int?, firstLine: UnsafeRawBufferPointer) -> AheadJudgement
+}
+
+/// What an ``AheadRecordFilter`` says of a record.
+public enum AheadJudgement: Sendable, Equatable {
+    /// The filter would admit it, or might: the decoder judges the record itself.
+    case admitted
+    /// The filter would refuse it whatever the consumer learns.
+    case refused
+    /// The filter would refuse it unless, when it is reached, ``RecordFilter/admitsLearnt(pid:)`` says yes for `pid`.
+    case refusedUnlessLearnt(pid: Int)
 }
 
 /// What a decoder may leave unbuilt: the records of ``ReaderConfiguration/skippedProcesses`` (whole,
@@ -63,5 +99,13 @@ struct RecordSkipping {
     func refuses(process: String, pid: Int?, firstLine: UnsafeRawBufferPointer) -> Bool {
         guard let filter else { return false }
         return !filter.admits(process: process, pid: pid, firstLine: firstLine)
+    }
+
+    /// Whether a record judged ahead as refused (``PrescannedSkip``) is refused now: unconditionally, or unless the
+    /// filter has learnt its pid. Never without a filter.
+    func refuses(_ skipped: PrescannedSkip) -> Bool {
+        guard let filter else { return false }
+        guard let pid = skipped.unlessLearnt else { return true }
+        return !filter.admitsLearnt(pid: pid)
     }
 }

@@ -166,6 +166,14 @@ struct JSONLogRecord {
 
     /// Builds the event into `built`, or says why it does not. Short fields that repeat (process, sender image,
     /// subsystem, category) go through `interner`, so they are not allocated again for every record.
+    /// The written time of a `log show` or pymobiledevice3 record, parsed; nil when it has none or it is not a time.
+    func writtenTimestamp(in bytes: UnsafeRawBufferPointer) -> PartialTimestamp? {
+        guard let value = self.timestamp, value.kind == .string else { return nil }
+        let raw = bytes.slice(value.range.lowerBound, value.range.upperBound)
+        guard let (partial, end) = TimestampParsing.dateTime(raw, at: 0), end == raw.count else { return nil }
+        return partial
+    }
+
     func makeEvent(schema: Schema, bytes: UnsafeRawBufferPointer, origin: EventOrigin,
                    resolver: inout TimestampResolver, interner: inout StringInterner, skipping: inout RecordSkipping,
                    invalidUTF8: inout Bool, into built: inout LogEvent?) -> RecordVerdict {

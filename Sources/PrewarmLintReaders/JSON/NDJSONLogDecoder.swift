@@ -56,6 +56,14 @@ struct NDJSONLogDecoder: LineFramedDecoder {
                                     origin: origin), emit: emit)
             return
         }
+        // Judged ahead on another thread (`RecordPrescan`): a record that would be counted and not kept is counted here
+        // as below, its time passed over, without being scanned again.
+        if let prescan = configuration.prescan, let skipped = prescan.skip(line), skipping.refuses(skipped) {
+            flushNonJSONRun(emit: emit)
+            if let timestamp = skipped.timestamp { _ = resolver.pass(timestamp) }
+            statistics.accept(nil, lines: 1, origin: origin, notes: resolver.takeNotes(), invalidUTF8: false, emit: emit)
+            return
+        }
         let bytes = line.bytes
         // A byte order mark before the object (a file's first line, or every line of `cat`-joined files) is not content.
         let start = bytes.skippingSpaces(from: bytes.skippingByteOrderMark(from: bytes.skippingSpaces(from: 0)))
@@ -107,6 +115,45 @@ struct NDJSONLogDecoder: LineFramedDecoder {
         case .rejected(let diagnostic):
             report(diagnostic, emit: emit)
         }
+    }
+
+    /// The judgement of a thread reading ahead (``NDJSONPrescanner``): the line's skip when ``handle(_:truncated:emit:)``
+    /// would, whatever it had decoded before, only count it — an object of a log record, alone on its line, whose
+    /// process is skipped or refused by the configuration's filter (an ahead filter, `RecordFilter.makeAheadFilter()`),
+    /// with fields that decode cleanly and a valid time that needs nothing inferred (a date, a year and an offset, or
+    /// epoch nanoseconds). Nil for anything else, which the decoder then judges itself.
+    mutating func prescan(_ line: ByteLine) -> PrescannedSkip? {
+        let bytes = line.bytes
+        let start = bytes.skippingSpaces(from: bytes.skippingByteOrderMark(from: bytes.skippingSpaces(from: 0)))
+        guard start < bytes.count, bytes[start] == UInt8(ascii: "{") else { return nil }
+        var record = JSONLogRecord()
+        do throws(JSONSyntaxError) {
+            let end = try record.scan(bytes, from: start)
+            guard JSONObjectScanner.skipWhitespace(bytes, end) == bytes.count else { return nil }
+        } catch {
+            return nil
+        }
+        guard let schema = record.schema, schema != .trailer else { return nil }
+        let timestamp: PartialTimestamp?
+        switch schema {
+        case .logShow, .pymobiledevice3:
+            // The resolver passes over a complete time the same way whatever came before; another may need inferring.
+            guard let partial = record.writtenTimestamp(in: bytes), partial.year != nil, partial.month != nil, partial.day != nil,
+                  partial.utcOffsetSeconds != nil else { return nil }
+            timestamp = partial
+        case .unifiedLogIterator, .trailer:
+            timestamp = nil
+        }
+        var invalidUTF8 = false
+        var event: LogEvent?
+        let origin = EventOrigin(input: configuration.inputName, line: line.number, byteOffset: line.byteOffset)
+        // The configuration's filter is the prescanner's `AheadRefusals`, which remembers on what its last refusal depends.
+        let refusals = configuration.recordFilter as? AheadRefusals
+        refusals?.reset()
+        guard case .notKept = record.makeEvent(schema: schema, bytes: bytes, origin: origin, resolver: &resolver, interner: &interner,
+                                               skipping: &skipping, invalidUTF8: &invalidUTF8, into: &event),
+              !invalidUTF8, event == nil, !resolver.hasNotes else { return nil }
+        return PrescannedSkip(line, timestamp: timestamp, unlessLearnt: refusals?.unlessLearnt)
     }
 
     private mutating func report(_ diagnostic: ReaderDiagnostic, emit: (ReaderOutput) -> Void) {

@@ -147,6 +147,7 @@ struct TarArchiveDecoder: LogDecoder {
                 var entryConfiguration = configuration
                 entryConfiguration.inputName = configuration.inputName + ":" + name
                 entryConfiguration.recordFilter = nil
+                entryConfiguration.prescan = nil  // (judged at the archive's offsets, not the entry's)
                 sink = .textLog(LogStreamReader(configuration: entryConfiguration), name: name)
             } else if name.contains(".logarchive/") {
                 logArchive = true

@@ -1,0 +1,141 @@
+import Foundation
+@testable import PrewarmLint
+import PrewarmLintClassifier
+import PrewarmLintModel
+import PrewarmLintReaders
+import PrewarmLintTesting
+import Testing
+
+/// `ScanAhead`: with more than one job, an ndjson file's records are judged a few chunks ahead of the decoder on a
+/// thread of its own, and the decoder only counts the lines judged. Whatever was judged ahead, the run must give what
+/// one thread gives — sessions, diagnostics, statistics and the order of the callbacks — and the judging must have
+/// happened, or the comparison proves nothing.
+@Suite("judging an ndjson file's records ahead of its decoder")
+struct ScanAheadTests {
+    /// A generated ndjson day of about `megabytes` MB, as dense in launches as the benchmark's 200 MB device day (the
+    /// generator's `log show --style ndjson` records), with lines a
+    /// judge ahead must leave to the decoder put among them past the first chunk, in the shapes of the day's own lines:
+    /// CRLF endings, a byte order mark, a cut object, invalid UTF-8 in a message, a time without its offset (taken
+    /// from the lines before), escapes in a message, a blank line and a trailer.
+    static func hostileDay(megabytes: Int) -> [UInt8] {
+        let (bytes, _) = DeviceLogGenerator.generate(DeviceLogGenerator.Configuration(seed: 7, targetBytes: megabytes << 20, format: .ndjson,
+                                                                                    sessionsPerDay: 10 * megabytes))
+        var lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { Array($0) }
+        if lines.last?.isEmpty == true { lines.removeLast() }
+        func replacing(_ line: [UInt8], _ old: String, _ new: [UInt8]) -> [UInt8] {
+            let old = Array(old.utf8)
+            guard let at = line.indices.first(where: { line[$0...].starts(with: old) }) else { return line }
+            return Array(line[..<at]) + new + Array(line[(at + old.count)...])
+        }
+        var out: [UInt8] = []
+        var offset = 0
+        for (index, line) in lines.enumerated() {
+            var written = line
+            var ending: [UInt8] = [0x0A]
+            if offset > 3 << 19, index % 37 == 0 {
+                switch (index / 37) % 8 {
+                case 0: ending = [0x0D, 0x0A]
+                case 1: written = [0xEF, 0xBB, 0xBF] + line
+                case 2: written = Array(line.dropLast(2))
+                case 3: written = replacing(line, "\"eventMessage\":\"", Array("\"eventMessage\":\"".utf8) + [0xFF])
+                case 4: written = replacing(line, "-0700\"", Array("\"".utf8))
+                case 5: written = replacing(line, "\"eventMessage\":\"", Array("\"eventMessage\":\"a\\/b \\u00e9 ".utf8))
+                case 6: out += [0x20, 0x0A]
+                default: out += Array("{\"count\":1,\"finished\":1}\n".utf8)
+                }
+            }
+            out += written + ending
+            offset += written.count + ending.count
+        }
+        return out
+    }
+
+    /// The pipeline's result with two jobs, and the lines judged ahead.
+    static func judged(_ input: DiscoveredInput, options: ReadOptions) -> Int {
+        var pipeline = SessionPipeline(reader: InputReader(options: options))
+        pipeline.jobs = 2
+        pipeline.readAheadMinimumBytes = 0
+        return pipeline.run([input], onDiagnostic: { _ in }, onSession: { $0 }).summaries.map(\.linesJudgedAhead).reduce(0, +)
+    }
+
+    @Test("a device day with hostile lines: the same result as one thread, most lines judged ahead")
+    func hostileDayIsUnchanged() throws {
+        let folder = try TemporaryFolder("scan-ahead")
+        defer { folder.remove() }
+        let bytes = Self.hostileDay(megabytes: 6)
+        let input = try ReadAheadTests.input(bytes, named: "day.ndjson", in: folder)
+        let options = ReadOptions()
+        let one = ReadAheadTests.observe([input], options: options, jobs: 1)
+        let two = ReadAheadTests.observe([input], options: options, jobs: 2)
+        #expect(one == two)
+        #expect(!one.outcome.sessions.isEmpty)
+        // Each kind of hostile line said what it is, on both paths.
+        let codes = Set(one.said.map(\.code))
+        #expect(codes.isSuperset(of: [.invalidRecord, .invalidUTF8]))
+        let lines = bytes.lazy.filter { $0 == 0x0A }.count
+        let judged = Self.judged(input, options: options)
+        #expect(judged > lines / 4, "only \(judged) of \(lines) lines judged ahead")
+    }
+
+    @Test("lines longer than the record limit, cut by the decoder, are never judged: the same result")
+    func recordLimit() throws {
+        let folder = try TemporaryFolder("scan-ahead-limit")
+        defer { folder.remove() }
+        let input = try ReadAheadTests.input(Self.hostileDay(megabytes: 3), named: "day.ndjson", in: folder)
+        var options = ReadOptions()
+        // About a tenth of the day's records are longer than this.
+        options.limits = ReaderLimits(maximumRecordLength: 800)
+        let one = ReadAheadTests.observe([input], options: options, jobs: 1)
+        let two = ReadAheadTests.observe([input], options: options, jobs: 2)
+        #expect(one == two)
+        #expect(one.said.contains { $0.code == .lineTooLong })
+        #expect(Self.judged(input, options: options) > 0)
+    }
+
+    @Test("an app's own lines judged ahead are refused only until the classifier learns its pid")
+    func learntPIDs() throws {
+        // The day's apps log lines of their own (unknown processes to the filter): judged ahead as refused unless their
+        // pid is learnt. Every session with a line of the app's own process proves the decoder asked when it got there.
+        let folder = try TemporaryFolder("scan-ahead-pids")
+        defer { folder.remove() }
+        let (bytes, _) = DeviceLogGenerator.generate(DeviceLogGenerator.Configuration(seed: 3, targetBytes: 4 << 20, format: .ndjson,
+                                                                                                      sessionsPerDay: 40))
+        let input = try ReadAheadTests.input(bytes, named: "day.ndjson", in: folder)
+        let two = ReadAheadTests.observe([input], options: ReadOptions(), jobs: 2)
+        let appLines = two.outcome.sessions.flatMap(\.events).filter { $0.role == .app }
+        #expect(appLines.count > 50)
+        #expect(Self.judged(input, options: ReadOptions()) > 0)
+        #expect(two == ReadAheadTests.observe([input], options: ReadOptions(), jobs: 1))
+    }
+
+    @Test("the ahead filter refuses only what the filter refuses whatever it has learnt")
+    func aheadFilterAgreesWithFilter() throws {
+        let table = SignatureTable.builtIn
+        let filter = LaunchLineFilter(table: table)
+        let ahead = try #require(filter.makeAheadFilter())
+        let lines: [(process: String, pid: Int?, message: String)] = [
+            ("locationd", 88, "-[CLClientManager onClientEvent:] Client com.example.maps has registered"),
+            ("runningboardd", 33, "Now tracking process: [app<com.example.ledger(501)>:2231]"),
+            ("runningboardd", 33, "Acquiring assertion targeting system"),
+            ("SpringBoard", 34, "[app<com.example.ledger>:2231] Setting process visibility to: Foreground"),
+            ("kernel", 0, "Sandbox: geod(412) deny(1) file-read-data"),
+            ("Ledger Pro", 2231, "didFinishLaunchingWithOptions applicationState=2"),
+            ("Ledger Pro", nil, "didFinishLaunchingWithOptions applicationState=2"),
+            ("geod", 214, "Cache hit ratio 65%, 3220 entries"),
+            ("geod", nil, "Cache hit ratio 65%, 3220 entries"),
+        ]
+        for line in lines {
+            let judgement = Array(line.message.utf8).withUnsafeBytes { ahead.judge(process: line.process, pid: line.pid, firstLine: $0) }
+            let admits = Array(line.message.utf8).withUnsafeBytes { filter.admits(process: line.process, pid: line.pid, firstLine: $0) }
+            switch judgement {
+            case .refused:
+                #expect(!admits, "\(line)")
+            case .refusedUnlessLearnt(let pid):
+                #expect(pid == line.pid)
+                #expect(admits == filter.admitsLearnt(pid: pid), "\(line)")
+            case .admitted:
+                break
+            }
+        }
+    }
+}
