@@ -215,8 +215,8 @@ public struct InputReader: Sendable {
         var scanAhead: ScanAhead?
         let aheadConfiguration = configuration
         if let threads, case .file(let path) = input, recordFilter?.makeAheadFilter() != nil,
-           fileSize(descriptor) >= 2 * ScanAhead.chunkSize {
-            scanAhead = ScanAhead(path: path, fileSize: fileSize(descriptor), threads: threads)
+           fileSize(descriptor) >= 4 * options.chunkSize {
+            scanAhead = ScanAhead(path: path, fileSize: fileSize(descriptor), chunkSize: options.chunkSize, threads: threads)
             configuration.prescan = scanAhead
         }
         defer { scanAhead?.finish() }
@@ -239,6 +239,21 @@ public struct InputReader: Sendable {
                     if readAny { try reader.finish(emit: emit) }
                     summary.interrupted = true
                     break
+                }
+                // A chunk the thread judging ahead read (every other one, once it runs): the decoder has its bytes
+                // from there, and this loop reads on after it.
+                if let scanAhead, let lent = scanAhead.lend(at: bytesRead) {
+                    defer { scanAhead.giveBack(lent) }
+                    readAny = true
+                    try reader.read(UnsafeRawBufferPointer(lent), emit: emit)
+                    bytesRead += lent.count
+                    guard lseek(descriptor, off_t(bytesRead), SEEK_SET) == off_t(bytesRead) else {
+                        let reason = String(cString: strerror(errno))
+                        try reader.finish(emit: emit)
+                        summary.failure = ReaderError(code: .unreadable, input: input.name, message: "seek failed: \(reason); the input is cut short")
+                        break
+                    }
+                    continue
                 }
                 let count = SystemCall.read(descriptor, buffer.baseAddress, buffer.count)
                 if count < 0 {

@@ -1,5 +1,6 @@
 import PrewarmLintModel
 import PrewarmLintReaders
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -8,34 +9,37 @@ import Musl
 import Darwin
 #endif
 
-/// An ndjson file's records judged a few chunks ahead of its decoder, on a thread of its own (`RecordPrescan`).
+/// An ndjson file's records judged ahead of its decoder, on a thread of its own (`RecordPrescan`).
 ///
 /// On a device's day most ndjson records concern no launch: the decoder scans each, and the record filter says no.
-/// Here a second thread reads the file in chunks of ``chunkSize`` bytes and judges their lines with an
-/// `NDJSONPrescanner` and the filter's ahead filter; the decoder, reaching a judged line, only counts it. The two
-/// share the work: the thread takes the chunks the decoder has not reached, at most ``lookahead`` ahead of it, and
-/// when the decoder finds the thread still at work on the chunk it needs, it waits for that one and keeps the next
-/// for itself, so that neither waits long for the other whatever their speeds. The thread stops judging once four
-/// chunks in a row had less than half of their bytes to skip (a launch-dense log, where the decoder keeps most lines
-/// and the thread would only take a core from the session builder).
+/// Here the file is read in chunks of the read loop's size, and every other chunk is read by a second thread, which
+/// judges its lines with an `NDJSONPrescanner` and the filter's ahead filter before it lends the chunk to the read
+/// loop; the decoder, reaching a judged line, only counts it. The read loop reads the chunks in between itself, so
+/// that the two threads share the work: a judged chunk costs the decoder only the lines it keeps (a quarter of a
+/// device day's), and judging a line costs about what decoding it does. Each byte is read from the file once, by one
+/// thread (two threads reading the same pages of the page cache at once made the kernel's copies many times slower).
+///
+/// The thread works at most ``lookahead`` of its chunks ahead of the read loop, each in a buffer of its own, lent to
+/// the read loop and given back when the decoder is done with it: memory is that many chunks. It stops judging once
+/// four chunks in a row had less than half of their bytes to skip (a launch-dense log, where the decoder keeps most
+/// lines and the thread would only take a core from the session builder); the read loop then reads every chunk.
 ///
 /// The decoder's output does not depend on what was judged ahead: a judged line is one it would only have counted.
 /// Used by `InputReader` for a regular, uncompressed file read with a record filter, when the session pipeline reads
 /// it ahead (`--jobs` above 1).
 final class ScanAhead: RecordPrescan, @unchecked Sendable {
-    /// The bytes of a chunk, judged as a whole.
-    static let chunkShift = 20
-    static var chunkSize: Int { 1 << chunkShift }
-    /// How many chunks the thread may judge beyond the one the decoder is in.
-    static let lookahead = 6
+    /// The thread's chunks judged or being judged, at most, beyond the one the read loop is at.
+    static let lookahead = 3
+
+    /// A chunk's size: the read loop's, a power of two.
+    let chunkShift: Int
+    var chunkSize: Int { 1 << chunkShift }
 
     private enum Chunk {
-        /// The thread is judging it.
+        /// The thread is reading and judging it.
         case judging
-        /// Judged: the skips of its lines, in order.
-        case judged([PrescannedSkip])
-        /// The decoder reads it unjudged.
-        case decoders
+        /// Judged: its bytes, and the skips of its lines in order.
+        case judged(buffer: UnsafeMutableRawBufferPointer, count: Int, skips: [PrescannedSkip])
     }
 
     private let path: String
@@ -46,21 +50,28 @@ final class ScanAhead: RecordPrescan, @unchecked Sendable {
     private var mutex = pthread_mutex_t()
     private var changed = pthread_cond_t()
     private var chunks: [Int: Chunk] = [:]
-    private var decoderChunk = 0
+    /// The chunk the read loop is at.
+    private var readerChunk = 0
+    private var spareBuffers: [UnsafeMutableRawBufferPointer] = []
     private var stopping = false
     private var running = false
 
-    // The decoder's thread only.
+    // The read loop's and decoder's thread only.
     private var active = false
     private(set) var started = false
+    /// The skips of the chunks lent, until the decoder reaches them.
+    private var lentSkips: [Int: [PrescannedSkip]] = [:]
     private var current = -1
     private var currentSkips: [PrescannedSkip] = []
     private var cursor = 0
     /// Lines counted without being decoded (for tests and measurements).
     private(set) var linesSkipped = 0
 
-    /// A judge for the file at `path` (`fileSize` bytes), whose thread comes from `threads` once ``start(_:from:)`` is called.
-    init(path: String, fileSize: Int, threads: ThreadStarter) {
+    /// A judge for the file at `path` (`fileSize` bytes) read in chunks of `chunkSize` bytes (a power of two; else
+    /// nil), whose thread comes from `threads` once ``start(_:from:)`` is called.
+    init?(path: String, fileSize: Int, chunkSize: Int, threads: ThreadStarter) {
+        guard chunkSize >= 4096, chunkSize & (chunkSize - 1) == 0 else { return nil }
+        chunkShift = chunkSize.trailingZeroBitCount
         self.path = path
         self.fileSize = fileSize
         self.threads = threads
@@ -69,22 +80,25 @@ final class ScanAhead: RecordPrescan, @unchecked Sendable {
     }
 
     deinit {
+        for buffer in spareBuffers { buffer.deallocate() }
         pthread_cond_destroy(&changed)
         pthread_mutex_destroy(&mutex)
     }
 
-    /// Starts judging with `prescanner`, from the chunk after the one holding byte `offset` (where the decoder is).
-    /// Called once, when the decoder's format is known; does nothing more when `prescanner` is nil or the thread is
-    /// refused (the decoder then judges every line itself).
+    /// Whether chunk `index` is the thread's to read and judge: every other one.
+    private static func isThreads(_ index: Int) -> Bool { index & 1 == 1 }
+
+    /// Starts judging with `prescanner`, from byte `offset` on (where the read loop is). Called once, when the
+    /// decoder's format is known; does nothing more when `prescanner` is nil or the thread is refused (the read loop
+    /// then reads, and the decoder judges, every line).
     func start(_ prescanner: NDJSONPrescanner?, from offset: Int) {
         guard !started else { return }
         started = true
-        guard let prescanner else { return }
-        let first = offset >> Self.chunkShift + 1
-        guard first << Self.chunkShift < fileSize else { return }
+        guard let prescanner, offset & (chunkSize - 1) == 0 else { return }
+        let first = offset >> chunkShift
         let descriptor = FileSystemName.withPlatformPath(path) { open($0, O_RDONLY) }
         guard descriptor >= 0 else { return }
-        decoderChunk = first - 1
+        readerChunk = first
         running = true
         let ok = threads.startDetached { [self] in
             judge(with: prescanner, descriptor: descriptor, from: first)
@@ -98,21 +112,58 @@ final class ScanAhead: RecordPrescan, @unchecked Sendable {
         }
     }
 
-    /// Stops the thread and waits for it to return. Called once, when the decoder is done.
+    /// Stops the thread and waits for it to return; frees the chunks' buffers. Called once, when the decoder is done.
     func finish() {
+        guard running || active else { return }
         pthread_mutex_lock(&mutex)
         stopping = true
         pthread_cond_broadcast(&changed)
         while running { pthread_cond_wait(&changed, &mutex) }
+        for case .judged(let buffer, _, _) in chunks.values { buffer.deallocate() }
         chunks.removeAll()
         pthread_mutex_unlock(&mutex)
         active = false
     }
 
+    /// The read loop is at byte `offset`: the thread's judged chunk there, lent (waiting while the thread reads and
+    /// judges it), or nil when the read loop is to read on itself. A chunk lent is given back with
+    /// ``giveBack(_:)`` once the decoder has had its bytes.
+    func lend(at offset: Int) -> UnsafeMutableRawBufferPointer? {
+        guard active, offset & (chunkSize - 1) == 0 else { return nil }
+        let index = offset >> chunkShift
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        readerChunk = index
+        for (passed, chunk) in chunks where passed < index {
+            if case .judged(let buffer, _, _) = chunk { spareBuffers.append(buffer) }
+            chunks[passed] = nil
+        }
+        pthread_cond_broadcast(&changed)  // room for the thread ahead
+        while case .judging? = chunks[index] { pthread_cond_wait(&changed, &mutex) }
+        guard case .judged(let buffer, let count, let skips)? = chunks[index] else { return nil }
+        chunks[index] = nil
+        lentSkips[index] = skips
+        return UnsafeMutableRawBufferPointer(rebasing: buffer[0..<count])
+    }
+
+    /// A chunk ``lend(at:)`` lent, which the decoder is done with.
+    func giveBack(_ bytes: UnsafeMutableRawBufferPointer) {
+        let whole = UnsafeMutableRawBufferPointer(start: bytes.baseAddress, count: chunkSize)
+        pthread_mutex_lock(&mutex)
+        spareBuffers.append(whole)
+        pthread_cond_broadcast(&changed)
+        pthread_mutex_unlock(&mutex)
+    }
+
     func skip(_ line: ByteLine) -> PrescannedSkip? {
         guard active else { return nil }
-        let index = line.byteOffset >> Self.chunkShift
-        if index != current { enter(index) }
+        let index = line.byteOffset >> chunkShift
+        if index != current {
+            current = index
+            currentSkips = lentSkips.removeValue(forKey: index) ?? []
+            cursor = 0
+            for passed in lentSkips.keys where passed < index { lentSkips[passed] = nil }
+        }
         while cursor < currentSkips.count, currentSkips[cursor].byteOffset < line.byteOffset { cursor += 1 }
         guard cursor < currentSkips.count, currentSkips[cursor].matches(line) else { return nil }
         cursor += 1
@@ -120,58 +171,35 @@ final class ScanAhead: RecordPrescan, @unchecked Sendable {
         return currentSkips[cursor - 1]
     }
 
-    /// The decoder reaches chunk `index`: takes its judgement, waiting while the thread is at it, or keeps it.
-    private func enter(_ index: Int) {
-        current = index
-        currentSkips = []
-        cursor = 0
-        pthread_mutex_lock(&mutex)
-        defer { pthread_mutex_unlock(&mutex) }
-        decoderChunk = index
-        for passed in chunks.keys where passed < index { chunks[passed] = nil }
-        pthread_cond_broadcast(&changed)  // room for the thread ahead
-        while true {
-            switch chunks[index] {
-            case .judged(let skips)?:
-                currentSkips = skips
-                chunks[index] = nil
-                return
-            case .judging?:
-                // The thread is slower than the decoder here: the next chunk is the decoder's.
-                if chunks[index + 1] == nil { chunks[index + 1] = .decoders }
-                pthread_cond_wait(&changed, &mutex)
-            case .decoders?:
-                chunks[index] = nil
-                return
-            case nil:
-                return  // not reached by the thread, which will not take it now (it is behind the decoder)
-            }
-        }
-    }
-
-    /// The thread: judges chunk after chunk until the end of the file, the decoder's end, or four poor chunks.
+    /// The thread: reads and judges its chunks until the end of the file, the decoder's end, or four poor chunks.
     private func judge(with prescanner: NDJSONPrescanner, descriptor: Int32, from first: Int) {
         var prescanner = prescanner
-        let buffer = InputReader.allocateReadBuffer(byteCount: Self.chunkSize)
-        defer { buffer.deallocate() }
         var next = first
         var poorChunks = 0
+        var buffersMade = 0
         pthread_mutex_lock(&mutex)
         while !stopping {
-            if next <= decoderChunk { next = decoderChunk + 1 }
-            while case .decoders? = chunks[next] { next += 1 }
-            if next > decoderChunk + Self.lookahead {
+            if next <= readerChunk { next = readerChunk + 1 }
+            while !Self.isThreads(next) { next += 1 }
+            let offset = next << chunkShift
+            guard offset < fileSize else { break }
+            // A buffer of its own for each chunk lent or judged: at most `lookahead` and one lent.
+            if next > readerChunk + 2 * Self.lookahead || (spareBuffers.isEmpty && buffersMade > Self.lookahead) {
                 pthread_cond_wait(&changed, &mutex)
                 continue
             }
-            let offset = next << Self.chunkShift
-            guard offset < fileSize else { break }
+            let buffer: UnsafeMutableRawBufferPointer
+            if let spare = spareBuffers.popLast() {
+                buffer = spare
+            } else {
+                buffer = InputReader.allocateReadBuffer(byteCount: chunkSize)
+                buffersMade += 1
+            }
             chunks[next] = .judging
             pthread_mutex_unlock(&mutex)
 
-            // The chunk, read from its own offset to the start of the page-aligned buffer (the kernel copies much
-            // slower to a destination at another offset within a page: `InputReader.allocateReadBuffer`), and the
-            // byte before it: whether it starts a line.
+            // The chunk (from its own offset to the start of the page-aligned buffer), and the byte before it: whether
+            // the chunk starts a line.
             var count = 0
             while count < buffer.count {
                 let read = pread(descriptor, buffer.baseAddress! + count, buffer.count - count, off_t(offset + count))
@@ -182,19 +210,25 @@ final class ScanAhead: RecordPrescan, @unchecked Sendable {
             var before: UInt8 = 0
             let startsLine = offset == 0 || (pread(descriptor, &before, 1, off_t(offset - 1)) == 1 && before == UInt8(ascii: "\n"))
             var skips: [PrescannedSkip] = []
-            skips.reserveCapacity(4096)
             var skippedBytes = 0
-            if count > 0 {
+            // A chunk cut short (the file shrank, or a read failed) is not lent: the read loop reads it itself.
+            let whole = count == min(chunkSize, fileSize - offset)
+            if whole {
                 skippedBytes = prescanner.judge(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), at: offset,
                                                 startsLine: startsLine, into: &skips)
             }
-            poorChunks = skippedBytes * 2 < count ? poorChunks + 1 : 0
 
             pthread_mutex_lock(&mutex)
-            chunks[next] = next >= decoderChunk ? .judged(skips) : nil
+            if whole, next >= readerChunk {
+                chunks[next] = .judged(buffer: buffer, count: count, skips: skips)
+            } else {
+                chunks[next] = nil
+                spareBuffers.append(buffer)
+            }
             pthread_cond_broadcast(&changed)
+            poorChunks = skippedBytes * 2 < count ? poorChunks + 1 : 0
             next += 1
-            if poorChunks >= 4 { break }
+            if poorChunks >= 4 || !whole { break }
         }
         running = false
         pthread_cond_broadcast(&changed)

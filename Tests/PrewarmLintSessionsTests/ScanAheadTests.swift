@@ -6,8 +6,8 @@ import PrewarmLintReaders
 import PrewarmLintTesting
 import Testing
 
-/// `ScanAhead`: with more than one job, an ndjson file's records are judged a few chunks ahead of the decoder on a
-/// thread of its own, and the decoder only counts the lines judged. Whatever was judged ahead, the run must give what
+/// `ScanAhead`: with more than one job, every other chunk of an ndjson file is read by a thread of its own, which
+/// judges its records before it lends the chunk to the decoder, and the decoder only counts the lines judged. Whatever was judged ahead, the run must give what
 /// one thread gives — sessions, diagnostics, statistics and the order of the callbacks — and the judging must have
 /// happened, or the comparison proves nothing.
 @Suite("judging an ndjson file's records ahead of its decoder")
@@ -58,13 +58,16 @@ struct ScanAheadTests {
         return pipeline.run([input], onDiagnostic: { _ in }, onSession: { $0 }).summaries.map(\.linesJudgedAhead).reduce(0, +)
     }
 
-    @Test("a device day with hostile lines: the same result as one thread, most lines judged ahead")
-    func hostileDayIsUnchanged() throws {
+    @Test("a device day with hostile lines: the same result as one thread, most lines judged ahead",
+          arguments: [1 << 20, 1 << 16])
+    func hostileDayIsUnchanged(chunkSize: Int) throws {
         let folder = try TemporaryFolder("scan-ahead")
         defer { folder.remove() }
         let bytes = Self.hostileDay(megabytes: 6)
         let input = try ReadAheadTests.input(bytes, named: "day.ndjson", in: folder)
-        let options = ReadOptions()
+        var options = ReadOptions()
+        // Read in chunks of this size, every other one by the thread judging ahead; small chunks cut many lines.
+        options.chunkSize = chunkSize
         let one = ReadAheadTests.observe([input], options: options, jobs: 1)
         let two = ReadAheadTests.observe([input], options: options, jobs: 2)
         #expect(one == two)
@@ -74,6 +77,7 @@ struct ScanAheadTests {
         #expect(codes.isSuperset(of: [.invalidRecord, .invalidUTF8]))
         let lines = bytes.lazy.filter { $0 == 0x0A }.count
         let judged = Self.judged(input, options: options)
+        // Every other chunk is the thread's, and about three lines in four of a device day are judged skippable.
         #expect(judged > lines / 4, "only \(judged) of \(lines) lines judged ahead")
     }
 
@@ -81,7 +85,7 @@ struct ScanAheadTests {
     func recordLimit() throws {
         let folder = try TemporaryFolder("scan-ahead-limit")
         defer { folder.remove() }
-        let input = try ReadAheadTests.input(Self.hostileDay(megabytes: 3), named: "day.ndjson", in: folder)
+        let input = try ReadAheadTests.input(Self.hostileDay(megabytes: 5), named: "day.ndjson", in: folder)
         var options = ReadOptions()
         // About a tenth of the day's records are longer than this.
         options.limits = ReaderLimits(maximumRecordLength: 800)
@@ -98,8 +102,8 @@ struct ScanAheadTests {
         // pid is learnt. Every session with a line of the app's own process proves the decoder asked when it got there.
         let folder = try TemporaryFolder("scan-ahead-pids")
         defer { folder.remove() }
-        let (bytes, _) = DeviceLogGenerator.generate(DeviceLogGenerator.Configuration(seed: 3, targetBytes: 4 << 20, format: .ndjson,
-                                                                                                      sessionsPerDay: 40))
+        let (bytes, _) = DeviceLogGenerator.generate(DeviceLogGenerator.Configuration(seed: 3, targetBytes: 6 << 20, format: .ndjson,
+                                                                                                      sessionsPerDay: 60))
         let input = try ReadAheadTests.input(bytes, named: "day.ndjson", in: folder)
         let two = ReadAheadTests.observe([input], options: ReadOptions(), jobs: 2)
         let appLines = two.outcome.sessions.flatMap(\.events).filter { $0.role == .app }

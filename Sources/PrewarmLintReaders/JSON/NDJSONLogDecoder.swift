@@ -60,7 +60,7 @@ struct NDJSONLogDecoder: LineFramedDecoder {
         // as below, its time passed over, without being scanned again.
         if let prescan = configuration.prescan, let skipped = prescan.skip(line), skipping.refuses(skipped) {
             flushNonJSONRun(emit: emit)
-            if let timestamp = skipped.timestamp { _ = resolver.pass(timestamp) }
+            if skipped.resolvesTime { _ = resolver.advance(past: skipped.timestamp) }
             statistics.accept(nil, lines: 1, origin: origin, notes: resolver.takeNotes(), invalidUTF8: false, emit: emit)
             return
         }
@@ -134,13 +134,14 @@ struct NDJSONLogDecoder: LineFramedDecoder {
             return nil
         }
         guard let schema = record.schema, schema != .trailer else { return nil }
-        let timestamp: PartialTimestamp?
+        let timestamp: PackedTimestamp?
         switch schema {
         case .logShow, .pymobiledevice3:
             // The resolver passes over a complete time the same way whatever came before; another may need inferring.
-            guard let partial = record.writtenTimestamp(in: bytes), partial.year != nil, partial.month != nil, partial.day != nil,
-                  partial.utcOffsetSeconds != nil else { return nil }
-            timestamp = partial
+            guard let partial = record.writtenTimestamp(in: bytes) else { return nil }
+            let packed = PackedTimestamp(partial)
+            guard packed.isComplete, packed.partial == partial else { return nil }
+            timestamp = packed
         case .unifiedLogIterator, .trailer:
             timestamp = nil
         }

@@ -14,34 +14,48 @@ public protocol RecordPrescan: AnyObject, Sendable {
     func skip(_ line: ByteLine) -> PrescannedSkip?
 }
 
-/// A line judged ahead: a record the decoder would count and not keep (``NDJSONPrescanner``).
+/// A line judged ahead: a record the decoder would count and not keep (``NDJSONPrescanner``). 72 bytes: a chunk's
+/// judgements are a few thousand.
 public struct PrescannedSkip: Sendable {
     /// Where the line starts in the input.
     public let byteOffset: Int
-    /// Its length, without the line break.
-    public let length: Int
     /// Its first and last eight bytes (the line's own when shorter, zero-filled): with the offset and the length, what
     /// makes sure the decoder's line is the one judged.
     private let head: UInt64
     private let tail: UInt64
-    /// The record's written time, which the decoder's resolver passes over as it would have; nil for a time in epoch
-    /// nanoseconds, which is not resolved.
-    let timestamp: PartialTimestamp?
+    /// The record's written time, which the decoder's resolver passes over as it would have.
+    let timestamp: PackedTimestamp
+    /// Its length, without the line break.
+    private let length: Int32
     /// The pid whose record is refused only while the filter has not learnt it (`AheadJudgement.refusedUnlessLearnt`);
-    /// nil: refused (or its process skipped) whatever the filter learns.
-    let unlessLearnt: Int?
+    /// -1: refused (or its process skipped) whatever the filter learns.
+    private let learntPID: Int32
+    /// Whether ``timestamp`` is passed to the resolver (not for a time in epoch nanoseconds, which is not resolved).
+    let resolvesTime: Bool
 
-    init(_ line: ByteLine, timestamp: PartialTimestamp?, unlessLearnt: Int?) {
+    /// A line's judgement; nil when it cannot be held (a line or a pid past 2³¹).
+    init?(_ line: ByteLine, timestamp: PackedTimestamp?, unlessLearnt: Int?) {
+        guard let length = Int32(exactly: line.count) else { return nil }
+        if let unlessLearnt {
+            guard let pid = Int32(exactly: unlessLearnt), pid >= 0 else { return nil }
+            learntPID = pid
+        } else {
+            learntPID = -1
+        }
         byteOffset = line.byteOffset
-        length = line.count
+        self.length = length
         (head, tail) = Self.ends(of: line.bytes)
-        self.timestamp = timestamp
-        self.unlessLearnt = unlessLearnt
+        self.timestamp = timestamp ?? PackedTimestamp(year: PackedTimestamp.none, month: PackedTimestamp.none, day: PackedTimestamp.none,
+                                                      hour: 0, minute: 0, second: 0, microsecond: 0, offset: PackedTimestamp.none)
+        resolvesTime = timestamp != nil
     }
+
+    /// The pid whose record is refused only while the filter has not learnt it; nil: refused whatever it learns.
+    var unlessLearnt: Int? { learntPID < 0 ? nil : Int(learntPID) }
 
     /// Whether `line` is the line judged: the same offset, length and ends.
     public func matches(_ line: ByteLine) -> Bool {
-        guard line.byteOffset == byteOffset, line.count == length else { return false }
+        guard line.byteOffset == byteOffset, line.count == Int(length) else { return false }
         let (head, tail) = Self.ends(of: line.bytes)
         return head == self.head && tail == self.tail
     }
