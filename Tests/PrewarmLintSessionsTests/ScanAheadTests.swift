@@ -81,6 +81,23 @@ struct ScanAheadTests {
         #expect(judged > lines / 4, "only \(judged) of \(lines) lines judged ahead")
     }
 
+    @Test("pymobiledevice3 json, whose times have no offset: the offset and its note come from the decoder's resolver")
+    func timesWithoutOffsets() throws {
+        let folder = try TemporaryFolder("scan-ahead-pmd3")
+        defer { folder.remove() }
+        let (bytes, _) = DeviceLogGenerator.generate(DeviceLogGenerator.Configuration(seed: 5, targetBytes: 6 << 20, format: .pymobiledevice3JSON,
+                                                                                      sessionsPerDay: 60))
+        let input = try ReadAheadTests.input(bytes, named: "day.json", in: folder)
+        for offset in [nil, 34_200] as [Int?] {
+            var options = ReadOptions()
+            options.timeInference.utcOffsetSeconds = offset
+            let one = ReadAheadTests.observe([input], options: options, jobs: 1)
+            #expect(one == ReadAheadTests.observe([input], options: options, jobs: 2))
+            #expect(one.said.filter { $0.code == .inferredTime }.count == 1)
+            #expect(Self.judged(input, options: options) > 0)
+        }
+    }
+
     @Test("lines longer than the record limit, cut by the decoder, are never judged: the same result")
     func recordLimit() throws {
         let folder = try TemporaryFolder("scan-ahead-limit")

@@ -120,8 +120,8 @@ struct NDJSONLogDecoder: LineFramedDecoder {
     /// The judgement of a thread reading ahead (``NDJSONPrescanner``): the line's skip when ``handle(_:truncated:emit:)``
     /// would, whatever it had decoded before, only count it — an object of a log record, alone on its line, whose
     /// process is skipped or refused by the configuration's filter (an ahead filter, `RecordFilter.makeAheadFilter()`),
-    /// with fields that decode cleanly and a valid time that needs nothing inferred (a date, a year and an offset, or
-    /// epoch nanoseconds). Nil for anything else, which the decoder then judges itself.
+    /// with fields that decode cleanly and a valid time whose validity needs nothing the lines before told (a date with
+    /// its year, or epoch nanoseconds). Nil for anything else, which the decoder then judges itself.
     mutating func prescan(_ line: ByteLine) -> PrescannedSkip? {
         let bytes = line.bytes
         let start = bytes.skippingSpaces(from: bytes.skippingByteOrderMark(from: bytes.skippingSpaces(from: 0)))
@@ -137,10 +137,13 @@ struct NDJSONLogDecoder: LineFramedDecoder {
         let timestamp: PackedTimestamp?
         switch schema {
         case .logShow, .pymobiledevice3:
-            // The resolver passes over a complete time the same way whatever came before; another may need inferring.
-            guard let partial = record.writtenTimestamp(in: bytes) else { return nil }
+            // A time with its date is valid or not whatever came before (a year inferred may make a 29 February
+            // invalid): the decoder's resolver then passes over it as it would have, notes and all. A missing offset is
+            // taken from the options or the lines before, which only the decoder's resolver knows, and it does.
+            guard let partial = record.writtenTimestamp(in: bytes), partial.year != nil, partial.month != nil, partial.day != nil
+            else { return nil }
             let packed = PackedTimestamp(partial)
-            guard packed.isComplete, packed.partial == partial else { return nil }
+            guard packed.partial == partial else { return nil }
             timestamp = packed
         case .unifiedLogIterator, .trailer:
             timestamp = nil
@@ -153,7 +156,9 @@ struct NDJSONLogDecoder: LineFramedDecoder {
         refusals?.reset()
         guard case .notKept = record.makeEvent(schema: schema, bytes: bytes, origin: origin, resolver: &resolver, interner: &interner,
                                                skipping: &skipping, invalidUTF8: &invalidUTF8, into: &event),
-              !invalidUTF8, event == nil, !resolver.hasNotes else { return nil }
+              !invalidUTF8, event == nil else { return nil }
+        // (The notes of this resolver are said by the decoder's, which passes over the same times.)
+        _ = resolver.takeNotes()
         return PrescannedSkip(line, timestamp: timestamp, unlessLearnt: refusals?.unlessLearnt)
     }
 

@@ -78,8 +78,9 @@ public struct PrescannedSkip: Sendable {
 /// Chunks are judged independently, at any offset: only the lines that begin and end inside a chunk are judged
 /// (the first is judged only when the chunk starts a line), each as the decoder's framer would hand it over (without
 /// `\n` and a `\r` before it; a line longer than the decoder's limit is never judged). The decoder's state is not
-/// needed: what may depend on it (a time to infer, a filter's answer that follows the consumer, invalid UTF-8 to
-/// report) leaves the line unjudged.
+/// needed: what may depend on it leaves the line unjudged (a year to infer, invalid UTF-8 to report, a filter's
+/// answer that follows the consumer — unless it depends only on whether a pid is learnt, which the decoder asks when it
+/// reaches the line), and what the decoder's resolver infers of a judged line's time it infers when it passes over it.
 ///
 /// Unchecked `Sendable`: made on the decoder's thread and then used by the judging thread alone.
 public struct NDJSONPrescanner: @unchecked Sendable {

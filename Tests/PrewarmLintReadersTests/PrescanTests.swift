@@ -1,0 +1,132 @@
+import PrewarmLintModel
+@testable import PrewarmLintReaders
+import PrewarmLintTesting
+import Testing
+
+/// `NDJSONPrescanner` and the ndjson decoder's `RecordPrescan`: a decoder told which lines were judged ahead must give
+/// exactly what it gives judging every line itself — events, diagnostics, counts, and the times it resolves later from
+/// what it passed over.
+@Suite("ndjson lines judged ahead of the decoder")
+struct PrescanTests {
+    /// A filter with state, as the session pipeline's: lines of `noise` are wanted only once a line has taught their
+    /// pid (`learn N`, read by the consumer), lines of `quiet` never, every other line always.
+    final class LearningFilter: RecordFilter, AheadRecordFilter, @unchecked Sendable {
+        var learnt: Set<Int> = []
+        func admits(process: String, pid: Int?, firstLine: UnsafeRawBufferPointer) -> Bool {
+            switch process {
+            case "quiet": false
+            case "noise": pid.map { learnt.contains($0) } ?? false
+            default: true
+            }
+        }
+        func makeAheadFilter() -> (any AheadRecordFilter)? { LearningFilter() }
+        func admitsLearnt(pid: Int) -> Bool { learnt.contains(pid) }
+        func judge(process: String, pid: Int?, firstLine: UnsafeRawBufferPointer) -> AheadJudgement {
+            switch process {
+            case "quiet": .refused
+            case "noise": pid.map { .refusedUnlessLearnt(pid: $0) } ?? .refused
+            default: .admitted
+            }
+        }
+    }
+
+    /// Every line of an input judged at once, as the thread reading ahead would judge each of its chunks.
+    final class AllJudged: RecordPrescan, @unchecked Sendable {
+        var skips: [Int: PrescannedSkip] = [:]
+        var asked = 0, used = 0
+        init(_ bytes: [UInt8], configuration: ReaderConfiguration) throws {
+            var prescanner = try #require(NDJSONPrescanner(format: .logShowNDJSON, configuration: configuration))
+            var judged: [PrescannedSkip] = []
+            bytes.withUnsafeBytes { _ = prescanner.judge($0, at: 0, startsLine: true, into: &judged) }
+            for skip in judged { skips[skip.byteOffset] = skip }
+        }
+        func skip(_ line: ByteLine) -> PrescannedSkip? {
+            asked += 1
+            guard let skip = skips[line.byteOffset], skip.matches(line) else { return nil }
+            used += 1
+            return skip
+        }
+    }
+
+    static func record(_ time: String, _ process: String, _ pid: Int, _ message: String) -> String {
+        #"{"timestamp":"\#(time)","messageType":"Default","eventType":"logEvent","processImagePath":"\/usr\/libexec\/\#(process)","processID":\#(pid),"senderImagePath":"\/usr\/lib\/libsystem.dylib","subsystem":"com.example","category":"test","eventMessage":"\#(message)"}"#
+    }
+
+    /// Lines in the shape of `log show --style ndjson` records (the keys and spellings of `Corpus/formats`' ndjson case).
+    static let log: [UInt8] = {
+        var lines: [String] = ["Filtering the log data using \"process == \\\"noise\\\"\""]
+        lines.append(record("2024-03-18 10:00:00.000000-0700", "app", 10, "started"))
+        for second in 1...20 { lines.append(record("2024-03-18 10:00:\(second < 10 ? "0" : "")\(second).000000-0700", "noise", 77, "tick \(second)")) }
+        lines.append(record("2024-03-18 10:00:30.000000-0700", "app", 10, "learn 77"))
+        for second in 31...40 { lines.append(record("2024-03-18 10:00:\(second).000000-0700", "noise", 77, "tick \(second)")) }
+        // The offset changes on lines never built; the next line without one takes theirs.
+        for second in 41...45 { lines.append(record("2024-03-19 03:30:\(second).000000+0930", "quiet", 5, "elsewhere \(second)")) }
+        lines.append(record("2024-03-19 03:30:46.000000", "app", 10, "offset from the lines before"))
+        lines.append(record("2024-03-19 03:30:47.000000", "quiet", 5, "no offset, passed over"))
+        lines.append(record("2024-03-18 10:00:48", "quiet", 5, "no fraction"))
+        // A year to infer (refused, never judged), CRLF, escapes, a cut object, a trailer, a blank line.
+        lines.append(record("03-18 10:00:49.000000-0700", "quiet", 5, "no year"))
+        lines.append(record("2024-03-18 10:00:50.000000-0700", "quiet", 5, "crlf") + "\r")
+        lines.append(record("2024-03-18 10:00:51.000000-0700", "quiet", 5, #"a \/ path \u00e9"#))
+        lines.append(String(record("2024-03-18 10:00:52.000000-0700", "quiet", 5, "cut").dropLast(3)))
+        lines.append(record("2024-02-30 10:00:53.000000-0700", "quiet", 5, "no such day"))
+        lines.append("")
+        lines.append(#"{"count":41,"finished":1}"#)
+        var bytes = Array(lines.joined(separator: "\n").utf8) + [0x0A]
+        // Invalid UTF-8 in a refused line's message: still reported.
+        bytes += Array(record("2024-03-18 10:00:54.000000-0700", "quiet", 5, "bad ").utf8).dropLast(2) + [0xFF, 0x22, 0x7D, 0x0A]
+        return bytes
+    }()
+
+    struct Outcome: Equatable {
+        var events: [LogEvent] = []
+        var diagnostics: [ReaderDiagnostic] = []
+        var statistics = DecoderStatistics()
+    }
+
+    static func read(_ bytes: [UInt8], prescan: AllJudged?, filter: LearningFilter, chunkSize: Int?) -> Outcome {
+        var configuration = ReaderConfiguration(inputName: "log.ndjson", recordFilter: filter)
+        configuration.prescan = prescan
+        var outcome = Outcome()
+        var reader = LogStreamReader(configuration: configuration, format: .logShowNDJSON)
+        let emit: (ReaderOutput) -> Void = { output in
+            switch output {
+            case .event(let event):
+                // The consumer learns as it reads, as the session pipeline's classifier does.
+                if event.message.hasPrefix("learn "), let pid = Int(event.message.dropFirst(6)) { filter.learnt.insert(pid) }
+                outcome.events.append(event)
+            case .diagnostic(let diagnostic):
+                outcome.diagnostics.append(diagnostic)
+            }
+        }
+        bytes.withUnsafeBytes { all in
+            let size = chunkSize ?? all.count
+            var start = 0
+            while start < all.count {
+                let end = min(all.count, start + size)
+                try? reader.read(UnsafeRawBufferPointer(rebasing: all[start..<end]), emit: emit)
+                start = end
+            }
+            try? reader.finish(emit: emit)
+        }
+        outcome.statistics = reader.statistics
+        return outcome
+    }
+
+    @Test("the same events, diagnostics and counts as judging every line in the decoder", arguments: [nil, 1, 7, 300] as [Int?])
+    func sameOutcome(chunkSize: Int?) throws {
+        let plain = Self.read(Self.log, prescan: nil, filter: LearningFilter(), chunkSize: chunkSize)
+        let ahead = try AllJudged(Self.log, configuration: ReaderConfiguration(inputName: "log.ndjson", recordFilter: LearningFilter()))
+        let judged = Self.read(Self.log, prescan: ahead, filter: LearningFilter(), chunkSize: chunkSize)
+        #expect(plain == judged)
+        // What the comparison rests on: noise before its pid was learnt is skipped, after it is built; the line
+        // without an offset takes the +09:30 of the quiet lines passed over before it.
+        #expect(plain.events.filter { $0.process == "noise" }.map(\.message) == (31...40).map { "tick \($0)" })
+        let inferred = try #require(plain.events.first { $0.message == "offset from the lines before" })
+        #expect(inferred.timestamp.utcOffsetSeconds == 34_200)
+        #expect(plain.diagnostics.contains { $0.code == .invalidUTF8 })
+        // Judged ahead: the noise lines (30, those after the pid was learnt then decoded) and the clean quiet lines.
+        #expect(ahead.skips.count >= 30 + 7)
+        #expect(ahead.used >= 20 + 7)
+    }
+}
