@@ -213,7 +213,6 @@ public struct InputReader: Sendable {
         configuration.archiveEntryExtractor = extraction
         // Records judged ahead (`ScanAhead`), once the format is known to be ndjson: a regular file's, read whole.
         var scanAhead: ScanAhead?
-        let aheadConfiguration = configuration
         if let threads, case .file(let path) = input, recordFilter?.makeAheadFilter() != nil,
            fileSize(descriptor) >= 4 * options.chunkSize {
             scanAhead = ScanAhead(path: path, fileSize: fileSize(descriptor), chunkSize: options.chunkSize, threads: threads)
@@ -270,8 +269,8 @@ public struct InputReader: Sendable {
                 readAny = true
                 try reader.read(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), emit: emit)
                 bytesRead += count
-                if let scanAhead, !scanAhead.started, let format = reader.format {
-                    scanAhead.start(reader.isCompressed ? nil : NDJSONPrescanner(format: format, configuration: aheadConfiguration), from: bytesRead)
+                if let scanAhead, !scanAhead.started, reader.format != nil {
+                    scanAhead.start(reader.makePrescanner(), from: bytesRead)
                 }
             }
         } catch {

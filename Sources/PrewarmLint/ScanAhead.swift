@@ -85,13 +85,14 @@ final class ScanAhead: RecordPrescan, @unchecked Sendable {
         pthread_mutex_destroy(&mutex)
     }
 
-    /// Whether chunk `index` is the thread's to read and judge: every other one.
-    private static func isThreads(_ index: Int) -> Bool { index & 1 == 1 }
+    /// Whether chunk `index` is the thread's to read and judge: every other one (judging an ndjson line costs about
+    /// what decoding it does, and the decoder's work on a judged chunk is its kept lines).
+    private func isThreads(_ index: Int) -> Bool { index & 1 == 1 }
 
     /// Starts judging with `prescanner`, from byte `offset` on (where the read loop is). Called once, when the
     /// decoder's format is known; does nothing more when `prescanner` is nil or the thread is refused (the read loop
     /// then reads, and the decoder judges, every line).
-    func start(_ prescanner: NDJSONPrescanner?, from offset: Int) {
+    func start(_ prescanner: (any LinePrescanner)?, from offset: Int) {
         guard !started else { return }
         started = true
         guard let prescanner, offset & (chunkSize - 1) == 0 else { return }
@@ -172,7 +173,7 @@ final class ScanAhead: RecordPrescan, @unchecked Sendable {
     }
 
     /// The thread: reads and judges its chunks until the end of the file, the decoder's end, or four poor chunks.
-    private func judge(with prescanner: NDJSONPrescanner, descriptor: Int32, from first: Int) {
+    private func judge(with prescanner: any LinePrescanner, descriptor: Int32, from first: Int) {
         var prescanner = prescanner
         var next = first
         var poorChunks = 0
@@ -180,7 +181,7 @@ final class ScanAhead: RecordPrescan, @unchecked Sendable {
         pthread_mutex_lock(&mutex)
         while !stopping {
             if next <= readerChunk { next = readerChunk + 1 }
-            while !Self.isThreads(next) { next += 1 }
+            while !isThreads(next) { next += 1 }
             let offset = next << chunkShift
             guard offset < fileSize else { break }
             // A buffer of its own for each chunk lent or judged: at most `lookahead` and one lent.

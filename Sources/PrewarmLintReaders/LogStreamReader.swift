@@ -43,6 +43,14 @@ public struct LogStreamReader {
     public var format: LogFormat? { decodedFormat }
     /// Whether the input was gzip-compressed.
     public var isCompressed: Bool { inflater != nil }
+    /// A judge of the lines still to come for a thread reading the input ahead of this reader (``RecordPrescan``):
+    /// the decoder's, once the format is known, for an input that is not compressed (the judge reads the input's own
+    /// bytes, at the offsets the decoder sees). Nil otherwise.
+    public func makePrescanner() -> (any LinePrescanner)? {
+        guard inflater == nil, case .decoding(let decoder) = stage else { return nil }
+        return decoder.makePrescanner()
+    }
+
     /// Counts for the input's summary (final after ``finish(emit:)``).
     public var statistics: DecoderStatistics {
         if let finalStatistics { return finalStatistics }

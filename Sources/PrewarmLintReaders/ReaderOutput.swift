@@ -143,4 +143,13 @@ public protocol LogDecoder {
     mutating func decode(_ bytes: UnsafeRawBufferPointer, emit: (ReaderOutput) -> Void)
     /// Ends the input: emits what is pending and reports what is incomplete.
     mutating func decodeLast(emit: (ReaderOutput) -> Void)
+    /// A judge of this decoder's lines for a thread reading ahead of it (``RecordPrescan``), made from what the decoder
+    /// has learnt so far; nil when its format, its configuration (no record filter with an ahead filter) or what it
+    /// has read leaves nothing to judge ahead.
+    func makePrescanner() -> (any LinePrescanner)?
+}
+
+extension LogDecoder {
+    /// None.
+    public func makePrescanner() -> (any LinePrescanner)? { nil }
 }

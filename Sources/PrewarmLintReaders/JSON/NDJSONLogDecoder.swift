@@ -39,6 +39,10 @@ struct NDJSONLogDecoder: LineFramedDecoder {
         flushNonJSONRun(emit: emit)
     }
 
+    func makePrescanner() -> (any LinePrescanner)? {
+        NDJSONPrescanner(format: format, configuration: configuration)
+    }
+
     private mutating func flushNonJSONRun(emit: (ReaderOutput) -> Void) {
         guard let run = nonJSONRun else { return }
         nonJSONRun = nil

@@ -1,0 +1,103 @@
+import PrewarmLintModel
+
+/// Lines of an input judged ahead of its decoder, on another thread: what a decoder asks of each line it frames
+/// (``ReaderConfiguration/prescan``), on the decoder's own thread.
+///
+/// Most of a device's ndjson day is records no launch needs: the decoder scans each, finds its process and asks the
+/// record filter, which says no. A thread reading a few chunks ahead can find most of those answers without the
+/// consumer's state (``RecordFilter/makeAheadFilter()``), so that the decoder only counts such a line. The decoder's
+/// output is the same whatever is judged ahead and whatever is not: a line is judged only when the decoder would,
+/// after any lines before it, do nothing but count it.
+public protocol RecordPrescan: AnyObject, Sendable {
+    /// The judgement made of `line` ahead, if one was: the decoder then counts the line and keeps nothing of it.
+    /// Nil: the decoder decodes the line itself.
+    func skip(_ line: ByteLine) -> PrescannedSkip?
+}
+
+/// Judges the lines of chunks of an input, anywhere in it, the way its decoder would (``LogDecoder/makePrescanner()``):
+/// for a thread reading ahead of the decoder (``RecordPrescan``).
+public protocol LinePrescanner: Sendable {
+    /// Judges the complete lines of `chunk`, which starts `byteOffset` bytes into the input (at the start of a line
+    /// when `startsLine`), and appends the judgements of those the decoder may skip work on to `judgements`, in order.
+    /// Returns how many bytes the lines judged hold.
+    mutating func judge(_ chunk: UnsafeRawBufferPointer, at byteOffset: Int, startsLine: Bool,
+                        into judgements: inout [PrescannedSkip]) -> Int
+}
+
+extension LinePrescanner {
+    /// Each line of `chunk` that begins and ends in it (the first only when `startsLine`), as the decoder's framer hands
+    /// it over (without `\n` and a `\r` before it), lines longer than `maximumLineLength` left out.
+    static func forEachLine(in chunk: UnsafeRawBufferPointer, at byteOffset: Int, startsLine: Bool, maximumLineLength: Int,
+                            _ body: (ByteLine, _ bytesWithBreak: Int) -> Void) {
+        var start = 0
+        if !startsLine {
+            guard let newline = chunk.firstIndex(of: .newline, from: 0) else { return }
+            start = newline + 1
+        }
+        while start < chunk.count, let newline = chunk.firstIndex(of: .newline, from: start) {
+            var end = newline
+            if end > start, chunk[end - 1] == .carriageReturn { end -= 1 }
+            if end - start <= maximumLineLength {
+                // (The line number is the decoder's to give; nothing judged here depends on it.)
+                body(ByteLine(bytes: chunk.slice(start, end), number: 0, byteOffset: byteOffset + start), newline + 1 - start)
+            }
+            start = newline + 1
+        }
+    }
+}
+
+/// A line judged ahead (``LinePrescanner``): a record the decoder would count and not keep.
+public struct PrescannedSkip: Sendable {
+    /// Where the line starts in the input.
+    public let byteOffset: Int
+    /// Its first and last eight bytes (the line's own when shorter, zero-filled): with the offset and the length, what
+    /// makes sure the decoder's line is the one judged.
+    private let head: UInt64
+    private let tail: UInt64
+    /// The record's written time, which the decoder's resolver passes over as it would have.
+    let timestamp: PackedTimestamp
+    /// Its length, without the line break.
+    private let length: Int32
+    /// The pid whose record is refused only while the filter has not learnt it (`AheadJudgement.refusedUnlessLearnt`);
+    /// -1: refused (or its process skipped) whatever the filter learns.
+    private let learntPID: Int32
+    /// Whether ``timestamp`` is passed to the resolver (not for a time in epoch nanoseconds, which is not resolved).
+    let resolvesTime: Bool
+
+    /// A line's judgement; nil when it cannot be held (a line or a pid past 2³¹).
+    init?(_ line: ByteLine, timestamp: PackedTimestamp?, unlessLearnt: Int?) {
+        guard let length = Int32(exactly: line.count) else { return nil }
+        if let unlessLearnt {
+            guard let pid = Int32(exactly: unlessLearnt), pid >= 0 else { return nil }
+            learntPID = pid
+        } else {
+            learntPID = -1
+        }
+        byteOffset = line.byteOffset
+        self.length = length
+        (head, tail) = Self.ends(of: line.bytes)
+        self.timestamp = timestamp ?? PackedTimestamp(year: PackedTimestamp.none, month: PackedTimestamp.none, day: PackedTimestamp.none,
+                                                      hour: 0, minute: 0, second: 0, microsecond: 0, offset: PackedTimestamp.none)
+        resolvesTime = timestamp != nil
+    }
+
+    /// The pid whose record is refused only while the filter has not learnt it; nil: refused whatever it learns.
+    var unlessLearnt: Int? { learntPID < 0 ? nil : Int(learntPID) }
+
+    /// Whether `line` is the line judged: the same offset, length and ends.
+    public func matches(_ line: ByteLine) -> Bool {
+        guard line.byteOffset == byteOffset, line.count == Int(length) else { return false }
+        let (head, tail) = Self.ends(of: line.bytes)
+        return head == self.head && tail == self.tail
+    }
+
+    private static func ends(of bytes: UnsafeRawBufferPointer) -> (UInt64, UInt64) {
+        if bytes.count >= 8 {
+            return (bytes.loadUnaligned(fromByteOffset: 0, as: UInt64.self),
+                    bytes.loadUnaligned(fromByteOffset: bytes.count - 8, as: UInt64.self))
+        }
+        var word: UInt64 = 0
+        for (index, byte) in bytes.enumerated() { word |= UInt64(byte) << (8 * UInt64(index)) }
+        return (word, word)
+    }
+}
