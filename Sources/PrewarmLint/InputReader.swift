@@ -292,7 +292,7 @@ public struct InputReader: Sendable {
         }
         summary.format = reader.format
         summary.isCompressed = reader.isCompressed
-        summary.linesJudgedAhead = scanAhead?.linesSkipped ?? 0
+        summary.linesJudgedAhead = scanAhead?.linesJudged ?? 0
         summary.statistics = reader.statistics
         if let extraction, extraction.archiveRoot != nil || extraction.problem != nil {
             exportExtractedArchive(extraction, of: input, summary: &summary, held: held, configuration: configuration, emit: passOn)

@@ -30,6 +30,23 @@ public struct LineFramer {
     /// The number of lines handed over so far.
     public var lineCount: Int { nextLineNumber - 1 }
 
+    /// The bytes fed so far.
+    var consumedBytes: Int { consumed }
+
+    /// Whether no line is carried over: the bytes fed so far end with a line break (or there are none).
+    var isAtLineStart: Bool { carry.isEmpty && !skippingOverlongLine && nextLineOffset == consumed }
+
+    /// The next line, `bytes` (at most ``maximumLineLength``, without its break), followed by a break of
+    /// `breakLength` bytes (`\n` or `\r\n`) — framed elsewhere, fed here as if ``feed(_:_:)`` had found it. Only at a
+    /// line's start (``isAtLineStart``).
+    mutating func passLine(_ bytes: UnsafeRawBufferPointer, breakLength: Int) -> ByteLine {
+        let line = ByteLine(bytes: bytes, number: nextLineNumber, byteOffset: consumed)
+        nextLineNumber += 1
+        consumed += bytes.count + breakLength
+        nextLineOffset = consumed
+        return line
+    }
+
     /// Hands every complete line in `chunk` (and any carried-over start of one) to `body`.
     /// `isTruncated` is true for a line cut at ``maximumLineLength``.
     public mutating func feed(_ chunk: UnsafeRawBufferPointer, _ body: (ByteLine, _ isTruncated: Bool) -> Void) {

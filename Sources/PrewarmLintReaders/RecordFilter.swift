@@ -101,6 +101,11 @@ struct RecordSkipping {
         return !filter.admits(process: process, pid: pid, firstLine: firstLine)
     }
 
+    /// Whether the filter has learnt `pid` (``RecordFilter/admitsLearnt(pid:)``); every pid without a filter.
+    func admitsLearnt(pid: Int) -> Bool {
+        filter?.admitsLearnt(pid: pid) ?? true
+    }
+
     /// Whether a record judged ahead as refused (``PrescannedSkip``) is refused now: unconditionally, or unless the
     /// filter has learnt its pid. Never without a filter.
     func refuses(_ skipped: PrescannedSkip) -> Bool {

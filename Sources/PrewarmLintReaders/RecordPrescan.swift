@@ -12,16 +12,33 @@ public protocol RecordPrescan: AnyObject, Sendable {
     /// The judgement made of `line` ahead, if one was: the decoder then counts the line and keeps nothing of it.
     /// Nil: the decoder decodes the line itself.
     func skip(_ line: ByteLine) -> PrescannedSkip?
+
+    /// The lines of the chunk of `count` bytes at `byteOffset` of the input, framed and judged ahead (a text decoder
+    /// takes them instead of framing the chunk); nil: the decoder frames and judges the chunk itself.
+    func lineTable(at byteOffset: Int, count: Int) -> TextLineTable?
 }
 
 /// Judges the lines of chunks of an input, anywhere in it, the way its decoder would (``LogDecoder/makePrescanner()``):
 /// for a thread reading ahead of the decoder (``RecordPrescan``).
 public protocol LinePrescanner: Sendable {
     /// Judges the complete lines of `chunk`, which starts `byteOffset` bytes into the input (at the start of a line
-    /// when `startsLine`), and appends the judgements of those the decoder may skip work on to `judgements`, in order.
-    /// Returns how many bytes the lines judged hold.
-    mutating func judge(_ chunk: UnsafeRawBufferPointer, at byteOffset: Int, startsLine: Bool,
-                        into judgements: inout [PrescannedSkip]) -> Int
+    /// when `startsLine`).
+    mutating func judge(_ chunk: UnsafeRawBufferPointer, at byteOffset: Int, startsLine: Bool) -> ChunkJudgement
+}
+
+/// What a ``LinePrescanner`` found in a chunk.
+public struct ChunkJudgement: Sendable {
+    /// The records the decoder would only count, in order (ndjson).
+    public var skips: [PrescannedSkip] = []
+    /// The chunk's lines, framed and judged (text).
+    public var lines: TextLineTable?
+    /// How many bytes the lines judged hold: whether judging the input ahead pays.
+    public var judgedBytes = 0
+    /// How many lines were judged.
+    public var judgedLines = 0
+
+    /// Nothing judged.
+    public init() {}
 }
 
 extension LinePrescanner {

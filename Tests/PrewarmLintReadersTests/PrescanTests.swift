@@ -33,18 +33,26 @@ struct PrescanTests {
     /// Every line of an input judged at once, as the thread reading ahead would judge each of its chunks.
     final class AllJudged: RecordPrescan, @unchecked Sendable {
         var skips: [Int: PrescannedSkip] = [:]
-        var asked = 0, used = 0
-        init(_ bytes: [UInt8], configuration: ReaderConfiguration) throws {
-            var prescanner = try #require(NDJSONPrescanner(format: .logShowNDJSON, configuration: configuration))
-            var judged: [PrescannedSkip] = []
-            bytes.withUnsafeBytes { _ = prescanner.judge($0, at: 0, startsLine: true, into: &judged) }
-            for skip in judged { skips[skip.byteOffset] = skip }
+        var table: TextLineTable?
+        var count = 0
+        var asked = 0, used = 0, tablesUsed = 0
+        init(_ bytes: [UInt8], prescanner: some LinePrescanner) {
+            var prescanner = prescanner
+            let judgement = bytes.withUnsafeBytes { prescanner.judge($0, at: 0, startsLine: true) }
+            for skip in judgement.skips { skips[skip.byteOffset] = skip }
+            table = judgement.lines
+            count = bytes.count
         }
         func skip(_ line: ByteLine) -> PrescannedSkip? {
             asked += 1
             guard let skip = skips[line.byteOffset], skip.matches(line) else { return nil }
             used += 1
             return skip
+        }
+        func lineTable(at byteOffset: Int, count: Int) -> TextLineTable? {
+            guard byteOffset == 0, count == self.count, let table else { return nil }
+            tablesUsed += 1
+            return table
         }
     }
 
@@ -84,11 +92,13 @@ struct PrescanTests {
         var statistics = DecoderStatistics()
     }
 
-    static func read(_ bytes: [UInt8], prescan: AllJudged?, filter: LearningFilter, chunkSize: Int?) -> Outcome {
-        var configuration = ReaderConfiguration(inputName: "log.ndjson", recordFilter: filter)
+    static func read(_ bytes: [UInt8], format: LogFormat = .logShowNDJSON, prescan: AllJudged?, filter: LearningFilter,
+                     skipping skippedProcesses: Set<String> = [], chunkSize: Int?) -> Outcome {
+        var configuration = ReaderConfiguration(inputName: "log", recordFilter: filter)
+        configuration.skippedProcesses = skippedProcesses
         configuration.prescan = prescan
         var outcome = Outcome()
-        var reader = LogStreamReader(configuration: configuration, format: .logShowNDJSON)
+        var reader = LogStreamReader(configuration: configuration, format: format)
         let emit: (ReaderOutput) -> Void = { output in
             switch output {
             case .event(let event):
@@ -116,7 +126,8 @@ struct PrescanTests {
     @Test("the same events, diagnostics and counts as judging every line in the decoder", arguments: [nil, 1, 7, 300] as [Int?])
     func sameOutcome(chunkSize: Int?) throws {
         let plain = Self.read(Self.log, prescan: nil, filter: LearningFilter(), chunkSize: chunkSize)
-        let ahead = try AllJudged(Self.log, configuration: ReaderConfiguration(inputName: "log.ndjson", recordFilter: LearningFilter()))
+        let prescanner = try #require(NDJSONPrescanner(format: .logShowNDJSON, configuration: ReaderConfiguration(inputName: "log", recordFilter: LearningFilter())))
+        let ahead = AllJudged(Self.log, prescanner: prescanner)
         let judged = Self.read(Self.log, prescan: ahead, filter: LearningFilter(), chunkSize: chunkSize)
         #expect(plain == judged)
         // What the comparison rests on: noise before its pid was learnt is skipped, after it is built; the line
@@ -128,5 +139,60 @@ struct PrescanTests {
         // Judged ahead: the noise lines (30, those after the pid was learnt then decoded) and the clean quiet lines.
         #expect(ahead.skips.count >= 30 + 7)
         #expect(ahead.used >= 20 + 7)
+    }
+
+    static func textLine(_ time: String, _ process: String, _ pid: Int, _ message: String) -> String {
+        let pidColumn = String(pid) + String(repeating: " ", count: max(0, 7 - String(pid).count))
+        return "\(time) 0x9461c    Default     0x0                  \(pidColumn)0    \(process): (libsystem) [com.example:test] \(message)"
+    }
+
+    /// Lines in the shape of `log show`'s default style (the columns of the generated device day, `DeviceLogWriter`),
+    /// with records of several lines, CRLF, an impossible date and a process name that is not UTF-8.
+    static let textLog: [UInt8] = {
+        var lines = ["Timestamp                       Thread     Type        Activity             PID    TTL  "]
+        func at(_ second: Int, _ offset: String = "-0700") -> String { "2024-03-18 10:00:\(second < 10 ? "0" : "")\(second).000000\(offset)" }
+        lines.append(textLine(at(0), "app", 10, "started"))
+        for second in 1...10 { lines.append(textLine(at(second), "noise", 77, "tick \(second)")) }
+        lines.append(textLine(at(11), "quiet", 5, "descriptor {"))
+        lines.append("\tdomain: 4")
+        lines.append("}")
+        lines.append(textLine(at(12), "skipme", 6, "skipped, with a further line"))
+        lines.append("    more of it")
+        lines.append(textLine(at(13), "app", 10, "learn 77"))
+        for second in 14...20 { lines.append(textLine(at(second), "noise", 77, "tick \(second)")) }
+        lines.append(textLine(at(21), "noise", 77, "two lines"))
+        lines.append("\tsecond")
+        lines.append(textLine(at(22), "quiet", 5, "crlf") + "\r")
+        lines.append(textLine("2024-02-30 10:00:23.000000-0700", "quiet", 5, "no such day"))
+        lines.append("  a further line of a discarded record")
+        for second in 24...30 { lines.append(textLine(at(second, "+0930"), "quiet", 5, "elsewhere \(second)")) }
+        lines.append(textLine(at(31), "app", 10, "ended"))
+        var bytes = Array(lines.joined(separator: "\n").utf8) + [0x0A]
+        bytes += Array(textLine(at(32), "qu", 5, "name not UTF-8").utf8).map { $0 == UInt8(ascii: "u") ? 0xFF : $0 } + [0x0A]
+        bytes += Array(textLine(at(33), "quiet", 5, "last, no break").utf8)
+        return bytes
+    }()
+
+    @Test("text: the same events, diagnostics and counts with the chunk's lines framed and judged ahead")
+    func sameTextOutcome() throws {
+        let skipped: Set<String> = ["skipme"]
+        let plain = Self.read(Self.textLog, format: .logShow, prescan: nil, filter: LearningFilter(), skipping: skipped, chunkSize: nil)
+        var configuration = ReaderConfiguration(inputName: "log", recordFilter: LearningFilter())
+        configuration.skippedProcesses = skipped
+        let prescanner = try #require(TextPrescanner(grammar: .logShow(LogShowGrammar()), configuration: configuration,
+                                                     maximumLineLength: 1 << 20))
+        let ahead = AllJudged(Self.textLog, prescanner: prescanner)
+        let judged = Self.read(Self.textLog, format: .logShow, prescan: ahead, filter: LearningFilter(), skipping: skipped, chunkSize: nil)
+        #expect(plain == judged)
+        #expect(ahead.tablesUsed == 1)
+        // What the comparison rests on: noise before its pid was learnt is refused, after it is built, its further
+        // line joined; the quiet record of three lines and the skipped one are counted, not built.
+        #expect(plain.events.filter { $0.process == "noise" }.map(\.message) == (14...20).map { "tick \($0)" } + ["two lines\n\tsecond"])
+        #expect(!plain.events.contains { $0.process == "quiet" || $0.process == "skipme" })
+        #expect(plain.diagnostics.contains { $0.code == .invalidTimestamp })
+        // Judged: the noise, quiet and skipped heads (not the line whose process name is not UTF-8, nor the last, which
+        // has no line break).
+        let table = try #require(ahead.table)
+        #expect(table.entries.filter { $0.kind != .line }.count == 10 + 1 + 1 + 7 + 1 + 1 + 1 + 7)
     }
 }

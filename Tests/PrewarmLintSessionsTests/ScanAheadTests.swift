@@ -98,6 +98,24 @@ struct ScanAheadTests {
         }
     }
 
+    @Test("a device day in each text format: the same result as one thread, its lines framed and judged ahead",
+          arguments: DeviceLogFormat.allCases.filter { ![.ndjson, .pymobiledevice3JSON, .logShowJSON, .plist].contains($0) })
+    func textDay(format: DeviceLogFormat) throws {
+        let folder = try TemporaryFolder("scan-ahead-text")
+        defer { folder.remove() }
+        let (bytes, _) = DeviceLogGenerator.generate(DeviceLogGenerator.Configuration(seed: 11, targetBytes: 6 << 20, format: format,
+                                                                                      sessionsPerDay: 60))
+        let input = try ReadAheadTests.input(bytes, named: "day.\(format.rawValue)", in: folder)
+        for chunkSize in [1 << 20, 1 << 16] {
+            var options = RecordFilterTests.dayOptions
+            options.chunkSize = chunkSize
+            let one = ReadAheadTests.observe([input], options: options, jobs: 1)
+            #expect(one == ReadAheadTests.observe([input], options: options, jobs: 2))
+            #expect(!one.outcome.sessions.isEmpty)
+            #expect(Self.judged(input, options: options) > 0)
+        }
+    }
+
     @Test("lines longer than the record limit, cut by the decoder, are never judged: the same result")
     func recordLimit() throws {
         let folder = try TemporaryFolder("scan-ahead-limit")

@@ -37,17 +37,17 @@ public struct NDJSONPrescanner: LinePrescanner, @unchecked Sendable {
     /// Judges the complete lines of `chunk`, which starts `byteOffset` bytes into the input (at the start of a line when
     /// `startsLine`), and appends those the decoder would only count to `skips`, in order. Returns how many bytes the
     /// lines judged skippable hold.
-    @discardableResult
-    public mutating func judge(_ chunk: UnsafeRawBufferPointer, at byteOffset: Int, startsLine: Bool,
-                               into skips: inout [PrescannedSkip]) -> Int {
-        var skippedBytes = 0
+    public mutating func judge(_ chunk: UnsafeRawBufferPointer, at byteOffset: Int, startsLine: Bool) -> ChunkJudgement {
+        var judgement = ChunkJudgement()
+        judgement.skips.reserveCapacity(1024)
         Self.forEachLine(in: chunk, at: byteOffset, startsLine: startsLine, maximumLineLength: maximumLineLength) { line, length in
             if let skip = decoder.prescan(line) {
-                skips.append(skip)
-                skippedBytes += length
+                judgement.skips.append(skip)
+                judgement.judgedBytes += length
+                judgement.judgedLines += 1
             }
         }
-        return skippedBytes
+        return judgement
     }
 }
 

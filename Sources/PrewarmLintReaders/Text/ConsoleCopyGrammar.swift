@@ -160,6 +160,9 @@ struct ConsoleCopyGrammar: TextRecordGrammar {
         places = layout.map(ColumnPlaces.init)
     }
 
+    /// Whether the columns are known: from then on a line's kind and head depend on the line alone.
+    var knowsColumns: Bool { places != nil }
+
     mutating func classify(_ line: UnsafeRawBufferPointer, into head: inout TextRecordHead) -> TextLineKind {
         if places == nil {
             // Forced format or a sample without a time column: learn from the first line that has one.

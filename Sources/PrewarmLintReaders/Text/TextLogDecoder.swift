@@ -86,7 +86,68 @@ struct TextLogDecoder: LineFramedDecoder {
     }
 
     mutating func decode(_ bytes: UnsafeRawBufferPointer, emit: (ReaderOutput) -> Void) {
+        // (A table that starts at the chunk's start is only for a framer at a line's start, as the judge saw it.)
+        if let prescan = configuration.prescan, let table = prescan.lineTable(at: framer.consumedBytes, count: bytes.count),
+           table.firstLineStart > 0 || framer.isAtLineStart {
+            decodeJudged(bytes, table: table, emit: emit)
+            return
+        }
         feedLines(bytes, emit: emit)
+    }
+
+    func makePrescanner() -> (any LinePrescanner)? {
+        TextPrescanner(grammar: grammar, configuration: configuration, maximumLineLength: maximumLineLength)
+    }
+
+    /// A chunk whose lines were framed and judged ahead (`TextPrescanner`): the bytes before its first complete line
+    /// end the line carried over and go through the framer, as do those after its last; each complete line is handed
+    /// over from the table, and a judged one taken as judged (``startJudgedRecord(_:_:table:emit:)``).
+    private mutating func decodeJudged(_ bytes: UnsafeRawBufferPointer, table: TextLineTable, emit: (ReaderOutput) -> Void) {
+        if table.firstLineStart > 0 { feedLines(bytes.slice(0, table.firstLineStart), emit: emit) }
+        for entry in table.entries {
+            let start = Int(entry.start)
+            let line = framer.passLine(bytes.slice(start, start + Int(entry.length)), breakLength: Int(entry.breakLength))
+            if entry.kind == .line || incompleteHead != nil {
+                handle(line, truncated: false, emit: emit)
+            } else {
+                startJudgedRecord(line, entry, table: table, emit: emit)
+            }
+        }
+        if table.end < bytes.count { feedLines(bytes.slice(table.end, bytes.count), emit: emit) }
+    }
+
+    /// A line judged to start a record of a skipped process, or one the filter refuses (unless its pid is learnt by
+    /// now): what ``handle(_:truncated:emit:)`` and ``startRecord(in:lines:emit:)`` do with it, without classifying it,
+    /// naming its process or asking the filter.
+    private mutating func startJudgedRecord(_ line: ByteLine, _ entry: TextLineTable.Entry, table: TextLineTable,
+                                            emit: (ReaderOutput) -> Void) {
+        statistics.lines += 1
+        flushPending(emit: emit)
+        flushOrphans(emit: emit)
+        let bytes = line.bytes
+        guard let time = resolver.advance(past: entry.time) else {
+            discardRecord(line, timeText: Int(entry.timeText.lowerBound)..<Int(entry.timeText.upperBound), lines: 1)
+            return
+        }
+        if resolver.hasNotes { reportNotes(line, emit: emit) }
+        statistics.eventLines += 1
+        if entry.kind == .skippedProcess {
+            open = .skipped
+            statistics.events += 1
+            statistics.eventsSkipped += 1
+            return
+        }
+        head = table.heads[Int(entry.head)]
+        if entry.learntPID < 0 || !skipping.admitsLearnt(pid: Int(entry.learntPID)) {
+            hold(line, time: time)
+            return
+        }
+        // Learnt since it was judged: built, as the filter now admits it.
+        var process = ""
+        if let range = head.process, !range.isEmpty { process = processNames.entry(for: bytes.slice(range.lowerBound, range.upperBound)).text }
+        head.completeFields(in: bytes)
+        let timestamp = time.timestamp(text: TimestampText(utf8: bytes.slice(head.timeText.lowerBound, head.timeText.upperBound)))
+        build(head, from: bytes, timestamp: timestamp, origin: origin(line.number, line.byteOffset), process: process, invalid: false)
     }
 
     mutating func decodeLast(emit: (ReaderOutput) -> Void) {
@@ -161,21 +222,10 @@ struct TextLogDecoder: LineFramedDecoder {
         flushOrphans(emit: emit)
         let bytes = line.bytes
         guard let time = resolver.advance(past: head.packedTime) else {
-            let timeText = TimestampText(utf8: bytes.slice(head.timeText.lowerBound, head.timeText.upperBound))
-            discarded = ReaderDiagnostic(code: .invalidTimestamp, severity: .warning,
-                                         message: "'\(timeText.string)' is not a valid time; record skipped",
-                                         origin: origin(line.number, line.byteOffset), lineCount: lines)
-            open = .discarded
+            discardRecord(line, timeText: head.timeText, lines: lines)
             return
         }
-        if resolver.hasNotes {
-            for note in resolver.takeNotes() {
-                let diagnostic = ReaderDiagnostic(code: .inferredTime, severity: .note, message: note,
-                                                  origin: origin(line.number, line.byteOffset), lineCount: 0)
-                statistics.count(diagnostic)
-                emit(.diagnostic(diagnostic))
-            }
-        }
+        if resolver.hasNotes { reportNotes(line, emit: emit) }
         var invalid = false
         var process = ""
         var skipped = false
@@ -205,20 +255,44 @@ struct TextLogDecoder: LineFramedDecoder {
         // than the message, which may only make it admit more.
         if skipping.filters, !invalid, head.fieldsAreASCII(in: bytes),
            skipping.refuses(process: process, pid: head.pid, firstLine: bytes.slice(head.message.lowerBound, head.message.upperBound)) {
-            heldBytes.replace(with: bytes)
-            if !heldFurtherLines.isEmpty { heldFurtherLines.removeAll(keepingCapacity: true) }
-            held.head = head
-            held.time = time
-            held.line = line.number
-            held.byteOffset = line.byteOffset
-            held.firstLineCount = bytes.count
-            held.messageBytes = head.message.count
-            open = .held
+            hold(line, time: time)
             return
         }
         head.completeFields(in: bytes)
         let timestamp = time.timestamp(text: TimestampText(utf8: bytes.slice(head.timeText.lowerBound, head.timeText.upperBound)))
         build(head, from: bytes, timestamp: timestamp, origin: origin(line.number, line.byteOffset), process: process, invalid: invalid)
+    }
+
+    /// A record whose time is not a real one: its lines are counted against a diagnostic.
+    private mutating func discardRecord(_ line: ByteLine, timeText range: Range<Int>, lines: Int) {
+        let timeText = TimestampText(utf8: line.bytes.slice(range.lowerBound, range.upperBound))
+        discarded = ReaderDiagnostic(code: .invalidTimestamp, severity: .warning,
+                                     message: "'\(timeText.string)' is not a valid time; record skipped",
+                                     origin: origin(line.number, line.byteOffset), lineCount: lines)
+        open = .discarded
+    }
+
+    /// What the resolver inferred for the record `line` starts.
+    private mutating func reportNotes(_ line: ByteLine, emit: (ReaderOutput) -> Void) {
+        for note in resolver.takeNotes() {
+            let diagnostic = ReaderDiagnostic(code: .inferredTime, severity: .note, message: note,
+                                              origin: origin(line.number, line.byteOffset), lineCount: 0)
+            statistics.count(diagnostic)
+            emit(.diagnostic(diagnostic))
+        }
+    }
+
+    /// Holds the record `line` starts (its head in `head`), refused by the filter on its first line.
+    private mutating func hold(_ line: ByteLine, time: TimestampResolver.ResolvedTime) {
+        heldBytes.replace(with: line.bytes)
+        if !heldFurtherLines.isEmpty { heldFurtherLines.removeAll(keepingCapacity: true) }
+        held.head = head
+        held.time = time
+        held.line = line.number
+        held.byteOffset = line.byteOffset
+        held.firstLineCount = line.bytes.count
+        held.messageBytes = head.message.count
+        open = .held
     }
 
     private func origin(_ line: Int, _ byteOffset: Int) -> EventOrigin {

@@ -194,6 +194,13 @@ enum TextGrammar {
         }
     }
 
+    /// Whether a line's kind and head depend on the line alone from now on (a Console copy's grammar learns its
+    /// columns from the first line that shows them; the other grammars learn nothing).
+    var isSettled: Bool {
+        if case .consoleCopy(let grammar) = self { return grammar.knowsColumns }
+        return true
+    }
+
     @inline(__always)
     mutating func classify(_ line: UnsafeRawBufferPointer, into head: inout TextRecordHead) -> TextLineKind {
         switch self {

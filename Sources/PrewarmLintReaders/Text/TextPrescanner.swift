@@ -1,0 +1,140 @@
+/// A chunk of a text log framed and judged ahead of its decoder (``TextPrescanner``): its complete lines, each with
+/// what the decoder may take instead of working it out — that it starts a record of a skipped process, or one the
+/// record filter refuses (whatever the consumer learns, or unless a pid is learnt), with the record's head.
+///
+/// Public only as an opaque value that a thread judging lines ahead hands to the decoder (``RecordPrescan``).
+public struct TextLineTable: Sendable {
+    enum Kind: UInt8 {
+        /// Decoded as any line.
+        case line
+        /// Starts a record of a skipped process (`ReaderConfiguration.skippedProcesses`).
+        case skippedProcess
+        /// Starts a record the filter refuses, unless ``Entry/learntPID`` is learnt; its head is in ``heads``.
+        case refused
+    }
+
+    struct Entry {
+        /// Where the line starts in the chunk, its length without its break, and the break's (1 or 2).
+        var start: Int32
+        var length: Int32
+        var breakLength: UInt8
+        var kind: Kind
+        /// The pid a refusal depends on; -1: none.
+        var learntPID: Int32 = -1
+        /// The record's time, and where its text is in the line (a judged line's).
+        var time: PackedTimestamp
+        var timeText: Range<Int32>
+        /// The record's head in ``heads`` (a refused line's).
+        var head: Int32 = -1
+    }
+
+    /// Where the first complete line starts in the chunk: after the chunk's first line break, or 0 when the chunk
+    /// starts a line.
+    let firstLineStart: Int
+    /// Where the last complete line's break ends.
+    let end: Int
+    var entries: [Entry] = []
+    var heads: [TextRecordHead] = []
+
+    init(firstLineStart: Int, end: Int) {
+        self.firstLineStart = firstLineStart
+        self.end = end
+    }
+}
+
+/// Frames and judges the lines of a chunk of a text log (`log show` in each style, a Console copy, idevicesyslog, …)
+/// for a thread reading ahead of its decoder (``LinePrescanner``): the chunk's complete lines, each a start and a
+/// length, and for each line that starts a record of a skipped process, or one the filter's ahead filter refuses, its
+/// head. The decoder takes the lines instead of searching for their breaks, and a judged line's head and answer
+/// instead of classifying it, naming its process and asking the filter — most of its work on a line of a device's
+/// day — and goes on as it would have: it resolves the time, counts the record, and holds a refused one, so that
+/// further lines of it and a filter that admits the whole message are handled as ever (``TextLogDecoder``).
+///
+/// Made by the decoder once its grammar is settled (`TextGrammar.isSettled`): a line's head then depends on the line
+/// alone. A line whose process name is not valid UTF-8 or whose fields are not ASCII is left to the decoder, which
+/// reports or builds it; a chunk with a line longer than the decoder's limit is left to it whole (it cuts such a
+/// line).
+///
+/// Unchecked `Sendable`: made on the decoder's thread and then used by the judging thread alone.
+struct TextPrescanner: LinePrescanner, @unchecked Sendable {
+    private var grammar: TextGrammar
+    private let ahead: any AheadRecordFilter
+    private var skipping: RecordSkipping
+    private let maximumLineLength: Int
+    private var head = TextRecordHead.placeholder
+    private var processNames = ProcessNameTable()
+
+    /// A prescanner for a decoder with `grammar` (settled) and `configuration`, whose framer keeps lines of up to
+    /// `maximumLineLength` bytes; nil when the grammar is not settled or the configuration has no ahead filter.
+    init?(grammar: TextGrammar, configuration: ReaderConfiguration, maximumLineLength: Int) {
+        guard grammar.isSettled, let ahead = configuration.recordFilter?.makeAheadFilter() else { return nil }
+        self.grammar = grammar
+        self.ahead = ahead
+        var own = configuration
+        own.recordFilter = nil
+        own.prescan = nil
+        own.archiveEntryExtractor = nil
+        skipping = RecordSkipping(own)
+        self.maximumLineLength = LineFramer(maximumLineLength: maximumLineLength).maximumLineLength
+    }
+
+    mutating func judge(_ chunk: UnsafeRawBufferPointer, at byteOffset: Int, startsLine: Bool) -> ChunkJudgement {
+        var judgement = ChunkJudgement()
+        guard chunk.count < Int32.max else { return judgement }
+        var start = 0
+        if !startsLine {
+            guard let newline = chunk.firstIndex(of: .newline, from: 0) else { return judgement }
+            start = newline + 1
+        }
+        var table = TextLineTable(firstLineStart: start, end: chunk.lastIndex(of: .newline).map { $0 + 1 } ?? start)
+        table.entries.reserveCapacity(chunk.count / 128)
+        while start < table.end, let newline = chunk.firstIndex(of: .newline, from: start) {
+            var end = newline
+            if end > start, chunk[end - 1] == .carriageReturn { end -= 1 }
+            // A line the decoder's framer would cut: the chunk is the decoder's to frame.
+            guard end - start <= maximumLineLength else { return ChunkJudgement() }
+            let line = chunk.slice(start, end)
+            var entry = TextLineTable.Entry(start: Int32(start), length: Int32(end - start), breakLength: UInt8(newline + 1 - end),
+                                            kind: .line, time: head.packedTime, timeText: 0..<0)
+            if case .head = grammar.classify(line, into: &head), let kind = judge(line, &entry) {
+                entry.kind = kind
+                entry.time = head.packedTime
+                let text = head.timeText
+                entry.timeText = Int32(text.lowerBound)..<Int32(text.upperBound)
+                if kind == .refused {
+                    entry.head = Int32(table.heads.count)
+                    table.heads.append(head)
+                }
+                judgement.judgedBytes += newline + 1 - start
+                judgement.judgedLines += 1
+            }
+            table.entries.append(entry)
+            start = newline + 1
+        }
+        judgement.lines = table
+        return judgement
+    }
+
+    /// What the decoder would do with the record the line starts (its head in `head`), as far as it holds whatever the
+    /// consumer learns first: nil when the decoder is to judge it itself.
+    private mutating func judge(_ line: UnsafeRawBufferPointer, _ entry: inout TextLineTable.Entry) -> TextLineTable.Kind? {
+        var process = ""
+        if let range = head.process, !range.isEmpty {
+            let name = processNames.entry(for: line.slice(range.lowerBound, range.upperBound))
+            guard name.isValid else { return nil }
+            process = name.text
+        }
+        if skipping.skips(process: process) { return .skippedProcess }
+        guard head.fieldsAreASCII(in: line) else { return nil }
+        switch ahead.judge(process: process, pid: head.pid, firstLine: line.slice(head.message.lowerBound, head.message.upperBound)) {
+        case .admitted:
+            return nil
+        case .refused:
+            return .refused
+        case .refusedUnlessLearnt(let pid):
+            guard let pid = Int32(exactly: pid), pid >= 0 else { return nil }
+            entry.learntPID = pid
+            return .refused
+        }
+    }
+}
