@@ -96,8 +96,8 @@ public struct InputReader: Sendable {
         read(input, foundInDirectory: foundInDirectory, recordFilter: recordFilter, scanningAheadWith: nil, emit: emit)
     }
 
-    /// ``read(_:foundInDirectory:recordFilter:emit:)``, and with `scanningAheadWith` a regular, uncompressed ndjson
-    /// file's records are judged a few chunks ahead of the decoder on a thread from it (`ScanAhead`), when the
+    /// ``read(_:foundInDirectory:recordFilter:emit:)``, and with `scanningAheadWith` a regular, uncompressed file's
+    /// lines (ndjson or text) are judged a few chunks ahead of the decoder on a thread from it (`ScanAhead`), when the
     /// filter has an ahead filter: the same output, the work shared between two cores.
     package func read(_ input: LogInput, foundInDirectory: Bool = false, recordFilter: (any RecordFilter)?,
                       scanningAheadWith threads: ThreadStarter?, emit: (ReaderOutput) -> Void) -> InputSummary {
@@ -211,7 +211,7 @@ public struct InputReader: Sendable {
         var configuration = ReaderConfiguration(inputName: input.name, timeInference: inference, limits: options.limits,
                                                 skippedProcesses: options.skippedProcesses, recordFilter: recordFilter)
         configuration.archiveEntryExtractor = extraction
-        // Records judged ahead (`ScanAhead`), once the format is known to be ndjson: a regular file's, read whole.
+        // Lines judged ahead (`ScanAhead`), once the format is known and its decoder can judge: a regular file's.
         var scanAhead: ScanAhead?
         if let threads, case .file(let path) = input, recordFilter?.makeAheadFilter() != nil,
            fileSize(descriptor) >= 4 * options.chunkSize {

@@ -9,24 +9,27 @@ import Musl
 import Darwin
 #endif
 
-/// An ndjson file's records judged ahead of its decoder, on a thread of its own (`RecordPrescan`).
+/// A file's lines judged ahead of its decoder, on a thread of its own (`RecordPrescan`).
 ///
-/// On a device's day most ndjson records concern no launch: the decoder scans each, and the record filter says no.
-/// Here the file is read in chunks of the read loop's size, and every other chunk is read by a second thread, which
-/// judges its lines with an `NDJSONPrescanner` and the filter's ahead filter before it lends the chunk to the read
-/// loop; the decoder, reaching a judged line, only counts it. The read loop reads the chunks in between itself, so
-/// that the two threads share the work: a judged chunk costs the decoder only the lines it keeps (a quarter of a
-/// device day's), and judging a line costs about what decoding it does. Each byte is read from the file once, by one
-/// thread (two threads reading the same pages of the page cache at once made the kernel's copies many times slower).
+/// On a device's day most records concern no launch: the decoder finds each one's process and asks the record filter,
+/// which says no. Here the file is read in chunks of the read loop's size, and every other chunk is read by a second
+/// thread, which judges its lines with the decoder's judge (`LogDecoder.makePrescanner`: an `NDJSONPrescanner` or a
+/// `TextPrescanner`) and the filter's ahead filter before it lends the chunk to the read loop. The decoder takes what
+/// was judged: an ndjson record it would only count, it counts; a text chunk's lines it takes from the table, and a
+/// judged head's answer instead of classifying the line and asking the filter. The read loop reads the chunks in
+/// between itself, so that the two threads share the work (a judged chunk costs the decoder a half to a quarter of
+/// what it does unjudged; judging a line costs about what decoding it does). Each byte is read from the file once, by
+/// one thread (two threads reading the same pages of the page cache at once made the kernel's copies many times
+/// slower).
 ///
 /// The thread works at most ``lookahead`` of its chunks ahead of the read loop, each in a buffer of its own, lent to
 /// the read loop and given back when the decoder is done with it: memory is that many chunks. It stops judging once
-/// four chunks in a row had less than half of their bytes to skip (a launch-dense log, where the decoder keeps most
+/// four chunks in a row had less than half of their bytes judged (a launch-dense log, where the decoder keeps most
 /// lines and the thread would only take a core from the session builder); the read loop then reads every chunk.
 ///
-/// The decoder's output does not depend on what was judged ahead: a judged line is one it would only have counted.
-/// Used by `InputReader` for a regular, uncompressed file read with a record filter, when the session pipeline reads
-/// it ahead (`--jobs` above 1).
+/// The decoder's output does not depend on what was judged ahead: a judged line is one it would have handled that way
+/// whatever came before. Used by `InputReader` for a regular, uncompressed file read with a record filter, when the
+/// session pipeline reads it ahead (`--jobs` above 1).
 final class ScanAhead: RecordPrescan, @unchecked Sendable {
     /// The thread's chunks judged or being judged, at most, beyond the one the read loop is at.
     static let lookahead = 3
@@ -88,9 +91,9 @@ final class ScanAhead: RecordPrescan, @unchecked Sendable {
         pthread_mutex_destroy(&mutex)
     }
 
-    /// Whether chunk `index` is the thread's to read and judge: every other one. The decoder's work on a judged chunk
-    /// is what it keeps; judging an ndjson record costs about what decoding it does, judging a text line about half
-    /// (measured on the device days: one chunk in one or in three was slower for both).
+    /// Whether chunk `index` is the thread's to read and judge: every other one. Judging a chunk costs the thread about
+    /// what decoding it costs the decoder, and a judged chunk costs the decoder a quarter (ndjson) to a half (text) of
+    /// that. On the device days, the thread taking every chunk was slower, and two in three or three in four no faster.
     private func isThreads(_ index: Int) -> Bool { index & 1 == 1 }
 
     /// Starts judging with `prescanner`, from byte `offset` on (where the read loop is). Called once, when the

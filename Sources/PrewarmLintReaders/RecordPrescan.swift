@@ -3,11 +3,12 @@ import PrewarmLintModel
 /// Lines of an input judged ahead of its decoder, on another thread: what a decoder asks of each line it frames
 /// (``ReaderConfiguration/prescan``), on the decoder's own thread.
 ///
-/// Most of a device's ndjson day is records no launch needs: the decoder scans each, finds its process and asks the
+/// Most of a device's day is records no launch needs: the decoder frames each line, finds its process and asks the
 /// record filter, which says no. A thread reading a few chunks ahead can find most of those answers without the
-/// consumer's state (``RecordFilter/makeAheadFilter()``), so that the decoder only counts such a line. The decoder's
-/// output is the same whatever is judged ahead and whatever is not: a line is judged only when the decoder would,
-/// after any lines before it, do nothing but count it.
+/// consumer's state (``RecordFilter/makeAheadFilter()``): an ndjson decoder then only counts such a record, a text
+/// decoder takes a chunk's lines from a table and a judged head's answer instead of working them out. The decoder's
+/// output is the same whatever is judged ahead and whatever is not: a line is judged only as far as nothing before it
+/// can change what the decoder does with it.
 public protocol RecordPrescan: AnyObject, Sendable {
     /// The judgement made of `line` ahead, if one was: the decoder then counts the line and keeps nothing of it.
     /// Nil: the decoder decodes the line itself.
