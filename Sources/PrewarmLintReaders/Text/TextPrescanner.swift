@@ -1,4 +1,4 @@
-/// A chunk of a text log framed and judged ahead of its decoder (``TextPrescanner``): its complete lines, each with
+/// A chunk of a text log framed and judged ahead of its decoder (`TextPrescanner`): its complete lines, each with
 /// what the decoder may take instead of working it out — that it starts a record of a skipped process, or one the
 /// record filter refuses (whatever the consumer learns, or unless a pid is learnt), with the record's head.
 ///
@@ -48,7 +48,7 @@ public struct TextLineTable: Sendable {
 /// head. The decoder takes the lines instead of searching for their breaks, and a judged line's head and answer
 /// instead of classifying it, naming its process and asking the filter — most of its work on a line of a device's
 /// day — and goes on as it would have: it resolves the time, counts the record, and holds a refused one, so that
-/// further lines of it and a filter that admits the whole message are handled as ever (``TextLogDecoder``).
+/// further lines of it and a filter that admits the whole message are handled as ever (`TextLogDecoder`).
 ///
 /// Made by the decoder once its grammar is settled (`TextGrammar.isSettled`): a line's head then depends on the line
 /// alone. A line whose process name is not valid UTF-8 or whose fields are not ASCII is left to the decoder, which
