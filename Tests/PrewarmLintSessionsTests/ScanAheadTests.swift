@@ -50,6 +50,11 @@ struct ScanAheadTests {
         return out
     }
 
+    /// A generated day of 6 MB in `format`, as dense in launches as the benchmark's 200 MB device day.
+    static func day(seed: UInt64, _ format: DeviceLogFormat) -> DeviceLogGenerator.Configuration {
+        DeviceLogGenerator.Configuration(seed: seed, targetBytes: 6 << 20, format: format, sessionsPerDay: 60)
+    }
+
     /// The pipeline's result with two jobs, and the lines judged ahead.
     static func judged(_ input: DiscoveredInput, options: ReadOptions) -> Int {
         var pipeline = SessionPipeline(reader: InputReader(options: options))
@@ -85,9 +90,7 @@ struct ScanAheadTests {
     func timesWithoutOffsets() throws {
         let folder = try TemporaryFolder("scan-ahead-pmd3")
         defer { folder.remove() }
-        let (bytes, _) = DeviceLogGenerator.generate(DeviceLogGenerator.Configuration(seed: 5, targetBytes: 6 << 20, format: .pymobiledevice3JSON,
-                                                                                      sessionsPerDay: 60))
-        let input = try ReadAheadTests.input(bytes, named: "day.json", in: folder)
+        let input = try ReadAheadTests.writtenDay(Self.day(seed: 5, .pymobiledevice3JSON), named: "day.json", in: folder).input
         for offset in [nil, 34_200] as [Int?] {
             var options = ReadOptions()
             options.timeInference.utcOffsetSeconds = offset
@@ -103,9 +106,7 @@ struct ScanAheadTests {
     func textDay(format: DeviceLogFormat) throws {
         let folder = try TemporaryFolder("scan-ahead-text")
         defer { folder.remove() }
-        let (bytes, _) = DeviceLogGenerator.generate(DeviceLogGenerator.Configuration(seed: 11, targetBytes: 6 << 20, format: format,
-                                                                                      sessionsPerDay: 60))
-        let input = try ReadAheadTests.input(bytes, named: "day.\(format.rawValue)", in: folder)
+        let input = try ReadAheadTests.writtenDay(Self.day(seed: 11, format), named: "day.\(format.rawValue)", in: folder).input
         for chunkSize in [1 << 20, 1 << 16] {
             var options = RecordFilterTests.dayOptions
             options.chunkSize = chunkSize
@@ -137,9 +138,7 @@ struct ScanAheadTests {
         // pid is learnt. Every session with a line of the app's own process proves the decoder asked when it got there.
         let folder = try TemporaryFolder("scan-ahead-pids")
         defer { folder.remove() }
-        let (bytes, _) = DeviceLogGenerator.generate(DeviceLogGenerator.Configuration(seed: 3, targetBytes: 6 << 20, format: .ndjson,
-                                                                                                      sessionsPerDay: 60))
-        let input = try ReadAheadTests.input(bytes, named: "day.ndjson", in: folder)
+        let input = try ReadAheadTests.writtenDay(Self.day(seed: 3, .ndjson), named: "day.ndjson", in: folder).input
         let two = ReadAheadTests.observe([input], options: ReadOptions(), jobs: 2)
         let appLines = two.outcome.sessions.flatMap(\.events).filter { $0.role == .app }
         #expect(appLines.count > 50)
