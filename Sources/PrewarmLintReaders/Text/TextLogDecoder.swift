@@ -125,8 +125,9 @@ struct TextLogDecoder: LineFramedDecoder {
         flushPending(emit: emit)
         flushOrphans(emit: emit)
         let bytes = line.bytes
-        guard let time = resolver.advance(past: entry.time) else {
-            discardRecord(line, timeText: Int(entry.timeText.lowerBound)..<Int(entry.timeText.upperBound), lines: 1)
+        let judgedTime = table.times[Int(entry.time)]
+        guard let time = resolver.advance(past: judgedTime.time) else {
+            discardRecord(line, timeText: Int(judgedTime.text.lowerBound)..<Int(judgedTime.text.upperBound), lines: 1)
             return
         }
         if resolver.hasNotes { reportNotes(line, emit: emit) }

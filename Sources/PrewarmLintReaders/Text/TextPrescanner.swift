@@ -13,6 +13,7 @@ public struct TextLineTable: Sendable {
         case refused
     }
 
+    /// A line: 24 bytes, since a chunk has thousands.
     struct Entry {
         /// Where the line starts in the chunk, its length without its break, and the break's (1 or 2).
         var start: Int32
@@ -21,11 +22,16 @@ public struct TextLineTable: Sendable {
         var kind: Kind
         /// The pid a refusal depends on; -1: none.
         var learntPID: Int32 = -1
-        /// The record's time, and where its text is in the line (a judged line's).
-        var time: PackedTimestamp
-        var timeText: Range<Int32>
+        /// The record's time in ``times`` (a judged line's).
+        var time: Int32 = -1
         /// The record's head in ``heads`` (a refused line's).
         var head: Int32 = -1
+    }
+
+    /// A judged record's time, and where its text is in the line.
+    struct Time {
+        var time: PackedTimestamp
+        var text: Range<Int32>
     }
 
     /// Where the first complete line starts in the chunk: after the chunk's first line break, or 0 when the chunk
@@ -34,6 +40,7 @@ public struct TextLineTable: Sendable {
     /// Where the last complete line's break ends.
     let end: Int
     var entries: [Entry] = []
+    var times: [Time] = []
     var heads: [TextRecordHead] = []
 
     init(firstLineStart: Int, end: Int) {
@@ -95,12 +102,12 @@ struct TextPrescanner: LinePrescanner, @unchecked Sendable {
             guard end - start <= maximumLineLength else { return ChunkJudgement() }
             let line = chunk.slice(start, end)
             var entry = TextLineTable.Entry(start: Int32(start), length: Int32(end - start), breakLength: UInt8(newline + 1 - end),
-                                            kind: .line, time: head.packedTime, timeText: 0..<0)
+                                            kind: .line)
             if case .head = grammar.classify(line, into: &head), let kind = judge(line, &entry) {
                 entry.kind = kind
-                entry.time = head.packedTime
+                entry.time = Int32(table.times.count)
                 let text = head.timeText
-                entry.timeText = Int32(text.lowerBound)..<Int32(text.upperBound)
+                table.times.append(TextLineTable.Time(time: head.packedTime, text: Int32(text.lowerBound)..<Int32(text.upperBound)))
                 if kind == .refused {
                     entry.head = Int32(table.heads.count)
                     table.heads.append(head)
