@@ -90,4 +90,23 @@ struct MemoryBoundTests {
         let object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any])
         #expect((object["sessions"] as? [Any])?.count == 121)
     }
+
+    @Test("a file of 24 MB of blank and one-byte lines between log lines, judged ahead on a third thread: peak RSS under 64 MB")
+    func shortLinesJudgedAhead() throws {
+        // A chunk's table of lines is 24 bytes a line: a chunk of such lines would make tables several times the size
+        // of the chunks (97 MB for this file before the judge left such chunks to the decoder).
+        let folder = try TemporaryFolder("prewarm-lint-short-lines")
+        defer { folder.remove() }
+        var bytes = Array("Timestamp                       Thread     Type        Activity             PID    TTL  \n".utf8)
+        let lines = Array(String(repeating: Self.prewarmLine, count: 2_000).utf8)
+        bytes += lines
+        bytes += [UInt8](repeating: 0x0A, count: 12 << 20)
+        bytes += lines
+        bytes += Array(String(repeating: "x\n", count: 6 << 20).utf8)
+        let path = try folder.write(bytes, named: "short-lines.log")
+        bytes = []
+        let run = try MeasuredChildProcess.run(EventsCommandTests.binary.path, ["--jobs", "2", "--fail-on", "never", "--format", "json", path]) { _ in }
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(run.peakResidentKilobytes < Self.limitKilobytes, "peak RSS \(run.peakResidentKilobytes / 1024) MB")
+    }
 }

@@ -85,6 +85,9 @@ struct TextPrescanner: LinePrescanner, @unchecked Sendable {
         self.maximumLineLength = LineFramer(maximumLineLength: maximumLineLength).maximumLineLength
     }
 
+    /// The most lines a chunk's table holds: one per 32 bytes, so that a table is at most three quarters of its chunk.
+    static func maximumEntries(_ chunkBytes: Int) -> Int { chunkBytes / 32 + 1 }
+
     mutating func judge(_ chunk: UnsafeRawBufferPointer, at byteOffset: Int, startsLine: Bool) -> ChunkJudgement {
         var judgement = ChunkJudgement()
         guard chunk.count < Int32.max else { return judgement }
@@ -94,12 +97,14 @@ struct TextPrescanner: LinePrescanner, @unchecked Sendable {
             start = newline + 1
         }
         var table = TextLineTable(firstLineStart: start, end: chunk.lastIndex(of: .newline).map { $0 + 1 } ?? start)
-        table.entries.reserveCapacity(chunk.count / 128)
+        table.entries.reserveCapacity(min(chunk.count / 128, Self.maximumEntries(chunk.count)))
         while start < table.end, let newline = chunk.firstIndex(of: .newline, from: start) {
             var end = newline
             if end > start, chunk[end - 1] == .carriageReturn { end -= 1 }
-            // A line the decoder's framer would cut: the chunk is the decoder's to frame.
-            guard end - start <= maximumLineLength else { return ChunkJudgement() }
+            // A line the decoder's framer would cut: the chunk is the decoder's to frame. So is a chunk of lines shorter
+            // than 32 bytes on average (blank lines, garbage): a table of them would take more memory than the chunk
+            // (an entry is 24 bytes), a few chunks ahead.
+            guard end - start <= maximumLineLength, table.entries.count < Self.maximumEntries(chunk.count) else { return ChunkJudgement() }
             let line = chunk.slice(start, end)
             var entry = TextLineTable.Entry(start: Int32(start), length: Int32(end - start), breakLength: UInt8(newline + 1 - end),
                                             kind: .line)
