@@ -18,8 +18,8 @@ public struct InputSummary: Sendable {
     public var isCompressed = false
     /// Lines, events and diagnostics counted while reading.
     public var statistics = DecoderStatistics()
-    /// Lines of an ndjson input that a thread reading ahead judged the decoder would only count (`ScanAhead`), so
-    /// that it did only that.
+    /// Lines of the input that the decoder took as judged by a thread reading ahead (`ScanAhead`): for tests and
+    /// measurements.
     package var linesJudgedAhead = 0
     /// Set when the input could not be read at all.
     public var failure: ReaderError?

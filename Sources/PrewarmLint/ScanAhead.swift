@@ -1,6 +1,5 @@
 import PrewarmLintModel
 import PrewarmLintReaders
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
