@@ -21,7 +21,7 @@ import PrewarmLintReaders
 /// One input's filter is read by that input's decoder and updated by its classifier, both on the
 /// thread that reads the input, one after the other (a decoder asks only once every earlier event
 /// has been classified): hence `@unchecked Sendable`.
-final class LaunchLineFilter: RecordFilter, AheadRecordFilter, @unchecked Sendable {
+final class LaunchLineFilter: RecordFilter, @unchecked Sendable {
     private let table: SignatureTable
     // Unchecked: read and written on one thread (above), and a checked access was a runtime call per line.
     @exclusivity(unchecked) private var roles = ProcessRoleCache()
@@ -38,29 +38,16 @@ final class LaunchLineFilter: RecordFilter, AheadRecordFilter, @unchecked Sendab
     /// know which pids and names the other inputs taught: it admits every line that may matter once
     /// they are known (an app template may match it, or it pairs a name with a pid).
     let followsClassifier: Bool
-    /// Whether this is the ahead filter of a filter that follows its classifier (``makeAheadFilter()``).
-    private let judgesAhead: Bool
 
     init(table: SignatureTable, followsClassifier: Bool = true) {
         self.table = table
         self.followsClassifier = followsClassifier
-        judgesAhead = false
     }
 
-    private init(aheadWith table: SignatureTable) {
-        self.table = table
-        followsClassifier = false
-        judgesAhead = true
-    }
-
-    /// For a thread that reads the input ahead of the classifier (`RecordPrescan`): a filter of its own (the role
-    /// cache is not shared across threads) that says no only where this one says no whatever the classifier learns
-    /// first — a line of a process with no launch role (`.other`), or of dasd, runningboardd or SpringBoard that no
-    /// template of theirs may match and that names no app. The lines of securityd, the kernel, apps and unknown
-    /// processes depend on the pids learnt, and are admitted. A merged input's filter has none (its inputs are
-    /// read on a thread each already).
+    /// For a thread that reads the input ahead of the classifier (`RecordPrescan`): a `LaunchLineAheadFilter`. A
+    /// merged input's filter has none (its inputs are read on a thread each already).
     func makeAheadFilter() -> (any AheadRecordFilter)? {
-        followsClassifier ? LaunchLineFilter(aheadWith: table) : nil
+        followsClassifier ? LaunchLineAheadFilter(table: table) : nil
     }
 
     /// The pids the classifier holds an app for: what ``admits(process:pid:firstLine:)`` asks of a line of a process
@@ -91,27 +78,6 @@ final class LaunchLineFilter: RecordFilter, AheadRecordFilter, @unchecked Sendab
         // admitted when an app template may match it.
         if pid == nil, joinsNames, table.mayMatch(in: firstLine, role: .app) { return true }
         return table.mayNameApp(in: firstLine, role: .other)
-    }
-
-    /// The ahead filter's answer (``makeAheadFilter()``): ``admits(process:pid:firstLine:)`` with what depends on
-    /// the classifier's directory left open. A line of a process with no role is refused unless its pid is learnt as
-    /// an app's; without a pid, refused when no app template may match it (then no name joins it to an app either).
-    /// Lines of securityd and the kernel may name any of the pids learnt, and are admitted.
-    func judge(process: String, pid: Int?, firstLine: UnsafeRawBufferPointer) -> AheadJudgement {
-        precondition(judgesAhead, "judge(process:pid:firstLine:) is the ahead filter's")
-        let role = roles.role(of: process)
-        switch role {
-        case .other?:
-            return .refused
-        case .dasd?, .runningboardd?, .springboard?:
-            return table.mayMatch(in: firstLine, role: role!) || AppIdentityParser.mayHoldIdentity(in: firstLine) ? .admitted : .refused
-        case .securityd?, .kernel?, .app?:
-            return .admitted
-        case nil:
-            if table.mayNameApp(in: firstLine, role: .other) { return .admitted }
-            if let pid { return .refusedUnlessLearnt(pid: pid) }
-            return table.mayMatch(in: firstLine, role: .app) ? .admitted : .refused
-        }
     }
 
     /// The answer for an input merged with others: what the classifier may keep or learn from once every
@@ -174,6 +140,38 @@ final class LaunchLineFilter: RecordFilter, AheadRecordFilter, @unchecked Sendab
             appPIDs = PIDSet(directory.bundleByPID.keys)
         }
         followed = directory.pidsRemembered
+    }
+}
+
+/// ``LaunchLineFilter``'s answer for a thread reading the input ahead of the classifier (`RecordPrescan`): the same
+/// questions with what depends on the classifier's directory left open. A line of a process with no launch role
+/// (`.other`) is refused; one of dasd, runningboardd or SpringBoard is refused when no template of theirs may match it
+/// and it names no app; a line of a process with no role at all is refused unless its pid is learnt as an app's
+/// (without a pid, when no app template may match it either: then no name joins it to an app); lines of securityd and
+/// the kernel may name any of the pids learnt, and are admitted. A filter of its own, since the role cache is not
+/// shared across threads: made on the reading thread, then asked by the judging thread alone (hence unchecked).
+final class LaunchLineAheadFilter: AheadRecordFilter, @unchecked Sendable {
+    private let table: SignatureTable
+    private var roles = ProcessRoleCache()
+
+    init(table: SignatureTable) {
+        self.table = table
+    }
+
+    func judge(process: String, pid: Int?, firstLine: UnsafeRawBufferPointer) -> AheadJudgement {
+        let role = roles.role(of: process)
+        switch role {
+        case .other?:
+            return .refused
+        case .dasd?, .runningboardd?, .springboard?:
+            return table.mayMatch(in: firstLine, role: role!) || AppIdentityParser.mayHoldIdentity(in: firstLine) ? .admitted : .refused
+        case .securityd?, .kernel?, .app?:
+            return .admitted
+        case nil:
+            if table.mayNameApp(in: firstLine, role: .other) { return .admitted }
+            if let pid { return .refusedUnlessLearnt(pid: pid) }
+            return table.mayMatch(in: firstLine, role: .app) ? .admitted : .refused
+        }
     }
 }
 

@@ -146,9 +146,7 @@ struct TextLogDecoder: LineFramedDecoder {
         // Learnt since it was judged: built, as the filter now admits it.
         var process = ""
         if let range = head.process, !range.isEmpty { process = processNames.entry(for: bytes.slice(range.lowerBound, range.upperBound)).text }
-        head.completeFields(in: bytes)
-        let timestamp = time.timestamp(text: TimestampText(utf8: bytes.slice(head.timeText.lowerBound, head.timeText.upperBound)))
-        build(head, from: bytes, timestamp: timestamp, origin: origin(line.number, line.byteOffset), process: process, invalid: false)
+        buildStarted(line, time: time, process: process, invalid: false)
     }
 
     mutating func decodeLast(emit: (ReaderOutput) -> Void) {
@@ -259,6 +257,12 @@ struct TextLogDecoder: LineFramedDecoder {
             hold(line, time: time)
             return
         }
+        buildStarted(line, time: time, process: process, invalid: invalid)
+    }
+
+    /// Builds the record `line` starts (its head in `head`), admitted on its first line.
+    private mutating func buildStarted(_ line: ByteLine, time: TimestampResolver.ResolvedTime, process: String, invalid: Bool) {
+        let bytes = line.bytes
         head.completeFields(in: bytes)
         let timestamp = time.timestamp(text: TimestampText(utf8: bytes.slice(head.timeText.lowerBound, head.timeText.upperBound)))
         build(head, from: bytes, timestamp: timestamp, origin: origin(line.number, line.byteOffset), process: process, invalid: invalid)
