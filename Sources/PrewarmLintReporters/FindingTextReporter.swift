@@ -83,6 +83,13 @@ public struct FindingTextReporter: Sendable {
         text += " in \(tally.count) session\(tally.count == 1 ? "" : "s")"
         if tally.count > 0 { text += " (\(tally.kindCounts))" }
         text += " from \(read) input\(read == 1 ? "" : "s")"
+        if tally.count == 0, read > 0 {
+            // Lines were read and no session came of them (a fragment, a crash payload that names no app, a log filtered
+            // to other processes): said, so that "0 sessions" does not read as "nothing was read".
+            let events = report.inputs.filter { $0.format != nil && $0.error == nil }.reduce(0) { $0 + $1.events }
+            text += events == 0 ? "; no log record was read"
+                : "; the \(events) event\(events == 1 ? "" : "s") read joined no launch session (`prewarm-lint events` lists them)"
+        }
         if unreadable > 0 { text += "; \(unreadable) input\(unreadable == 1 ? "" : "s") could not be read" }
         // How long the user waited, at a glance: the user-perceived launch (the median when there are several).
         if tally.launches.count == 1, let first = tally.firstLaunch {

@@ -188,6 +188,40 @@ struct LintCommandTests {
         #expect(mixed.stderr.hasSuffix("no findings in 1 session (1 cold-launch) from 1 input; launch 303 ms (tap → active; no first-screen line)\n"))
     }
 
+    @Test("lines read with no session built are said in the summary: a crash payload naming no app, a fragment (real inputs)")
+    func noSessionSaysWhatWasRead() throws {
+        // ChimeHQ-Meter's real MetricKit payload (before iOS 26): two signal crashes that name no app.
+        let payload = try CLI.run(["--no-color", Self.root.appendingPathComponent("Corpus/formats/metrickit-diagnostic-payload-ios14/real_report.json").path])
+        #expect(payload.status == 0)
+        #expect(payload.stderr.hasSuffix("no findings in 0 sessions from 1 input; the 2 events read joined no launch session (`prewarm-lint events` lists them)\n"))
+        // Real excerpt 35: SpringBoard's launch request for PosterBoard, a system service (osservice<…>), not an app.
+        let fragment = try CLI.run(["--no-color", Self.root.appendingPathComponent("Corpus/real-logs/35-offsider-ndjson-springboard-sending-launch-request.log").path])
+        #expect(fragment.status == 0)
+        #expect(fragment.stderr.hasSuffix("no findings in 0 sessions from 1 input; the 2 events read joined no launch session (`prewarm-lint events` lists them)\n"))
+        // A log of other daemons only (`log show --style compact`, in the shape of the generator's wifid and CommCenter lines).
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let other = folder.appendingPathComponent("other.log")
+        try Data("""
+            Timestamp               Ty Process[PID:TID]
+            2024-03-18 00:00:00.049 Df wifid[88:2b28] [com.apple.WiFiManager:] WiFi link quality changed: rssi -61
+            2024-03-18 00:00:00.102 Df CommCenter[91:2b28] [com.apple.CommCenter:ul] Signal strength changed: bars 3
+
+            """.utf8).write(to: other)
+        let unrelated = try CLI.run(["--no-color", other.path])
+        #expect(unrelated.status == 0)
+        #expect(unrelated.stderr.hasSuffix("no findings in 0 sessions from 1 input; the 2 events read joined no launch session (`prewarm-lint events` lists them)\n"))
+        // A log with its header and no record.
+        let header = folder.appendingPathComponent("header.log")
+        try Data("Timestamp               Ty Process[PID:TID]\n".utf8).write(to: header)
+        let empty = try CLI.run(["--no-color", header.path])
+        #expect(empty.status == 0)
+        #expect(empty.stderr.hasSuffix("no findings in 0 sessions from 1 input; no log record was read\n"))
+        // Sessions built: nothing more is said.
+        let cold = try CLI.run(["--no-color", "--date", "2024-03-18", Self.root.appendingPathComponent(Self.cold).path])
+        #expect(!cold.stderr.contains("joined no launch session") && !cold.stderr.contains("no log record was read"))
+    }
+
     @Test("hazard lines no finding holds keep the summary from reading as clean")
     func unreportedHazards() throws {
         let run = try CLI.run(["--no-color", "--date", "2024-03-18", Self.root.appendingPathComponent("Corpus/verdicts/protected-data-after-activation/log.txt").path])
