@@ -1,3 +1,5 @@
+import CGzipChecksum
+import CZlib
 import Foundation
 import PrewarmLintModel
 import PrewarmLintReaders
@@ -80,5 +82,50 @@ struct GzipInputTests {
         #expect(outcome.failure == nil)
         #expect(outcome.events.count == 6)
         #expect(outcome.events[0].message == outcome.events[3].message)
+    }
+
+    @Test("the folded CRC-32 is zlib's, at every length, alignment and starting value (the check of every .gz member)")
+    func foldedChecksum() {
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<(1 << 18) + 64).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        bytes.withUnsafeBufferPointer { buffer in
+            // Every length up to 300 at each of 16 alignments, then long ones; from 0 and from a CRC carried over.
+            var cases: [(offset: Int, count: Int)] = []
+            for count in 0...300 { for offset in 0..<16 { cases.append((offset, count)) } }
+            for _ in 0..<200 { cases.append((Int.random(in: 0..<64), Int.random(in: 300...(1 << 18)))) }
+            for (offset, count) in cases {
+                for start: UInt32 in [0, UInt32.random(in: 1...UInt32.max)] {
+                    let zlib = UInt32(crc32_z(UInt(start), buffer.baseAddress! + offset, count))
+                    let folded = prewarm_crc32(start, buffer.baseAddress! + offset, count)
+                    guard zlib == folded else {
+                        Issue.record("CRC of \(count) bytes at offset \(offset) from \(start): zlib \(zlib), folded \(folded)")
+                        return
+                    }
+                }
+            }
+        }
+    }
+
+    @Test("a member whose trailer disagrees with its data is corrupt: CRC, length, in the first or the second member, read whole or a byte at a time")
+    func trailerChecked() throws {
+        let member = try Self.compressed()
+        let plain = ReaderVerifier.read(member, configuration: ReaderConfiguration(inputName: "x.gz"))
+        #expect(plain.failure == nil && plain.events.count == 3)
+        // The trailer: CRC-32 then the length, little-endian, the member's last eight bytes.
+        for (position, what) in [(member.count - 8, "incorrect data check"), (member.count - 1, "incorrect length check")] {
+            var damaged = member
+            damaged[position] ^= 0x01
+            for input in [damaged, member + damaged] {
+                for chunk in [nil, 1, 3, 7] as [Int?] {
+                    let outcome = ReaderVerifier.read(input, configuration: ReaderConfiguration(inputName: "x.gz"), chunkSize: chunk)
+                    #expect(outcome.failure?.code == .corruptCompression, "\(what), chunks of \(chunk ?? 0)")
+                    #expect(outcome.failure?.message == "gzip data is corrupt (\(what)); nothing after that point was read", "chunks of \(chunk ?? 0)")
+                }
+            }
+        }
+        // Unharmed, read a byte at a time (the trailer split across chunks): no failure, the same events.
+        let dripped = ReaderVerifier.read(member + member, configuration: ReaderConfiguration(inputName: "x.gz"), chunkSize: 1)
+        #expect(dripped.failure == nil)
+        #expect(dripped.events.count == 6)
     }
 }
