@@ -58,15 +58,18 @@ PREWARM_FOLDING static uint32_t fold_crc32(uint32_t crc, const uint8_t *bytes, s
     return (uint32_t)_mm_extract_epi32(_mm_xor_si128(x, t), 1);
 }
 
+// -1 until asked; read and written atomically, since several inputs may be inflated on threads of their own.
 static int accelerated = -1;
 
 int prewarm_crc32_is_accelerated(void) {
-    if (accelerated < 0) {
+    int known = __atomic_load_n(&accelerated, __ATOMIC_RELAXED);
+    if (known < 0) {
         unsigned int eax = 0, ebx = 0, ecx = 0, edx = 0;
         // CPUID leaf 1: ECX bit 1 is PCLMULQDQ, bit 19 SSE4.1.
-        accelerated = __get_cpuid(1, &eax, &ebx, &ecx, &edx) && (ecx & (1u << 1)) && (ecx & (1u << 19)) ? 1 : 0;
+        known = __get_cpuid(1, &eax, &ebx, &ecx, &edx) && (ecx & (1u << 1)) && (ecx & (1u << 19)) ? 1 : 0;
+        __atomic_store_n(&accelerated, known, __ATOMIC_RELAXED);
     }
-    return accelerated;
+    return known;
 }
 
 uint32_t prewarm_crc32(uint32_t crc, const uint8_t *bytes, size_t count) {

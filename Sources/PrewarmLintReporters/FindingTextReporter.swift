@@ -68,7 +68,8 @@ public struct FindingTextReporter: Sendable {
     /// the kinds answer "was it prewarmed?" even when nothing is wrong.
     public func summary(_ report: LintReport) -> String {
         let counts = report.findingCounts.filter { $0.count > 0 }.map { "\($0.count) \($0.severity.rawValue)\($0.count == 1 || $0.severity == .info ? "" : "s")" }
-        let read = report.inputs.filter { $0.format != nil && $0.error == nil }.count
+        let readInputs = report.inputs.filter { $0.format != nil && $0.error == nil }
+        let read = readInputs.count
         let unreadable = report.inputs.filter { $0.error != nil }.count
         let unreported = report.diagnostics.filter {
             ($0.code == .unattributedEvidence || $0.code == .hazardNotReported) && $0.severity >= .warning
@@ -86,7 +87,7 @@ public struct FindingTextReporter: Sendable {
         if tally.count == 0, read > 0 {
             // Lines were read and no session came of them (a fragment, a crash payload that names no app, a log filtered
             // to other processes): said, so that "0 sessions" does not read as "nothing was read".
-            let events = report.inputs.filter { $0.format != nil && $0.error == nil }.reduce(0) { $0 + $1.events }
+            let events = readInputs.reduce(0) { $0 + $1.events }
             text += events == 0 ? "; no log record was read"
                 : "; the \(events) event\(events == 1 ? "" : "s") read joined no launch session (`prewarm-lint events` lists them)"
         }
