@@ -129,6 +129,8 @@ public struct LogStreamReader {
             }
         } catch {
             guard case .corrupt(let reason) = error else { return }
+            // What was decoded before the corruption stands, and is counted as read.
+            if case .decoding(let decoder) = stage { finalStatistics = decoder.statistics }
             stage = .failed
             throw ReaderError(code: .corruptCompression, input: configuration.inputName,
                               message: "gzip data is corrupt (\(reason)); nothing after that point was read")

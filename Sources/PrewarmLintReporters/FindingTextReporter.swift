@@ -68,9 +68,12 @@ public struct FindingTextReporter: Sendable {
     /// the kinds answer "was it prewarmed?" even when nothing is wrong.
     public func summary(_ report: LintReport) -> String {
         let counts = report.findingCounts.filter { $0.count > 0 }.map { "\($0.count) \($0.severity.rawValue)\($0.count == 1 || $0.severity == .info ? "" : "s")" }
-        let readInputs = report.inputs.filter { $0.format != nil && $0.error == nil }
+        // An input that failed after some of it was read (a corrupt `.gz` trailer, a read error midway) was linted up
+        // to the failure: it counts as read, and is said to be cut short; one refused whole could not be read.
+        let readInputs = report.inputs.filter { $0.format != nil && ($0.error == nil || $0.events > 0) }
         let read = readInputs.count
-        let unreadable = report.inputs.filter { $0.error != nil }.count
+        let cutShort = report.inputs.filter { $0.error != nil && $0.events > 0 }.count
+        let unreadable = report.inputs.filter { $0.error != nil && $0.events == 0 }.count
         let unreported = report.diagnostics.filter {
             ($0.code == .unattributedEvidence || $0.code == .hazardNotReported) && $0.severity >= .warning
         }.count
@@ -91,6 +94,7 @@ public struct FindingTextReporter: Sendable {
             text += events == 0 ? "; no log record was read"
                 : "; the \(events) event\(events == 1 ? "" : "s") read joined no launch session (`prewarm-lint events` lists them)"
         }
+        if cutShort > 0 { text += "; \(cutShort) input\(cutShort == 1 ? " was" : "s were") cut short by an error (linted up to it)" }
         if unreadable > 0 { text += "; \(unreadable) input\(unreadable == 1 ? "" : "s") could not be read" }
         // How long the user waited, at a glance: the user-perceived launch (the median when there are several).
         if tally.launches.count == 1, let first = tally.firstLaunch {

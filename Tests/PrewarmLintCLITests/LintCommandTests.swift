@@ -222,6 +222,28 @@ struct LintCommandTests {
         #expect(!cold.stderr.contains("joined no launch session") && !cold.stderr.contains("no log record was read"))
     }
 
+    @Test("an input cut short by an error is linted up to it and said to be: a real launch gzipped with a damaged CRC")
+    func cutShortInput() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // Real excerpt 45 (a whole cold launch) as `.gz`, one bit of its trailer's CRC-32 flipped.
+        let excerpt = try Data(contentsOf: Self.root.appendingPathComponent("Corpus/real-logs/45-juniper-ios26-full-cold-launch-first-screen-6cefb98.log"))
+        var compressed = try GzipFile.compress(Array(excerpt))
+        compressed[compressed.count - 8] ^= 0x01
+        let damaged = folder.appendingPathComponent("45.log.gz")
+        try Data(compressed).write(to: damaged)
+        let run = try CLI.run(["--no-color", damaged.path])
+        #expect(run.status == 2, "an input that failed is an error, even when part of it was linted")
+        #expect(run.stderr.contains("\(damaged.path): error: gzip data is corrupt (incorrect data check); nothing after that point was read\n"))
+        #expect(run.stderr.hasSuffix("no findings in 1 session (1 cold-launch) from 1 input; 1 input was cut short by an error (linted up to it); launch 224 ms (tap → first screen)\n"))
+        // The JSON report counts what was read before the error.
+        let json = try CLI.run(["--format", "json", damaged.path])
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let input = try #require((report["inputs"] as? [[String: Any]])?.first)
+        #expect((input["events"] as? Int ?? 0) > 1000)
+        #expect((input["error"] as? String)?.hasPrefix("gzip data is corrupt") == true)
+    }
+
     @Test("hazard lines no finding holds keep the summary from reading as clean")
     func unreportedHazards() throws {
         let run = try CLI.run(["--no-color", "--date", "2024-03-18", Self.root.appendingPathComponent("Corpus/verdicts/protected-data-after-activation/log.txt").path])
