@@ -7,7 +7,8 @@ public import PrewarmLintClassifier
 /// Lines are joined by app, not by time: dasd and runningboardd name the bundle
 /// (`Executing launch request for app<com.x(501)> (DAS Prewarm launch)`), runningboardd and
 /// FrontBoard add the pid (`[app<com.x(501)>:2231] …`), and a later line about the same bundle with
-/// another pid is another process. A session ends when a new one starts for its app, or at
+/// another pid is another process; the lines of a launch that name the app and no pid, while the app's process is
+/// alive, wait for the next line about the app to tell which process they start. A session ends when a new one starts for its app, or at
 /// ``finish()``; exit lines (FrontBoard's `Process exited`, runningboardd's `termination reported
 /// by launchd`) mark it terminated without opening a new one, since several follow each exit.
 ///
@@ -64,6 +65,9 @@ public struct LaunchSessionBuilder: Sendable {
         var backgrounded: EventOrigin?
         /// Lines it lost to ``maximumKeptBytes``.
         var budgetDrops = 0
+        /// Launch lines that named the app and no pid while its process was alive (a request, a job created): not
+        /// yet given to the session, because the next line about the app tells whose they are (see ``holds(_:meaning:subject:in:)``).
+        var held: [ClassifiedEvent] = []
     }
 
     /// The slot of each app with an open session. Only the key's slot is hashed for: a session and its app's state
@@ -138,11 +142,33 @@ public struct LaunchSessionBuilder: Sendable {
         // back: its arrays stay uniquely referenced and grow in place (a copy left in the slot made every appended
         // line copy the session's whole list), the session itself is never copied (its strings and arrays retained
         // and released), and the key is hashed once per line. A slot stays the app's until its session closes.
+        var heldForNext: [ClassifiedEvent] = []
         if let slot = slotOf[key] {
             var current = Self.vacant
             swap(&current, &slots[slot].session)
             let isTerminated = slots[slot].terminated
-            if !startsNewProcess(classified, meaning: meaning, subject: subject, after: current, terminated: isTerminated) {
+            if !isTerminated, holds(classified, meaning: meaning, subject: subject, in: current, slot: slot) {
+                if slots[slot].held.count == Self.maximumHeldLines {
+                    // The oldest held line is the live process's: a new process's own lines come right before it.
+                    let oldest = slots[slot].held.removeFirst()
+                    keptBytes -= Self.heldCost(of: oldest)
+                    if let oldestMeaning = oldest.meaning, let oldestSubject = oldest.subject {
+                        update(&current, with: oldest, meaning: oldestMeaning, subject: oldestSubject, slot: slot)
+                    }
+                }
+                keptBytes += Self.heldCost(of: classified)
+                slots[slot].held.append(classified)
+                swap(&current, &slots[slot].session)
+                return closed
+            }
+            let startsNew = startsNewProcess(classified, meaning: meaning, subject: subject, after: current, terminated: isTerminated)
+            if startsNew {
+                // The lines held for this line go with the process it shows is new.
+                heldForNext = takeHeld(slot)
+            } else {
+                releaseHeld(slot, into: &current)
+            }
+            if !startsNew {
                 if isTerminated {
                     // More lines about the exited process (FrontBoard's clean-up, runningboardd's bookkeeping) add
                     // nothing to its milestones; they are kept as its lines.
@@ -169,7 +195,7 @@ public struct LaunchSessionBuilder: Sendable {
         }
         // A session starts with a line about its start or its life, not with an exit or a bare state;
         // an app going to the background is the exception: it was in use before the log began.
-        guard opensSession(meaning) || classified.facts.contains(.wentToBackground) else { return closed }
+        guard !heldForNext.isEmpty || opensSession(meaning) || classified.facts.contains(.wentToBackground) else { return closed }
         var current = LaunchSession(app: subject)
         nextSequence += 1
         let slot = freeSlots.popLast() ?? slots.count
@@ -185,13 +211,68 @@ public struct LaunchSessionBuilder: Sendable {
         if slotOf.count > maximumOpenSessions, let oldest = oldestOpen(), oldest != slot {
             var early = Self.vacant
             swap(&early, &slots[oldest].session)
+            releaseHeld(oldest, into: &early)
             early.incompleteEvidence.append("closed early: more than \(maximumOpenSessions) sessions were open at once")
             closedEarly += 1
             closed.append(close(oldest, early))
         }
+        for line in heldForNext {
+            // (Held lines always have a meaning and a subject.)
+            if let heldMeaning = line.meaning, let heldSubject = line.subject {
+                update(&current, with: line, meaning: heldMeaning, subject: heldSubject, slot: slot)
+            }
+        }
         update(&current, with: classified, meaning: meaning, subject: subject, slot: slot)
         swap(&current, &slots[slot].session)
         return closed
+    }
+
+    /// The most launch lines held for one app at once: a launch logs four to six before its process has a pid (real
+    /// excerpts 44–46); past this, the oldest held line is given to the live process.
+    public static let maximumHeldLines = 16
+
+    /// What a held line counts against ``maximumKeptBytes`` while it waits.
+    @inline(__always) static func heldCost(of line: ClassifiedEvent) -> Int { line.event.message.utf8.count + 128 }
+
+    /// The meanings of the lines a launch logs before its process has a pid: the tap, the requests, SpringBoard's
+    /// preparation and runningboardd's job (`Creating and launching job for: app<…>`).
+    private static let beforeProcessMeanings: Set<EventMeaning> = [.tap, .prewarmRequest, .userLaunchRequest, .backgroundLaunchRequest,
+                                                                   .debuggerLaunchRequest, .launchRequest, .launchPreparation, .processStart]
+
+    /// Whether `classified`, about an app whose process is alive, is held until the next line about the app.
+    ///
+    /// A launch request names the app, not a pid, and runningboardd may log one for a process already there (`… is
+    /// already running as …`). When the app's process has a pid, such a line may be about it, or about a new process
+    /// whose start the log shows next (`Now tracking process: [app<…>:pid]` with another pid) because the live one
+    /// ended with no exit line in the log (a jetsam kill of a suspended process is the usual case). Given to the live
+    /// process at once, the new process lost its request, tap and kind (a prewarm's next prewarm was read as the old
+    /// process's, and the new one "does not show how it started"); so such lines wait for the next line about the app:
+    /// a new process takes them, anything else gives them to the live one, as does the end of the input.
+    private func holds(_ classified: ClassifiedEvent, meaning: EventMeaning, subject: AppIdentity, in session: LaunchSession,
+                       slot: Int) -> Bool {
+        guard subject.pid == nil, session.app.pid != nil, Self.beforeProcessMeanings.contains(meaning),
+              keptBytes + Self.heldCost(of: classified) <= maximumKeptBytes
+        else { return false }
+        // A line that already shows a new process (a prewarm request after an activation) is not held.
+        return !startsNewProcess(classified, meaning: meaning, subject: subject, after: session, terminated: false)
+    }
+
+    /// Takes the lines held in `slot` out of it, with what they counted against the budget.
+    private mutating func takeHeld(_ slot: Int) -> [ClassifiedEvent] {
+        guard !slots[slot].held.isEmpty else { return [] }
+        let held = slots[slot].held
+        slots[slot].held = []
+        for line in held { keptBytes -= Self.heldCost(of: line) }
+        return held
+    }
+
+    /// Gives the lines held in `slot` to its session, in their order.
+    private mutating func releaseHeld(_ slot: Int, into session: inout LaunchSession) {
+        for line in takeHeld(slot) {
+            if let meaning = line.meaning, let subject = line.subject {
+                update(&session, with: line, meaning: meaning, subject: subject, slot: slot)
+            }
+        }
     }
 
     /// Keeps the line in the session, completes the app's identity and applies the line's meaning.
@@ -227,6 +308,7 @@ public struct LaunchSessionBuilder: Sendable {
         for (slot, sequence) in openingOrder[openingHead...] where slots[slot].sequence == sequence {
             var session = Self.vacant
             swap(&session, &slots[slot].session)
+            releaseHeld(slot, into: &session)
             result.append(close(slot, session))
         }
         openingOrder.removeAll()
@@ -238,6 +320,7 @@ public struct LaunchSessionBuilder: Sendable {
     /// Closes the session in `slot` (given as it ends, taken out of the slot) and frees the slot, with the app's
     /// per-session state.
     private mutating func close(_ slot: Int, _ session: LaunchSession) -> LaunchSession {
+        assert(slots[slot].held.isEmpty, "held lines are given to a session or to the next process before it closes")
         slotOf[slots[slot].key] = nil
         let droppedForBudget = slots[slot].budgetDrops
         slots[slot] = OpenSession(key: Self.noKey, sequence: 0, session: Self.vacant)

@@ -106,6 +106,84 @@ struct LaunchSessionBuilderTests {
         #expect(result[1].milestone(.termination) == nil)
     }
 
+    @Test("a prewarm's next prewarm, the first process's end not in the log: each process has its own request (the shape of scripts/bench/launches.py)")
+    func prewarmAfterPrewarm() throws {
+        let result = try sessions("""
+            33\tdefault\t00:00:00.000000-0700\trunningboardd\tExecuting launch request for app<com.example.ledger(501)> (DAS Prewarm launch)
+            33\tdefault\t00:00:00.013000-0700\trunningboardd\tNow tracking process: [app<com.example.ledger(501)>:1000]
+            33\tdefault\t00:00:00.026000-0700\trunningboardd\t[app<com.example.ledger(501)>:1000] Suspending task.
+            33\tdefault\t00:10:00.000000-0700\trunningboardd\tExecuting launch request for app<com.example.ledger(501)> (DAS Prewarm launch)
+            33\tdefault\t00:10:00.013000-0700\trunningboardd\tNow tracking process: [app<com.example.ledger(501)>:1100]
+            33\tdefault\t00:10:00.026000-0700\trunningboardd\t[app<com.example.ledger(501)>:1100] Suspending task.
+
+            """)
+        #expect(result.map(\.app.pid) == [1000, 1100])
+        #expect(result.map(\.kind) == [.prewarmUnused, .prewarmOutcomeUnknown])
+        #expect(result.map(\.decidedBy?.line) == [1, 4])
+        #expect(result.map { $0.milestones.map(\.evidence.line) } == [[1, 2, 3], [4, 5, 6]])
+        #expect(result[0].incompleteEvidence == ["no exit line before the next process of this app: when and why the prewarmed process ended is not in the log"])
+    }
+
+    @Test("a launch request while the process is there, then a line of that process: the request is its line, as is one the log ends on")
+    func requestForLiveProcess() throws {
+        let result = try sessions("""
+            33\tdefault\t03:02:10.000100-0700\trunningboardd\tExecuting launch request for app<com.example.ledger(501)> (DAS Prewarm launch)
+            33\tdefault\t03:02:10.051000-0700\trunningboardd\tNow tracking process: [app<com.example.ledger(501)>:2231]
+            33\tdefault\t03:02:11.200000-0700\trunningboardd\tCalculated state for app<com.example.ledger(501)>: running-suspended (role: None) (endowments: <private>)
+            33\tdefault\t09:12:44.400000-0700\trunningboardd\tExecuting launch request for app<com.example.ledger(501)> (FBApplicationProcess)
+            33\tdefault\t09:12:44.400200-0700\trunningboardd\tapp<com.example.ledger(501)> is already running as [app<com.example.ledger(501)>:2231]
+            34\tdefault\t09:12:44.501337-0700\tSpringBoard\t[app<com.example.ledger(501)>:2231] Setting process visibility to: Foreground
+            33\tdefault\t09:12:44.503120-0700\trunningboardd\tCalculated state for app<com.example.ledger(501)>: running-active (role: UserInteractiveFocal) (endowments: <private>)
+            33\tdefault\t11:00:00.000000-0700\trunningboardd\tExecuting launch request for app<com.example.ledger(501)> (FBApplicationProcess)
+
+            """)
+        try #require(result.count == 1)
+        #expect(result[0].app.pid == 2231)
+        #expect(result[0].kind == .prewarmThenLaunch && result[0].confidence == .certain)
+        #expect(result[0].milestones.map(\.name) == [.prewarmRequest, .processStart, .suspended, .launchRequest, .activation, .active])
+        #expect(result[0].milestone(.launchRequest)?.evidence.line == 4)
+        #expect(result[0].events.map(\.origin.line) == [1, 2, 3, 4, 6, 7, 8])
+    }
+
+    @Test("a prewarmed process ended with no exit line, then the user's tap bootstraps a new one: a cold launch with its request and job, not the old process's")
+    func coldLaunchAfterUnloggedEnd() throws {
+        let result = try sessions("""
+            33\tdefault\t03:02:10.000100-0700\trunningboardd\tExecuting launch request for app<com.example.ledger(501)> (DAS Prewarm launch)
+            33\tdefault\t03:02:10.051000-0700\trunningboardd\tNow tracking process: [app<com.example.ledger(501)>:2231]
+            33\tdefault\t03:02:11.200000-0700\trunningboardd\tCalculated state for app<com.example.ledger(501)>: running-suspended (role: None) (endowments: <private>)
+            34\tdefault\t09:12:44.401000-0700\tSpringBoard\tBootstrapping app<com.example.ledger> with intent foreground-interactive
+            34\tdefault\t09:12:44.402000-0700\tSpringBoard\tPrewarming for launch of com.example.ledger
+            33\tdefault\t09:12:44.404500-0700\trunningboardd\tCreating and launching job for: app<com.example.ledger(501)>
+            33\tdefault\t09:12:44.410700-0700\trunningboardd\tNow tracking process: [app<com.example.ledger(501)>:2240]
+            34\tdefault\t09:12:44.730000-0700\tSpringBoard\t[app<com.example.ledger>:2240] Bootstrap success!
+
+            """)
+        #expect(result.map(\.app.pid) == [2231, 2240])
+        #expect(result.map(\.kind) == [.prewarmUnused, .coldLaunch])
+        #expect(result[0].events.map(\.origin.line) == [1, 2, 3])
+        #expect(result[1].confidence == .certain && result[1].decidedBy?.line == 4)
+        #expect(result[1].milestones.map(\.evidence.line) == [4, 6, 8])
+        #expect(result[1].milliseconds(from: .launchRequest, to: .activation) == 329)
+    }
+
+    @Test("more launch lines than are held at once: the oldest go to the live process, the latest to the new one, none is dropped")
+    func heldLinesBounded() throws {
+        let count = LaunchSessionBuilder.maximumHeldLines + 4
+        var text = """
+            33\tdefault\t03:02:10.000100-0700\trunningboardd\tExecuting launch request for app<com.example.ledger(501)> (DAS Prewarm launch)
+            33\tdefault\t03:02:10.051000-0700\trunningboardd\tNow tracking process: [app<com.example.ledger(501)>:2231]
+
+            """
+        for second in 0..<count {
+            text += "33\tdefault\t04:00:\(second + 10).000000-0700\trunningboardd\tExecuting launch request for app<com.example.ledger(501)> (DAS Prewarm launch)\n"
+        }
+        text += "33\tdefault\t04:01:00.000000-0700\trunningboardd\tNow tracking process: [app<com.example.ledger(501)>:2240]\n"
+        let result = try sessions(text)
+        #expect(result.map(\.app.pid) == [2231, 2240])
+        #expect(result.map(\.events.count) == [2 + count - LaunchSessionBuilder.maximumHeldLines, LaunchSessionBuilder.maximumHeldLines + 1])
+        #expect(result[1].milestone(.prewarmRequest)?.evidence.line == 3 + count - LaunchSessionBuilder.maximumHeldLines)
+    }
+
     @Test("real excerpt 25: a background push launch")
     func backgroundLaunch() throws {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

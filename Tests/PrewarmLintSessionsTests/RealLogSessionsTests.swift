@@ -1,5 +1,6 @@
 import Foundation
 import PrewarmLint
+import PrewarmLintTesting
 import Testing
 
 @Suite("sessions of Corpus/real-logs")
@@ -47,6 +48,39 @@ struct RealLogSessionsTests {
         #expect(launch.microseconds == truth.microseconds)
         #expect(session.milestone(.launchComplete)?.evidence.line == truth.complete)
         if truth.complete == nil { #expect(session.milestone(.termination) != nil) }
+    }
+
+    @Test("excerpt 44 after a prewarm of the same app whose end is not in the log: the tap, request and job go to the new process, a cold launch of the same 228.520 ms")
+    func coldLaunchAfterSilentlyEndedPrewarm() throws {
+        // Three runningboardd lines in the excerpt's own layout and the shapes of excerpt 01 (the request), 44 (`Now tracking
+        // process`) and the state template (`Calculated state for …: running-suspended`), inserted after its six comment lines:
+        // the prewarmed process 9001 is suspended at 19:02 and its end (a jetsam kill, say) is not in the capture.
+        let text = try String(contentsOf: Self.folder.appendingPathComponent(Self.coldLaunches[0].file), encoding: .utf8)
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let app = "app<com.hightowerai.MobileJarvisNative(BED36376-5A4B-42A9-9620-6AE0BC5F0283)>"
+        try #require(lines[5].hasPrefix("#") && !lines[6].hasPrefix("#"))
+        lines.insert(contentsOf: [
+            "default\t19:02:10.000100-0500\trunningboardd\tExecuting launch request for \(app) (DAS Prewarm launch)",
+            "default\t19:02:10.051000-0500\trunningboardd\tNow tracking process: [\(app):9001]",
+            "default\t19:02:11.200000-0500\trunningboardd\tCalculated state for \(app): running-suspended (role: None) (endowments: <private>)",
+        ], at: 6)
+        let folder = try TemporaryFolder("prewarm-lint-silent-end")
+        defer { folder.remove() }
+        let path = try folder.write(Array(lines.joined(separator: "\n").utf8), named: "prewarm-then-44.log")
+        let options = ReadOptions(timeInference: TimeInference(date: CivilDateTime(year: 2025, month: 10, day: 8), year: 2025))
+        let sessions = SessionPipeline(reader: InputReader(options: options))
+            .run([DiscoveredInput(input: .file(path), foundInDirectory: false)]).sessions
+        try #require(sessions.count == 2)
+        let prewarm = sessions[0], launch = sessions[1]
+        #expect(prewarm.app.pid == 9001 && prewarm.kind == .prewarmUnused && prewarm.confidence == .certain)
+        #expect(prewarm.milestones.map(\.evidence.line) == [7, 8, 9])
+        #expect(prewarm.events.map(\.origin.line) == [7, 8, 9])
+        #expect(launch.app.pid == 9964 && launch.kind == .coldLaunch && launch.confidence == .certain)
+        #expect(launch.decidedBy?.line == 20)  // SpringBoard's `Bootstrapping … with intent foreground-interactive`
+        #expect(launch.milestone(.tap)?.evidence.line == 10)
+        #expect(launch.milestone(.processStart)?.evidence.line == 27)  // `Creating and launching job for: app<…>`
+        #expect(launch.milestone(.firstScreen)?.evidence.line == 407)
+        #expect(launch.userPerceivedLaunch?.microseconds == 228_520)
     }
 
     @Test("stats over excerpts 44–46 apart: the launch's median is the middle one, 223.541 ms")
