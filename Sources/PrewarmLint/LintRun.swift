@@ -50,6 +50,8 @@ public struct LintRun: Sendable {
     public var temporaryDirectory: String?
     /// Elements in a page of that file: read back and decoded at once, eight pages kept decoded.
     var spoolPageLength = 256
+    /// Sessions listed at most (``maximumSessionsListed``; smaller in tests).
+    var sessionsListed = LintRun.maximumSessionsListed
 
     /// Reads, rebuilds and checks. `onDiagnostic` sees each reader diagnostic as it happens.
     ///
@@ -127,24 +129,30 @@ public struct LintRun: Sendable {
             (result, unreported) = (group.result, group.unreported)
             spools = [group.closed]
         }
-        let listing = ClosedSessionSpool.listing(consume spools, limit: Self.maximumSessionsListed, sessionsInMemory: sessionsInMemory,
+        let listing = ClosedSessionSpool.listing(consume spools, limit: sessionsListed, sessionsInMemory: sessionsInMemory,
                                                  directory: temporaryDirectory, pageLength: spoolPageLength)
         let (total, notListed, failures) = (listing.total, listing.notListed, listing.failures)
         var diagnostics = result.diagnostics
         let origin = EventOrigin(input: inputs.first?.input.name ?? "-", line: 0, byteOffset: 0)
+        // The run's own warnings go to `onDiagnostic` too (the text format prints them as they come): appended to the
+        // report alone, a lint in text said nothing of sessions closed early or not listed.
         if result.sessionsClosedEarly > 0 {
-            diagnostics.append(ReaderDiagnostic(code: .sessionLimit, severity: .warning,
-                                                message: "\(result.sessionsClosedEarly) sessions were closed early: more than \(pipeline.maximumOpenSessions) were open at once; their evidence says so",
-                                                origin: origin))
+            let warning = ReaderDiagnostic(code: .sessionLimit, severity: .warning,
+                                           message: "\(result.sessionsClosedEarly) sessions were closed early: more than \(pipeline.maximumOpenSessions) were open at once; their evidence says so",
+                                           origin: origin)
+            diagnostics.append(warning)
+            onDiagnostic(warning)
         }
         for diagnostic in Self.diagnostics(of: unreported) {
             diagnostics.append(diagnostic)
             onDiagnostic(diagnostic)
         }
         if notListed > 0 {
-            diagnostics.append(ReaderDiagnostic(code: .sessionLimit, severity: .warning,
-                                                message: "\(notListed) sessions beyond the first \(Self.maximumSessionsListed) are checked and their findings reported, but not listed",
-                                                origin: origin))
+            let warning = ReaderDiagnostic(code: .sessionLimit, severity: .warning,
+                                           message: "\(notListed) sessions beyond the first \(sessionsListed) are checked and their findings reported, but not listed",
+                                           origin: origin)
+            diagnostics.append(warning)
+            onDiagnostic(warning)
         }
         if let failure = failures.first {
             let note = ClosedSessionSpool.keptInMemoryDiagnostic(total: total, failure: failure, input: origin.input)
@@ -154,6 +162,7 @@ public struct LintRun: Sendable {
         var lintReport = LintReport(toolVersion: toolVersion, inputs: result.summaries.map(Self.reportInput), sessions: listing.sessions,
                                     sessionIDs: listing.ids, findings: listing.findings, diagnostics: diagnostics,
                                     partial: options.interruption?.isRaised == true, prewarmDecisions: result.decisions)
+        lintReport.sessionsNotListed = notListed
         lintReport.renderingJobs = jobs
         lintReport.threads = threads
         return lintReport

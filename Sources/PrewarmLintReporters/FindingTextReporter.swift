@@ -84,10 +84,14 @@ public struct FindingTextReporter: Sendable {
         var text = none ?? "\(report.findings.count) finding\(report.findings.count == 1 ? "" : "s") (\(counts.joined(separator: ", ")))"
         // The sessions read once for everything said of them (a spooled report decodes them a page at a time).
         let tally = SessionTally(report.sessions)
-        text += " in \(tally.count) session\(tally.count == 1 ? "" : "s")"
-        if tally.count > 0 { text += " (\(tally.kindCounts))" }
+        // Every session the run checked; past the listing's limit, what is said of kinds, launches and evidence is of
+        // the listed ones, and says so.
+        let total = tally.count + report.sessionsNotListed
+        let listed = report.sessionsNotListed > 0 ? "listed " : ""
+        text += " in \(total) session\(total == 1 ? "" : "s")"
+        if tally.count > 0 { text += report.sessionsNotListed > 0 ? " (the first \(tally.count) listed: \(tally.kindCounts))" : " (\(tally.kindCounts))" }
         text += " from \(read) input\(read == 1 ? "" : "s")"
-        if tally.count == 0, read > 0 {
+        if total == 0, read > 0 {
             // Lines were read and no session came of them (a fragment, a crash payload that names no app, a log filtered
             // to other processes): said, so that "0 sessions" does not read as "nothing was read".
             let events = readInputs.reduce(0) { $0 + $1.events }
@@ -100,10 +104,10 @@ public struct FindingTextReporter: Sendable {
         if tally.launches.count == 1, let first = tally.firstLaunch {
             text += "; launch \(UserPerceivedLaunch.milliseconds(first.microseconds)) (\(first.label))"
         } else if tally.launches.count > 1, let median = tally.medianLaunch {
-            text += "; launch median \(UserPerceivedLaunch.milliseconds(median)) of \(tally.launches.count) launches (`stats` for more)"
+            text += "; launch median \(UserPerceivedLaunch.milliseconds(median)) of \(tally.launches.count) \(listed)launches (`stats` for more)"
         }
         if report.baselineSuppressed > 0 { text += "; \(report.baselineSuppressed) suppressed by the baseline" }
-        if tally.incomplete > 0 { text += "; evidence incomplete in \(tally.incomplete) session\(tally.incomplete == 1 ? "" : "s")" }
+        if tally.incomplete > 0 { text += "; evidence incomplete in \(tally.incomplete) \(listed)session\(tally.incomplete == 1 ? "" : "s")" }
         if unreported > 0, !report.findings.isEmpty {
             text += "; hazard lines in no finding (see the \(unreported) warning\(unreported == 1 ? "" : "s"))"
         }

@@ -62,6 +62,10 @@ public struct LintReport: Sendable {
     public var diagnostics: [ReaderDiagnostic]
     /// Findings a baseline suppressed (counted, not listed).
     public var baselineSuppressed: Int
+    /// Sessions the run built and checked (their findings are in ``findings``) beyond those listed in ``sessions``: a
+    /// run lists at most `LintRun.maximumSessionsListed`. The summary counts them, so that a long log's session count
+    /// is not the listing's.
+    public var sessionsNotListed = 0
     /// Set when the run was interrupted: the report covers what was read until then.
     public var partial: Bool
     /// Why apps were or were not prewarmed, as dasd's lines state it.

@@ -451,6 +451,9 @@ struct LintCommandTests {
         let sessions = try #require(report["sessions"] as? [[String: Any]])
         #expect(sessions.count == 2)
         #expect((sessions.first?["incompleteEvidence"] as? [String])?.contains("closed early: more than 1 sessions were open at once") == true)
+        // In text, the warning is printed too (it was only in the report's diagnostics), for the input as a whole.
+        let text = try CLI.run(["--no-color", "--date", "2024-03-18", "--max-open-sessions", "1", log.path])
+        #expect(text.stderr.contains("\(log.path): warning: 1 sessions were closed early: more than 1 were open at once; their evidence says so [session-limit]\n"))
     }
 
     @Test("Ctrl-C while reading a pipe: the report of what was read, marked partial, exit 130")

@@ -51,6 +51,30 @@ struct SpooledReportTests {
         #expect(twoThreads.render() == inMemory.render())
     }
 
+    @Test("past the listing's limit: the summary counts every session checked, says what is of the listed ones, and the warning is given as it comes")
+    func notListed() throws {
+        let folder = try TemporaryFolder("prewarm-lint-not-listed")
+        defer { folder.remove() }
+        let input = try Self.day(seed: 61, in: folder, named: "day.ndjson")
+        let whole = LintRun(options: RecordFilterTests.dayOptions, toolVersion: "test").run([input])
+        var limited = LintRun(options: RecordFilterTests.dayOptions, toolVersion: "test")
+        limited.sessionsListed = 50
+        var given: [ReaderDiagnostic] = []
+        let report = limited.run([input]) { given.append($0) }
+        let total = whole.sessions.count
+        #expect(total > 200)
+        #expect(report.sessions.count == 50 && report.sessionsNotListed == total - 50 && whole.sessionsNotListed == 0)
+        #expect(report.findings == whole.findings, "every session is checked")
+        let warning = "\(total - 50) sessions beyond the first 50 are checked and their findings reported, but not listed"
+        #expect(given.contains { $0.code == .sessionLimit && $0.message == warning })
+        #expect(given.first { $0.code == .sessionLimit }?.description == "\(input.input.name): warning: \(warning) [session-limit]")
+        let summary = FindingTextReporter().summary(report)
+        let listed = FindingTextReporter.kindCounts(report.sessions)
+        #expect(summary.contains(" in \(total) sessions (the first 50 listed: \(listed)) from 1 input"), "\(summary)")
+        #expect(!summary.contains("evidence incomplete") || summary.contains("listed sessions"))
+        #expect(FindingTextReporter().summary(whole).contains(" in \(total) sessions (\(FindingTextReporter.kindCounts(whole.sessions))) from 1 input"))
+    }
+
     @Test("redacted as each page is read back: the same report as redacted in memory")
     func redacted() throws {
         let folder = try TemporaryFolder("prewarm-lint-spool-redacted")
