@@ -161,14 +161,9 @@ public struct LaunchSessionBuilder: Sendable {
                 swap(&current, &slots[slot].session)
                 return closed
             }
-            let startsNew = startsNewProcess(classified, meaning: meaning, subject: subject, after: current, terminated: isTerminated)
-            if startsNew {
-                // The lines held for this line go with the process it shows is new.
-                heldForNext = takeHeld(slot)
-            } else {
+            if !startsNewProcess(classified, meaning: meaning, subject: subject, after: current, terminated: isTerminated) {
+                // Held lines were the live process's: this line is about it, or is not about a start.
                 releaseHeld(slot, into: &current)
-            }
-            if !startsNew {
                 if isTerminated {
                     // More lines about the exited process (FrontBoard's clean-up, runningboardd's bookkeeping) add
                     // nothing to its milestones; they are kept as its lines.
@@ -185,6 +180,8 @@ public struct LaunchSessionBuilder: Sendable {
                 swap(&current, &slots[slot].session)
                 return closed
             }
+            // The lines held for this line go with the process it shows is new.
+            heldForNext = takeHeld(slot)
             // The next process shows this one ended. Its exit line matters only where the end decides the
             // verdict: a prewarm that was never activated ended unused, and when or why is not in the log.
             if !isTerminated, current.kind == .prewarmOutcomeUnknown || current.kind == .prewarmUnused {
