@@ -106,6 +106,14 @@ public enum FuzzChecks {
             index += 4
         }
         sessions += builder.finish()
+        // Each line is kept by one session at most: lines held for the next line about their app go to one process.
+        var kept = Set<Int>()
+        for session in sessions {
+            for event in session.events where !kept.insert(event.origin.byteOffset).inserted {
+                return "line \(event.origin.line) kept by two sessions"
+            }
+        }
+        if builder.keptBytes != 0 { return "kept bytes left counted after finish: \(builder.keptBytes)" }
         for session in sessions {
             if session.app.bundleID == nil && session.app.processName == nil { return "a session without an app" }
             for (a, b) in zip(session.milestones, session.milestones.dropFirst()) where a.time.microsecondsSinceEpoch > b.time.microsecondsSinceEpoch {
