@@ -200,6 +200,7 @@ public struct LintReport: Sendable {
             }
             writer.endArray()
         }
+        if sessionsNotListed > 0 { writer.field("sessionsNotListed", sessionsNotListed) }
         if baselineSuppressed > 0 { writer.field("baselineSuppressed", baselineSuppressed) }
         if partial { writer.key("partial"); writer.bool(true) }
         writer.key("diagnostics")

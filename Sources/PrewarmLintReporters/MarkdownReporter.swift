@@ -76,7 +76,10 @@ public struct MarkdownReporter: Sendable {
             }
             if report.sessions.count > Self.sessionsListedInFull {
                 let rest = report.sessions.count - listed.count
-                out += "\n_…and \(rest) more session\(rest == 1 ? "" : "s") (all in `--format json` or `--format html`)._\n\n</details>\n"
+                let whereListed = report.sessionsNotListed > 0
+                    ? "in `--format json` or `--format html`; \(report.sessionsNotListed) more were checked and not listed"
+                    : "all in `--format json` or `--format html`"
+                out += "\n_…and \(rest) more session\(rest == 1 ? "" : "s") (\(whereListed))._\n\n</details>\n"
             }
             // Evidence incomplete, grouped by what is missing (47 sessions missing their start are one line, not 47).
             var byReason: [(reason: String, ids: [String])] = []

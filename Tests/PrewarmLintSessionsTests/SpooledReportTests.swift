@@ -73,6 +73,15 @@ struct SpooledReportTests {
         #expect(summary.contains(" in \(total) sessions (the first 50 listed: \(listed)) from 1 input"), "\(summary)")
         #expect(!summary.contains("evidence incomplete") || summary.contains("listed sessions"))
         #expect(FindingTextReporter().summary(whole).contains(" in \(total) sessions (\(FindingTextReporter.kindCounts(whole.sessions))) from 1 input"))
+        // For pipelines, the JSON report says it too, without parsing a warning; Markdown no longer says "all in --format json".
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(report.render().utf8)) as? [String: Any])
+        #expect(json["sessionsNotListed"] as? Int == total - 50)
+        #expect((json["sessions"] as? [Any])?.count == 50)
+        let wholeJSON = try #require(try JSONSerialization.jsonObject(with: Data(whole.render().utf8)) as? [String: Any])
+        #expect(wholeJSON["sessionsNotListed"] == nil)
+        let markdown = MarkdownReporter().render(report)
+        #expect(markdown.contains("(in `--format json` or `--format html`; \(total - 50) more were checked and not listed)"))
+        #expect(!markdown.contains("sessions (all in `--format json`"))
     }
 
     @Test("redacted as each page is read back: the same report as redacted in memory")
