@@ -91,6 +91,40 @@ struct MemoryBoundTests {
         #expect((object["sessions"] as? [Any])?.count == 121)
     }
 
+    @Test("10,000 apps with a live process, each sent 4 or then 24 pid-less launch requests: the held lines stay in the budget, memory flat in their number")
+    func heldLinesFlat() throws {
+        // runningboardd's shapes (`Now tracking process: [app<…>:pid]`, `Executing launch request for app<…> (DAS Prewarm
+        // launch)`), as `log show --style compact`: every request is held until a line says which process it starts.
+        func run(rounds: Int) throws -> MeasuredChildProcess.Outcome {
+            try MeasuredChildProcess.run(EventsCommandTests.binary.path, ["--fail-on", "never", "--no-color", "-"]) { write in
+                let prefix = "Df runningboardd[33:2b28] [com.apple.runningboard:process] "
+                var text = "Timestamp               Ty Process[PID:TID]\n"
+                var second = 0
+                func stamp() -> String {
+                    second += 1
+                    let (hours, rest) = (second / 3600, second % 3600)
+                    return "2024-03-\(String(format: "%02d", 1 + hours / 24)) \(String(format: "%02d:%02d:%02d", hours % 24, rest / 60, rest % 60)).000"
+                }
+                for app in 0..<10_000 { text += "\(stamp()) \(prefix)Now tracking process: [app<com.adversary.app\(app)(501)>:\(1_000 + app)]\n" }
+                try write(Array(text.utf8))
+                for _ in 0..<rounds {
+                    text = ""
+                    for app in 0..<10_000 {
+                        text += "\(stamp()) \(prefix)Executing launch request for app<com.adversary.app\(app)(501)> (DAS Prewarm launch) \(String(repeating: "x", count: 40))\n"
+                    }
+                    try write(Array(text.utf8))
+                }
+            }
+        }
+        let few = try run(rounds: 4), many = try run(rounds: 24)
+        #expect(few.status == 0 && many.status == 0, "\(many.standardError)")
+        for result in [few, many] {
+            #expect(result.standardError.contains("launch lines were counted but not kept: the open sessions already held 16 MiB of lines"), "\(result.standardError)")
+        }
+        #expect(many.peakResidentKilobytes < few.peakResidentKilobytes + 8 * 1024,
+                "peak RSS \(few.peakResidentKilobytes / 1024) MB with 40,000 requests, \(many.peakResidentKilobytes / 1024) MB with 240,000")
+    }
+
     @Test("a file of 24 MB of blank and one-byte lines between log lines, judged ahead on a third thread: peak RSS under 64 MB")
     func shortLinesJudgedAhead() throws {
         // A chunk's table of lines is 24 bytes a line: a chunk of such lines would make tables several times the size
