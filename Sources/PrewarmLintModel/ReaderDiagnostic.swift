@@ -47,9 +47,8 @@ public struct ReaderDiagnostic: Sendable, Hashable {
 }
 
 extension ReaderDiagnostic: CustomStringConvertible {
-    /// `path:line: warning: message [code]`, the way compilers print diagnostics.
-    /// `path:line: severity: message [code]`; `path: severity: …` for what is about the input as a whole (line 0: a
-    /// limit of the run, a budget), which no line of it shows.
+    /// `path:line: severity: message [code]`, the way compilers print diagnostics; `path: severity: …` for what is
+    /// about the input as a whole (line 0: a limit of the run, a budget), which no line of it shows.
     public var description: String {
         let place = origin.line > 0 ? "\(origin.input):\(origin.line)" : origin.input
         return "\(place): \(severity.rawValue): \(message) [\(code.rawValue)]"
