@@ -96,8 +96,8 @@ public struct LaunchSessionBuilder: Sendable {
     /// Sessions closed early because of ``maximumOpenSessions``.
     public private(set) var closedEarly = 0
 
-    /// How many bytes of kept lines the open sessions may hold together (each line as it is in memory,
-    /// ``keptCost(of:)``; held lines too, ``heldCost(of:)``): past it, further lines are counted, not kept, until
+    /// How many bytes of kept lines the open sessions may hold together (each line as it is in memory: its struct, its
+    /// text and the text's heap header; held lines too): past it, further lines are counted, not kept, until
     /// sessions close. The count of open sessions alone bounds nothing useful — 10,000 sessions of 512 lines of a
     /// kilobyte are 5 GB.
     public let maximumKeptBytes: Int
