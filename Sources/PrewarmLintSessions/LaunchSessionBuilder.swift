@@ -249,10 +249,11 @@ public struct LaunchSessionBuilder: Sendable {
     /// A launch request names the app, not a pid, and runningboardd may log one for a process already there (`… is
     /// already running as …`). When the app's process has a pid, such a line may be about it, or about a new process
     /// whose start the log shows next (`Now tracking process: [app<…>:pid]` with another pid) because the live one
-    /// ended with no exit line in the log (a jetsam kill of a suspended process is the usual case). Given to the live
-    /// process at once, the new process lost its request, tap and kind (a prewarm's next prewarm was read as the old
-    /// process's, and the new one "does not show how it started"); so such lines wait for the next line about the app:
-    /// a new process takes them, anything else gives them to the live one, as does the end of the input.
+    /// ended with no exit line in the log (a suspended process killed for memory, its exit not in what was attached).
+    /// Given to the live process at once, the new process lost its request, tap and kind (a prewarm's next prewarm was
+    /// read as the old process's, and the new one "does not show how it started"); so such lines wait for the next
+    /// line about the app: a new process takes them, anything else gives them to the live one, as does the end of the
+    /// input.
     private func holds(_ classified: ClassifiedEvent, meaning: EventMeaning, subject: AppIdentity, in session: LaunchSession,
                        slot: Int) -> Bool {
         guard subject.pid == nil, session.app.pid != nil, Self.beforeProcessMeanings.contains(meaning),
