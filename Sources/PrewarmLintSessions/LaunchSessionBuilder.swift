@@ -8,8 +8,8 @@ public import PrewarmLintClassifier
 /// (`Executing launch request for app<com.x(501)> (DAS Prewarm launch)`), runningboardd and
 /// FrontBoard add the pid (`[app<com.x(501)>:2231] …`), and a later line about the same bundle with
 /// another pid is another process; the lines of a launch that name the app and no pid, while the app's process is
-/// alive, wait for the next line about the app to tell which process they start. A session ends when a new one starts for its app, or at
-/// ``finish()``; exit lines (FrontBoard's `Process exited`, runningboardd's `termination reported
+/// alive, wait for the next line about the app to tell which process they start. A session ends when a new one starts
+/// for its app, or at ``finish()``; exit lines (FrontBoard's `Process exited`, runningboardd's `termination reported
 /// by launchd`) mark it terminated without opening a new one, since several follow each exit.
 ///
 /// How the kind is decided (`docs/research/domain.md` §2 and §6):
@@ -66,7 +66,7 @@ public struct LaunchSessionBuilder: Sendable {
         /// Lines it lost to ``maximumKeptBytes``.
         var budgetDrops = 0
         /// Launch lines that named the app and no pid while its process was alive (a request, a job created): not
-        /// yet given to the session, because the next line about the app tells whose they are (see ``holds(_:meaning:subject:in:)``).
+        /// yet given to the session, because the next line about the app tells whose they are (see `holds`).
         var held: [ClassifiedEvent] = []
     }
 
@@ -157,9 +157,7 @@ public struct LaunchSessionBuilder: Sendable {
                     // The oldest held line is the live process's: a new process's own lines come right before it.
                     let oldest = slots[slot].held.removeFirst()
                     keptBytes -= Self.heldCost(of: oldest)
-                    if let oldestMeaning = oldest.meaning, let oldestSubject = oldest.subject {
-                        update(&current, with: oldest, meaning: oldestMeaning, subject: oldestSubject, slot: slot)
-                    }
+                    give(oldest, to: &current, slot: slot)
                 }
                 keptBytes += Self.heldCost(of: classified)
                 slots[slot].held.append(classified)
@@ -218,12 +216,7 @@ public struct LaunchSessionBuilder: Sendable {
             closedEarly += 1
             closed.append(close(oldest, early))
         }
-        for line in heldForNext {
-            // (Held lines always have a meaning and a subject.)
-            if let heldMeaning = line.meaning, let heldSubject = line.subject {
-                update(&current, with: line, meaning: heldMeaning, subject: heldSubject, slot: slot)
-            }
-        }
+        for line in heldForNext { give(line, to: &current, slot: slot) }
         update(&current, with: classified, meaning: meaning, subject: subject, slot: slot)
         swap(&current, &slots[slot].session)
         return closed
@@ -274,11 +267,13 @@ public struct LaunchSessionBuilder: Sendable {
 
     /// Gives the lines held in `slot` to its session, in their order.
     private mutating func releaseHeld(_ slot: Int, into session: inout LaunchSession) {
-        for line in takeHeld(slot) {
-            if let meaning = line.meaning, let subject = line.subject {
-                update(&session, with: line, meaning: meaning, subject: subject, slot: slot)
-            }
-        }
+        for line in takeHeld(slot) { give(line, to: &session, slot: slot) }
+    }
+
+    /// Gives a held line to `session`, as if it came now. (Only lines with a meaning and a subject are held.)
+    private mutating func give(_ line: ClassifiedEvent, to session: inout LaunchSession, slot: Int) {
+        guard let meaning = line.meaning, let subject = line.subject else { return }
+        update(&session, with: line, meaning: meaning, subject: subject, slot: slot)
     }
 
     /// Keeps the line in the session, completes the app's identity and applies the line's meaning.

@@ -124,12 +124,17 @@ struct LaunchSessionBuilderTests {
         #expect(result[0].incompleteEvidence == ["no exit line before the next process of this app: when and why the prewarmed process ended is not in the log"])
     }
 
-    @Test("a launch request while the process is there, then a line of that process: the request is its line, as is one the log ends on")
-    func requestForLiveProcess() throws {
-        let result = try sessions("""
+    /// A certain prewarm of pid 2231, suspended at 03:02 (lines 1–3), its end not in the log: what the scenarios below follow.
+    static let suspendedPrewarm = """
             33\tdefault\t03:02:10.000100-0700\trunningboardd\tExecuting launch request for app<com.example.ledger(501)> (DAS Prewarm launch)
             33\tdefault\t03:02:10.051000-0700\trunningboardd\tNow tracking process: [app<com.example.ledger(501)>:2231]
             33\tdefault\t03:02:11.200000-0700\trunningboardd\tCalculated state for app<com.example.ledger(501)>: running-suspended (role: None) (endowments: <private>)
+
+            """
+
+    @Test("a launch request while the process is there, then a line of that process: the request is its line, as is one the log ends on")
+    func requestForLiveProcess() throws {
+        let result = try sessions(Self.suspendedPrewarm + """
             33\tdefault\t09:12:44.400000-0700\trunningboardd\tExecuting launch request for app<com.example.ledger(501)> (FBApplicationProcess)
             33\tdefault\t09:12:44.400200-0700\trunningboardd\tapp<com.example.ledger(501)> is already running as [app<com.example.ledger(501)>:2231]
             34\tdefault\t09:12:44.501337-0700\tSpringBoard\t[app<com.example.ledger(501)>:2231] Setting process visibility to: Foreground
@@ -147,10 +152,7 @@ struct LaunchSessionBuilderTests {
 
     @Test("a prewarmed process ended with no exit line, then the user's tap bootstraps a new one: a cold launch with its request and job, not the old process's")
     func coldLaunchAfterUnloggedEnd() throws {
-        let result = try sessions("""
-            33\tdefault\t03:02:10.000100-0700\trunningboardd\tExecuting launch request for app<com.example.ledger(501)> (DAS Prewarm launch)
-            33\tdefault\t03:02:10.051000-0700\trunningboardd\tNow tracking process: [app<com.example.ledger(501)>:2231]
-            33\tdefault\t03:02:11.200000-0700\trunningboardd\tCalculated state for app<com.example.ledger(501)>: running-suspended (role: None) (endowments: <private>)
+        let result = try sessions(Self.suspendedPrewarm + """
             34\tdefault\t09:12:44.401000-0700\tSpringBoard\tBootstrapping app<com.example.ledger> with intent foreground-interactive
             34\tdefault\t09:12:44.402000-0700\tSpringBoard\tPrewarming for launch of com.example.ledger
             33\tdefault\t09:12:44.404500-0700\trunningboardd\tCreating and launching job for: app<com.example.ledger(501)>
