@@ -13,6 +13,10 @@ import PrewarmLintReporters
 /// buffer of its own. Memory is then ``runLength`` encoded sessions plus a buffer per run, whatever the number of
 /// sessions: a million launches are ~120 runs of 32 KiB buffers.
 ///
+/// A session that cannot be listed (``listingLimit`` sessions added before it start earlier) is not kept: only what
+/// its id and findings need (its key, its app's name, its findings). In a long log that is nearly every session past
+/// the limit, and encoding, sorting and reading back sessions that no report lists was a tenth of a launch-dense run.
+///
 /// A file that cannot be made or written (a full disk) is not an error of the run: the sessions stay in memory
 /// and ``failure`` says why, for a warning.
 struct ClosedSessionSpool {
@@ -24,7 +28,7 @@ struct ClosedSessionSpool {
     /// The encoded sessions not yet written out: each a session, then its findings.
     private var pending = SpoolWriter()
     /// Each pending session: its key, the name its id is made of, where its bytes are in ``pending`` and how many of
-    /// them are the session's (the findings follow).
+    /// them are the session's (the findings follow; none are the session's when it cannot be listed).
     private var pendingKeys: [Pending] = []
     struct Pending {
         var key: Key
@@ -43,25 +47,55 @@ struct ClosedSessionSpool {
 
     /// Where the temporary file goes (nil: `TMPDIR`, else `/tmp`).
     let directory: String?
+    /// How many of the spool's first sessions in listing order a report may list (``listing(_:limit:sessionsInMemory:directory:pageLength:)``'s
+    /// `limit`, or more); `.max`: every session is kept.
+    let listingLimit: Int
+    /// The starts of the ``listingLimit`` earliest-starting sessions added so far (a max-heap, so the latest of them is
+    /// at hand). A session starting after all of them has at least that many sessions before it in the listing,
+    /// whatever is added later: it cannot be listed.
+    private var earliestStarts = Heap<Int64>()
+    /// Sessions added that cannot be listed, kept as their key, name and findings only.
+    private(set) var notKept = 0
 
-    /// An empty spool that keeps at most `runLength` sessions in memory, its file in `directory`.
-    init(runLength: Int, directory: String?) {
+    /// An empty spool that keeps at most `runLength` sessions in memory, its file in `directory`, and the sessions only
+    /// of those that may be among the first `listingLimit` in listing order.
+    init(runLength: Int, directory: String?, listingLimit: Int = .max) {
         self.runLength = max(1, runLength)
         self.directory = directory
+        self.listingLimit = max(0, listingLimit)
     }
 
-    /// Adds a closed session (an outline) and its findings; `id` when it was named as it closed (a stream names
-    /// sessions in the order they close), else it is named in listing order.
+    /// Adds a closed session, kept as its outline, and its findings; `id` when it was named as it closed (a stream
+    /// names sessions in the order they close), else it is named in listing order.
     mutating func add(_ session: LaunchSession, findings: [Finding], id: String? = nil) {
         let key = Key(session, order: count)
         let start = pending.bytes.count
-        session.spool(into: &pending)
+        if mayBeListed(startingAt: key.start) {
+            session.outline().spool(into: &pending)
+            assert(pending.bytes.count > start, "an encoded session is never empty: an empty one stands for none")
+        } else {
+            notKept += 1
+        }
         let sessionCount = pending.bytes.count - start
         pending.array(findings)
         pendingKeys.append(Pending(key: key, name: SessionListing.Names.name(of: session), id: id, start: start,
                                    count: pending.bytes.count - start, sessionCount: sessionCount))
         count += 1
         if pendingKeys.count >= runLength, failure == nil { writeRun() }
+    }
+
+    /// Whether a session starting at `start` (microseconds, 0 for none) may be among the first ``listingLimit`` in
+    /// listing order; the earliest starts are updated with it. Exact for a later start; a start equal to the latest
+    /// of the earliest may still be listed (the app and order decide), so it is kept.
+    private mutating func mayBeListed(startingAt start: Int64) -> Bool {
+        guard listingLimit < .max else { return true }
+        guard earliestStarts.count >= listingLimit else {
+            earliestStarts.insert(start)
+            return true
+        }
+        guard let latest = earliestStarts.max, start <= latest else { return false }
+        if start < latest { earliestStarts.replaceMax(with: start) }
+        return true
     }
 
     /// Ends adding: what is still in memory is written out as a run when runs were written before, or when more than
@@ -129,12 +163,14 @@ struct ClosedSessionSpool {
     struct Entry {
         var name: String
         var id: String?
-        var session: [UInt8]
+        /// nil for a session that could not be listed (``ClosedSessionSpool/listingLimit``).
+        var session: [UInt8]?
         var findings: [Finding]
 
-        /// The session itself.
+        /// The session itself (only of an entry that has it).
         func decodedSession() -> LaunchSession {
-            session.withUnsafeBytes { bytes in
+            guard let session else { preconditionFailure("prewarm-lint: a session past the listing limit was not kept") }
+            return session.withUnsafeBytes { bytes in
                 var reader = SpoolReader(bytes)
                 do { return try LaunchSession(unspooling: &reader) } catch {
                     preconditionFailure("prewarm-lint: a spooled session does not read back: \(error)")
@@ -193,7 +229,7 @@ struct ClosedSessionSpool {
         private mutating func takePending() -> Entry {
             let entry = pendingKeys[nextPending]
             nextPending += 1
-            let session = Array(pending[entry.start..<entry.start + entry.sessionCount])
+            let session = entry.sessionCount == 0 ? nil : Array(pending[entry.start..<entry.start + entry.sessionCount])
             let findings = pending.withUnsafeBytes { bytes in
                 Self.findings(UnsafeRawBufferPointer(rebasing: bytes[entry.start + entry.sessionCount..<entry.start + entry.count]))
             }
@@ -221,7 +257,7 @@ struct ClosedSessionSpool {
                     let length = Int(try reader.unsigned())
                     let sessionStart = rest + reader.position
                     guard length <= bytes.count - sessionStart else { throw SpoolReader.DamagedSpool(reason: "a session longer than its record") }
-                    let session = Array(bytes[sessionStart..<sessionStart + length])
+                    let session = length == 0 ? nil : Array(bytes[sessionStart..<sessionStart + length])
                     return Entry(name: name, id: id, session: session, findings: Self.findings(UnsafeRawBufferPointer(rebasing: bytes[(sessionStart + length)...])))
                 } catch {
                     preconditionFailure("prewarm-lint: the temporary file of spooled sessions is damaged: \(error)")
@@ -267,7 +303,11 @@ struct ClosedSessionSpool {
             for entry in spool.entries() {
                 let id = entry.id ?? names.next(forApp: entry.name)
                 if listed < limit {
-                    sessions.append(encoded: entry.session)
+                    // A spool keeps every session that may be among the first `listingLimit` ≥ `limit` of its own.
+                    guard let session = entry.session else {
+                        preconditionFailure("prewarm-lint: a session within the listing limit was not kept")
+                    }
+                    sessions.append(encoded: session)
                     ids.append(id)
                     listed += 1
                 } else {
@@ -353,7 +393,7 @@ extension SessionPipeline {
         for group in separately ? inputs.map({ [$0] }) : [inputs] {
             var spool = ClosedSessionSpool(runLength: sessionsInMemory, directory: temporaryDirectory)
             let one = run(group, onDiagnostic: onDiagnostic) { session in
-                spool.add(session.outline(), findings: [])
+                spool.add(session, findings: [])
                 return nil
             }
             spool.close(keeping: separately && inputs.count > 1 ? 1_024 : .max)

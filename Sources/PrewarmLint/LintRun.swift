@@ -69,18 +69,18 @@ public struct LintRun: Sendable {
         configured.stopsAtSeparateCaptures = true
         let pipeline = configured
         let linter = self.linter
-        let runLength = sessionsInMemory, directory = temporaryDirectory
+        let runLength = sessionsInMemory, directory = temporaryDirectory, listingLimit = sessionsListed
         /// One group of inputs read as one device's logs: its sessions checked as they close and spooled, to be
         /// listed in the order every report uses (first milestone, app, order closed).
         @Sendable func lint(_ group: [DiscoveredInput], keeping: Int, onDiagnostic: (ReaderDiagnostic) -> Void)
             -> (result: SessionPipeline.Result, closed: ClosedSessionSpool, unreported: [UnreportedHazard]) {
-            var closed = ClosedSessionSpool(runLength: runLength, directory: directory)
+            var closed = ClosedSessionSpool(runLength: runLength, directory: directory, listingLimit: listingLimit)
             var unreported: [UnreportedHazard] = []
             let check: (LaunchSession) -> LaunchSession? = { session in
                 // Named once the listing order is known, at the end (`SessionListing`).
                 let findings = linter.findings(inUnlisted: session)
                 Self.add(linter.unreportedHazards(in: session, findings: findings), to: &unreported)
-                closed.add(session.outline(), findings: findings)
+                closed.add(session, findings: findings)
                 return nil
             }
             // What was said as it was read, so that reading the inputs again one by one does not say it twice.
@@ -92,7 +92,7 @@ public struct LintRun: Sendable {
             if let captures = result.separateCaptures {
                 // Two live processes of one app at once: not one device's logs. Each input is read on its own (the
                 // merged reading stopped there); what it says that the merged reading had not said yet is said now.
-                closed = ClosedSessionSpool(runLength: runLength, directory: directory)
+                closed = ClosedSessionSpool(runLength: runLength, directory: directory, listingLimit: listingLimit)
                 unreported.removeAll()
                 result = pipeline.runSeparately(group, onDiagnostic: { diagnostic in
                     if !said.contains(diagnostic) { onDiagnostic(diagnostic) }

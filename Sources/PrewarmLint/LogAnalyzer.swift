@@ -208,7 +208,7 @@ struct InputLint {
         let id = names.next(for: session)
         let findings = linter.findings(in: [session], ids: [id])
         LintRun.add(linter.unreportedHazards(in: session, findings: findings), to: &unreported)
-        closed.add(session.outline(), findings: findings, id: id)
+        closed.add(session, findings: findings, id: id)
         return .session(session, findings)
     }
 

@@ -65,6 +65,7 @@ struct SpooledReportTests {
         #expect(total > 200)
         #expect(report.sessions.count == 50 && report.sessionsNotListed == total - 50 && whole.sessionsNotListed == 0)
         #expect(report.findings == whole.findings, "every session is checked")
+        #expect(Array(report.sessions) == Array(whole.sessions.prefix(50)) && Array(report.sessionIDs) == Array(whole.sessionIDs.prefix(50)))
         let warning = "\(total - 50) sessions beyond the first 50 are checked and their findings reported, but not listed"
         #expect(given.contains { $0.code == .sessionLimit && $0.message == warning })
         #expect(given.first { $0.code == .sessionLimit }?.description == "\(input.input.name): warning: \(warning) [session-limit]")
@@ -234,6 +235,45 @@ struct SpooledReportTests {
         #expect(spool.isSpooled == (runLength < closed.count))
         let order = spool.entries().map { $0.decodedSession().incompleteEvidence[0] }
         #expect(order == ["c-none", "z-none", "a5", "b5-first", "b5-second", "b5-third", "a9"])
+    }
+
+    /// A session whose start is later than the `listingLimit` earliest so far cannot be listed: the spool keeps its key,
+    /// name and findings, not the session. The listing, its ids and its findings must be those of a spool that keeps
+    /// every session, whatever the order sessions close in (an earlier one after later ones; starts equal to the latest
+    /// listed, which the app and the order decide).
+    @Test("sessions that cannot be listed are not kept: the same listing, ids and findings", arguments: [2, 100])
+    func unlistableNotKept(runLength: Int) {
+        func session(_ app: String, at second: Int64) -> LaunchSession {
+            var session = LaunchSession(app: AppIdentity(bundleID: app))
+            let origin = EventOrigin(input: "x", line: Int(second), byteOffset: 0)
+            session.milestones = [.init(name: .processStart, time: LogTimestamp(microsecondsSinceEpoch: second * 1_000_000, utcOffsetSeconds: 0, text: "\(second)"), evidence: origin)]
+            return session
+        }
+        // Closed in this order. With a limit of 3: 40 starts after 10, 20 and 30 (not kept); 5 replaces 30; 30 and 50
+        // start after 5, 10 and 20 (not kept); 1 replaces 20; com.b at 10 is kept (as late as the latest of 1, 5, 10,
+        // but listed before com.c at 10).
+        let closed = [session("com.c", at: 10), session("com.a", at: 20), session("com.a", at: 30), session("com.c", at: 40),
+                      session("com.a", at: 5), session("com.c", at: 30), session("com.a", at: 50), session("com.c", at: 1),
+                      session("com.b", at: 10)]
+        var limited = ClosedSessionSpool(runLength: runLength, directory: nil, listingLimit: 3)
+        var whole = ClosedSessionSpool(runLength: runLength, directory: nil)
+        for one in closed {
+            let findings = [Finding(ruleID: "r", severity: .warning, message: "at \(one.start!.text)", sessionID: "", sessionKind: .unknown,
+                                    app: one.app, evidence: [])]
+            limited.add(one, findings: findings)
+            whole.add(one, findings: findings)
+        }
+        limited.close()
+        whole.close()
+        #expect(limited.notKept == 3 && whole.notKept == 0)
+        let listed = ClosedSessionSpool.listing([limited], limit: 3, sessionsInMemory: 100, directory: nil)
+        let expected = ClosedSessionSpool.listing([whole], limit: 3, sessionsInMemory: 100, directory: nil)
+        #expect(Array(listed.sessions).map { $0.start?.text } == ["1", "5", "10"])
+        #expect(Array(listed.sessions).map { $0.app.bundleID } == ["com.c", "com.a", "com.b"])
+        #expect(listed.sessions == expected.sessions && listed.ids == expected.ids)
+        #expect(listed.findings == expected.findings && listed.findings.count == closed.count)
+        #expect(Array(listed.findings).map(\.sessionID).contains("com.c#4"), "unkept sessions still take their ids")
+        #expect(listed.total == 9 && listed.notListed == 6 && expected.notListed == 6)
     }
 
     @Test("damaged bytes throw instead of reading past their end")
