@@ -55,7 +55,8 @@ public struct LaunchSessionBuilder: Sendable {
         var key: AppKey
         /// The order it opened in; 0 while the slot is free.
         var sequence: Int
-        var session: LaunchSession
+        /// The session; nil only while it is taken out to be changed (or the slot is free).
+        var session: LaunchSession?
         /// Whether an exit line of its process was seen.
         var terminated = false
         /// Whether its termination milestone is FrontBoard's pending exit: a later exit status replaces its detail.
@@ -123,15 +124,21 @@ public struct LaunchSessionBuilder: Sendable {
     /// What a kept line counts against ``maximumKeptBytes``: what it takes in memory, its struct (208 bytes) and its
     /// text with the text's heap header. (Counted as the text and 128 bytes, the budget let 10,000 open sessions hold
     /// 25 MB for 16 MiB counted.)
-    @inline(__always) static func keptCost(of event: SessionEvent) -> Int {
-        event.text.utf8.count + MemoryLayout<SessionEvent>.stride + 48
+    @inline(__always) static func keptCost(of event: SessionEvent) -> Int { keptCost(ofText: event.text) }
+
+    /// ``keptCost(of:)`` of a line whose kept text is `text`.
+    @inline(__always) static func keptCost(ofText text: String) -> Int {
+        text.utf8.count + MemoryLayout<SessionEvent>.stride + 48
     }
 
     /// The key of a free slot.
     private static let noKey = AppKey("")
 
-    /// What fills an open session's slot while the session is out of it, being changed.
-    private static let vacant = LaunchSession(app: AppIdentity(processName: "", pid: nil))
+    /// The open session of `slot`, moved out of it (nil left there) to be changed and put back.
+    @inline(__always) private static func takeSession(from slot: inout OpenSession) -> LaunchSession {
+        guard let session = slot.session.take() else { preconditionFailure("an open slot holds its session") }
+        return session
+    }
 
     /// Takes one event; returns the sessions this event closed (usually none).
     public mutating func consume(_ classified: ClassifiedEvent) -> [LaunchSession] {
@@ -143,14 +150,14 @@ public struct LaunchSessionBuilder: Sendable {
         else { return [] }
         let key = AppKey(name)
         var closed: [LaunchSession] = []
-        // The app's session is swapped out of its slot while it changes, a vacant session left there, and swapped
-        // back: its arrays stay uniquely referenced and grow in place (a copy left in the slot made every appended
-        // line copy the session's whole list), the session itself is never copied (its strings and arrays retained
-        // and released), and the key is hashed once per line. A slot stays the app's until its session closes.
+        // The app's session is taken out of its slot while it changes, nil left there, and put back: its arrays stay
+        // uniquely referenced and grow in place (a copy left in the slot made every appended line copy the session's
+        // whole list), the session itself is never copied (its strings and arrays retained and released), and the
+        // key is hashed once per line. A slot stays the app's until its session closes. (A vacant session swapped in
+        // instead was a copy of it, every field retained and released, on each line.)
         var heldForNext: [ClassifiedEvent] = []
         if let slot = slotOf[key] {
-            var current = Self.vacant
-            swap(&current, &slots[slot].session)
+            var current = Self.takeSession(from: &slots[slot])
             let isTerminated = slots[slot].terminated
             if !isTerminated, holds(classified, meaning: meaning, subject: subject, in: current, slot: slot) {
                 if slots[slot].held.count == Self.maximumHeldLines {
@@ -161,7 +168,7 @@ public struct LaunchSessionBuilder: Sendable {
                 }
                 keptBytes += Self.heldCost(of: classified)
                 slots[slot].held.append(classified)
-                swap(&current, &slots[slot].session)
+                slots[slot].session = current
                 return closed
             }
             if !startsNewProcess(classified, meaning: meaning, subject: subject, after: current, terminated: isTerminated) {
@@ -180,7 +187,7 @@ public struct LaunchSessionBuilder: Sendable {
                 } else {
                     update(&current, with: classified, meaning: meaning, subject: subject, slot: slot)
                 }
-                swap(&current, &slots[slot].session)
+                slots[slot].session = current
                 return closed
             }
             // The lines held for this line go with the process it shows is new.
@@ -199,7 +206,7 @@ public struct LaunchSessionBuilder: Sendable {
         var current = LaunchSession(app: subject)
         nextSequence += 1
         let slot = freeSlots.popLast() ?? slots.count
-        let opened = OpenSession(key: key, sequence: nextSequence, session: Self.vacant)
+        let opened = OpenSession(key: key, sequence: nextSequence, session: nil)
         if slot == slots.count { slots.append(opened) } else { slots[slot] = opened }
         slotOf[key] = slot
         openingOrder.append((slot, nextSequence))
@@ -209,8 +216,7 @@ public struct LaunchSessionBuilder: Sendable {
             openingHead = 0
         }
         if slotOf.count > maximumOpenSessions, let oldest = oldestOpen(), oldest != slot {
-            var early = Self.vacant
-            swap(&early, &slots[oldest].session)
+            var early = Self.takeSession(from: &slots[oldest])
             releaseHeld(oldest, into: &early)
             early.incompleteEvidence.append("closed early: more than \(maximumOpenSessions) sessions were open at once")
             closedEarly += 1
@@ -218,7 +224,7 @@ public struct LaunchSessionBuilder: Sendable {
         }
         for line in heldForNext { give(line, to: &current, slot: slot) }
         update(&current, with: classified, meaning: meaning, subject: subject, slot: slot)
-        swap(&current, &slots[slot].session)
+        slots[slot].session = current
         return closed
     }
 
@@ -234,8 +240,16 @@ public struct LaunchSessionBuilder: Sendable {
 
     /// The meanings of the lines a launch logs before its process has a pid: the tap, the requests, SpringBoard's
     /// preparation and runningboardd's job (`Creating and launching job for: app<…>`).
-    private static let beforeProcessMeanings: Set<EventMeaning> = [.tap, .prewarmRequest, .userLaunchRequest, .backgroundLaunchRequest,
-                                                                   .debuggerLaunchRequest, .launchRequest, .launchPreparation, .processStart]
+    /// (A switch: a `Set`'s lookup hashed the meaning's name, ~380 instructions a line.)
+    private static func isBeforeProcess(_ meaning: EventMeaning) -> Bool {
+        switch meaning {
+        case .tap, .prewarmRequest, .userLaunchRequest, .backgroundLaunchRequest, .debuggerLaunchRequest, .launchRequest,
+             .launchPreparation, .processStart:
+            true
+        default:
+            false
+        }
+    }
 
     /// Whether `classified`, about an app whose process is alive, is held until the next line about the app.
     ///
@@ -249,7 +263,7 @@ public struct LaunchSessionBuilder: Sendable {
     /// input.
     private func holds(_ classified: ClassifiedEvent, meaning: EventMeaning, subject: AppIdentity, in session: LaunchSession,
                        slot: Int) -> Bool {
-        guard subject.pid == nil, session.app.pid != nil, Self.beforeProcessMeanings.contains(meaning),
+        guard subject.pid == nil, session.app.pid != nil, Self.isBeforeProcess(meaning),
               keptBytes + Self.heldCost(of: classified) <= maximumKeptBytes
         else { return false }
         // A line that already shows a new process (a prewarm request after an activation) is not held.
@@ -287,14 +301,18 @@ public struct LaunchSessionBuilder: Sendable {
     }
 
     /// The meanings that start a process.
-    private static let processStartMeanings: Set<EventMeaning> = [.prewarmRequest, .userLaunchRequest, .backgroundLaunchRequest,
-                                                                  .debuggerLaunchRequest, .processStart]
+    private static func startsProcess(_ meaning: EventMeaning) -> Bool {
+        switch meaning {
+        case .prewarmRequest, .userLaunchRequest, .backgroundLaunchRequest, .debuggerLaunchRequest, .processStart: true
+        default: false
+        }
+    }
 
     /// Whether this line is about a new process of an app that already has a session.
     private func startsNewProcess(_ classified: ClassifiedEvent, meaning: EventMeaning, subject: AppIdentity,
                                   after session: LaunchSession, terminated: Bool) -> Bool {
         if let pid = subject.pid, let known = session.app.pid, pid != known { return true }
-        if terminated { return Self.processStartMeanings.contains(meaning) || meaning == .tap }
+        if terminated { return Self.startsProcess(meaning) || meaning == .tap }
         // (A pending exit is the process's end, as a termination is.)
         // Once activated, the process cannot be prewarmed or bootstrapped again: such a line means
         // the previous process is gone (its exit line missing from the log).
@@ -307,8 +325,7 @@ public struct LaunchSessionBuilder: Sendable {
     public mutating func finish() -> [LaunchSession] {
         var result: [LaunchSession] = []
         for (slot, sequence) in openingOrder[openingHead...] where slots[slot].sequence == sequence {
-            var session = Self.vacant
-            swap(&session, &slots[slot].session)
+            var session = Self.takeSession(from: &slots[slot])
             releaseHeld(slot, into: &session)
             result.append(close(slot, session))
         }
@@ -324,7 +341,7 @@ public struct LaunchSessionBuilder: Sendable {
         assert(slots[slot].held.isEmpty, "held lines are given to a session or to the next process before it closes")
         slotOf[slots[slot].key] = nil
         let droppedForBudget = slots[slot].budgetDrops
-        slots[slot] = OpenSession(key: Self.noKey, sequence: 0, session: Self.vacant)
+        slots[slot] = OpenSession(key: Self.noKey, sequence: 0, session: nil)
         freeSlots.append(slot)
         for index in session.events.indices { keptBytes -= Self.keptCost(of: session.events[index]) }
         return finalize(session, droppedForBudget: droppedForBudget)
@@ -353,12 +370,10 @@ public struct LaunchSessionBuilder: Sendable {
             session.eventsNotKept += 1
             return
         }
-        let event = classified.event
-        let kept = SessionEvent(origin: event.origin, time: event.timestamp, process: event.process, pid: event.pid,
-                                role: classified.role, meaning: meaning, signatureID: classified.signatureID,
-                                detail: classified.detail, text: SessionEvent.keptText(event.message),
-                                pointName: classified.pointName)
-        let cost = Self.keptCost(of: kept)
+        // The line's fields are read in place and the kept line is built where it is appended: a copy of the line
+        // (`let event = classified.event`) and of the kept line retained and released each of their strings.
+        let text = SessionEvent.keptText(classified.event.message)
+        let cost = Self.keptCost(ofText: text)
         guard keptBytes + cost <= maximumKeptBytes else {
             session.eventsNotKept += 1
             linesNotKeptForBudget += 1
@@ -370,7 +385,10 @@ public struct LaunchSessionBuilder: Sendable {
         // a prewarm's request, start and suspension and one more: room for eight was 1.7 KB of each of 10,000 open
         // sessions, outside the budget.)
         if session.events.isEmpty { session.events.reserveCapacity(4) }
-        session.events.append(kept)
+        session.events.append(SessionEvent(origin: classified.event.origin, time: classified.event.timestamp,
+                                           process: classified.event.process, pid: classified.event.pid, role: classified.role,
+                                           meaning: meaning, signatureID: classified.signatureID, detail: classified.detail,
+                                           text: text, pointName: classified.pointName))
     }
 
     private func opensSession(_ meaning: EventMeaning) -> Bool {
@@ -385,13 +403,13 @@ public struct LaunchSessionBuilder: Sendable {
     }
 
     private mutating func apply(_ classified: ClassifiedEvent, meaning: EventMeaning, to session: inout LaunchSession, slot: Int) {
-        let event = classified.event
+        // (The line's fields are read in place: `let event = classified.event` copied it, every string retained.)
         // (The session is passed, not captured: a nested function capturing it copied the whole session twice a call.)
         func mark(_ name: LaunchSession.Milestone.Name, in session: inout LaunchSession) {
             guard !session.hasMilestone(name) else { return }
             // Room for a session's usual milestones at once, as for its lines.
             if session.milestones.isEmpty { session.milestones.reserveCapacity(4) }
-            session.milestones.append(LaunchSession.Milestone(name: name, time: event.timestamp, evidence: event.origin, detail: classified.detail))
+            session.milestones.append(LaunchSession.Milestone(name: name, time: classified.event.timestamp, evidence: classified.event.origin, detail: classified.detail))
         }
         switch meaning {
         case .prewarmRequest:
@@ -400,7 +418,7 @@ public struct LaunchSessionBuilder: Sendable {
             if !session.wasPrewarmedSoFar || (certain && session.confidence != .certain) {
                 session.kind = session.hasMilestone(.activation) ? .prewarmThenLaunch : .prewarmOutcomeUnknown
                 session.confidence = certain ? .certain : .likely
-                session.decidedBy = event.origin
+                session.decidedBy = classified.event.origin
             }
         case .tap:
             mark(.tap, in: &session)
@@ -408,30 +426,30 @@ public struct LaunchSessionBuilder: Sendable {
             if session.kind == .unknown && !session.hasMilestone(.processStart) {
                 session.kind = .coldLaunch
                 session.confidence = .likely
-                session.decidedBy = event.origin
+                session.decidedBy = classified.event.origin
             }
         case .userLaunchRequest:
-            claimTap(for: &session, at: event.timestamp, slot: slot)
+            claimTap(for: &session, at: classified.event.timestamp, slot: slot)
             pendingTap = nil  // a tap belongs to the launch that follows it, or to none
             mark(.launchRequest, in: &session)
             if session.kind == .unknown && !session.hasMilestone(.processStart) {
                 session.kind = .coldLaunch
                 session.confidence = .certain
-                session.decidedBy = event.origin
+                session.decidedBy = classified.event.origin
             }
         case .backgroundLaunchRequest:
             mark(.launchRequest, in: &session)
             if session.kind == .unknown {
                 session.kind = .backgroundLaunch
                 session.confidence = .certain
-                session.decidedBy = event.origin
+                session.decidedBy = classified.event.origin
             }
         case .debuggerLaunchRequest:
             mark(.launchRequest, in: &session)
             if session.kind == .unknown || (session.kind == .coldLaunch && session.confidence != .certain) {
                 session.kind = .debuggerLaunch
                 session.confidence = .certain
-                session.decidedBy = event.origin
+                session.decidedBy = classified.event.origin
             }
         case .backgroundRunning:
             // A launch this log shows the start of, running in the background before any activation.
@@ -439,14 +457,14 @@ public struct LaunchSessionBuilder: Sendable {
                session.hasMilestone(.launchRequest) || session.hasMilestone(.processStart) {
                 session.kind = .backgroundLaunch
                 session.confidence = .likely
-                session.decidedBy = event.origin
+                session.decidedBy = classified.event.origin
             }
         case .launchRequest:
             mark(.launchRequest, in: &session)
         case .stateChange:
             if classified.facts.contains(.wentToBackground), !session.hasMilestone(.activation),
                !session.hasMilestone(.launchRequest), !session.hasMilestone(.prewarmRequest), slots[slot].backgrounded == nil {
-                slots[slot].backgrounded = event.origin
+                slots[slot].backgrounded = classified.event.origin
             }
         case .processStart:
             mark(.processStart, in: &session)
@@ -457,7 +475,7 @@ public struct LaunchSessionBuilder: Sendable {
             // of a process already active (a resume within the session) takes the tap too, so it is never left
             // for another app's launch.
             if !session.hasMilestone(.activation), !session.hasMilestone(.launchRequest) || session.wasPrewarmedSoFar {
-                claimTap(for: &session, at: event.timestamp, slot: slot)
+                claimTap(for: &session, at: classified.event.timestamp, slot: slot)
             }
             pendingTap = nil
             if !session.hasMilestone(.activation) {
@@ -476,7 +494,7 @@ public struct LaunchSessionBuilder: Sendable {
             slots[slot].terminated = true
             if session.kind == .prewarmOutcomeUnknown { session.kind = .prewarmUnused }
         case .appLifecycle:
-            if !session.hasMilestone(.activation) { session.callbacksBeforeActivation.append(event.origin) }
+            if !session.hasMilestone(.activation) { session.callbacksBeforeActivation.append(classified.event.origin) }
         case .firstFrame:
             mark(.firstFrame, in: &session)
         case .firstScreen:
