@@ -37,6 +37,9 @@ struct ClosedSessionSpool {
         var start: Int
         var count: Int
         var sessionCount: Int
+        /// What the summary counts of a session that is not listed.
+        var kind: LaunchSession.Kind
+        var evidenceIncomplete: Bool
     }
     private var file: SpoolFile?
     private var runs: [(start: Int64, count: Int64)] = []
@@ -79,7 +82,8 @@ struct ClosedSessionSpool {
         let sessionCount = pending.bytes.count - start
         pending.array(findings)
         pendingKeys.append(Pending(key: key, name: SessionListing.Names.name(of: session), id: id, start: start,
-                                   count: pending.bytes.count - start, sessionCount: sessionCount))
+                                   count: pending.bytes.count - start, sessionCount: sessionCount, kind: session.kind,
+                                   evidenceIncomplete: session.evidenceIncomplete))
         count += 1
         if pendingKeys.count >= runLength, failure == nil { writeRun() }
     }
@@ -111,7 +115,8 @@ struct ClosedSessionSpool {
     var isSpooled: Bool { !runs.isEmpty }
 
     /// Sorts the pending sessions and appends them to the file as one run of records: a 4-byte length, the key, the
-    /// name, the id if it has one, the length of the encoded session, the encoded session and findings.
+    /// name, the id if it has one, the kind and whether evidence is incomplete (``outcome(_:)``), the length of the
+    /// encoded session (0: not kept), the encoded session and findings.
     private mutating func writeRun() {
         pendingKeys.sort { $0.key < $1.key }
         do {
@@ -135,6 +140,7 @@ struct ClosedSessionSpool {
                 run.integer(entry.key.order)
                 run.string(entry.name)
                 run.string(entry.id)
+                run.unsigned(Self.outcome(entry))
                 run.unsigned(UInt64(entry.sessionCount))
                 pending.bytes.withUnsafeBytes { run.bytes.append(contentsOf: $0[entry.start..<entry.start + entry.count]) }
                 let length = UInt32(run.bytes.count - lengthAt - 4).littleEndian
@@ -152,6 +158,19 @@ struct ClosedSessionSpool {
         }
     }
 
+    /// A session's kind (its index in `Kind.allCases`) and whether its evidence is incomplete (the low bit), in one number.
+    private static func outcome(_ entry: Pending) -> UInt64 {
+        let kind = LaunchSession.Kind.allCases.firstIndex(of: entry.kind)!
+        return UInt64(kind) << 1 | (entry.evidenceIncomplete ? 1 : 0)
+    }
+
+    /// ``outcome(_:)`` read back.
+    fileprivate static func outcome(_ value: UInt64) throws(SpoolReader.DamagedSpool) -> (kind: LaunchSession.Kind, evidenceIncomplete: Bool) {
+        let kinds = LaunchSession.Kind.allCases
+        guard value >> 1 < UInt64(kinds.count) else { throw SpoolReader.DamagedSpool(reason: "a session kind out of range") }
+        return (kinds[Int(value >> 1)], value & 1 == 1)
+    }
+
     /// The sessions and their findings in listing order, one at a time.
     consuming func entries() -> Entries {
         pendingKeys.sort { $0.key < $1.key }
@@ -166,6 +185,9 @@ struct ClosedSessionSpool {
         /// nil for a session that could not be listed (``ClosedSessionSpool/listingLimit``).
         var session: [UInt8]?
         var findings: [Finding]
+        /// What a summary counts of it when it is not listed.
+        var kind: LaunchSession.Kind
+        var evidenceIncomplete: Bool
 
         /// The session itself (only of an entry that has it).
         func decodedSession() -> LaunchSession {
@@ -233,7 +255,8 @@ struct ClosedSessionSpool {
             let findings = pending.withUnsafeBytes { bytes in
                 Self.findings(UnsafeRawBufferPointer(rebasing: bytes[entry.start + entry.sessionCount..<entry.start + entry.count]))
             }
-            return Entry(name: entry.name, id: entry.id, session: session, findings: findings)
+            return Entry(name: entry.name, id: entry.id, session: session, findings: findings, kind: entry.kind,
+                         evidenceIncomplete: entry.evidenceIncomplete)
         }
 
         /// The next session in listing order, with its findings.
@@ -254,11 +277,14 @@ struct ClosedSessionSpool {
                 do {
                     let name = try reader.string()
                     let id = try reader.optionalString()
+                    let outcome = try ClosedSessionSpool.outcome(try reader.unsigned())
                     let length = Int(try reader.unsigned())
                     let sessionStart = rest + reader.position
                     guard length <= bytes.count - sessionStart else { throw SpoolReader.DamagedSpool(reason: "a session longer than its record") }
                     let session = length == 0 ? nil : Array(bytes[sessionStart..<sessionStart + length])
-                    return Entry(name: name, id: id, session: session, findings: Self.findings(UnsafeRawBufferPointer(rebasing: bytes[(sessionStart + length)...])))
+                    return Entry(name: name, id: id, session: session,
+                                 findings: Self.findings(UnsafeRawBufferPointer(rebasing: bytes[(sessionStart + length)...])),
+                                 kind: outcome.kind, evidenceIncomplete: outcome.evidenceIncomplete)
                 } catch {
                     preconditionFailure("prewarm-lint: the temporary file of spooled sessions is damaged: \(error)")
                 }
@@ -283,8 +309,8 @@ struct ClosedSessionSpool {
     /// in memory that were to be spooled.
     static func listing(_ spools: consuming [ClosedSessionSpool], limit: Int, sessionsInMemory: Int, directory: String?,
                         pageLength: Int = 256)
-        -> (sessions: ReportList<LaunchSession>, ids: ReportList<String>, findings: ReportList<Finding>, total: Int, notListed: Int,
-            failures: [String]) {
+        -> (sessions: ReportList<LaunchSession>, ids: ReportList<String>, findings: ReportList<Finding>, total: Int,
+            notListed: UnlistedSessions, failures: [String]) {
         let total = spools.reduce(0) { $0 + $1.count }
         var failures = spools.compactMap(\.failure)
         var file: SpoolFile?
@@ -296,7 +322,7 @@ struct ClosedSessionSpool {
         var findings = ReportListBuilder<Finding>(file: file, perPage: pageLength)
         var names = SessionListing.Names()
         var listed = 0
-        var notListed = 0
+        var notListed = UnlistedSessions()
         while !spools.isEmpty {
             // Each group's file is released as soon as it is merged.
             let spool = spools.removeFirst()
@@ -311,7 +337,7 @@ struct ClosedSessionSpool {
                     ids.append(id)
                     listed += 1
                 } else {
-                    notListed += 1
+                    notListed.add(kind: entry.kind, evidenceIncomplete: entry.evidenceIncomplete)
                 }
                 for var finding in entry.findings {
                     finding.sessionID = id

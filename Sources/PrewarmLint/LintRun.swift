@@ -147,9 +147,9 @@ public struct LintRun: Sendable {
             diagnostics.append(diagnostic)
             onDiagnostic(diagnostic)
         }
-        if notListed > 0 {
+        if notListed.count > 0 {
             let warning = ReaderDiagnostic(code: .sessionLimit, severity: .warning,
-                                           message: "\(notListed) sessions beyond the first \(sessionsListed) are checked and their findings reported, but not listed",
+                                           message: "\(notListed.count) sessions beyond the first \(sessionsListed) are checked and their findings reported, but not listed",
                                            origin: origin)
             diagnostics.append(warning)
             onDiagnostic(warning)
@@ -162,7 +162,7 @@ public struct LintRun: Sendable {
         var lintReport = LintReport(toolVersion: toolVersion, inputs: result.summaries.map(Self.reportInput), sessions: listing.sessions,
                                     sessionIDs: listing.ids, findings: listing.findings, diagnostics: diagnostics,
                                     partial: options.interruption?.isRaised == true, prewarmDecisions: result.decisions)
-        lintReport.sessionsNotListed = notListed
+        lintReport.notListed = notListed
         lintReport.renderingJobs = jobs
         lintReport.threads = threads
         return lintReport

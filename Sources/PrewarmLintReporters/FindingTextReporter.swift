@@ -84,12 +84,12 @@ public struct FindingTextReporter: Sendable {
         var text = none ?? "\(report.findings.count) finding\(report.findings.count == 1 ? "" : "s") (\(counts.joined(separator: ", ")))"
         // The sessions read once for everything said of them (a spooled report decodes them a page at a time).
         let tally = SessionTally(report.sessions)
-        // Every session the run checked; past the listing's limit, what is said of kinds, launches and evidence is of
-        // the listed ones, and says so.
+        // Every session the run checked, by kind and evidence, listed or not; past the listing's limit, the launch
+        // median is of the listed ones (the sessions not listed are counted, not kept), and says so.
         let total = tally.count + report.sessionsNotListed
         let listed = report.sessionsNotListed > 0 ? "listed " : ""
         text += " in \(total) session\(total == 1 ? "" : "s")"
-        if tally.count > 0 { text += report.sessionsNotListed > 0 ? " (the first \(tally.count) listed: \(tally.kindCounts))" : " (\(tally.kindCounts))" }
+        if total > 0 { text += " (\(SessionTally.kindCounts(tally.byKind(with: report.notListed))))" }
         text += " from \(read) input\(read == 1 ? "" : "s")"
         if total == 0, read > 0 {
             // Lines were read and no session came of them (a fragment, a crash payload that names no app, a log filtered
@@ -107,7 +107,8 @@ public struct FindingTextReporter: Sendable {
             text += "; launch median \(UserPerceivedLaunch.milliseconds(median)) of \(tally.launches.count) \(listed)launches (`stats` for more)"
         }
         if report.baselineSuppressed > 0 { text += "; \(report.baselineSuppressed) suppressed by the baseline" }
-        if tally.incomplete > 0 { text += "; evidence incomplete in \(tally.incomplete) \(listed)session\(tally.incomplete == 1 ? "" : "s")" }
+        let incomplete = tally.incomplete + report.notListed.evidenceIncomplete
+        if incomplete > 0 { text += "; evidence incomplete in \(incomplete) session\(incomplete == 1 ? "" : "s")" }
         if unreported > 0, !report.findings.isEmpty {
             text += "; hazard lines in no finding (see the \(unreported) warning\(unreported == 1 ? "" : "s"))"
         }

@@ -103,6 +103,8 @@ public struct HTMLReporter: Sendable {
         var out = "<section id=\"overview\" class=\"cards\">\n<div class=\"card\"><h2>Sessions per kind</h2><table>"
         var byKind: [LaunchSession.Kind: Int] = [:]
         for session in report.sessions { byKind[session.kind, default: 0] += 1 }
+        // Every session checked: those past the listing's limit are counted, not listed.
+        byKind.merge(report.notListed.byKind, uniquingKeysWith: +)
         for kind in LaunchSession.Kind.allCases where byKind[kind] != nil {
             out += "<tr><td><span class=\"swatch kind-\(kind.rawValue)\"></span>\(kind.rawValue)</td><td class=\"number\">\(byKind[kind]!)</td></tr>"
         }

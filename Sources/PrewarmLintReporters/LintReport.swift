@@ -63,9 +63,11 @@ public struct LintReport: Sendable {
     /// Findings a baseline suppressed (counted, not listed).
     public var baselineSuppressed: Int
     /// Sessions the run built and checked (their findings are in ``findings``) beyond those listed in ``sessions``: a
-    /// run lists at most `LintRun.maximumSessionsListed`. The summary counts them, so that a long log's session count
-    /// is not the listing's.
-    public var sessionsNotListed = 0
+    /// run lists at most `LintRun.maximumSessionsListed`. The summary counts them, by kind, so that a long log's
+    /// session count is not the listing's.
+    public var notListed = UnlistedSessions()
+    /// How many sessions were checked and not listed (``notListed``'s count).
+    public var sessionsNotListed: Int { notListed.count }
     /// Set when the run was interrupted: the report covers what was read until then.
     public var partial: Bool
     /// Why apps were or were not prewarmed, as dasd's lines state it.
@@ -200,7 +202,16 @@ public struct LintReport: Sendable {
             }
             writer.endArray()
         }
-        if sessionsNotListed > 0 { writer.field("sessionsNotListed", sessionsNotListed) }
+        if sessionsNotListed > 0 {
+            writer.field("sessionsNotListed", sessionsNotListed)
+            writer.key("sessionsNotListedByKind")
+            writer.beginObject()
+            for kind in LaunchSession.Kind.allCases {
+                if let count = notListed.byKind[kind] { writer.field(kind.rawValue, count) }
+            }
+            writer.endObject()
+            if notListed.evidenceIncomplete > 0 { writer.field("sessionsNotListedEvidenceIncomplete", notListed.evidenceIncomplete) }
+        }
         if baselineSuppressed > 0 { writer.field("baselineSuppressed", baselineSuppressed) }
         if partial { writer.key("partial"); writer.bool(true) }
         writer.key("diagnostics")

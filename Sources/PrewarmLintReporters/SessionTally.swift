@@ -31,8 +31,16 @@ public struct SessionTally: Sendable {
     }
 
     /// `2 cold, 1 prewarm-unused`: how many sessions of each kind, in the kinds' order.
-    public var kindCounts: String {
+    public var kindCounts: String { Self.kindCounts(byKind) }
+
+    /// `2 cold, 1 prewarm-unused` of these counts, in the kinds' order.
+    public static func kindCounts(_ byKind: [LaunchSession.Kind: Int]) -> String {
         LaunchSession.Kind.allCases.compactMap { kind in byKind[kind].map { "\($0) \(kind.rawValue)" } }.joined(separator: ", ")
+    }
+
+    /// Sessions of each kind, with those a report checked and did not list (`unlisted`).
+    public func byKind(with unlisted: UnlistedSessions) -> [LaunchSession.Kind: Int] {
+        byKind.merging(unlisted.byKind, uniquingKeysWith: +)
     }
 
     /// The median launch (the lower of the two middle ones), if any.

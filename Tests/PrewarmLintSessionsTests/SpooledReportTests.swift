@@ -51,7 +51,7 @@ struct SpooledReportTests {
         #expect(twoThreads.render() == inMemory.render())
     }
 
-    @Test("past the listing's limit: the summary counts every session checked, says what is of the listed ones, and the warning is given as it comes")
+    @Test("past the listing's limit: the summary counts every session checked by kind, says the launch median is of the listed ones, and the warning is given as it comes")
     func notListed() throws {
         let folder = try TemporaryFolder("prewarm-lint-not-listed")
         defer { folder.remove() }
@@ -69,17 +69,36 @@ struct SpooledReportTests {
         let warning = "\(total - 50) sessions beyond the first 50 are checked and their findings reported, but not listed"
         #expect(given.contains { $0.code == .sessionLimit && $0.message == warning })
         #expect(given.first { $0.code == .sessionLimit }?.description == "\(input.input.name): warning: \(warning) [session-limit]")
+        // Kinds and incomplete evidence are of every session checked: what the whole listing says.
         let summary = FindingTextReporter().summary(report)
-        let listed = FindingTextReporter.kindCounts(report.sessions)
-        #expect(summary.contains(" in \(total) sessions (the first 50 listed: \(listed)) from 1 input"), "\(summary)")
-        #expect(!summary.contains("evidence incomplete") || summary.contains("listed sessions"))
-        #expect(FindingTextReporter().summary(whole).contains(" in \(total) sessions (\(FindingTextReporter.kindCounts(whole.sessions))) from 1 input"))
+        let kinds = FindingTextReporter.kindCounts(whole.sessions)
+        #expect(kinds != FindingTextReporter.kindCounts(report.sessions))
+        #expect(summary.contains(" in \(total) sessions (\(kinds)) from 1 input"), "\(summary)")
+        #expect(FindingTextReporter().summary(whole).contains(" in \(total) sessions (\(kinds)) from 1 input"))
+        // (This day's sessions all have their evidence; `unlistableNotKept` counts incomplete ones not listed.)
+        #expect(!whole.sessions.contains(where: \.evidenceIncomplete) && !summary.contains("evidence incomplete"))
+        #expect(summary.contains(" listed launches"), "the launch median is of the listed sessions, and says so: \(summary)")
+        var unlisted = UnlistedSessions()
+        for session in whole.sessions.dropFirst(50) { unlisted.add(kind: session.kind, evidenceIncomplete: session.evidenceIncomplete) }
+        #expect(report.notListed == unlisted)
+        let html = HTMLReporter().render(report)
+        for (kind, count) in SessionTally(whole.sessions).byKind {
+            #expect(html.contains("\(kind.rawValue)</td><td class=\"number\">\(count)</td>"), "HTML's sessions per kind: \(kind)")
+        }
         // For pipelines, the JSON report says it too, without parsing a warning; Markdown no longer says "all in --format json".
         let json = try #require(try JSONSerialization.jsonObject(with: Data(report.render().utf8)) as? [String: Any])
         #expect(json["sessionsNotListed"] as? Int == total - 50)
+        let byKind = try #require(json["sessionsNotListedByKind"] as? [String: Int])
+        #expect(byKind == Dictionary(uniqueKeysWithValues: unlisted.byKind.map { ($0.key.rawValue, $0.value) }))
+        #expect(json["sessionsNotListedEvidenceIncomplete"] == nil, "present when some are")
+        var incomplete = report
+        incomplete.notListed.add(kind: .unknown, evidenceIncomplete: true)
+        let incompleteJSON = try #require(try JSONSerialization.jsonObject(with: Data(incomplete.render().utf8)) as? [String: Any])
+        #expect(incompleteJSON["sessionsNotListedEvidenceIncomplete"] as? Int == 1 && incompleteJSON["sessionsNotListed"] as? Int == total - 49)
+        #expect(FindingTextReporter().summary(incomplete).contains("1 unknown) from 1 input; launch median 92 ms of 6 listed launches (`stats` for more); evidence incomplete in 1 session"))
         #expect((json["sessions"] as? [Any])?.count == 50)
         let wholeJSON = try #require(try JSONSerialization.jsonObject(with: Data(whole.render().utf8)) as? [String: Any])
-        #expect(wholeJSON["sessionsNotListed"] == nil)
+        #expect(wholeJSON["sessionsNotListed"] == nil && wholeJSON["sessionsNotListedByKind"] == nil)
         let markdown = MarkdownReporter().render(report)
         #expect(markdown.contains("(in `--format json` or `--format html`; \(total - 50) more were checked and not listed)"))
         #expect(!markdown.contains("sessions (all in `--format json`"))
@@ -245,6 +264,8 @@ struct SpooledReportTests {
     func unlistableNotKept(runLength: Int) {
         func session(_ app: String, at second: Int64) -> LaunchSession {
             var session = LaunchSession(app: AppIdentity(bundleID: app))
+            session.kind = second.isMultiple(of: 20) ? .prewarmUnused : .coldLaunch
+            if second > 30 { session.incompleteEvidence = ["late"] }
             let origin = EventOrigin(input: "x", line: Int(second), byteOffset: 0)
             session.milestones = [.init(name: .processStart, time: LogTimestamp(microsecondsSinceEpoch: second * 1_000_000, utcOffsetSeconds: 0, text: "\(second)"), evidence: origin)]
             return session
@@ -273,7 +294,9 @@ struct SpooledReportTests {
         #expect(listed.sessions == expected.sessions && listed.ids == expected.ids)
         #expect(listed.findings == expected.findings && listed.findings.count == closed.count)
         #expect(Array(listed.findings).map(\.sessionID).contains("com.c#4"), "unkept sessions still take their ids")
-        #expect(listed.total == 9 && listed.notListed == 6 && expected.notListed == 6)
+        #expect(listed.total == 9 && listed.notListed.count == 6 && expected.notListed == listed.notListed)
+        // Not listed: 20, 30, 30, 40, 50 and com.c at 10 (after com.b).
+        #expect(listed.notListed.byKind == [.prewarmUnused: 2, .coldLaunch: 4] && listed.notListed.evidenceIncomplete == 2)
     }
 
     @Test("damaged bytes throw instead of reading past their end")
