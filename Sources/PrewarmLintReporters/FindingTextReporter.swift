@@ -28,34 +28,56 @@ public struct FindingTextReporter: Sendable {
     /// The report in this format.
     public func render(_ report: LintReport) -> String {
         var out = ""
-        var sessionOrder: [String] = []
-        var bySession: [String: [Finding]] = [:]
-        for finding in report.findings {
-            if bySession[finding.sessionID] == nil { sessionOrder.append(finding.sessionID) }
-            bySession[finding.sessionID, default: []].append(finding)
-        }
-        let timeline = SessionTimelineReporter()
-        for id in sessionOrder {
-            for finding in bySession[id]! {
-                out += line(finding) + "\n"
-                // Evidence from the finding's own input is named by its line only.
-                let places = finding.evidence.map { evidence in
-                    evidence.origin.input == finding.location?.input ? "line \(evidence.origin.line)" : evidence.origin.description
-                }
-                let width = places.map(\.count).max() ?? 0
-                let labelWidth = finding.evidence.map(\.label.count).max() ?? 0
-                for (evidence, place) in zip(finding.evidence, places) {
-                    out += "    \(dim(place.padding(width)))  \(evidence.label.padding(labelWidth))  \(Self.cut(evidence.text))\n"
-                }
-                if let missing = finding.missingEvidence { out += "    \(dim("evidence incomplete:")) \(missing)\n" }
-            }
-            if timelines, let session = report.session(id: id) {
-                out += timeline.render(session, id: id, markers: markers).split(separator: "\n").map { "  │ " + $0 }.joined(separator: "\n") + "\n"
-            }
-            out += "\n"
-        }
-        out += summary(report) + "\n"
+        render(report) { out += $0 }
         return out
+    }
+
+    /// The report in this format, handed to `output` a session at a time, then the summary line: a long report is
+    /// never whole in memory.
+    public func render(_ report: LintReport, to output: (String) -> Void) {
+        renderFindings(report, to: output)
+        output(summary(report) + "\n")
+    }
+
+    /// Everything but the summary line: each session's findings with their evidence, then its timeline, handed to
+    /// `output` a session at a time (nothing when there are no findings). A report's findings come by session
+    /// (``LintReport/findings``), so a session's are together; its session is found by walking the ids forward
+    /// (``SessionsByID``).
+    ///
+    /// (The findings were first grouped in a dictionary and each session searched for from the first id: all of the
+    /// text in memory at once, and for a report spooled to pages, pages read again for every session with findings.
+    /// Eight device days of 250 MB, 16,193 sessions and 16,697 findings, took 10 s in text against 2 s in JSON.)
+    public func renderFindings(_ report: LintReport, to output: (String) -> Void) {
+        let timeline = SessionTimelineReporter()
+        var sessions = SessionsByID(report)
+        var block = ""
+        var current: String?
+        func endBlock(_ id: String) {
+            if timelines, let session = sessions.session(id: id) {
+                block += timeline.render(session, id: id, markers: markers).split(separator: "\n").map { "  │ " + $0 }.joined(separator: "\n") + "\n"
+            }
+            block += "\n"
+            output(block)
+            block = ""
+        }
+        for finding in report.findings {
+            if finding.sessionID != current {
+                if let current { endBlock(current) }
+                current = finding.sessionID
+            }
+            block += line(finding) + "\n"
+            // Evidence from the finding's own input is named by its line only.
+            let places = finding.evidence.map { evidence in
+                evidence.origin.input == finding.location?.input ? "line \(evidence.origin.line)" : evidence.origin.description
+            }
+            let width = places.map(\.count).max() ?? 0
+            let labelWidth = finding.evidence.map(\.label.count).max() ?? 0
+            for (evidence, place) in zip(finding.evidence, places) {
+                block += "    \(dim(place.padding(width)))  \(evidence.label.padding(labelWidth))  \(Self.cut(evidence.text))\n"
+            }
+            if let missing = finding.missingEvidence { block += "    \(dim("evidence incomplete:")) \(missing)\n" }
+        }
+        if let current { endBlock(current) }
     }
 
     /// `path:line: severity: [rule] message`.
@@ -143,5 +165,37 @@ public struct FindingTextReporter: Sendable {
 extension String {
     func padding(_ width: Int) -> String {
         count >= width ? self : self + String(repeating: " ", count: width - count)
+    }
+}
+
+/// A report's sessions found by id in the order its findings name them, the listing's order: a walk forward through
+/// the ids, so that all the lookups of a report read its ids once, not once per session (a spooled report's pages are
+/// decoded on each read).
+struct SessionsByID {
+    private let report: LintReport
+    /// Where the next id is looked for.
+    private var next = 0
+
+    init(_ report: LintReport) { self.report = report }
+
+    /// The session with this id: found ahead of the last one found. A report whose sessions are all listed has each
+    /// finding's session; one not ahead means findings out of the listing's order (a report made by hand), and it is
+    /// searched from the start. In a report with sessions not listed, an id not ahead is of one of those (they come
+    /// after every listed session): none, and none of the ids ahead are looked at again.
+    mutating func session(id: String) -> LaunchSession? {
+        let ids = report.sessionIDs
+        var index = next
+        while index < ids.count {
+            if ids[index] == id {
+                next = index + 1
+                return report.sessions[index]
+            }
+            index += 1
+        }
+        if report.sessionsNotListed > 0 {
+            next = ids.count
+            return nil
+        }
+        return ids.firstIndex(of: id).map { report.sessions[$0] }
     }
 }

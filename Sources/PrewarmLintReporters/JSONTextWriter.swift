@@ -42,6 +42,14 @@ public struct JSONTextWriter {
     /// A line break, outside any value (the end of a line of JSON).
     mutating func appendLineBreak() { bytes.append(UInt8(ascii: "\n")) }
 
+    /// Ends a line of JSON Lines (NDJSON): a line break after a value written at the top, the next value starting a
+    /// line of its own, with no comma before it.
+    mutating func endJSONLine() {
+        precondition(depth == 0, "a JSON line ends outside any object or array")
+        bytes.append(UInt8(ascii: "\n"))
+        needsComma = false
+    }
+
     /// A writer for elements of an array opened elsewhere: its text is the elements, separated by
     /// commas, for ``appendElements(_:)`` of that array's writer.
     public static func elements() -> JSONTextWriter {

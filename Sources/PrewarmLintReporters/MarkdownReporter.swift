@@ -15,11 +15,15 @@ public struct MarkdownReporter: Sendable {
         var out = "# prewarm-lint report\n\n"
         let summary = FindingTextReporter().summary(report)
         out += summary.prefix(1).uppercased() + summary.dropFirst() + ".\n\n"
-        // Findings per rule and severity: what a day of thousands is made of, before any detail.
+        // Findings per rule and severity: what a day of thousands is made of, before any detail; and each rule's first
+        // findings, the ones shown in full below (one pass: the findings of each rule filtered out of all of them, for
+        // each rule, held a rule's findings in memory and read a spooled report's pages once per rule).
         var perRule: [String: (severity: Severity, count: Int)] = [:]
+        var shownPerRule: [String: [Finding]] = [:]
         for finding in report.findings {
             let entry = perRule[finding.ruleID]
             perRule[finding.ruleID] = (max(entry?.severity ?? finding.severity, finding.severity), (entry?.count ?? 0) + 1)
+            if (entry?.count ?? 0) < Self.findingsShownPerRule { shownPerRule[finding.ruleID, default: []].append(finding) }
         }
         // Most findings first; on a tie, the more severe, then by id.
         let rulesInOrder = perRule.sorted { lhs, rhs in
@@ -42,8 +46,10 @@ public struct MarkdownReporter: Sendable {
             // What a day is made of, before any row: sessions per kind, the launches the users waited for.
             if report.sessions.count > Self.sessionsListedInFull {
                 let tally = SessionTally(report.sessions)  // one pass for both
+                // Every session checked, by kind: those past the listing's limit are counted, not listed.
+                let byKind = tally.byKind(with: report.notListed)
                 out += "| kind | sessions |\n|---|---:|\n"
-                for kind in LaunchSession.Kind.allCases { if let count = tally.byKind[kind] { out += "| \(kind.rawValue) | \(count) |\n" } }
+                for kind in LaunchSession.Kind.allCases { if let count = byKind[kind] { out += "| \(kind.rawValue) | \(count) |\n" } }
                 if let median = tally.medianLaunch, let p90 = tally.p90Launch {
                     // Worded as the text report words launches (to the nearest millisecond).
                     out += "\nThe launch the user waited for: median \(UserPerceivedLaunch.milliseconds(median)) of \(tally.launches.count)"
@@ -63,8 +69,14 @@ public struct MarkdownReporter: Sendable {
                 out += "<details><summary>\(report.sessions.count) sessions: \(which)</summary>\n\n"
             }
             out += "| session | pid | kind | confidence | prewarm → activation | activation → active | findings |\n|---|---:|---|---|---:|---:|---|\n"
+            // The rules of the listed sessions' findings, in one pass (not a pass over every finding for each row).
+            let listedIDs = Set(listed.map(\.1))
+            var rulesOf: [String: [String]] = [:]
+            for finding in report.findings where listedIDs.contains(finding.sessionID) {
+                rulesOf[finding.sessionID, default: []].append("`\(finding.ruleID)`")
+            }
             for (session, id) in listed {
-                let findings = report.findings.filter { $0.sessionID == id }.map { "`\($0.ruleID)`" }
+                let findings = rulesOf[id] ?? []
                 let cells = [
                     "`\(id)`", session.app.pid.map(String.init) ?? "",
                     session.kind.rawValue + (session.evidenceIncomplete ? " ⚠︎" : ""), session.confidence.rawValue,
@@ -82,18 +94,27 @@ public struct MarkdownReporter: Sendable {
                 out += "\n_…and \(rest) more session\(rest == 1 ? "" : "s") (\(whereListed))._\n\n</details>\n"
             }
             // Evidence incomplete, grouped by what is missing (47 sessions missing their start are one line, not 47).
-            var byReason: [(reason: String, ids: [String])] = []
+            // Each reason keeps its count and the first five ids it names, found by a table (not a search of the
+            // reasons for each session, nor every id of a reason kept).
+            var byReason: [(reason: String, count: Int, ids: [String])] = []
+            var reasonIndex: [String: Int] = [:]
             for (session, id) in zip(report.sessions, report.sessionIDs) where session.evidenceIncomplete {
                 for reason in session.incompleteEvidence {
-                    if let at = byReason.firstIndex(where: { $0.reason == reason }) { byReason[at].ids.append(id) } else { byReason.append((reason, [id])) }
+                    if let at = reasonIndex[reason] {
+                        byReason[at].count += 1
+                        if byReason[at].ids.count < 5 { byReason[at].ids.append(id) }
+                    } else {
+                        reasonIndex[reason] = byReason.count
+                        byReason.append((reason, 1, [id]))
+                    }
                 }
             }
             if !byReason.isEmpty {
                 out += "\n⚠︎ evidence incomplete:\n"
-                for (reason, ids) in byReason {
-                    let named = ids.prefix(5).map { "`\($0)`" }.joined(separator: ", ")
-                    let more = ids.count > 5 ? " and \(ids.count - 5) more" : ""
-                    out += "- \(Self.inline(reason)) — \(ids.count) session\(ids.count == 1 ? "" : "s"): \(named)\(more)\n"
+                for (reason, count, ids) in byReason {
+                    let named = ids.map { "`\($0)`" }.joined(separator: ", ")
+                    let more = count > 5 ? " and \(count - 5) more" : ""
+                    out += "- \(Self.inline(reason)) — \(count) session\(count == 1 ? "" : "s"): \(named)\(more)\n"
                 }
             }
             switch Self.noChartReason(report.sessions) {
@@ -106,13 +127,13 @@ public struct MarkdownReporter: Sendable {
         if report.findings.isEmpty { out += "None.\n" }
         // Grouped by rule (in the order of the table above); each rule's first findings in full, the rest counted.
         for rule in rulesInOrder {
-            let findings = report.findings.filter { $0.ruleID == rule }
-            if rulesInOrder.count > 1 || findings.count > Self.findingsShownPerRule {
-                out += "### `\(rule)` (\(findings.count))\n\n"
+            let count = perRule[rule]!.count
+            if rulesInOrder.count > 1 || count > Self.findingsShownPerRule {
+                out += "### `\(rule)` (\(count))\n\n"
             }
-            for finding in findings.prefix(Self.findingsShownPerRule) { out += Self.detail(finding) }
-            if findings.count > Self.findingsShownPerRule {
-                out += "_…and \(findings.count - Self.findingsShownPerRule) more `\(rule)` finding\(findings.count - Self.findingsShownPerRule == 1 ? "" : "s") (all in `--format json` or `--output json=…`)._\n\n"
+            for finding in shownPerRule[rule] ?? [] { out += Self.detail(finding) }
+            if count > Self.findingsShownPerRule {
+                out += "_…and \(count - Self.findingsShownPerRule) more `\(rule)` finding\(count - Self.findingsShownPerRule == 1 ? "" : "s") (all in `--format json` or `--output json=…`)._\n\n"
             }
         }
         if !report.diagnostics.isEmpty {

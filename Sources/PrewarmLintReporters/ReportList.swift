@@ -39,6 +39,19 @@ public struct ReportList<Element: Sendable>: RandomAccessCollection, Sendable {
         return false
     }
 
+    /// Pages of the temporary file read back and decoded so far (0 for a list in memory): what tests count to show a
+    /// reporter reads a spooled list a bounded number of times, not once per element it looks up.
+    package var pagesRead: Int {
+        if case .spooled(let records) = storage { return records.pagesRead }
+        return 0
+    }
+
+    /// Pages in the temporary file (0 for a list in memory).
+    package var pageCount: Int {
+        if case .spooled(let records) = storage { return records.pageCount }
+        return 0
+    }
+
     /// The first position.
     public var startIndex: Int { 0 }
 
@@ -161,6 +174,11 @@ package final class SpooledRecords<Element: Sendable>: Sendable {
     private let perPage: Int
     private let decode: @Sendable (inout SpoolReader) throws -> Element
     private let cache = Mutex<[(page: Int, elements: [Element])]>([])
+    private let reads = Atomic<Int>(0)
+    /// Pages read back and decoded so far.
+    package var pagesRead: Int { reads.load(ordering: .relaxed) }
+    /// Pages in the file.
+    package var pageCount: Int { pages.count }
     /// Pages kept decoded (enough for every rendering thread to be on its own).
     static var cachedPages: Int { 8 }
 
@@ -194,6 +212,7 @@ package final class SpooledRecords<Element: Sendable>: Sendable {
     }
 
     private func readPage(_ page: Int) -> [Element] {
+        reads.add(1, ordering: .relaxed)
         var bytes: [UInt8] = []
         do {
             try file.read(at: pages[page].start, count: pages[page].count, into: &bytes)

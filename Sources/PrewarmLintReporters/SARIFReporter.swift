@@ -25,6 +25,19 @@ public struct SARIFReporter: Sendable {
 
     /// The report in this format.
     public func render(_ report: LintReport) -> String {
+        var out = ""
+        render(report) { out += $0 }
+        return out
+    }
+
+    /// The report as text, handed to `output` in pieces of about 64 KiB.
+    public func render(_ report: LintReport, to output: (String) -> Void) {
+        render(report) { bytes in output(String(decoding: bytes, as: UTF8.self)) }
+    }
+
+    /// The report's UTF-8, handed to `output` in pieces of about 64 KiB (each valid only during the call): a report
+    /// of many findings is never whole in memory.
+    public func render(_ report: LintReport, toUTF8 output: (UnsafeRawBufferPointer) -> Void) {
         var writer = JSONTextWriter()
         writer.beginObject()
         writer.field("$schema", "https://json.schemastore.org/sarif-2.1.0.json")
@@ -136,12 +149,14 @@ public struct SARIFReporter: Sendable {
             if let missing = finding.missingEvidence { writer.field("missingEvidence", missing) }
             writer.endObject()
             writer.endObject()
+            if writer.byteCount >= 1 << 16 { writer.takeBytes(output) }
         }
         writer.endArray()
         writer.endObject()
         writer.endArray()
         writer.endObject()
-        return writer.text + "\n"
+        writer.appendLineBreak()
+        writer.takeBytes(output)
     }
 
     /// One `toolExecutionNotification`: a message, its level, the descriptor's id, where.
@@ -266,14 +281,18 @@ public struct SARIFReporter: Sendable {
     /// (The baseline key alone gave 24 distinct findings of one report one fingerprint: code scanning merges such
     /// results into one alert.) Given in report order, one at a time, so a spooled report's findings are never
     /// collected for it.
+    ///
+    /// The occurrences are counted by a 64-bit hash of the key (FNV-1a), not the key itself: sixteen bytes a distinct
+    /// finding, not its text.
     struct Fingerprints {
-        private var seen: [String: Int] = [:]
+        private var seen: [UInt64: Int] = [:]
 
         mutating func next(for finding: Finding) -> String {
             let decisive = finding.evidence.first.map { SARIFReporter.numbersHidden("\($0.origin.input)|\($0.text)") } ?? ""
             let key = finding.baselineKey + "|" + decisive
-            let occurrence = seen[key, default: 0]
-            seen[key] = occurrence + 1
+            let hash = SARIFReporter.fnv1a(key)
+            let occurrence = seen[hash, default: 0]
+            seen[hash] = occurrence + 1
             return SARIFReporter.fingerprint(occurrence == 0 ? key : key + "|#\(occurrence)")
         }
     }
@@ -295,14 +314,19 @@ public struct SARIFReporter: Sendable {
         return out
     }
 
-    /// FNV-1a, 64 bits, as hex: stable across runs and platforms (Swift's `Hasher` is seeded per process).
-    static func fingerprint(_ text: String) -> String {
+    /// FNV-1a, 64 bits, of the text's UTF-8.
+    static func fnv1a(_ text: String) -> UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in text.utf8 {
             hash ^= UInt64(byte)
             hash = hash &* 0x100_0000_01b3
         }
-        let digits = String(hash, radix: 16)
+        return hash
+    }
+
+    /// FNV-1a, 64 bits, as hex: stable across runs and platforms (Swift's `Hasher` is seeded per process).
+    static func fingerprint(_ text: String) -> String {
+        let digits = String(fnv1a(text), radix: 16)
         return String(repeating: "0", count: 16 - digits.count) + digits
     }
 }

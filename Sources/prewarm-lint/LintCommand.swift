@@ -324,21 +324,22 @@ struct LintCommand: ParsableCommand {
     /// The report on standard output; in text, the findings there and the summary line (the last) on standard error
     /// with the diagnostics, after the counts by rule.
     private func printReport(_ report: LintReport, settings: ReportFormat.Settings) {
-        if format != .text {
-            format.renderer(settings).render(report, toUTF8: StandardStreams.outBytes)
-        } else {
-            let rendered = format.renderer(settings).render(report)
-            // (Found from the end, in the UTF-8: splitting the whole text into lines took a tenth of a large lint.)
-            let utf8 = rendered.utf8
-            var end = utf8.endIndex
-            while end > utf8.startIndex, utf8[utf8.index(before: end)] == UInt8(ascii: "\n") { end = utf8.index(before: end) }
-            let lastBreak = utf8[..<end].lastIndex(of: UInt8(ascii: "\n"))
-            let summaryStart = lastBreak.map { utf8.index(after: $0) } ?? utf8.startIndex
-            let summary = String(rendered[summaryStart..<end])
-            if let lastBreak, !quiet { StandardStreams.out(String(rendered[..<lastBreak])) }
+        let renderer = format.renderer(settings)
+        if let text = renderer as? FindingTextReporter {
+            // The findings go out a session at a time, as they are rendered (none with --quiet); the summary is made
+            // on its own. (The whole text was rendered, then split at its last line, and --quiet rendered it all for
+            // nothing.)
+            if !quiet {
+                text.renderFindings(report) { piece in
+                    var piece = piece
+                    piece.withUTF8 { StandardStreams.outBytes(UnsafeRawBufferPointer($0)) }
+                }
+            }
             StandardStreams.flush()
             if let counts = Self.countsByRule(report.findings) { StandardStreams.err(counts) }
-            StandardStreams.err(summary)
+            StandardStreams.err(text.summary(report))
+        } else {
+            renderer.render(report, toUTF8: StandardStreams.outBytes)
         }
         StandardStreams.flush()
     }
