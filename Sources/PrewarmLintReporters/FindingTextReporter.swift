@@ -42,7 +42,7 @@ public struct FindingTextReporter: Sendable {
     /// Everything but the summary line: each session's findings with their evidence, then its timeline, handed to
     /// `output` a session at a time (nothing when there are no findings). A report's findings come by session
     /// (``LintReport/findings``), so a session's are together; its session is found by walking the ids forward
-    /// (``SessionsByID``).
+    /// (one pass over the ids, however many sessions have findings).
     ///
     /// (The findings were first grouped in a dictionary and each session searched for from the first id: all of the
     /// text in memory at once, and for a report spooled to pages, pages read again for every session with findings.
