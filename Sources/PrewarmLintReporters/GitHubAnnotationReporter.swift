@@ -11,6 +11,14 @@ public struct GitHubAnnotationReporter: Sendable {
     /// The report in this format.
     public func render(_ report: LintReport) -> String {
         var out = ""
+        render(report) { out += $0 }
+        return out
+    }
+
+    /// The annotations, handed to `output` in pieces of about 64 KiB: a report of many findings is never whole in
+    /// memory.
+    public func render(_ report: LintReport, to output: (String) -> Void) {
+        var out = ""
         // What kept the run from being whole comes first: inputs that could not be read, an interruption.
         for input in report.inputs {
             guard let error = input.error else { continue }
@@ -32,8 +40,12 @@ public struct GitHubAnnotationReporter: Sendable {
             }
             properties.append("title=\(Self.escapeProperty("\(finding.ruleID) (\(finding.sessionID))"))")
             out += "::\(command) \(properties.joined(separator: ","))::\(Self.escapeData(finding.message))\n"
+            if out.utf8.count >= 1 << 16 {
+                output(out)
+                out = ""
+            }
         }
-        return out
+        if !out.isEmpty { output(out) }
     }
 
     static func escapeData(_ text: String) -> String {

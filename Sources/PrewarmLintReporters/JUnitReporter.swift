@@ -16,8 +16,22 @@ public struct JUnitReporter: Sendable {
 
     /// The report in this format.
     public func render(_ report: LintReport) -> String {
+        var out = ""
+        render(report) { out += $0 }
+        return out
+    }
+
+    /// The document, handed to `output` in pieces of about 64 KiB: test cases are written as they are made, not
+    /// gathered into one string.
+    public func render(_ report: LintReport, to output: (String) -> Void) {
+        // Each session's findings by index, and the sessions that fail, found in one pass (a filter per session was
+        // quadratic; two passes read a spooled report's findings twice before a line is written).
         var failingSessions: Set<String> = []
-        for finding in report.findings where finding.severity >= failOn { failingSessions.insert(finding.sessionID) }
+        var findingsBySession: [String: [Int]] = [:]
+        for (index, finding) in report.findings.enumerated() {
+            findingsBySession[finding.sessionID, default: []].append(index)
+            if finding.severity >= failOn { failingSessions.insert(finding.sessionID) }
+        }
         // An input that could not be read, or an interrupted run, is an error test case: a run that read nothing is never green.
         let unreadable = report.inputs.filter { $0.error != nil }
         let errors = unreadable.count + (report.partial ? 1 : 0)
@@ -35,10 +49,11 @@ public struct JUnitReporter: Sendable {
             out += "      <error type=\"interrupted\" message=\"interrupted: the results cover what was read until then\"/>\n"
             out += "    </testcase>\n"
         }
-        // Each session's findings by index, found in one pass (a filter per session was quadratic).
-        var findingsBySession: [String: [Int]] = [:]
-        for (index, finding) in report.findings.enumerated() { findingsBySession[finding.sessionID, default: []].append(index) }
         for (session, id) in zip(report.sessions, report.sessionIDs) {
+            if out.utf8.count >= 1 << 16 {
+                output(out)
+                out = ""
+            }
             let findings = (findingsBySession[id] ?? []).map { report.findings[$0] }
             let app = session.app.bundleID ?? session.app.processName ?? "unknown"
             let name = "\(id) \(session.kind.rawValue)"
@@ -59,7 +74,7 @@ public struct JUnitReporter: Sendable {
             out += "    </testcase>\n"
         }
         out += "  </testsuite>\n</testsuites>\n"
-        return out
+        output(out)
     }
 
     static func body(_ finding: Finding) -> String {

@@ -54,8 +54,8 @@ public struct Redactor: Sendable {
     /// One text, redacted.
     ///
     /// Each pattern's regular expression runs only where a scan of the bytes finds what a match of it must contain
-    /// (``PossibleMatches``), and every later one once a replacement has changed the text: the same text as
-    /// ``redactEveryPattern(_:)``, which runs all six on every text. (Swift's `Regex` takes ~1 µs a byte here: redacting
+    /// (`PossibleMatches`), and every later one once a replacement has changed the text: the same text as
+    /// `redactEveryPattern(_:)`, which runs all six on every text. (Swift's `Regex` takes ~1 µs a byte here: redacting
     /// every evidence line and path of eight device days took 12 s of the 14 a `--redact` lint took.)
     public func redact(_ text: String) -> String {
         let possible = PossibleMatches(text)

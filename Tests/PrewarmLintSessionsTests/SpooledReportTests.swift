@@ -55,7 +55,7 @@ struct SpooledReportTests {
     /// looked up. (The text report searched the ids from the first for each session with findings, and Markdown went
     /// through every finding for each session row and each rule: eight device days of 16,193 sessions took 10 s in
     /// text and 7 s in Markdown, against 2 s in JSON.)
-    @Test("text, Markdown, NDJSON and SARIF read each page of a spooled report a bounded number of times, and stream")
+    @Test("text, Markdown, NDJSON, SARIF, GitHub and JUnit read each page of a spooled report a bounded number of times, and stream")
     func pagesReadBounded() throws {
         let folder = try TemporaryFolder("prewarm-lint-pages-read")
         defer { folder.remove() }
@@ -84,8 +84,8 @@ struct SpooledReportTests {
         let markdownReads = reads { report in #expect(MarkdownReporter().render(report) == MarkdownReporter().render(inMemory)) }
         #expect(markdownReads.findings <= 6 * findingPages && markdownReads.ids <= 4 * idPages + 1,
                 "Markdown read findings \(markdownReads.findings) of \(findingPages) pages, ids \(markdownReads.ids) of \(idPages)")
-        for renderer in [FindingNDJSONReporter() as any ReportRenderer,
-                         SARIFReporter(rules: RuleRegistry.builtIn.rules.map(\.description))] {
+        for renderer in [FindingNDJSONReporter() as any ReportRenderer, SARIFReporter(rules: RuleRegistry.builtIn.rules.map(\.description)),
+                         GitHubAnnotationReporter(), JUnitReporter()] {
             var chunks: [String] = []
             let streamed = reads { report in renderer.render(report) { chunks.append($0) } }
             #expect(chunks.joined() == renderer.render(inMemory), "\(renderer.formatName): the same text in pieces")
