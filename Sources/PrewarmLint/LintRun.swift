@@ -50,8 +50,10 @@ public struct LintRun: Sendable {
     public var temporaryDirectory: String?
     /// Elements in a page of that file: read back and decoded at once, eight pages kept decoded.
     var spoolPageLength = 256
-    /// Sessions listed at most (``maximumSessionsListed``; smaller in tests).
-    var sessionsListed = LintRun.maximumSessionsListed
+    /// Sessions listed at most (``maximumSessionsListed``; smaller in tests). A run whose every session matters, as the
+    /// launch statistics', sets `Int.max`: the sessions past a few thousand wait in pages of a temporary file either way,
+    /// so memory does not grow with them as long as the report's sessions are read in order.
+    public var sessionsListed = LintRun.maximumSessionsListed
 
     /// Reads, rebuilds and checks. `onDiagnostic` sees each reader diagnostic as it happens.
     ///

@@ -15,6 +15,9 @@ enum StatisticsRun {
         var run = LintRun(options: options, linter: Linter(registry: RuleRegistry(rules: []), configuration: configuration),
                           toolVersion: ToolVersion.current, separately: separately)
         run.jobs = jobs
+        // Statistics are of every session: none is left out of the listing (a report lists 100,000), and the sessions
+        // are read back from their pages one at a time, not gathered into an array.
+        run.sessionsListed = .max
         let report = run.run(discovery.inputs)
         // What the run did to the inputs is said: read apart because they were separate captures.
         for diagnostic in report.diagnostics where diagnostic.code == .separateCaptures { StandardStreams.err(diagnostic.description) }
@@ -24,7 +27,7 @@ enum StatisticsRun {
         }
         if unreadable { throw ExitCode(2) }
         let wanted = Set(apps + configuration.apps)
-        let sessions = report.sessions.filter { session in
+        let sessions = report.sessions.lazy.filter { session in
             session.app.isSelected(by: wanted)
         }
         let decisions = report.prewarmDecisions.filter { wanted.isEmpty || $0.app == nil || wanted.contains($0.app!) }

@@ -1,4 +1,5 @@
 import Foundation
+import PrewarmLintTesting
 import Testing
 
 /// `prewarm-lint stats` and `compare` end to end.
@@ -17,6 +18,29 @@ struct InsightsCommandTests {
         #expect(run.stdout.contains("⚠ spans the suspension of prewarmed sessions: not a launch time"))
         let csv = try CLI.run(["stats", "--format", "csv", "Corpus/insights/launches-mixed"], in: Self.root)
         #expect(csv.stdout == (try String(contentsOf: Self.root.appendingPathComponent("Corpus/insights/launches-mixed/expected-stats.csv"), encoding: .utf8)))
+    }
+
+    /// A report lists 100,000 sessions; statistics are of every one. (They were of the listed ones, silently: 300,000
+    /// launches of 100 apps read "1000 sessions" an app, and the listed sessions were gathered into an array, 137 MB
+    /// for a million.)
+    @Test("stats counts every session, past the report's listing of 100,000")
+    func statsPastListing() throws {
+        let folder = try TemporaryFolder("prewarm-lint-stats-many")
+        defer { folder.remove() }
+        // runningboardd's `Now tracking process: [app<…>:pid]` (real excerpts 44–46), as `log show --style compact`: each
+        // new pid of an app is a new process, so a session of its own.
+        var text = "Timestamp               Ty Process[PID:TID]\n"
+        text.reserveCapacity(12_000_000)
+        for index in 0..<100_500 {
+            let (hours, rest) = (index / 3600, index % 3600)
+            let time = "2024-03-\(String(format: "%02d", 1 + hours / 24)) \(String(format: "%02d:%02d:%02d", hours % 24, rest / 60, rest % 60)).000"
+            text += "\(time) Df runningboardd[33:2b28] [com.apple.runningboard:process] Now tracking process: [app<com.example.app\(index % 2)(501)>:\(10_000 + index)]\n"
+        }
+        let path = try folder.write(Array(text.utf8), named: "launches.log")
+        let run = try CLI.run(["stats", path], in: Self.root)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("com.example.app0 — unknown, 50250 sessions\n") && run.stdout.contains("com.example.app1 — unknown, 50250 sessions\n"),
+                "\(run.stdout.prefix(300))")
     }
 
     @Test("stats shows MetricKit's launch histograms per app version: launches, median and p90 read from the buckets, the optimized share")
