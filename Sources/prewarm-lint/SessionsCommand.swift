@@ -90,9 +90,12 @@ struct SessionsCommand: ParsableCommand {
             report.render(toUTF8: StandardStreams.outBytes)
         case .text:
             let timeline = SessionTimelineReporter()
+            // Kinds counted as the sessions go by: a second pass decoded every spooled session again.
+            var byKind: [LaunchSession.Kind: Int] = [:]
             for (session, id) in zip(selected.sessions, selected.ids) {
                 StandardStreams.out(timeline.render(session, id: id, markers: configuration.markers))
                 StandardStreams.out("")
+                byKind[session.kind, default: 0] += 1
             }
             if !notLogs.isEmpty {
                 StandardStreams.err("note: skipped \(notLogs.count) file\(notLogs.count == 1 ? "" : "s") in directories that \(notLogs.count == 1 ? "is" : "are") not logs")
@@ -100,7 +103,7 @@ struct SessionsCommand: ParsableCommand {
             let read = result.summaries.filter { $0.format != nil }.count
             let count = selected.sessions.count
             var line = "\(count) session\(count == 1 ? "" : "s") from \(read) input\(read == 1 ? "" : "s")"
-            if count > 0 { line += ": " + FindingTextReporter.kindCounts(selected.sessions) }
+            if count > 0 { line += ": " + SessionTally.kindCounts(byKind) }
             if result.duplicateEvents > 0 { line += "; \(result.duplicateEvents) events seen in two inputs counted once" }
             StandardStreams.err(line)
         }
