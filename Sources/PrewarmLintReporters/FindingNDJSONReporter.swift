@@ -7,11 +7,7 @@ public struct FindingNDJSONReporter: Sendable {
     public init() {}
 
     /// The report in this format.
-    public func render(_ report: LintReport) -> String {
-        var out = ""
-        render(report) { out += $0 }
-        return out
-    }
+    public func render(_ report: LintReport) -> String { ReportPieces.joined { render(report, to: $0) } }
 
     /// The report as text, handed to `output` in pieces of about 64 KiB: a report of many findings is never whole in
     /// memory.

@@ -26,11 +26,7 @@ public struct FindingTextReporter: Sendable {
     }
 
     /// The report in this format.
-    public func render(_ report: LintReport) -> String {
-        var out = ""
-        render(report) { out += $0 }
-        return out
-    }
+    public func render(_ report: LintReport) -> String { ReportPieces.joined { render(report, to: $0) } }
 
     /// The report in this format, handed to `output` a session at a time, then the summary line: a long report is
     /// never whole in memory.

@@ -28,11 +28,7 @@ public struct HTMLReporter: Sendable {
     public init() {}
 
     /// The page.
-    public func render(_ report: LintReport) -> String {
-        var out = ""
-        render(report) { out += $0 }
-        return out
-    }
+    public func render(_ report: LintReport) -> String { ReportPieces.joined { render(report, to: $0) } }
 
     /// The page, written in pieces (a page per app and per session page).
     public func render(_ report: LintReport, to output: (String) -> Void) {

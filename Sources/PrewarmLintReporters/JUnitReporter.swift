@@ -15,11 +15,7 @@ public struct JUnitReporter: Sendable {
     }
 
     /// The report in this format.
-    public func render(_ report: LintReport) -> String {
-        var out = ""
-        render(report) { out += $0 }
-        return out
-    }
+    public func render(_ report: LintReport) -> String { ReportPieces.joined { render(report, to: $0) } }
 
     /// The document, handed to `output` in pieces of about 64 KiB: test cases are written as they are made, not
     /// gathered into one string.

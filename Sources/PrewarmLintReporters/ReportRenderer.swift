@@ -101,3 +101,13 @@ public enum ReportRenderers {
          MarkdownReporter(), HTMLReporter(), GitHubAnnotationReporter(), JUnitReporter(failOn: failOn)]
     }
 }
+
+/// What the streaming reporters share: their whole text is their pieces joined.
+enum ReportPieces {
+    /// The pieces `render` hands out, joined.
+    static func joined(_ render: ((String) -> Void) -> Void) -> String {
+        var text = ""
+        render { text += $0 }
+        return text
+    }
+}

@@ -24,11 +24,7 @@ public struct SARIFReporter: Sendable {
     }
 
     /// The report in this format.
-    public func render(_ report: LintReport) -> String {
-        var out = ""
-        render(report) { out += $0 }
-        return out
-    }
+    public func render(_ report: LintReport) -> String { ReportPieces.joined { render(report, to: $0) } }
 
     /// The report as text, handed to `output` in pieces of about 64 KiB.
     public func render(_ report: LintReport, to output: (String) -> Void) {
