@@ -111,7 +111,9 @@ public struct LintReport: Sendable {
         return [Severity.error, .warning, .info].map { severity in (severity, counts[severity] ?? 0) }
     }
 
-    /// The session with this id.
+    /// The session with this id: a search of ``sessionIDs`` from the first. For the sessions of many ids (each
+    /// finding's, say), walk ``sessionIDs`` and ``sessions`` in order instead: findings come in the listing's order,
+    /// and on a report spooled to pages each search from the first reads the ids' pages again.
     public func session(id: String) -> LaunchSession? {
         sessionIDs.firstIndex(of: id).map { sessions[$0] }
     }
