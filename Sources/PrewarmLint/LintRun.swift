@@ -138,28 +138,23 @@ public struct LintRun: Sendable {
         let origin = EventOrigin(input: inputs.first?.input.name ?? "-", line: 0, byteOffset: 0)
         // The run's own warnings go to `onDiagnostic` too (the text format prints them as they come): appended to the
         // report alone, a lint in text said nothing of sessions closed early or not listed.
-        if result.sessionsClosedEarly > 0 {
-            let warning = ReaderDiagnostic(code: .sessionLimit, severity: .warning,
-                                           message: "\(result.sessionsClosedEarly) sessions were closed early: more than \(pipeline.maximumOpenSessions) were open at once; their evidence says so",
-                                           origin: origin)
-            diagnostics.append(warning)
-            onDiagnostic(warning)
-        }
-        for diagnostic in Self.diagnostics(of: unreported) {
+        func say(_ diagnostic: ReaderDiagnostic) {
             diagnostics.append(diagnostic)
             onDiagnostic(diagnostic)
         }
+        if result.sessionsClosedEarly > 0 {
+            say(ReaderDiagnostic(code: .sessionLimit, severity: .warning,
+                                 message: "\(result.sessionsClosedEarly) sessions were closed early: more than \(pipeline.maximumOpenSessions) were open at once; their evidence says so",
+                                 origin: origin))
+        }
+        for diagnostic in Self.diagnostics(of: unreported) { say(diagnostic) }
         if notListed.count > 0 {
-            let warning = ReaderDiagnostic(code: .sessionLimit, severity: .warning,
-                                           message: "\(notListed.count) sessions beyond the first \(sessionsListed) are checked and their findings reported, but not listed",
-                                           origin: origin)
-            diagnostics.append(warning)
-            onDiagnostic(warning)
+            say(ReaderDiagnostic(code: .sessionLimit, severity: .warning,
+                                 message: "\(notListed.count) sessions beyond the first \(sessionsListed) are checked and their findings reported, but not listed",
+                                 origin: origin))
         }
         if let failure = failures.first {
-            let note = ClosedSessionSpool.keptInMemoryDiagnostic(total: total, failure: failure, input: origin.input)
-            diagnostics.append(note)
-            onDiagnostic(note)
+            say(ClosedSessionSpool.keptInMemoryDiagnostic(total: total, failure: failure, input: origin.input))
         }
         var lintReport = LintReport(toolVersion: toolVersion, inputs: result.summaries.map(Self.reportInput), sessions: listing.sessions,
                                     sessionIDs: listing.ids, findings: listing.findings, diagnostics: diagnostics,
