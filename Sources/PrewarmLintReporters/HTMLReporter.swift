@@ -31,12 +31,15 @@ public struct HTMLReporter: Sendable {
     public func render(_ report: LintReport) -> String { ReportPieces.joined { render(report, to: $0) } }
 
     /// The page, written in pieces (a page per app and per session page).
+    ///
+    /// The page groups sessions by app, where the report lists them by time, so a spooled report is never read into
+    /// memory: its findings are read once (their counts per rule, the findings section and whether they come in the
+    /// listing's order), its sessions twice (what the overview and the bars' common scale need, then each session's
+    /// article, kept in a temporary file of their own until their app's turn comes). What stays in memory is a few
+    /// numbers a listed session and the findings shown.
     public func render(_ report: LintReport, to output: (String) -> Void) {
-        // The page groups sessions by app and visits them out of order: read once into memory (a page holds them
-        // all anyway), not a page of the report's temporary file per visit.
-        let sessions = Array(report.sessions), sessionIDs = Array(report.sessionIDs)
-        var findingsBySession: [String: [(index: Int, finding: Finding)]] = [:]
-        for (index, finding) in report.findings.enumerated() { findingsBySession[finding.sessionID, default: []].append((index, finding)) }
+        var findingsRead = FindingsRead(sessionIDs: report.sessionIDs, sessionsNotListed: report.sessionsNotListed)
+        for (index, finding) in report.findings.enumerated() { findingsRead.add(finding, at: index) }
         output(Self.head)
         output("<header><h1>prewarm-lint report</h1>")
         let summary = FindingTextReporter().summary(report)
@@ -49,44 +52,49 @@ public struct HTMLReporter: Sendable {
                    + (unreadable.count > 5 ? " and \(unreadable.count - 5) more" : "") + "</p>")
         }
         output("</header>\n")
-        output(Self.overview(report))
-        let reference = Axis.reference(zip(sessions, sessionIDs).map { ($0, findingsBySession[$1] ?? []) })
+        // The sessions' first reading: the overview, each session's app, and the scale the bars share.
+        var apps = AppGroups()
+        var overview = Overview(perRule: findingsRead.perRule)
+        var spans: [Int64] = []
+        spans.reserveCapacity(report.sessions.count)
+        var findingsOf = findingsRead.sessionFindings(report)
+        for (session, id) in zip(report.sessions, report.sessionIDs) {
+            let findings = findingsOf.next(id: id)
+            overview.add(session)
+            apps.add(session, findings: findings.count)
+            spans.append(Axis(Axis.times(of: session, findings: findings)).scaledMicroseconds)
+        }
+        overview.notListed = report.notListed.byKind
+        output(overview.html)
+        let reference = Axis.reference(spans: spans)
+        spans = []
         output(Self.legend(reference: reference))
         output("<section id=\"sessions\"><h2>Sessions</h2>\n")
-        if sessions.isEmpty { output("<p>No launch session in these logs.</p>\n") }
-        // Grouped by app, apps in the order their first session appears (the report's order).
-        var apps: [(name: String, members: [Int])] = []
-        var appIndex: [String: Int] = [:]
-        for (index, session) in sessions.enumerated() {
-            let name = session.app.bundleID ?? session.app.processName ?? "unknown app"
-            if let at = appIndex[name] { apps[at].members.append(index) } else {
-                appIndex[name] = apps.count
-                apps.append((name, [index]))
-            }
+        if report.sessions.isEmpty { output("<p>No launch session in these logs.</p>\n") }
+        // The second reading: each session's article, kept until its app's turn.
+        var articles = SessionArticles(inFile: report.sessions.isSpooled)
+        findingsOf = findingsRead.sessionFindings(report)
+        for (session, id) in zip(report.sessions, report.sessionIDs) {
+            articles.append(Self.session(session, id: id, findings: findingsOf.next(id: id), reference: reference))
         }
-        for (position, app) in apps.enumerated() {
-            let kinds = Self.kindCounts(app.members.map { sessions[$0] })
-            let findingCount = app.members.reduce(0) { $0 + (findingsBySession[sessionIDs[$1]]?.count ?? 0) }
+        // Grouped by app, apps in the order their first session appears (the report's order).
+        for (position, (app, members)) in zip(apps.apps, apps.membersByApp()).enumerated() {
             output("<details class=\"app\"\(position < Self.openApps ? " open" : "")><summary><span class=\"app-name\">\(Self.escape(app.name))</span> "
-                   + "<span class=\"muted\">\(app.members.count) session\(app.members.count == 1 ? "" : "s") (\(Self.escape(kinds)))"
-                   + "\(findingCount > 0 ? ", \(findingCount) finding\(findingCount == 1 ? "" : "s")" : "")</span></summary>\n")
-            let pages = stride(from: 0, to: app.members.count, by: Self.pageSize).map { Array(app.members[$0..<min($0 + Self.pageSize, app.members.count)]) }
-            for (pageIndex, page) in pages.enumerated() {
-                if pages.count > 1 {
-                    output("<details class=\"page\"\(pageIndex == 0 ? " open" : "")><summary>sessions \(pageIndex * Self.pageSize + 1)–\(pageIndex * Self.pageSize + page.count) of \(app.members.count)</summary>\n")
+                   + "<span class=\"muted\">\(app.sessions) session\(app.sessions == 1 ? "" : "s") (\(Self.escape(SessionTally.kindCounts(app.kinds))))"
+                   + "\(app.findings > 0 ? ", \(app.findings) finding\(app.findings == 1 ? "" : "s")" : "")</span></summary>\n")
+            let pageCount = (members.count + Self.pageSize - 1) / Self.pageSize
+            for pageIndex in 0..<pageCount {
+                let page = members.dropFirst(pageIndex * Self.pageSize).prefix(Self.pageSize)
+                if pageCount > 1 {
+                    output("<details class=\"page\"\(pageIndex == 0 ? " open" : "")><summary>sessions \(pageIndex * Self.pageSize + 1)–\(pageIndex * Self.pageSize + page.count) of \(members.count)</summary>\n")
                 }
-                var chunk = ""
-                for index in page {
-                    chunk += Self.session(sessions[index], id: sessionIDs[index], findings: findingsBySession[sessionIDs[index]] ?? [],
-                                          reference: reference)
-                }
-                output(chunk)
-                if pages.count > 1 { output("</details>\n") }
+                output(articles.joined(page.lazy.map { Int($0) }))
+                if pageCount > 1 { output("</details>\n") }
             }
             output("</details>\n")
         }
         output("</section>\n")
-        output(Self.findings(report))
+        output(findingsRead.html)
         output(Self.diagnostics(report))
         output("<footer>prewarm-lint \(Self.escape(report.toolVersion)), report schema \(LintReport.schemaVersion)\(report.partial ? "; interrupted, partial" : "")</footer>\n")
         output(Self.script)
@@ -95,47 +103,55 @@ public struct HTMLReporter: Sendable {
 
     // MARK: The overview
 
-    static func overview(_ report: LintReport) -> String {
-        var out = "<section id=\"overview\" class=\"cards\">\n<div class=\"card\"><h2>Sessions per kind</h2><table>"
+    /// The cards on top, gathered as the sessions are read: sessions per kind (those not listed too), findings per
+    /// rule and severity, and the launch medians.
+    struct Overview {
         var byKind: [LaunchSession.Kind: Int] = [:]
-        for session in report.sessions { byKind[session.kind, default: 0] += 1 }
-        // Every session checked: those past the listing's limit are counted, not listed.
-        byKind.merge(report.notListed.byKind, uniquingKeysWith: +)
-        for kind in LaunchSession.Kind.allCases where byKind[kind] != nil {
-            out += "<tr><td><span class=\"swatch kind-\(kind.rawValue)\"></span>\(kind.rawValue)</td><td class=\"number\">\(byKind[kind]!)</td></tr>"
-        }
-        if byKind.isEmpty { out += "<tr><td>none</td><td class=\"number\">0</td></tr>" }
-        out += "</table></div>\n<div class=\"card\"><h2>Findings per rule</h2><table>"
-        var perRule: [String: (severity: Severity, count: Int)] = [:]
-        for finding in report.findings {
-            let entry = perRule[finding.ruleID]
-            perRule[finding.ruleID] = (max(entry?.severity ?? finding.severity, finding.severity), (entry?.count ?? 0) + 1)
-        }
-        for (rule, entry) in perRule.sorted(by: { $0.value.count != $1.value.count ? $0.value.count > $1.value.count : $0.key < $1.key }) {
-            out += "<tr><td><a href=\"#rule-\(rule)\"><code>\(escape(rule))</code></a></td><td><span class=\"severity \(entry.severity.rawValue)\">\(entry.severity.rawValue)</span></td><td class=\"number\">\(entry.count)</td></tr>"
-        }
-        if perRule.isEmpty { out += "<tr><td>none</td><td></td><td class=\"number\">0</td></tr>" }
-        out += "</table></div>\n<div class=\"card\"><h2>Launch the user waited for</h2><table>"
+        /// Each rule's findings and highest severity.
+        var perRule: [String: (severity: Severity, count: Int)]
+        /// Sessions checked and not listed, by kind.
+        var notListed: [LaunchSession.Kind: Int] = [:]
+        /// User-perceived launches by kind, in microseconds (eight bytes a listed launch).
         var launches: [LaunchSession.Kind: [Int64]] = [:]
-        for session in report.sessions {
+        /// Prewarm request → activation, in microseconds.
+        var waits: [Int64] = []
+
+        mutating func add(_ session: LaunchSession) {
+            byKind[session.kind, default: 0] += 1
             if let launch = session.userPerceivedLaunch { launches[session.kind, default: []].append(launch.microseconds) }
+            if let wait = session.milliseconds(from: .prewarmRequest, to: .activation) { waits.append(Int64(wait) * 1000) }
         }
-        let all = launches.values.flatMap { $0 }
-        if all.isEmpty {
-            out += "<tr><td colspan=\"2\">no launch the user waited for is in these logs</td></tr>"
-        } else {
-            out += "<tr><td>median of \(all.count)</td><td class=\"number\">\(escape(UserPerceivedLaunch.milliseconds(median(all))))</td></tr>"
-            for kind in LaunchSession.Kind.allCases {
-                guard let values = launches[kind], values.count < all.count else { continue }
-                out += "<tr><td>\(kind.rawValue) (\(values.count))</td><td class=\"number\">\(escape(UserPerceivedLaunch.milliseconds(median(values))))</td></tr>"
+
+        var html: String {
+            var out = "<section id=\"overview\" class=\"cards\">\n<div class=\"card\"><h2>Sessions per kind</h2><table>"
+            // Every session checked: those past the listing's limit are counted, not listed.
+            let byKind = byKind.merging(notListed, uniquingKeysWith: +)
+            for kind in LaunchSession.Kind.allCases where byKind[kind] != nil {
+                out += "<tr><td><span class=\"swatch kind-\(kind.rawValue)\"></span>\(kind.rawValue)</td><td class=\"number\">\(byKind[kind]!)</td></tr>"
             }
+            if byKind.isEmpty { out += "<tr><td>none</td><td class=\"number\">0</td></tr>" }
+            out += "</table></div>\n<div class=\"card\"><h2>Findings per rule</h2><table>"
+            for (rule, entry) in perRule.sorted(by: { $0.value.count != $1.value.count ? $0.value.count > $1.value.count : $0.key < $1.key }) {
+                out += "<tr><td><a href=\"#rule-\(rule)\"><code>\(escape(rule))</code></a></td><td><span class=\"severity \(entry.severity.rawValue)\">\(entry.severity.rawValue)</span></td><td class=\"number\">\(entry.count)</td></tr>"
+            }
+            if perRule.isEmpty { out += "<tr><td>none</td><td></td><td class=\"number\">0</td></tr>" }
+            out += "</table></div>\n<div class=\"card\"><h2>Launch the user waited for</h2><table>"
+            let all = launches.values.flatMap { $0 }
+            if all.isEmpty {
+                out += "<tr><td colspan=\"2\">no launch the user waited for is in these logs</td></tr>"
+            } else {
+                out += "<tr><td>median of \(all.count)</td><td class=\"number\">\(escape(UserPerceivedLaunch.milliseconds(median(all))))</td></tr>"
+                for kind in LaunchSession.Kind.allCases {
+                    guard let values = launches[kind], values.count < all.count else { continue }
+                    out += "<tr><td>\(kind.rawValue) (\(values.count))</td><td class=\"number\">\(escape(UserPerceivedLaunch.milliseconds(median(values))))</td></tr>"
+                }
+            }
+            if !waits.isEmpty {
+                out += "<tr><td>prewarm → activation, median of \(waits.count)</td><td class=\"number\">\(escape(SpokenDuration.text(microseconds: median(waits))))</td></tr>"
+            }
+            out += "</table></div>\n</section>\n"
+            return out
         }
-        let waits = report.sessions.compactMap { $0.milliseconds(from: .prewarmRequest, to: .activation) }.map { Int64($0) * 1000 }
-        if !waits.isEmpty {
-            out += "<tr><td>prewarm → activation, median of \(waits.count)</td><td class=\"number\">\(escape(SpokenDuration.text(microseconds: median(waits))))</td></tr>"
-        }
-        out += "</table></div>\n</section>\n"
-        return out
     }
 
     /// The lower median, as the text summary takes it (so both say the same number).
@@ -144,10 +160,120 @@ public struct HTMLReporter: Sendable {
         return sorted[(sorted.count - 1) / 2]
     }
 
-    static func kindCounts(_ sessions: some Sequence<LaunchSession>) -> String {
-        var counts: [LaunchSession.Kind: Int] = [:]
-        for session in sessions { counts[session.kind, default: 0] += 1 }
-        return LaunchSession.Kind.allCases.compactMap { kind in counts[kind].map { "\($0) \(kind.rawValue)" } }.joined(separator: ", ")
+    /// The apps of the listed sessions, in the order each first appears, and which app each session is of.
+    struct AppGroups {
+        struct App {
+            var name: String
+            var sessions = 0
+            var findings = 0
+            var kinds: [LaunchSession.Kind: Int] = [:]
+        }
+        private(set) var apps: [App] = []
+        private var index: [String: Int32] = [:]
+        /// Each listed session's app, by its place in `apps`.
+        private var appOfSession: [Int32] = []
+
+        mutating func add(_ session: LaunchSession, findings: Int) {
+            let name = session.app.bundleID ?? session.app.processName ?? "unknown app"
+            let at: Int32
+            if let known = index[name] { at = known } else {
+                at = Int32(apps.count)
+                index[name] = at
+                apps.append(App(name: name))
+            }
+            appOfSession.append(at)
+            apps[Int(at)].sessions += 1
+            apps[Int(at)].findings += findings
+            apps[Int(at)].kinds[session.kind, default: 0] += 1
+        }
+
+        /// Each app's sessions (their places in the listing, in order), in the order of `apps`: a counting sort.
+        func membersByApp() -> [ArraySlice<Int32>] {
+            var starts = [Int](repeating: 0, count: apps.count + 1)
+            for (at, app) in apps.enumerated() { starts[at + 1] = starts[at] + app.sessions }
+            var order = [Int32](repeating: 0, count: appOfSession.count)
+            var next = starts
+            for (session, app) in appOfSession.enumerated() {
+                order[next[Int(app)]] = Int32(session)
+                next[Int(app)] += 1
+            }
+            return apps.indices.map { order[starts[$0]..<starts[$0 + 1]] }
+        }
+    }
+
+    /// Each session's article, rendered in the listing's order and written out in its app's: in memory for a report in
+    /// memory, in a temporary file (unlinked when made, written 64 KiB at a time) for a spooled one. An article the file
+    /// could not take stays in memory.
+    struct SessionArticles {
+        private var file: SpoolFile?
+        private var pending: [UInt8] = []
+        private var written: Int64 = 0
+        /// Each article: where it starts in the file and how long it is, or (`start` -1) its place in `texts`.
+        private var places: [(start: Int64, length: Int)] = []
+        private var texts: [String] = []
+
+        init(inFile: Bool) {
+            if inFile { file = try? SpoolFile() }
+        }
+
+        mutating func append(_ article: String) {
+            guard file != nil else {
+                places.append((-1, texts.count))
+                texts.append(article)
+                return
+            }
+            places.append((written + Int64(pending.count), article.utf8.count))
+            pending.append(contentsOf: article.utf8)
+            if pending.count >= 1 << 16 { flush() }
+        }
+
+        private mutating func flush() {
+            guard let file, !pending.isEmpty else { return }
+            do {
+                written = try file.append(pending) + Int64(pending.count)
+                pending.removeAll(keepingCapacity: true)
+            } catch {
+                // Nothing of the file is read back: what it was given is kept in memory.
+                self.file = nil
+                for (index, place) in places.enumerated() where place.start >= 0 {
+                    places[index] = (-1, texts.count)
+                    texts.append(place.start >= written ? String(decoding: pending[Int(place.start - written)...].prefix(place.length), as: UTF8.self)
+                                                        : Self.read(file, place))
+                }
+                pending = []
+            }
+        }
+
+        private static func read(_ file: SpoolFile, _ place: (start: Int64, length: Int)) -> String {
+            var bytes: [UInt8] = []
+            do { try file.read(at: place.start, count: place.length, into: &bytes) } catch {
+                // As for a spooled report's pages: only a failing disk gets here, and a page without its sessions would be false.
+                preconditionFailure("prewarm-lint: \(error)")
+            }
+            return String(decoding: bytes, as: UTF8.self)
+        }
+
+        /// These articles (in this order), one after the other; neighbours in the file are read at once.
+        mutating func joined(_ indices: some Sequence<Int>) -> String {
+            flush()
+            var out = ""
+            var run: (start: Int64, length: Int)?
+            for index in indices {
+                let place = places[index]
+                if place.start < 0 {
+                    if let pending = run, let file { out += Self.read(file, pending) }
+                    run = nil
+                    out += texts[place.length]
+                } else if let current = run, current.start + Int64(current.length) == place.start {
+                    run = (current.start, current.length + place.length)
+                } else {
+                    if let pending = run, let file { out += Self.read(file, pending) }
+                    run = place
+                }
+            }
+            if let pending = run, let file { out += Self.read(file, pending) }
+            return out
+        }
     }
 
     // MARK: A session
@@ -235,9 +361,10 @@ public struct HTMLReporter: Sendable {
         /// What fills the width for these sessions: the time to scale of the longest but a tenth of them, kept between
         /// 2 s and 60 s (a day of 300 ms launches still shows them as bars; a few long sessions do not squash the rest —
         /// they are drawn to their own scale, and say so).
-        static func reference(_ sessions: [(LaunchSession, [(index: Int, finding: Finding)])]) -> Int64 {
-            let spans = sessions.map { Axis(times(of: $0.0, findings: $0.1)).scaledMicroseconds }.sorted()
+        /// `spans` are the sessions' times to scale (`scaledMicroseconds`), in any order.
+        static func reference(spans: [Int64]) -> Int64 {
             guard !spans.isEmpty else { return 2_000_000 }
+            let spans = spans.sorted()
             return min(max(spans[(spans.count - 1) * 9 / 10], 2_000_000), 60_000_000)
         }
 
@@ -328,34 +455,108 @@ public struct HTMLReporter: Sendable {
 
     // MARK: Findings and diagnostics
 
-    static func findings(_ report: LintReport) -> String {
-        var out = "<section id=\"findings\"><h2>Findings</h2>\n"
-        if report.findings.isEmpty { out += "<p>None.</p>\n" }
-        var order: [String] = []
-        var byRule: [String: [Int]] = [:]
-        for (index, finding) in report.findings.enumerated() {
-            if byRule[finding.ruleID] == nil { order.append(finding.ruleID) }
-            byRule[finding.ruleID, default: []].append(index)
+    /// What the page says of the findings, gathered in one reading of them: each rule's count and highest severity,
+    /// its first ``findingsShownPerRule`` findings rendered for the findings section, and whether the findings come in
+    /// the listing's order (each session's together, the sessions in the listing's order, those of sessions not listed
+    /// last: a run's report) — else each session's are looked up by id, in memory (a report made by hand).
+    struct FindingsRead {
+        private let sessionIDs: ReportList<String>
+        private let sessionsNotListed: Int
+        /// The listed session the last finding was of (ids past it are those findings still to come may be of).
+        private var cursor = 0
+        private(set) var inListingOrder = true
+        private(set) var perRule: [String: (severity: Severity, count: Int)] = [:]
+        /// The rules in the order of their first finding, with the findings section's entries.
+        private var rules: [(rule: String, shown: String)] = []
+        private var ruleIndex: [String: Int] = [:]
+        private var count = 0
+
+        init(sessionIDs: ReportList<String>, sessionsNotListed: Int) {
+            self.sessionIDs = sessionIDs
+            self.sessionsNotListed = sessionsNotListed
         }
-        for rule in order {
-            let indices = byRule[rule]!
-            out += "<h3 id=\"rule-\(rule)\"><code>\(escape(rule))</code> <span class=\"muted\">(\(indices.count))</span></h3>\n"
-            for index in indices.prefix(findingsShownPerRule) {
-                let finding = report.findings[index]
-                out += "<details class=\"finding\" id=\"finding-\(index + 1)\"><summary><span class=\"severity \(finding.severity.rawValue)\">\(finding.severity.rawValue)</span> "
-                    + "<a href=\"#\(anchor(finding.sessionID))\"><code>\(escape(finding.sessionID))</code></a> \(escape(finding.message))</summary><pre>"
-                for evidence in finding.evidence {
-                    out += "\(escape(evidence.origin.description)) \(escape(evidence.time.iso8601)) [\(escape(evidence.label))]\n  \(escape(evidence.text))\n"
+
+        mutating func add(_ finding: Finding, at index: Int) {
+            count += 1
+            if inListingOrder {
+                while cursor < sessionIDs.count, sessionIDs[cursor] != finding.sessionID { cursor += 1 }
+                // Not ahead: of a session not listed (they come after every listed one), or out of order.
+                if cursor == sessionIDs.count, sessionsNotListed == 0 { inListingOrder = false }
+            }
+            let entry = perRule[finding.ruleID]
+            let ruleCount = (entry?.count ?? 0) + 1
+            perRule[finding.ruleID] = (max(entry?.severity ?? finding.severity, finding.severity), ruleCount)
+            let at: Int
+            if let known = ruleIndex[finding.ruleID] { at = known } else {
+                at = rules.count
+                ruleIndex[finding.ruleID] = at
+                rules.append((finding.ruleID, ""))
+            }
+            if ruleCount <= HTMLReporter.findingsShownPerRule { rules[at].shown += HTMLReporter.finding(finding, index: index) }
+        }
+
+        /// A reading of each listed session's findings, in the listing's order.
+        func sessionFindings(_ report: LintReport) -> SessionFindings {
+            SessionFindings(report.findings, inListingOrder: inListingOrder)
+        }
+
+        /// The findings section.
+        var html: String {
+            var out = "<section id=\"findings\"><h2>Findings</h2>\n"
+            if count == 0 { out += "<p>None.</p>\n" }
+            for (rule, shown) in rules {
+                let total = perRule[rule]!.count
+                out += "<h3 id=\"rule-\(rule)\"><code>\(escape(rule))</code> <span class=\"muted\">(\(total))</span></h3>\n" + shown
+                if total > findingsShownPerRule {
+                    out += "<p class=\"muted\">…and \(total - findingsShownPerRule) more (all in <code>--format json</code>).</p>\n"
                 }
-                out += "</pre>"
-                if let missing = finding.missingEvidence { out += "<p class=\"incomplete\">evidence incomplete: \(escape(missing))</p>" }
-                out += "</details>\n"
             }
-            if indices.count > findingsShownPerRule {
-                out += "<p class=\"muted\">…and \(indices.count - findingsShownPerRule) more (all in <code>--format json</code>).</p>\n"
+            return out + "</section>\n"
+        }
+    }
+
+    /// Each listed session's findings, asked for in the listing's order: taken as they come when the findings are in
+    /// that order, else from a table of them all by session.
+    struct SessionFindings {
+        private let findings: ReportList<Finding>
+        private var next = 0
+        private let bySession: [String: [(index: Int, finding: Finding)]]?
+
+        init(_ findings: ReportList<Finding>, inListingOrder: Bool) {
+            self.findings = findings
+            if inListingOrder {
+                bySession = nil
+            } else {
+                var table: [String: [(index: Int, finding: Finding)]] = [:]
+                for (index, finding) in findings.enumerated() { table[finding.sessionID, default: []].append((index, finding)) }
+                bySession = table
             }
         }
-        return out + "</section>\n"
+
+        /// The findings of the session with this id, the next listed one.
+        mutating func next(id: String) -> [(index: Int, finding: Finding)] {
+            if let bySession { return bySession[id] ?? [] }
+            var found: [(index: Int, finding: Finding)] = []
+            while next < findings.count {
+                let finding = findings[next]
+                guard finding.sessionID == id else { break }
+                found.append((next, finding))
+                next += 1
+            }
+            return found
+        }
+    }
+
+    /// One finding's entry in the findings section: its summary, its evidence lines.
+    static func finding(_ finding: Finding, index: Int) -> String {
+        var out = "<details class=\"finding\" id=\"finding-\(index + 1)\"><summary><span class=\"severity \(finding.severity.rawValue)\">\(finding.severity.rawValue)</span> "
+            + "<a href=\"#\(anchor(finding.sessionID))\"><code>\(escape(finding.sessionID))</code></a> \(escape(finding.message))</summary><pre>"
+        for evidence in finding.evidence {
+            out += "\(escape(evidence.origin.description)) \(escape(evidence.time.iso8601)) [\(escape(evidence.label))]\n  \(escape(evidence.text))\n"
+        }
+        out += "</pre>"
+        if let missing = finding.missingEvidence { out += "<p class=\"incomplete\">evidence incomplete: \(escape(missing))</p>" }
+        return out + "</details>\n"
     }
 
     static func diagnostics(_ report: LintReport) -> String {

@@ -55,7 +55,7 @@ struct SpooledReportTests {
     /// looked up. (The text report searched the ids from the first for each session with findings, and Markdown went
     /// through every finding for each session row and each rule: eight device days of 16,193 sessions took 10 s in
     /// text and 7 s in Markdown, against 2 s in JSON.)
-    @Test("text, Markdown, NDJSON, SARIF, GitHub and JUnit read each page of a spooled report a bounded number of times, and stream")
+    @Test("text, Markdown, HTML, NDJSON, SARIF, GitHub and JUnit read each page of a spooled report a bounded number of times, and stream")
     func pagesReadBounded() throws {
         let folder = try TemporaryFolder("prewarm-lint-pages-read")
         defer { folder.remove() }
@@ -84,6 +84,13 @@ struct SpooledReportTests {
         let markdownReads = reads { report in #expect(MarkdownReporter().render(report) == MarkdownReporter().render(inMemory)) }
         #expect(markdownReads.findings <= 6 * findingPages && markdownReads.ids <= 4 * idPages + 1,
                 "Markdown read findings \(markdownReads.findings) of \(findingPages) pages, ids \(markdownReads.ids) of \(idPages)")
+        // The HTML page groups sessions by app: the sessions read twice (and once for the summary), their articles kept in
+        // a file of their own, not the sessions in memory.
+        var htmlPieces: [String] = []
+        let htmlReads = reads { report in HTMLReporter().render(report) { htmlPieces.append($0) } }
+        #expect(htmlPieces.joined() == HTMLReporter().render(inMemory) && htmlPieces.count > 10)
+        #expect(htmlReads.sessions <= 3 * sessionPages + 1 && htmlReads.findings <= 4 * findingPages + 1 && htmlReads.ids <= 3 * idPages + 1,
+                "HTML read sessions \(htmlReads.sessions) of \(sessionPages) pages, findings \(htmlReads.findings) of \(findingPages), ids \(htmlReads.ids) of \(idPages)")
         for renderer in [FindingNDJSONReporter() as any ReportRenderer, SARIFReporter(rules: RuleRegistry.builtIn.rules.map(\.description)),
                          GitHubAnnotationReporter(), JUnitReporter()] {
             var chunks: [String] = []
@@ -94,7 +101,7 @@ struct SpooledReportTests {
         }
     }
 
-    @Test("findings out of the listing's order (a report made by hand): each session's timeline is still found")
+    @Test("findings out of the listing's order (a report made by hand): each session's timeline and HTML badges are still found")
     func textFindingsOutOfOrder() throws {
         let folder = try TemporaryFolder("prewarm-lint-findings-order")
         defer { folder.remove() }
@@ -106,6 +113,14 @@ struct SpooledReportTests {
         let ids = Set(run.findings.map(\.sessionID))
         #expect(ids.count > 20)
         for id in ids { #expect(text.contains("\n  │ \(id) "), "the timeline of \(id)") }
+        // The HTML page finds each session's findings too: its article carries a badge for each.
+        let html = HTMLReporter().render(reversed)
+        for id in ids {
+            let article = html.components(separatedBy: "<article class=\"session\" id=\"\(HTMLReporter.anchor(id))\">").dropFirst().first?
+                .components(separatedBy: "</article>").first ?? ""
+            #expect(article.components(separatedBy: "class=\"badge severity").count - 1 == run.findings.filter { $0.sessionID == id }.count,
+                    "the badges of \(id)")
+        }
     }
 
     @Test("past the listing's limit: the summary counts every session checked by kind, says the launch median is of the listed ones, and the warning is given as it comes")
