@@ -14,7 +14,8 @@ import Synchronization
 public struct ReportList<Element: Sendable>: RandomAccessCollection, Sendable {
     enum Storage: Sendable {
         case array([Element])
-        case spooled(SpooledRecords<Element>)
+        /// The records, or (`selection`) those at these positions of them, ascending.
+        case spooled(SpooledRecords<Element>, selection: [Int32]?)
     }
     var storage: Storage
 
@@ -30,7 +31,7 @@ public struct ReportList<Element: Sendable>: RandomAccessCollection, Sendable {
 
     /// A list read back from pages of a temporary file.
     package init(spooled records: SpooledRecords<Element>) {
-        storage = .spooled(records)
+        storage = .spooled(records, selection: nil)
     }
 
     /// Whether the elements live in a temporary file rather than in memory.
@@ -42,13 +43,13 @@ public struct ReportList<Element: Sendable>: RandomAccessCollection, Sendable {
     /// Pages of the temporary file read back and decoded so far (0 for a list in memory): what tests count to show a
     /// reporter reads a spooled list a bounded number of times, not once per element it looks up.
     package var pagesRead: Int {
-        if case .spooled(let records) = storage { return records.pagesRead }
+        if case .spooled(let records, _) = storage { return records.pagesRead }
         return 0
     }
 
     /// Pages in the temporary file (0 for a list in memory).
     package var pageCount: Int {
-        if case .spooled(let records) = storage { return records.pageCount }
+        if case .spooled(let records, _) = storage { return records.pageCount }
         return 0
     }
 
@@ -59,7 +60,7 @@ public struct ReportList<Element: Sendable>: RandomAccessCollection, Sendable {
     public var endIndex: Int {
         switch storage {
         case .array(let elements): elements.count
-        case .spooled(let records): records.count
+        case .spooled(let records, let selection): selection?.count ?? records.count
         }
     }
 
@@ -67,7 +68,8 @@ public struct ReportList<Element: Sendable>: RandomAccessCollection, Sendable {
     public subscript(position: Int) -> Element {
         switch storage {
         case .array(let elements): return elements[position]
-        case .spooled(let records): return records.element(at: position)
+        case .spooled(let records, nil): return records.element(at: position)
+        case .spooled(let records, let selection?): return records.element(at: Int(selection[position]))
         }
     }
 
@@ -77,7 +79,22 @@ public struct ReportList<Element: Sendable>: RandomAccessCollection, Sendable {
         var copy = self
         switch storage {
         case .array(let elements): copy.storage = .array(elements.map(transform))
-        case .spooled(let records): copy.storage = .spooled(records.mapped(transform))
+        case .spooled(let records, let selection): copy.storage = .spooled(records.mapped(transform), selection: selection)
+        }
+        return copy
+    }
+
+    /// The elements at these positions (ascending), in their order, none of them read: for a spooled list, a table of
+    /// four bytes a position over the same pages, so that selecting many of a million spooled sessions does not bring
+    /// them into memory.
+    public func selecting(_ positions: [Int]) -> ReportList {
+        precondition(zip(positions, positions.dropFirst()).allSatisfy { $0 < $1 } && positions.allSatisfy { indices.contains($0) },
+                     "positions ascending, within the list")
+        var copy = self
+        switch storage {
+        case .array(let elements): copy.storage = .array(positions.map { elements[$0] })
+        case .spooled(let records, nil): copy.storage = .spooled(records, selection: positions.map { Int32($0) })
+        case .spooled(let records, let selection?): copy.storage = .spooled(records, selection: positions.map { selection[$0] })
         }
         return copy
     }

@@ -75,8 +75,9 @@ struct SessionsCommand: ParsableCommand {
         if wanted.isEmpty {
             selected = (sessions, ids)
         } else {
-            let kept = zip(sessions, ids).filter { session, _ in session.app.isSelected(by: wanted) }
-            selected = (ReportList(kept.map(\.0)), ReportList(kept.map(\.1)))
+            // Their positions, not the sessions: a spooled listing stays in its temporary file.
+            let positions = sessions.enumerated().compactMap { index, session in session.app.isSelected(by: wanted) ? index : nil }
+            selected = (sessions.selecting(positions), ids.selecting(positions))
         }
         switch format {
         case .json:

@@ -144,26 +144,30 @@ struct MemoryBoundTests {
         #expect(run.peakResidentKilobytes < Self.limitKilobytes, "peak RSS \(run.peakResidentKilobytes / 1024) MB")
     }
 
+    /// 100,500 launches of two apps: runningboardd's `Now tracking process: [app<…>:pid]` (real excerpts 44–46), as `log
+    /// show --style compact`; each new pid of an app is a new process, so a session of its own.
+    static func manyLaunches(_ write: ([UInt8]) throws -> Void) throws {
+        var text = "Timestamp               Ty Process[PID:TID]\n"
+        for index in 0..<100_500 {
+            let (hours, rest) = (index / 3600, index % 3600)
+            let time = "2024-03-\(String(format: "%02d", 1 + hours / 24)) \(String(format: "%02d:%02d:%02d", hours % 24, rest / 60, rest % 60)).000"
+            text += "\(time) Df runningboardd[33:2b28] [com.apple.runningboard:process] Now tracking process: [app<com.example.app\(index % 2)(501)>:\(10_000 + index)]\n"
+            if text.utf8.count > 1 << 20 {
+                try write(Array(text.utf8))
+                text = ""
+            }
+        }
+        try write(Array(text.utf8))
+    }
+
     @Test("100,500 launches piped in, as an HTML page: every listed session on it, grouped by app, peak RSS under 64 MB")
     func htmlOfManySessions() throws {
-        // runningboardd's `Now tracking process: [app<…>:pid]` (real excerpts 44–46), as `log show --style compact`: each
-        // new pid of an app is a new process, so a session of its own. The page held every listed session in memory
-        // (145 MB for these), to group them by app.
+        // The page held every listed session in memory (145 MB for these), to group them by app.
         let folder = try TemporaryFolder("prewarm-lint-html-many")
         defer { folder.remove() }
         let path = folder.url.appendingPathComponent("report.html").path
         let run = try MeasuredChildProcess.run(EventsCommandTests.binary.path, ["--output", "html=\(path)", "--fail-on", "never", "-"]) { write in
-            var text = "Timestamp               Ty Process[PID:TID]\n"
-            for index in 0..<100_500 {
-                let (hours, rest) = (index / 3600, index % 3600)
-                let time = "2024-03-\(String(format: "%02d", 1 + hours / 24)) \(String(format: "%02d:%02d:%02d", hours % 24, rest / 60, rest % 60)).000"
-                text += "\(time) Df runningboardd[33:2b28] [com.apple.runningboard:process] Now tracking process: [app<com.example.app\(index % 2)(501)>:\(10_000 + index)]\n"
-                if text.utf8.count > 1 << 20 {
-                    try write(Array(text.utf8))
-                    text = ""
-                }
-            }
-            try write(Array(text.utf8))
+            try Self.manyLaunches(write)
         }
         #expect(run.status == 0, "\(run.standardError)")
         let page = try String(contentsOfFile: path, encoding: .utf8)
@@ -173,6 +177,17 @@ struct MemoryBoundTests {
         }
         #expect(page.contains("<span class=\"swatch kind-unknown\"></span>unknown</td><td class=\"number\">100500</td>"), "every session checked")
         #expect(page.hasSuffix("</body></html>\n"))
+        #expect(run.peakResidentKilobytes < Self.limitKilobytes, "peak RSS \(run.peakResidentKilobytes / 1024) MB")
+    }
+
+    @Test("100,500 launches piped in, the sessions of one app asked for: its 50,250 listed from the temporary file, peak RSS under 64 MB")
+    func sessionsOfOneApp() throws {
+        // The selected sessions were gathered into an array (90 MB for these).
+        let run = try MeasuredChildProcess.run(EventsCommandTests.binary.path, ["sessions", "--app", "com.example.app0", "-"]) { write in
+            try Self.manyLaunches(write)
+        }
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(run.standardError.hasSuffix("50250 sessions from 1 input: 50250 unknown\n"), "\(run.standardError.suffix(200))")
         #expect(run.peakResidentKilobytes < Self.limitKilobytes, "peak RSS \(run.peakResidentKilobytes / 1024) MB")
     }
 }

@@ -101,6 +101,34 @@ struct SpooledReportTests {
         }
     }
 
+    @Test("a selection of a spooled list: the elements at those positions, read from the pages, as the same selection of an array")
+    func selection() throws {
+        let folder = try TemporaryFolder("prewarm-lint-selection")
+        defer { folder.remove() }
+        let input = try Self.day(seed: 61, in: folder, named: "day.ndjson")
+        var spooling = LintRun(options: RecordFilterTests.dayOptions, toolVersion: "test")
+        spooling.sessionsInMemory = 5
+        spooling.spoolPageLength = 5
+        let spooled = spooling.run([input])
+        let inMemory = ReportList(Array(spooled.sessions))
+        #expect(spooled.sessions.isSpooled && !inMemory.isSpooled)
+        let positions = Array(stride(from: 2, to: spooled.sessions.count, by: 3))
+        let selected = spooled.sessions.selecting(positions)
+        #expect(selected.isSpooled && selected.count == positions.count)
+        #expect(selected.elementsEqual(positions.map { inMemory[$0] }), "the elements at those positions")
+        #expect(selected == inMemory.selecting(positions))
+        // A selection of a selection, and a transform of one.
+        let again = [0, 1, positions.count - 1]
+        #expect(selected.selecting(again).elementsEqual(again.map { inMemory[positions[$0]] }), "a selection of the selection")
+        let renamed = selected.mapElements { session in
+            var session = session
+            session.app.processName = "renamed"
+            return session
+        }
+        #expect(renamed.count == positions.count && renamed.allSatisfy { $0.app.processName == "renamed" })
+        #expect(renamed.map(\.start) == selected.map(\.start))
+    }
+
     @Test("findings out of the listing's order (a report made by hand): each session's timeline and HTML badges are still found")
     func textFindingsOutOfOrder() throws {
         let folder = try TemporaryFolder("prewarm-lint-findings-order")
