@@ -23,13 +23,15 @@ public struct SessionTimelineReporter: Sendable {
     /// One session's timeline: its milestones, with the app's own points among them (`main`,
     /// `did-finish-launching` when it logs them, and the named `markers` of the configuration).
     public func render(_ session: LaunchSession, id: String, markers: [LintConfiguration.Marker] = []) -> String {
-        var lines: [String] = []
+        // Written as UTF-8 bytes and made a `String` once: a `String` built by appending and padding (graphemes counted,
+        // trailing spaces removed a `Character` at a time) cost ~80,000 instructions a session.
+        var text = TimelineText()
         var title = "\(id)"
         if let pid = session.app.pid { title += " pid \(pid)" }
         if let name = session.app.processName, name != session.app.bundleID { title += " (\(name))" }
         title += ": \(session.kind.rawValue), \(session.confidence.rawValue)"
         if let decidedBy = session.decidedBy { title += " (\(decidedBy))" }
-        lines.append(title)
+        text.line(title)
         var entries: [(time: LogTimestamp, label: String, evidence: EventOrigin, detail: String?)] = session.milestones.map {
             ($0.time, Self.label($0.name), $0.evidence, $0.detail)
         }
@@ -43,18 +45,33 @@ public struct SessionTimelineReporter: Sendable {
             let detail = event.meaning == .slowLaunchDiagnostic ? "MetricKit launchDuration \(event.detail ?? "?")" : String(event.firstLine)
             entries.append((event.time, label, event.origin, detail))
         }
-        entries = entries.enumerated().sorted { lhs, rhs in
-            let a = lhs.element.time.microsecondsSinceEpoch, b = rhs.element.time.microsecondsSinceEpoch
-            return a != b ? a < b : lhs.offset < rhs.offset
-        }.map(\.element)
+        // In time order, ties in the order given (a stable sort); nearly always already so, and then left as it is.
+        if entries.indices.dropFirst().contains(where: { entries[$0 - 1].time.microsecondsSinceEpoch > entries[$0].time.microsecondsSinceEpoch }) {
+            entries = entries.enumerated().sorted { lhs, rhs in
+                let a = lhs.element.time.microsecondsSinceEpoch, b = rhs.element.time.microsecondsSinceEpoch
+                return a != b ? a < b : lhs.offset < rhs.offset
+            }.map(\.element)
+        }
         var previous: Int64?
         for entry in entries {
             let civil = CivilDateTime(microsecondsSinceEpoch: entry.time.microsecondsSinceEpoch, utcOffsetSeconds: entry.time.utcOffsetSeconds)
-            let clock = String(civil.iso8601(utcOffsetSeconds: entry.time.utcOffsetSeconds).dropFirst(11).prefix(12))
-            var line = "  \(clock) \(pad(entry.label, 16)) \(pad(entry.evidence.description, 28))"
-            if let previous { line += " " + pad("+" + Self.duration(entry.time.microsecondsSinceEpoch - previous), 16) }
-            if let detail = entry.detail { line += " " + detail }
-            lines.append(line.trailingSpacesRemoved())
+            text.startLine()
+            text.append("  ")
+            // `07:41:02.118` of `2024-03-18T07:41:02.118000-07:00` (ASCII: bytes are characters).
+            text.append(civil.iso8601(utcOffsetSeconds: entry.time.utcOffsetSeconds).utf8.dropFirst(11).prefix(12))
+            text.append(" ")
+            text.append(entry.label, paddedTo: 16)
+            text.append(" ")
+            text.append(entry.evidence.description, paddedTo: 28)
+            if let previous {
+                text.append(" ")
+                text.append("+" + Self.duration(entry.time.microsecondsSinceEpoch - previous), paddedTo: 16)
+            }
+            if let detail = entry.detail {
+                text.append(" ")
+                text.append(detail)
+            }
+            text.endLineTrimmingSpaces()
             previous = entry.time.microsecondsSinceEpoch
         }
         let durations = [
@@ -64,14 +81,56 @@ public struct SessionTimelineReporter: Sendable {
             ("process start → active", .processStart, .active),
         ].compactMap { label, from, to in session.milliseconds(from: from, to: to).map { "\(label) \(Self.duration($0 * 1000))" } }
         if let launch = session.userPerceivedLaunch {
-            lines.append("  launch \(UserPerceivedLaunch.milliseconds(launch.microseconds)) (\(launch.label))")
+            text.line("  launch \(UserPerceivedLaunch.milliseconds(launch.microseconds)) (\(launch.label))")
         }
-        if !durations.isEmpty { lines.append("  " + durations.joined(separator: "; ")) }
+        if !durations.isEmpty { text.line("  " + durations.joined(separator: "; ")) }
         if !session.callbacksBeforeActivation.isEmpty {
-            lines.append("  app callbacks before activation: " + session.callbacksBeforeActivation.map(\.description).joined(separator: ", "))
+            text.line("  app callbacks before activation: " + session.callbacksBeforeActivation.map(\.description).joined(separator: ", "))
         }
-        for reason in session.incompleteEvidence { lines.append("  evidence incomplete: \(reason)") }
-        return lines.joined(separator: "\n")
+        for reason in session.incompleteEvidence { text.line("  evidence incomplete: \(reason)") }
+        return text.string
+    }
+
+    /// A timeline's lines as UTF-8 bytes, separated by newlines (none after the last).
+    struct TimelineText {
+        private var bytes: [UInt8] = []
+        private var lineStart = 0
+
+        init() { bytes.reserveCapacity(1024) }
+
+        /// Begins a line (after a newline, past the first).
+        mutating func startLine() {
+            if !bytes.isEmpty { bytes.append(UInt8(ascii: "\n")) }
+            lineStart = bytes.count
+        }
+
+        /// A whole line.
+        mutating func line(_ text: String) {
+            startLine()
+            append(text)
+        }
+
+        mutating func append(_ text: String) { bytes.append(contentsOf: text.utf8) }
+
+        mutating func append(_ text: Substring.UTF8View) { bytes.append(contentsOf: text) }
+
+        /// `text`, then spaces up to `width` characters (none when it is as wide already).
+        mutating func append(_ text: String, paddedTo width: Int) {
+            let start = bytes.count
+            bytes.append(contentsOf: text.utf8)
+            var ascii = true
+            for byte in bytes[start...] where byte >= 0x80 { ascii = false; break }
+            // Characters, not bytes, fill the column; for ASCII text (nearly all) they are its bytes.
+            let count = ascii ? bytes.count - start : text.count
+            if count < width { bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: width - count)) }
+        }
+
+        /// Ends the line without the spaces it ends with (a space is one byte in UTF-8, never part of another character).
+        mutating func endLineTrimmingSpaces() {
+            while bytes.count > lineStart, bytes[bytes.count - 1] == UInt8(ascii: " ") { bytes.removeLast() }
+        }
+
+        var string: String { String(decoding: bytes, as: UTF8.self) }
     }
 
     static func label(_ name: LaunchSession.Milestone.Name) -> String {
@@ -80,16 +139,4 @@ public struct SessionTimelineReporter: Sendable {
 
     /// `845 ms`, `3.2 s`, `1 h 31 min`: `SpokenDuration.text(microseconds:)`, as every report says it.
     static func duration(_ microseconds: Int64) -> String { SpokenDuration.text(microseconds: microseconds) }
-
-    private func pad(_ text: String, _ width: Int) -> String {
-        text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
-    }
-}
-
-extension String {
-    func trailingSpacesRemoved() -> String {
-        var copy = self
-        while copy.last == " " { copy.removeLast() }
-        return copy
-    }
 }
