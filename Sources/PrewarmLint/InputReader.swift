@@ -21,6 +21,8 @@ public struct InputSummary: Sendable {
     /// Lines of the input that the decoder took as judged by a thread reading ahead (`ScanAhead`): for tests and
     /// measurements.
     package var linesJudgedAhead = 0
+    /// Line tables of chunks judged ahead that were filled again rather than made anew: for tests.
+    package var lineTablesReused = 0
     /// Set when the input could not be read at all.
     public var failure: ReaderError?
     /// True when the input was found in a directory and is not a log: skipped with a note.
@@ -293,6 +295,7 @@ public struct InputReader: Sendable {
         summary.format = reader.format
         summary.isCompressed = reader.isCompressed
         summary.linesJudgedAhead = scanAhead?.linesJudged ?? 0
+        summary.lineTablesReused = scanAhead?.tablesReused ?? 0
         summary.statistics = reader.statistics
         if let extraction, extraction.archiveRoot != nil || extraction.problem != nil {
             exportExtractedArchive(extraction, of: input, summary: &summary, held: held, configuration: configuration, emit: passOn)

@@ -55,6 +55,10 @@ final class ScanAhead: RecordPrescan, @unchecked Sendable {
     /// The chunk the read loop is at.
     private var readerChunk = 0
     private var spareBuffers: [UnsafeMutableRawBufferPointer] = []
+    /// Line tables the decoder is done with, for the thread to fill again (at most ``spareTablesKept``).
+    private var spareTables: [TextLineTable] = []
+    /// Tables handed back to the judge to be filled again (for tests and measurements).
+    private var tablesReusedCount = 0
     private var stopping = false
     private var running = false
 
@@ -155,6 +159,22 @@ final class ScanAhead: RecordPrescan, @unchecked Sendable {
         return UnsafeMutableRawBufferPointer(rebasing: buffer[0..<count])
     }
 
+    /// Spare line tables kept: one being filled while the decoder has another is all the thread needs.
+    static let spareTablesKept = 2
+
+    /// Line tables filled again rather than made anew.
+    var tablesReused: Int {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        return tablesReusedCount
+    }
+
+    func giveBack(_ table: consuming TextLineTable) {
+        pthread_mutex_lock(&mutex)
+        if spareTables.count < Self.spareTablesKept { spareTables.append(table) }
+        pthread_mutex_unlock(&mutex)
+    }
+
     /// A chunk ``lend(at:)`` lent, which the decoder is done with.
     func giveBack(_ bytes: UnsafeMutableRawBufferPointer) {
         let whole = UnsafeMutableRawBufferPointer(start: bytes.baseAddress, count: chunkSize)
@@ -211,7 +231,10 @@ final class ScanAhead: RecordPrescan, @unchecked Sendable {
                 buffersMade += 1
             }
             chunks[next] = .judging
+            var spareTable = spareTables.popLast()
+            if spareTable != nil { tablesReusedCount += 1 }
             pthread_mutex_unlock(&mutex)
+            if let table = spareTable.take() { prescanner.reuse(table) }
 
             // The chunk (from its own offset to the start of the page-aligned buffer), and the byte before it: whether
             // the chunk starts a line.

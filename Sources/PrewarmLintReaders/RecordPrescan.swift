@@ -17,6 +17,14 @@ public protocol RecordPrescan: AnyObject, Sendable {
     /// The lines of the chunk of `count` bytes at `byteOffset` of the input, framed and judged ahead (a text decoder
     /// takes them instead of framing the chunk); nil: the decoder frames and judges the chunk itself.
     func lineTable(at byteOffset: Int, count: Int) -> TextLineTable?
+
+    /// A table ``lineTable(at:count:)`` gave, which the decoder is done with: its storage may be filled again.
+    func giveBack(_ table: consuming TextLineTable)
+}
+
+extension RecordPrescan {
+    /// Drops the table.
+    public func giveBack(_ table: consuming TextLineTable) {}
 }
 
 /// Judges the lines of chunks of an input, anywhere in it, the way its decoder would (``LogDecoder/makePrescanner()``):
@@ -25,6 +33,15 @@ public protocol LinePrescanner: Sendable {
     /// Judges the complete lines of `chunk`, which starts `byteOffset` bytes into the input (at the start of a line
     /// when `startsLine`).
     mutating func judge(_ chunk: UnsafeRawBufferPointer, at byteOffset: Int, startsLine: Bool) -> ChunkJudgement
+
+    /// A table this prescanner made and the decoder is done with, to fill again for the next chunk judged instead of
+    /// a new one.
+    mutating func reuse(_ table: TextLineTable)
+}
+
+extension LinePrescanner {
+    /// Drops the table.
+    public mutating func reuse(_ table: TextLineTable) {}
 }
 
 /// What a ``LinePrescanner`` found in a chunk.

@@ -87,10 +87,12 @@ struct TextLogDecoder: LineFramedDecoder {
 
     mutating func decode(_ bytes: UnsafeRawBufferPointer, emit: (ReaderOutput) -> Void) {
         // (A table that starts at the chunk's start is only for a framer at a line's start, as the judge saw it.)
-        if let prescan = configuration.prescan, let table = prescan.lineTable(at: framer.consumedBytes, count: bytes.count),
-           table.firstLineStart > 0 || framer.isAtLineStart {
-            decodeJudged(bytes, table: table, emit: emit)
-            return
+        if let prescan = configuration.prescan, let table = prescan.lineTable(at: framer.consumedBytes, count: bytes.count) {
+            let judged = table.firstLineStart > 0 || framer.isAtLineStart
+            if judged { decodeJudged(bytes, table: table, emit: emit) }
+            // Its storage goes back to the judge, to be filled again.
+            prescan.giveBack(table)
+            if judged { return }
         }
         feedLines(bytes, emit: emit)
     }

@@ -36,9 +36,9 @@ public struct TextLineTable: Sendable {
 
     /// Where the first complete line starts in the chunk: after the chunk's first line break, or 0 when the chunk
     /// starts a line.
-    let firstLineStart: Int
+    private(set) var firstLineStart: Int
     /// Where the last complete line's break ends.
-    let end: Int
+    private(set) var end: Int
     var entries: [Entry] = []
     var times: [Time] = []
     var heads: [TextRecordHead] = []
@@ -46,6 +46,16 @@ public struct TextLineTable: Sendable {
     init(firstLineStart: Int, end: Int) {
         self.firstLineStart = firstLineStart
         self.end = end
+    }
+
+    /// This table emptied for another chunk, its arrays' storage kept: a table is a few hundred kilobytes, and a new one
+    /// for each chunk was fresh pages from the system each time (zeroed on first touch: a tenth of the judging thread).
+    mutating func reuse(firstLineStart: Int, end: Int) {
+        self.firstLineStart = firstLineStart
+        self.end = end
+        entries.removeAll(keepingCapacity: true)
+        times.removeAll(keepingCapacity: true)
+        heads.removeAll(keepingCapacity: true)
     }
 }
 
@@ -70,6 +80,8 @@ struct TextPrescanner: LinePrescanner, @unchecked Sendable {
     private let maximumLineLength: Int
     private var head = TextRecordHead.placeholder
     private var processNames = ProcessNameTable()
+    /// A table the decoder is done with, to be filled again (``LinePrescanner/reuse(_:)``).
+    private var spare: TextLineTable?
 
     /// A prescanner for a decoder with `grammar` (settled) and `configuration`, whose framer keeps lines of up to
     /// `maximumLineLength` bytes; nil when the grammar is not settled or the configuration has no ahead filter.
@@ -88,6 +100,8 @@ struct TextPrescanner: LinePrescanner, @unchecked Sendable {
     /// The most lines a chunk's table holds: one per 32 bytes, so that a table is at most three quarters of its chunk.
     static func maximumEntries(_ chunkBytes: Int) -> Int { chunkBytes / 32 + 1 }
 
+    mutating func reuse(_ table: TextLineTable) { spare = table }
+
     mutating func judge(_ chunk: UnsafeRawBufferPointer, at byteOffset: Int, startsLine: Bool) -> ChunkJudgement {
         var judgement = ChunkJudgement()
         guard chunk.count < Int32.max else { return judgement }
@@ -96,7 +110,14 @@ struct TextPrescanner: LinePrescanner, @unchecked Sendable {
             guard let newline = chunk.firstIndex(of: .newline, from: 0) else { return judgement }
             start = newline + 1
         }
-        var table = TextLineTable(firstLineStart: start, end: chunk.lastIndex(of: .newline).map { $0 + 1 } ?? start)
+        let end = chunk.lastIndex(of: .newline).map { $0 + 1 } ?? start
+        var table: TextLineTable
+        if var spare = spare.take() {
+            spare.reuse(firstLineStart: start, end: end)
+            table = spare
+        } else {
+            table = TextLineTable(firstLineStart: start, end: end)
+        }
         table.entries.reserveCapacity(min(chunk.count / 128, Self.maximumEntries(chunk.count)))
         while start < table.end, let newline = chunk.firstIndex(of: .newline, from: start) {
             var end = newline
