@@ -6,6 +6,10 @@ import PrewarmLintModel
 /// bearer tokens and long secrets, UUIDs (container and item identifiers), and user names in home
 /// paths. Bundle ids, process names, pids, times and the daemons' words are kept: the report must
 /// still prove what it says.
+///
+/// An input's name (the path a line's location names) is redacted for e-mails, UUIDs and user names, not for long
+/// secrets: a path's run of 32 letters, digits, `/` and `-` is a path, and a location reading `..<token>.log:7` points
+/// nowhere (``redactInputName(_:)``).
 public struct Redactor: Sendable {
     /// A redactor.
     public init() {}
@@ -16,8 +20,8 @@ public struct Redactor: Sendable {
         let redactor = self
         // Each input's name is redacted once: every line's origin names one of them (sixteen thousand sessions
         // name their few inputs a hundred thousand times).
-        let inputNames = Dictionary(report.inputs.map { ($0.path, redact($0.path)) }, uniquingKeysWith: { first, _ in first })
-        @Sendable func redactInput(_ name: String) -> String { inputNames[name] ?? redactor.redact(name) }
+        let inputNames = Dictionary(report.inputs.map { ($0.path, redactInputName($0.path)) }, uniquingKeysWith: { first, _ in first })
+        @Sendable func redactInput(_ name: String) -> String { inputNames[name] ?? redactor.redactInputName(name) }
         copy.findings = report.findings.mapElements { finding in
             var redacted = finding
             redacted.message = redactor.redact(finding.message)
@@ -31,9 +35,9 @@ public struct Redactor: Sendable {
         }
         for index in copy.diagnostics.indices {
             copy.diagnostics[index].message = redact(copy.diagnostics[index].message)
-            copy.diagnostics[index].origin.input = redact(copy.diagnostics[index].origin.input)
+            copy.diagnostics[index].origin.input = redactInputName(copy.diagnostics[index].origin.input)
         }
-        for index in copy.inputs.indices { copy.inputs[index].path = redact(copy.inputs[index].path) }
+        for index in copy.inputs.indices { copy.inputs[index].path = redactInputName(copy.inputs[index].path) }
         copy.sessions = report.sessions.mapElements { session in
             var redacted = session
             redacted.milestones = session.milestones.map { milestone in
@@ -57,12 +61,19 @@ public struct Redactor: Sendable {
     /// (`PossibleMatches`), and every later one once a replacement has changed the text: the same text as
     /// `redactEveryPattern(_:)`, which runs all six on every text. (Swift's `Regex` takes ~1 µs a byte here: redacting
     /// every evidence line and path of eight device days took 12 s of the 14 a `--redact` lint took.)
-    public func redact(_ text: String) -> String {
-        let possible = PossibleMatches(text)
+    public func redact(_ text: String) -> String { redact(text, leavingOut: []) }
+
+    /// An input's name, redacted as a text is but for long secrets: the user names in its home folder, e-mails and UUIDs
+    /// go; the rest stays, so that a location still names its file (`sysdiagnose_…_iPhone-OS_iPhone_21E236/logs.txt`,
+    /// `03-salesforce3437-securityd-25308-keychain-locked.log`).
+    public func redactInputName(_ name: String) -> String { redact(name, leavingOut: .longSecret) }
+
+    private func redact(_ text: String, leavingOut left: PossibleMatches) -> String {
+        let possible = PossibleMatches(text).subtracting(left)
         guard !possible.isEmpty else { return text }
         var out = text
         var changed = false
-        for pattern in Self.patterns where changed || possible.contains(pattern.possible) {
+        for pattern in Self.patterns where !left.contains(pattern.possible) && (changed || possible.contains(pattern.possible)) {
             let before = out
             pattern.apply(&out)
             if !changed, out != before { changed = true }
@@ -70,10 +81,11 @@ public struct Redactor: Sendable {
         return out
     }
 
-    /// One text with every pattern run on it, in order: what ``redact(_:)`` must equal (the tests compare them).
-    func redactEveryPattern(_ text: String) -> String {
+    /// One text with every pattern run on it, in order (but those `left` out): what ``redact(_:)`` must equal, and with
+    /// long secrets left out what ``redactInputName(_:)`` must (the tests compare them).
+    func redactEveryPattern(_ text: String, leavingOut left: PossibleMatches = []) -> String {
         var out = text
-        for pattern in Self.patterns { pattern.apply(&out) }
+        for pattern in Self.patterns where !left.contains(pattern.possible) { pattern.apply(&out) }
         return out
     }
 

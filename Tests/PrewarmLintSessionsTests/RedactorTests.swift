@@ -1,4 +1,8 @@
+import PrewarmLintClassifier
+import PrewarmLintModel
 @testable import PrewarmLintReporters
+import PrewarmLintRules
+import PrewarmLintSessions
 import Testing
 
 /// `--redact` runs each pattern's regular expression only where a scan of the bytes finds what its matches must
@@ -33,6 +37,39 @@ struct RedactorTests {
         for fragment in Self.fragments {
             #expect(redactor.redact(fragment) == redactor.redactEveryPattern(fragment), "\(fragment.debugDescription)")
         }
+        // An input's name: every pattern but the long secret's.
+        for _ in 0..<500 {
+            let text = (0..<Int.random(in: 1...10, using: &generator)).map { _ in Self.fragments.randomElement(using: &generator)! }.joined()
+            #expect(redactor.redactInputName(text) == redactor.redactEveryPattern(text, leavingOut: .longSecret), "\(text.debugDescription)")
+        }
+    }
+
+    @Test("an input's name keeps its file: user names, e-mails and UUIDs go, a long run of a path's characters stays")
+    func inputNames() throws {
+        let redactor = Redactor()
+        // A real excerpt's name (../shared/real-logs), and a sysdiagnose's folder as `sysdiagnose` names it.
+        let excerpt = "../shared/real-logs/03-salesforce3437-securityd-25308-keychain-locked.log"
+        #expect(redactor.redact(excerpt) == "..<token>.log", "as a text, the path's run reads as a secret")
+        #expect(redactor.redactInputName(excerpt) == excerpt)
+        #expect(redactor.redactInputName("/Users/ann/Downloads/sysdiagnose_2024.03.18_07-41-02-0700_iPhone-OS_iPhone_21E236/logs.txt")
+                == "/Users/<user>/Downloads/sysdiagnose_2024.03.18_07-41-02-0700_iPhone-OS_iPhone_21E236/logs.txt")
+        #expect(redactor.redactInputName("/home/ann/ann@example.com/1234abcd-12ab-34cd-56ef-1234567890ab.log") == "/home/<user>/<email>/<uuid>.log")
+        // In a report: every location names the file; a secret in a line is still a token.
+        let origin = EventOrigin(input: excerpt, line: 7, byteOffset: 0)
+        let time = LogTimestamp(microsecondsSinceEpoch: 1_710_772_862_000_000, utcOffsetSeconds: 0, text: "t")
+        var session = LaunchSession(app: AppIdentity(bundleID: "com.salesforce.chatter", pid: 3437), decidedBy: origin)
+        session.milestones = [.init(name: .processStart, time: time, evidence: origin)]
+        let line = SessionEvent(origin: origin, time: time, process: "securityd", pid: 118, role: .securityd, meaning: .keychainFailure,
+                                text: "SecItemCopyMatching token=abcdefghijklmnopqrstuvwxyz0123456789 (-25308)")
+        let finding = Finding(ruleID: "keychain-while-locked", severity: .error, message: "m", sessionID: "com.salesforce.chatter#1",
+                              sessionKind: .unknown, app: session.app, evidence: [Finding.Evidence(line, label: "keychain")])
+        let report = redactor.redact(LintReport(toolVersion: "test", inputs: [LintReport.Input(path: excerpt, format: "log-show", events: 1, diagnostics: 0)],
+                                                sessions: [session], findings: [finding], diagnostics: []))
+        #expect(report.inputs.map { $0.path } == [excerpt])
+        #expect(report.sessions.first?.decidedBy?.input == excerpt && report.sessions.first?.milestones.first?.evidence.input == excerpt)
+        let evidence = try #require(report.findings.first?.evidence.first)
+        #expect(evidence.origin.input == excerpt)
+        #expect(evidence.text == "securityd[118]: SecItemCopyMatching token=<token> (-25308)")
     }
 
     @Test("a daemon's line runs no regular expression; each pattern's mark makes its own run")
