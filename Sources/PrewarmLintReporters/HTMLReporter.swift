@@ -205,7 +205,9 @@ public struct HTMLReporter: Sendable {
     /// memory, in a temporary file (unlinked when made, written 64 KiB at a time) for a spooled one. An article the file
     /// could not take stays in memory.
     struct SessionArticles {
-        private var file: SpoolFile?
+        private let file: SpoolFile?
+        /// False once the file refused a write: later articles stay in memory (those in it are read from it).
+        private var fileTakesMore: Bool
         private var pending: [UInt8] = []
         private var written: Int64 = 0
         /// Each article: where it starts in the file and how long it is, or (`start` -1) its place in `texts`.
@@ -213,11 +215,12 @@ public struct HTMLReporter: Sendable {
         private var texts: [String] = []
 
         init(inFile: Bool) {
-            if inFile { file = try? SpoolFile() }
+            file = inFile ? try? SpoolFile() : nil
+            fileTakesMore = file != nil
         }
 
         mutating func append(_ article: String) {
-            guard file != nil else {
+            guard fileTakesMore else {
                 places.append((-1, texts.count))
                 texts.append(article)
                 return
@@ -228,29 +231,19 @@ public struct HTMLReporter: Sendable {
         }
 
         private mutating func flush() {
-            guard let file, !pending.isEmpty else { return }
+            guard let file, fileTakesMore, !pending.isEmpty else { return }
             do {
                 written = try file.append(pending) + Int64(pending.count)
-                pending.removeAll(keepingCapacity: true)
             } catch {
-                // Nothing of the file is read back: what it was given is kept in memory.
-                self.file = nil
-                for (index, place) in places.enumerated() where place.start >= 0 {
+                // The articles the write was to take stay in memory.
+                fileTakesMore = false
+                for index in places.indices where places[index].start >= written {
+                    let place = places[index]
                     places[index] = (-1, texts.count)
-                    texts.append(place.start >= written ? String(decoding: pending[Int(place.start - written)...].prefix(place.length), as: UTF8.self)
-                                                        : Self.read(file, place))
+                    texts.append(String(decoding: pending[Int(place.start - written)...].prefix(place.length), as: UTF8.self))
                 }
-                pending = []
             }
-        }
-
-        private static func read(_ file: SpoolFile, _ place: (start: Int64, length: Int)) -> String {
-            var bytes: [UInt8] = []
-            do { try file.read(at: place.start, count: place.length, into: &bytes) } catch {
-                // As for a spooled report's pages: only a failing disk gets here, and a page without its sessions would be false.
-                preconditionFailure("prewarm-lint: \(error)")
-            }
-            return String(decoding: bytes, as: UTF8.self)
+            pending.removeAll(keepingCapacity: true)
         }
 
         /// These articles (in this order), one after the other; neighbours in the file are read at once.
@@ -258,20 +251,29 @@ public struct HTMLReporter: Sendable {
             flush()
             var out = ""
             var run: (start: Int64, length: Int)?
+            func readRun() {
+                guard let place = run, let file else { return }
+                var bytes: [UInt8] = []
+                do { try file.read(at: place.start, count: place.length, into: &bytes) } catch {
+                    // As for a spooled report's pages: only a failing disk gets here, and a page without its sessions would be false.
+                    preconditionFailure("prewarm-lint: \(error)")
+                }
+                out += String(decoding: bytes, as: UTF8.self)
+                run = nil
+            }
             for index in indices {
                 let place = places[index]
                 if place.start < 0 {
-                    if let pending = run, let file { out += Self.read(file, pending) }
-                    run = nil
+                    readRun()
                     out += texts[place.length]
                 } else if let current = run, current.start + Int64(current.length) == place.start {
                     run = (current.start, current.length + place.length)
                 } else {
-                    if let pending = run, let file { out += Self.read(file, pending) }
+                    readRun()
                     run = place
                 }
             }
-            if let pending = run, let file { out += Self.read(file, pending) }
+            readRun()
             return out
         }
     }

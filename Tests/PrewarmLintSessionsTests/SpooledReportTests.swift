@@ -19,6 +19,14 @@ struct SpooledReportTests {
         }
     }
 
+    /// A lint run with the day's options, and (`inMemory` sessions, pages of `pageLength`) spooling past that many.
+    static func lintRun(sessionsInMemory inMemory: Int? = nil, pageLength: Int? = nil) -> LintRun {
+        var run = LintRun(options: RecordFilterTests.dayOptions, toolVersion: "test")
+        if let inMemory { run.sessionsInMemory = inMemory }
+        if let pageLength { run.spoolPageLength = pageLength }
+        return run
+    }
+
     static func day(seed: UInt64, in folder: TemporaryFolder, named name: String) throws -> DiscoveredInput {
         let (bytes, _) = DeviceLogGenerator.generate(.init(seed: seed, targetBytes: 3_000_000, format: .ndjson, apps: 30, sessionsPerDay: 8_000))
         return DiscoveredInput(input: .file(try folder.write(bytes, named: name)), foundInDirectory: false)
@@ -30,10 +38,8 @@ struct SpooledReportTests {
         let folder = try TemporaryFolder("prewarm-lint-spool")
         defer { folder.remove() }
         let input = try Self.day(seed: 61, in: folder, named: "day.ndjson")
-        let inMemory = LintRun(options: RecordFilterTests.dayOptions, toolVersion: "test").run([input])
-        var spooling = LintRun(options: RecordFilterTests.dayOptions, toolVersion: "test")
-        spooling.sessionsInMemory = runLength
-        spooling.spoolPageLength = 5
+        let inMemory = Self.lintRun().run([input])
+        let spooling = Self.lintRun(sessionsInMemory: runLength, pageLength: 5)
         let spooled = spooling.run([input])
         #expect(!inMemory.sessions.isSpooled)
         #expect(spooled.sessions.isSpooled && spooled.findings.isSpooled && spooled.sessionIDs.isSpooled)
@@ -60,10 +66,8 @@ struct SpooledReportTests {
         let folder = try TemporaryFolder("prewarm-lint-pages-read")
         defer { folder.remove() }
         let input = try Self.day(seed: 61, in: folder, named: "day.ndjson")
-        let inMemory = LintRun(options: RecordFilterTests.dayOptions, toolVersion: "test").run([input])
-        var spooling = LintRun(options: RecordFilterTests.dayOptions, toolVersion: "test")
-        spooling.sessionsInMemory = 5
-        spooling.spoolPageLength = 5
+        let inMemory = Self.lintRun().run([input])
+        let spooling = Self.lintRun(sessionsInMemory: 5, pageLength: 5)
         func reads(_ body: (LintReport) -> Void) -> (sessions: Int, ids: Int, findings: Int, pages: (Int, Int, Int)) {
             let report = spooling.run([input])
             body(report)
@@ -106,9 +110,7 @@ struct SpooledReportTests {
         let folder = try TemporaryFolder("prewarm-lint-selection")
         defer { folder.remove() }
         let input = try Self.day(seed: 61, in: folder, named: "day.ndjson")
-        var spooling = LintRun(options: RecordFilterTests.dayOptions, toolVersion: "test")
-        spooling.sessionsInMemory = 5
-        spooling.spoolPageLength = 5
+        let spooling = Self.lintRun(sessionsInMemory: 5, pageLength: 5)
         let spooled = spooling.run([input])
         let inMemory = ReportList(Array(spooled.sessions))
         #expect(spooled.sessions.isSpooled && !inMemory.isSpooled)
@@ -134,7 +136,7 @@ struct SpooledReportTests {
         let folder = try TemporaryFolder("prewarm-lint-findings-order")
         defer { folder.remove() }
         let input = try Self.day(seed: 61, in: folder, named: "day.ndjson")
-        let run = LintRun(options: RecordFilterTests.dayOptions, toolVersion: "test").run([input])
+        let run = Self.lintRun().run([input])
         let reversed = LintReport(toolVersion: "test", inputs: run.inputs, sessions: Array(run.sessions), sessionIDs: Array(run.sessionIDs),
                                   findings: Array(run.findings).reversed(), diagnostics: [])
         let text = FindingTextReporter().render(reversed)
@@ -156,8 +158,8 @@ struct SpooledReportTests {
         let folder = try TemporaryFolder("prewarm-lint-not-listed")
         defer { folder.remove() }
         let input = try Self.day(seed: 61, in: folder, named: "day.ndjson")
-        let whole = LintRun(options: RecordFilterTests.dayOptions, toolVersion: "test").run([input])
-        var limited = LintRun(options: RecordFilterTests.dayOptions, toolVersion: "test")
+        let whole = Self.lintRun().run([input])
+        var limited = Self.lintRun()
         limited.sessionsListed = 50
         var given: [ReaderDiagnostic] = []
         let report = limited.run([input]) { given.append($0) }
@@ -209,9 +211,8 @@ struct SpooledReportTests {
         let folder = try TemporaryFolder("prewarm-lint-spool-redacted")
         defer { folder.remove() }
         let input = try Self.day(seed: 66, in: folder, named: "day.ndjson")
-        let inMemory = LintRun(options: RecordFilterTests.dayOptions, toolVersion: "test").run([input])
-        var spooling = LintRun(options: RecordFilterTests.dayOptions, toolVersion: "test")
-        spooling.sessionsInMemory = 50
+        let inMemory = Self.lintRun().run([input])
+        let spooling = Self.lintRun(sessionsInMemory: 50)
         let spooled = spooling.run([input])
         #expect(spooled.findings.isSpooled)
         let json = JSONReportRenderer(), text = FindingTextReporter()
@@ -272,8 +273,8 @@ struct SpooledReportTests {
         let folder = try TemporaryFolder("prewarm-lint-spool-failing")
         defer { folder.remove() }
         let input = try Self.day(seed: 64, in: folder, named: "day.ndjson")
-        let inMemory = LintRun(options: RecordFilterTests.dayOptions, toolVersion: "test").run([input])
-        var failing = LintRun(options: RecordFilterTests.dayOptions, toolVersion: "test")
+        let inMemory = Self.lintRun().run([input])
+        var failing = Self.lintRun()
         failing.sessionsInMemory = 5
         failing.temporaryDirectory = folder.url.appendingPathComponent("no-such-folder").path
         let report = failing.run([input])
