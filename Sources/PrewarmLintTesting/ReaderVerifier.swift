@@ -31,6 +31,14 @@ public enum ReaderVerifier {
 
     /// Reads `bytes` in chunks of `chunkSize` (nil: all at once).
     public static func read(_ bytes: [UInt8], configuration: ReaderConfiguration, format: LogFormat? = nil, chunkSize: Int? = nil) -> Outcome {
+        let size = max(1, chunkSize ?? max(1, bytes.count))
+        return read(bytes, configuration: configuration, format: format, cuts: Array(stride(from: size, to: bytes.count, by: size)))
+    }
+
+    /// Reads `bytes` cut at the offsets `cuts` (ascending), each piece handed over in one buffer that is overwritten as
+    /// soon as the reader returns, as a file reader's buffer is by its next read: a reader that kept a pointer into a
+    /// piece it was given, past the call, reads garbage and its outcome differs.
+    public static func read(_ bytes: [UInt8], configuration: ReaderConfiguration, format: LogFormat? = nil, cuts: [Int]) -> Outcome {
         var outcome = Outcome()
         var reader = LogStreamReader(configuration: configuration, format: format)
         let emit: (ReaderOutput) -> Void = { output in
@@ -39,24 +47,32 @@ public enum ReaderVerifier {
             case .diagnostic(let diagnostic): outcome.diagnostics.append(diagnostic)
             }
         }
-        bytes.withUnsafeBytes { (all: UnsafeRawBufferPointer) in
-            do throws(ReaderError) {
-                let size = max(1, chunkSize ?? max(1, all.count))
-                var start = 0
-                while start < all.count {
-                    let end = min(all.count, start + size)
-                    try reader.read(UnsafeRawBufferPointer(rebasing: all[start..<end]), emit: emit)
-                    start = end
-                }
-                try reader.finish(emit: emit)
-            } catch {
-                outcome.failure = error
+        var pieces: [Range<Int>] = []
+        var start = 0
+        for end in cuts + [bytes.count] where end > start && end <= bytes.count {
+            pieces.append(start..<end)
+            start = end
+        }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, pieces.map(\.count).max() ?? 1), alignment: 16)
+        defer { buffer.deallocate() }
+        do throws(ReaderError) {
+            for piece in pieces {
+                let chunk = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<piece.count])
+                chunk.copyBytes(from: bytes[piece])
+                defer { chunk.initializeMemory(as: UInt8.self, repeating: overwrittenByte) }
+                try reader.read(UnsafeRawBufferPointer(chunk), emit: emit)
             }
+            try reader.finish(emit: emit)
+        } catch {
+            outcome.failure = error
         }
         outcome.format = reader.format
         outcome.statistics = reader.statistics
         return outcome
     }
+
+    /// What a piece's buffer is filled with once the reader is done with it: a byte no format's syntax starts with.
+    static let overwrittenByte = UInt8(ascii: "~")
 
     /// Reads `bytes` whole and at every chunk size in ``chunkSizes``, and checks the outcomes agree,
     /// that origins never go backwards, and that every line is an event line, a skipped line or

@@ -140,6 +140,26 @@ struct RecordFilterContractTests {
         }
     }
 
+    @Test("a held record's first line, left in the reader's buffer, is the same record when its further lines come in the next read, cut anywhere")
+    func heldLineOutlivesItsBuffer() throws {
+        let bytes = Array(Self.threeLineRecord.utf8)
+        let everything = ReaderVerifier.read(bytes, configuration: ReaderConfiguration(inputName: "rb", timeInference: Self.inference))
+        let breaks = bytes.indices.filter { bytes[$0] == 0x0A }
+        let (heldLineStart, heldLineEnd) = (breaks[1] + 1, breaks[2] + 1)
+        // The format given, so that no piece waits in the sniffer's sample: the first piece is decoded from a copy, each
+        // later one from the buffer itself. Every single cut, and every cut before the held line with one right after
+        // it, where the whole line is in a buffer about to be overwritten.
+        let cuts = (1..<bytes.count).map { [$0] } + (1...heldLineStart).map { [$0, heldLineEnd] }
+        for cut in cuts {
+            let filter = MarkerFilter(marker: "DYLDLaunch")
+            let outcome = ReaderVerifier.read(bytes, configuration: ReaderConfiguration(inputName: "rb", timeInference: Self.inference, recordFilter: filter),
+                                              format: .logShow, cuts: cut)
+            #expect(outcome.events == [everything.events[1]], "cut at \(cut)")
+            #expect(filter.asked.count == 4, "cut at \(cut)")
+            expectSameAccounting(outcome, as: everything, skipped: 2)
+        }
+    }
+
     @Test("a held record is built at once, unasked again, when a further line is not ASCII, takes it past the message limit, or is one too many")
     func builtWhenAFurtherLineCannotBeShown() throws {
         let nonASCII = Self.threeLineRecord.replacingOccurrences(of: "sourceEnvironment:\"(null)\"", with: "sourceEnvironment:\"(nüll)\"")

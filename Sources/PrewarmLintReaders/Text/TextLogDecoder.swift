@@ -48,8 +48,14 @@ struct TextLogDecoder: LineFramedDecoder {
     private var discarded: ReaderDiagnostic?
     /// The held record: no strings, since most records of a device's log are held and dropped.
     private var held = HeldRecord(head: .placeholder, time: nil, line: 0, byteOffset: 0, firstLineCount: 0, messageBytes: 0)
-    /// The held record's first line, then each further line after a `\n`, as they came.
+    /// The held record's first line, then each further line after a `\n`, as they came (once `heldInChunk` is copied).
     private var heldBytes = ReusedBytes()
+    /// The held record's first line while it is still in the chunk being decoded, not yet copied into `heldBytes`: most
+    /// held records end at the next line, with nothing more to keep, and copying each first line was a tenth of decoding
+    /// a device's day. Copied before the chunk is given back (the end of ``decode(_:emit:)``) or a further line comes.
+    private var heldInChunk: UnsafeRawBufferPointer?
+    /// The chunk ``decode(_:emit:)`` is decoding: a held first line inside it may stay there until it returns.
+    private var chunk = UnsafeRawBufferPointer(start: nil, count: 0)
     /// Where each further line of the held record is in `heldBytes`, and in the input.
     private var heldFurtherLines: [(range: Range<Int>, number: Int, byteOffset: Int)] = []
     /// The most further lines a held record keeps before it is built (runningboardd's longest descriptors
@@ -86,6 +92,12 @@ struct TextLogDecoder: LineFramedDecoder {
     }
 
     mutating func decode(_ bytes: UnsafeRawBufferPointer, emit: (ReaderOutput) -> Void) {
+        chunk = bytes
+        defer {
+            // The chunk goes back to the reader: a held first line still in it is copied now.
+            keepHeldLine()
+            chunk = UnsafeRawBufferPointer(start: nil, count: 0)
+        }
         // (A table that starts at the chunk's start is only for a framer at a line's start, as the judge saw it.)
         if let prescan = configuration.prescan, let table = prescan.lineTable(at: framer.consumedBytes, count: bytes.count) {
             let judged = table.firstLineStart > 0 || framer.isAtLineStart
@@ -291,7 +303,14 @@ struct TextLogDecoder: LineFramedDecoder {
 
     /// Holds the record `line` starts (its head in `head`), refused by the filter on its first line.
     private mutating func hold(_ line: ByteLine, time: TimestampResolver.ResolvedTime) {
-        heldBytes.replace(with: line.bytes)
+        if let start = line.bytes.baseAddress, let chunkStart = chunk.baseAddress, start >= chunkStart,
+           start + line.bytes.count <= chunkStart + chunk.count {
+            heldInChunk = line.bytes
+        } else {
+            // A line carried over from the last chunk, or a head joined from two lines: its bytes are not the chunk's.
+            heldInChunk = nil
+            heldBytes.replace(with: line.bytes)
+        }
         if !heldFurtherLines.isEmpty { heldFurtherLines.removeAll(keepingCapacity: true) }
         held.head = head
         held.time = time
@@ -300,6 +319,14 @@ struct TextLogDecoder: LineFramedDecoder {
         held.firstLineCount = line.bytes.count
         held.messageBytes = head.message.count
         open = .held
+    }
+
+    /// Copies the held record's first line out of the chunk, if it is still there (``heldInChunk``).
+    @inline(__always)
+    private mutating func keepHeldLine() {
+        guard let line = heldInChunk else { return }
+        heldInChunk = nil
+        heldBytes.replace(with: line)
     }
 
     private func origin(_ line: Int, _ byteOffset: Int) -> EventOrigin {
@@ -312,6 +339,7 @@ struct TextLogDecoder: LineFramedDecoder {
     /// as its lines come), one past ``maximumHeldLines``, or one that may hold the prefixes of a head
     /// hard-wrapped before them.
     private mutating func holdFurther(_ line: ByteLine) -> Bool {
+        keepHeldLine()
         let bytes = line.bytes
         // (At most `maximumHeldLines` further lines are held, so that their places stay few whatever the
         // input: a record of more lines is built.)
@@ -337,6 +365,7 @@ struct TextLogDecoder: LineFramedDecoder {
 
     /// Whether the filter refuses the held record with all its lines, asked again at its end.
     private mutating func refusesWholeHeldRecord() -> Bool {
+        keepHeldLine()
         let head = held.head
         return heldBytes.withUnsafeBytes { bytes in
             var process = ""
@@ -350,6 +379,7 @@ struct TextLogDecoder: LineFramedDecoder {
     /// Builds the held record as if it had never been held, its further lines included. (Its own head:
     /// `head` may already hold the next record's, when the held one is built at its end.)
     private mutating func buildHeld(emit: (ReaderOutput) -> Void) {
+        keepHeldLine()
         var head = held.head
         let kept = heldBytes
         kept.withUnsafeBytes { kept in
@@ -472,6 +502,7 @@ struct TextLogDecoder: LineFramedDecoder {
             return
         case .held:
             guard !heldFurtherLines.isEmpty, !refusesWholeHeldRecord() else {
+                heldInChunk = nil  // ended at its first line: nothing of it is kept
                 statistics.events += 1
                 statistics.eventsSkipped += 1
                 return
