@@ -66,6 +66,11 @@ public struct LaunchSessionBuilder: Sendable {
         var backgrounded: EventOrigin?
         /// Lines it lost to ``maximumKeptBytes``.
         var budgetDrops = 0
+        /// The bytes of room its session's array of lines was given, counted against ``maximumKeptBytes`` (the lines'
+        /// texts are counted line by line).
+        var eventRoom = 0
+        /// The same for its array of held lines.
+        var heldRoom = 0
         /// Launch lines that named the app and no pid while its process was alive (a request, a job created): not
         /// yet given to the session, because the next line about the app tells whose they are (see `holds`).
         var held: [ClassifiedEvent] = []
@@ -121,15 +126,39 @@ public struct LaunchSessionBuilder: Sendable {
                                 origin: EventOrigin(input: input, line: 0, byteOffset: 0), lineCount: 0)
     }
 
-    /// What a kept line counts against ``maximumKeptBytes``: what it takes in memory, its struct (208 bytes) and its
-    /// text with the text's heap header. (Counted as the text and 128 bytes, the budget let 10,000 open sessions hold
-    /// 25 MB for 16 MiB counted.)
+    /// What a kept line counts against ``maximumKeptBytes`` besides its place in its session's array: its text with the
+    /// text's heap header. The array's room is counted as it is given, whole (``roomCost(_:first:)``): an array grows
+    /// by doubling, and counted line by line (a struct of 208 bytes each), 10,000 open sessions held 6 MB more than
+    /// their budget in room not yet used. (Counted as the text and 128 bytes, the budget let them hold 25 MB for
+    /// 16 MiB counted.)
     @inline(__always) static func keptCost(of event: SessionEvent) -> Int { keptCost(ofText: event.text) }
 
     /// ``keptCost(of:)`` of a line whose kept text is `text`.
     @inline(__always) static func keptCost(ofText text: String) -> Int {
-        text.utf8.count + MemoryLayout<SessionEvent>.stride + 48
+        text.utf8.count + 48
     }
+
+    /// The bytes of room `array` is given for one more element: none while it has room; else, what growing it takes
+    /// (`first` elements for an empty array, else as many again as it has).
+    @inline(__always) static func roomCost<Element>(_ array: [Element], first: Int) -> Int {
+        let capacity = array.capacity
+        guard array.count == capacity else { return 0 }
+        return (capacity == 0 ? first : capacity) * MemoryLayout<Element>.stride
+    }
+
+    /// Gives `array` room for one more element, as ``roomCost(_:first:)`` says; returns the bytes of room it was given
+    /// (the allocator may round a little up).
+    @inline(__always) static func makeRoom<Element>(in array: inout [Element], first: Int) -> Int {
+        let capacity = array.capacity
+        guard array.count == capacity else { return 0 }
+        array.reserveCapacity(capacity == 0 ? first : 2 * capacity)
+        return (array.capacity - capacity) * MemoryLayout<Element>.stride
+    }
+
+    /// Room for a session's first lines at once: growing one line at a time reallocated on each of a short session's
+    /// lines. (Four, a prewarm's request, start and suspension and one more: room for eight was 1.7 KB of each of
+    /// 10,000 open sessions.)
+    static let firstRoom = 4
 
     /// The key of a free slot.
     private static let noKey = AppKey("")
@@ -166,7 +195,9 @@ public struct LaunchSessionBuilder: Sendable {
                     keptBytes -= Self.heldCost(of: oldest)
                     give(oldest, to: &current, slot: slot)
                 }
-                keptBytes += Self.heldCost(of: classified)
+                let room = Self.makeRoom(in: &slots[slot].held, first: 2)
+                slots[slot].heldRoom += room
+                keptBytes += Self.heldCost(of: classified) + room
                 slots[slot].held.append(classified)
                 slots[slot].session = current
                 return closed
@@ -232,10 +263,11 @@ public struct LaunchSessionBuilder: Sendable {
     /// excerpts 44–46); past this, the oldest held line is given to the live process.
     public static let maximumHeldLines = 16
 
-    /// What a held line counts against ``maximumKeptBytes`` while it waits: its struct (369 bytes) and its message and
-    /// timestamp text with their heap headers.
+    /// What a held line counts against ``maximumKeptBytes`` while it waits, besides its place in the slot's array of held
+    /// lines (369 bytes, counted as the array's room, as a kept line's is): its message and timestamp text with their
+    /// heap headers.
     @inline(__always) static func heldCost(of line: ClassifiedEvent) -> Int {
-        line.event.message.utf8.count + MemoryLayout<ClassifiedEvent>.stride + 96
+        line.event.message.utf8.count + 96
     }
 
     /// The meanings of the lines a launch logs before its process has a pid: the tap, the requests, SpringBoard's
@@ -264,7 +296,7 @@ public struct LaunchSessionBuilder: Sendable {
     private func holds(_ classified: ClassifiedEvent, meaning: EventMeaning, subject: AppIdentity, in session: LaunchSession,
                        slot: Int) -> Bool {
         guard subject.pid == nil, session.app.pid != nil, Self.isBeforeProcess(meaning),
-              keptBytes + Self.heldCost(of: classified) <= maximumKeptBytes
+              keptBytes + Self.heldCost(of: classified) + Self.roomCost(slots[slot].held, first: 2) <= maximumKeptBytes
         else { return false }
         // A line that already shows a new process (a prewarm request after an activation) is not held.
         return !startsNewProcess(classified, meaning: meaning, subject: subject, after: session, terminated: false)
@@ -275,6 +307,8 @@ public struct LaunchSessionBuilder: Sendable {
         guard !slots[slot].held.isEmpty else { return [] }
         let held = slots[slot].held
         slots[slot].held = []
+        keptBytes -= slots[slot].heldRoom
+        slots[slot].heldRoom = 0
         for line in held { keptBytes -= Self.heldCost(of: line) }
         return held
     }
@@ -341,6 +375,7 @@ public struct LaunchSessionBuilder: Sendable {
         assert(slots[slot].held.isEmpty, "held lines are given to a session or to the next process before it closes")
         slotOf[slots[slot].key] = nil
         let droppedForBudget = slots[slot].budgetDrops
+        keptBytes -= slots[slot].eventRoom
         slots[slot] = OpenSession(key: Self.noKey, sequence: 0, session: nil)
         freeSlots.append(slot)
         for index in session.events.indices { keptBytes -= Self.keptCost(of: session.events[index]) }
@@ -375,17 +410,15 @@ public struct LaunchSessionBuilder: Sendable {
         // optimizer had already forwarded the copy. The kept line's own copy into the array remains.)
         let text = SessionEvent.keptText(classified.event.message)
         let cost = Self.keptCost(ofText: text)
-        guard keptBytes + cost <= maximumKeptBytes else {
+        guard keptBytes + cost + Self.roomCost(session.events, first: Self.firstRoom) <= maximumKeptBytes else {
             session.eventsNotKept += 1
             linesNotKeptForBudget += 1
             slots[slot].budgetDrops += 1
             return
         }
-        keptBytes += cost
-        // Room for a few lines at once: growing one line at a time reallocated on each of a short session's lines. (Four,
-        // a prewarm's request, start and suspension and one more: room for eight was 1.7 KB of each of 10,000 open
-        // sessions, outside the budget.)
-        if session.events.isEmpty { session.events.reserveCapacity(4) }
+        let room = Self.makeRoom(in: &session.events, first: Self.firstRoom)
+        slots[slot].eventRoom += room
+        keptBytes += cost + room
         session.events.append(SessionEvent(origin: classified.event.origin, time: classified.event.timestamp,
                                            process: classified.event.process, pid: classified.event.pid, role: classified.role,
                                            meaning: meaning, signatureID: classified.signatureID, detail: classified.detail,

@@ -67,6 +67,13 @@ struct KeptBytesBudgetTests {
         }
         // The second processes open after the first closed: the budget is back, their lines kept.
         #expect(sessions.filter { $0.app.pid.map { $0 >= 3000 } == true }.allSatisfy { $0.eventsNotKept == 0 && !$0.events.isEmpty })
+        // What the first processes' sessions held at once, in memory: their arrays' whole room (an array grows by
+        // doubling), their texts with the texts' headers. Within the budget, not only the lines counted one by one.
+        let held = first.reduce(0) { total, session in
+            total + session.events.capacity * MemoryLayout<SessionEvent>.stride + session.events.reduce(0) { $0 + $1.text.utf8.count + 48 }
+        }
+        #expect(held <= 100_000, "the sessions' arrays took \(held) bytes for a budget of 100,000")
+        #expect(first.allSatisfy { $0.events.capacity > $0.events.count }, "the log leaves room in every array (else the check shows nothing)")
         let warning = try #require(builder.keptBytesDiagnostic(input: "budget"))
         #expect(warning.message.hasPrefix("\(builder.linesNotKeptForBudget) launch lines were counted but not kept"))
     }
