@@ -303,11 +303,12 @@ public struct SessionPipeline: Sendable {
                 onDiagnostic(diagnostic)
             }
         }
-        let end = stream.finish()
-        sessions += end.sessions.compactMap(onSession)
-        for diagnostic in end.diagnostics { onDiagnostic(diagnostic) }
+        let endDiagnostics = stream.finish { session in
+            if let kept = onSession(session) { sessions.append(kept) }
+        }
+        for diagnostic in endDiagnostics { onDiagnostic(diagnostic) }
         result.sessions = sessions
-        result.diagnostics = diagnostics.diagnostics + end.diagnostics
+        result.diagnostics = diagnostics.diagnostics + endDiagnostics
         result.summaries = [summary]
         result.sessionsClosedEarly = stream.closedEarly
         result.decisions = stream.decisions
@@ -407,7 +408,9 @@ public struct SessionPipeline: Sendable {
             while let event = batch.events.takeFirst() { sessions += assembly.consume(event).compactMap(onSession) }
         }
         // The queue has ended: the thread has written its outcome.
-        sessions += assembly.finish().compactMap(onSession)
+        assembly.finish { session in
+            if let kept = onSession(session) { sessions.append(kept) }
+        }
         let endDiagnostics = outcome.diagnostics + assembly.diagnostics(input: input.input.name)
         for diagnostic in endDiagnostics { onDiagnostic(diagnostic) }
         var result = Result()
@@ -531,7 +534,9 @@ private struct MergedSessionBuilder {
     /// Closes the sessions still open and records the counts, decisions and diagnostics in `result`.
     mutating func finish(into result: inout SessionPipeline.Result, onDiagnostic: (ReaderDiagnostic) -> Void,
                          onSession: (LaunchSession) -> LaunchSession?) {
-        result.sessions += builder.finish().compactMap(onSession)
+        builder.finish { session in
+            if let kept = onSession(session) { result.sessions.append(kept) }
+        }
         result.sessionsClosedEarly = builder.closedEarly
         result.duplicateEvents = duplicates
         result.separateCaptures = separateCaptures

@@ -61,8 +61,16 @@ public struct SessionStream: Sendable {
     /// Ends the input: the sessions still open, and the diagnostics about what the input lacked
     /// (launch lines naming their app `<private>`, pids forgotten past the limit).
     public mutating func finish() -> (sessions: [LaunchSession], diagnostics: [ReaderDiagnostic]) {
-        let sessions = assembly.finish()
-        return (sessions, classifier.finish() + assembly.diagnostics(input: inputName))
+        var sessions: [LaunchSession] = []
+        let diagnostics = finish { sessions.append($0) }
+        return (sessions, diagnostics)
+    }
+
+    /// Ends the input: the sessions still open handed to `body` one at a time, each freed from the stream before the
+    /// next closes; returns the diagnostics about what the input lacked (as ``finish()`` does).
+    public mutating func finish(_ body: (LaunchSession) -> Void) -> [ReaderDiagnostic] {
+        assembly.finish(body)
+        return classifier.finish() + assembly.diagnostics(input: inputName)
     }
 }
 
@@ -91,8 +99,16 @@ struct SessionAssembly: Sendable {
     /// Ends the input: the sessions still held or open.
     mutating func finish() -> [LaunchSession] {
         var sessions: [LaunchSession] = []
-        window.drain { released in sessions += builder.consume(released) }
-        return sessions + builder.finish()
+        finish { sessions.append($0) }
+        return sessions
+    }
+
+    /// Ends the input: what ``finish()`` returns, handed to `body` one session at a time.
+    mutating func finish(_ body: (LaunchSession) -> Void) {
+        window.drain { released in
+            for session in builder.consume(released) { body(session) }
+        }
+        builder.finish(body)
     }
 
     /// What the builder must report at the end (lines counted but not kept).

@@ -358,15 +358,22 @@ public struct LaunchSessionBuilder: Sendable {
     /// Ends the input: every open session, in the order they opened.
     public mutating func finish() -> [LaunchSession] {
         var result: [LaunchSession] = []
+        finish { result.append($0) }
+        return result
+    }
+
+    /// Ends the input: every open session, in the order they opened, handed to `body` one at a time as it closes.
+    /// What ``finish()`` returns, without holding them all at once: each session's slot is freed before the next
+    /// closes, so a caller that spools each (the CLI) never holds every session open at the end and their report too.
+    public mutating func finish(_ body: (LaunchSession) -> Void) {
         for (slot, sequence) in openingOrder[openingHead...] where slots[slot].sequence == sequence {
             var session = Self.takeSession(from: &slots[slot])
             releaseHeld(slot, into: &session)
-            result.append(close(slot, session))
+            body(close(slot, session))
         }
         openingOrder.removeAll()
         openingHead = 0
         pendingTap = nil
-        return result
     }
 
     /// Closes the session in `slot` (given as it ends, taken out of the slot) and frees the slot, with the app's

@@ -1,4 +1,5 @@
 import Foundation
+import PrewarmLint
 import PrewarmLintClassifier
 import PrewarmLintModel
 import PrewarmLintReaders
@@ -76,6 +77,39 @@ struct KeptBytesBudgetTests {
         #expect(first.allSatisfy { $0.events.capacity > $0.events.count }, "the log leaves room in every array (else the check shows nothing)")
         let warning = try #require(builder.keptBytesDiagnostic(input: "budget"))
         #expect(warning.message.hasPrefix("\(builder.linesNotKeptForBudget) launch lines were counted but not kept"))
+    }
+
+    @Test("the sessions open at the end are handed over one at a time, each as it closes: the same ones, in the same order, as the whole list")
+    func finishOneAtATime() throws {
+        var configuration = ReaderConfiguration(inputName: "budget")
+        configuration.timeInference.date = CivilDateTime(dateText: "2024-03-18")
+        let outcome = ReaderVerifier.read(Array(Self.log(apps: 20, lines: 3).utf8), configuration: configuration)
+        try #require(outcome.failure == nil)
+        // (Sessions compared whole, but said by pid: a failed comparison of whole sessions prints megabytes.)
+        var whole = SessionStream(inputName: "budget"), oneByOne = SessionStream(inputName: "budget")
+        for event in outcome.events {
+            let same = whole.consume(event) == oneByOne.consume(event)
+            #expect(same)
+        }
+        let end = whole.finish()
+        var handed: [LaunchSession] = []
+        let diagnostics = oneByOne.finish { handed.append($0) }
+        // The reorder window still holds the last lines: the first processes close as it drains, then the second ones,
+        // still open, in the order they opened.
+        #expect(end.sessions.map(\.app.pid) == (2000..<2020).map { $0 } + (3000..<3020).map { $0 })
+        let sameSessions = handed == end.sessions
+        #expect(sameSessions, "\(handed.map(\.app.pid))")
+        #expect(diagnostics == end.diagnostics)
+        // The builder alone: the open sessions, one at a time.
+        var builder = LaunchSessionBuilder(), classifier = EventClassifier()
+        var closed: [LaunchSession] = []
+        for event in outcome.events { closed += builder.consume(classifier.classify(event)) }
+        var built: [LaunchSession] = []
+        builder.finish { built.append($0) }
+        let sameOpen = closed + built == end.sessions
+        #expect(sameOpen, "\(built.map(\.app.pid))")
+        #expect(built.map(\.app.pid) == (3000..<3020).map { $0 })
+        #expect(builder.keptBytes == 0, "every session handed over gave its bytes back")
     }
 
     @Test("the default budget keeps every line of the same log, as before")
