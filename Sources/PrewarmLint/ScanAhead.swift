@@ -146,7 +146,7 @@ final class ScanAhead: RecordPrescan, @unchecked Sendable {
         defer { pthread_mutex_unlock(&mutex) }
         readerChunk = index
         for (passed, chunk) in chunks where passed < index {
-            if case .judged(let buffer, _, _) = chunk { spareBuffers.append(buffer) }
+            if case .judged(let buffer, _, _) = chunk { recycle(buffer) }
             chunks[passed] = nil
         }
         pthread_cond_broadcast(&changed)  // room for the thread ahead
@@ -179,9 +179,23 @@ final class ScanAhead: RecordPrescan, @unchecked Sendable {
     func giveBack(_ bytes: UnsafeMutableRawBufferPointer) {
         let whole = UnsafeMutableRawBufferPointer(start: bytes.baseAddress, count: chunkSize)
         pthread_mutex_lock(&mutex)
-        spareBuffers.append(whole)
+        recycle(whole)
         pthread_cond_broadcast(&changed)
         pthread_mutex_unlock(&mutex)
+    }
+
+    /// A chunk's buffer no longer lent or judged (under `mutex`): kept for the thread while it runs, else given back to
+    /// the system. Once the thread has stopped (a launch-dense log, where it stops after four poor chunks) the read
+    /// loop reads every chunk into its own buffer, and the thread's few megabytes had stayed allocated to the end.
+    private func recycle(_ buffer: UnsafeMutableRawBufferPointer) {
+        if running { spareBuffers.append(buffer) } else { buffer.deallocate() }
+    }
+
+    /// Spare buffers held now (for tests and measurements).
+    var spareBufferCount: Int {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        return spareBuffers.count
     }
 
     func lineTable(at byteOffset: Int, count: Int) -> TextLineTable? {
@@ -267,6 +281,10 @@ final class ScanAhead: RecordPrescan, @unchecked Sendable {
             if poorChunks >= 4 || !whole { break }
         }
         running = false
+        // The read loop reads on by itself: what the thread kept for its next chunks goes back now, not at the end.
+        for buffer in spareBuffers { buffer.deallocate() }
+        spareBuffers.removeAll()
+        spareTables.removeAll()
         pthread_cond_broadcast(&changed)
         pthread_mutex_unlock(&mutex)
     }

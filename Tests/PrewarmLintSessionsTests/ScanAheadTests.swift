@@ -67,6 +67,32 @@ struct ScanAheadTests {
         return (summaries.map(\.linesJudgedAhead).reduce(0, +), summaries.map(\.lineTablesReused).reduce(0, +))
     }
 
+    /// A judge that judges nothing: every chunk is poor, as on a log that is nothing but launches.
+    struct JudgesNothing: LinePrescanner {
+        mutating func judge(_ chunk: UnsafeRawBufferPointer, at byteOffset: Int, startsLine: Bool) -> ChunkJudgement { ChunkJudgement() }
+    }
+
+    @Test("a judge that stops (four poor chunks, or the decoder's end) gives its spare buffers back then, not when it is freed")
+    func buffersGoBackWhenJudgingStops() throws {
+        let folder = try TemporaryFolder("prewarm-lint-scan-ahead-stops")
+        defer { folder.remove() }
+        let chunkSize = 1 << 16, chunks = 24
+        let path = try folder.write(Array(repeating: Array("x\n".utf8), count: chunks * chunkSize / 2).joined(), named: "launches.log")
+        let scan = try #require(ScanAhead(path: path, fileSize: chunks * chunkSize, chunkSize: chunkSize, threads: ThreadStarter()))
+        scan.start(JudgesNothing(), from: 0)
+        // Time for the thread to judge the chunks it may run ahead (1, 3 and 5), so that the read loop finds them.
+        usleep(200_000)
+        var lent: [Int] = []
+        for index in 0..<chunks {
+            guard let bytes = scan.lend(at: index * chunkSize) else { continue }
+            lent.append(index)
+            scan.giveBack(bytes)
+        }
+        #expect(Array(lent.prefix(3)) == [1, 3, 5], "the comparison needs chunks lent and given back")
+        scan.finish()
+        #expect(scan.spareBufferCount == 0, "the thread's buffers stayed allocated after it stopped")
+    }
+
     @Test("a device day with hostile lines: the same result as one thread, most lines judged ahead",
           arguments: [1 << 20, 1 << 16])
     func hostileDayIsUnchanged(chunkSize: Int) throws {
