@@ -114,7 +114,7 @@ public struct LintRun: Sendable {
         if separately {
             // Inputs read separately are independent: several at once, put back in input order.
             // Each group's sessions wait for the others: past a thousand, in its file rather than in memory.
-            let groups = InputParallelism.map(count: inputs.count, jobs: jobs, threads: threads) { index in
+            let groups = InputParallelism.map(count: inputs.count, jobs: jobs, threads: threads, sizes: InputParallelism.sizes(of: inputs)) { index in
                 lint([inputs[index]], keeping: inputs.count > 1 ? 1_024 : .max, onDiagnostic: { _ in })
             }
             for (one, spool, notReported) in groups {

@@ -121,7 +121,8 @@ public struct SessionPipeline: Sendable {
         // Each input is read on its own, several at once, and what may matter is kept; then merged in time
         // order and classified by one classifier, so any number of threads gives the same.
         let pipeline = self
-        let reads = InputParallelism.map(count: inputs.count, jobs: jobs, threads: threads) { index -> (Result, [LogEvent]) in
+        let reads = InputParallelism.map(count: inputs.count, jobs: jobs, threads: threads,
+                                         sizes: InputParallelism.sizes(of: inputs)) { index -> (Result, [LogEvent]) in
             var one = Result()
             var events: [LogEvent] = []
             pipeline.readForMerge(inputs[index], into: &one) { event in
