@@ -422,7 +422,7 @@ public struct HTMLReporter: Sendable {
         for milestone in milestones {
             let x = format(axis.x(milestone.time.microsecondsSinceEpoch))
             svg += "<line class=\"tick \(milestone.name.rawValue)\" x1=\(attribute(x)) y1=\"9\" x2=\(attribute(x)) y2=\"31\">"
-                + "<title>\(escape(SessionTimelineReporter.label(milestone.name))) \(escape(clock(milestone.time)))\(milestone.detail.map { " — " + escape($0) } ?? "") (\(escape(milestone.evidence.description)))</title></line>"
+                + "<title>\(escape(SessionTimelineReporter.label(milestone.name))) \(escape(clock(milestone.time)))\(SessionTimelineReporter.detail(of: milestone).map { " — " + escape($0) } ?? "") (\(escape(milestone.evidence.description)))</title></line>"
         }
         var lastMarker = -100.0
         for (index, finding) in findings {

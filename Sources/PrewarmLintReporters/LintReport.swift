@@ -351,6 +351,10 @@ public struct LintReport: Sendable {
             if let detail = milestone.detail { writer.field("detail", detail) }
             writer.key("evidence")
             origin(milestone.evidence)
+            if let detailEvidence = milestone.detailEvidence {
+                writer.key("detailEvidence")
+                origin(detailEvidence)
+            }
             writer.endObject()
         }
         writer.endArray()

@@ -33,7 +33,7 @@ public struct SessionTimelineReporter: Sendable {
         if let decidedBy = session.decidedBy { title += " (\(decidedBy))" }
         text.line(title)
         var entries: [(time: LogTimestamp, label: String, evidence: EventOrigin, detail: String?)] = session.milestones.map {
-            ($0.time, Self.label($0.name), $0.evidence, $0.detail)
+            ($0.time, Self.label($0.name), $0.evidence, Self.detail(of: $0))
         }
         for point in LaunchPoints.of(session, markers: markers) where point.isMarker || point.name == "main" || point.name == "did-finish-launching" {
             let detail = point.reportedMilliseconds.map { "app says \(PhaseSummary.duration($0))" }
@@ -135,6 +135,17 @@ public struct SessionTimelineReporter: Sendable {
 
     static func label(_ name: LaunchSession.Milestone.Name) -> String {
         UserPerceivedLaunch.spoken(name)
+    }
+
+    /// A milestone's detail for a person: launchd's exit status in words (`(2, 6, 6): signal 6 (SIGABRT)`), and the
+    /// line the detail comes from when it is not the milestone's own (`, line 943`; its whole place when another input's).
+    static func detail(of milestone: LaunchSession.Milestone) -> String? {
+        guard var text = milestone.detail else { return nil }
+        if milestone.name == .termination, let status = LaunchdExitStatus(text) { text += ": \(status.explanation)" }
+        if let source = milestone.detailEvidence {
+            text += source.input == milestone.evidence.input ? ", line \(source.line)" : ", \(source)"
+        }
+        return text
     }
 
     /// `845 ms`, `3.2 s`, `1 h 31 min`: `SpokenDuration.text(microseconds:)`, as every report says it.

@@ -327,17 +327,19 @@ extension AppIdentity: Spoolable {
 
 extension LaunchSession.Milestone: Spoolable {
     /// The stored properties ``spool(into:)`` writes (a test compares them with the type's own).
-    package static let spooledProperties = ["name", "time", "evidence", "detail"]
+    package static let spooledProperties = ["name", "time", "evidence", "detail", "detailEvidence"]
     /// Writes the milestone.
     package func spool(into writer: inout SpoolWriter) {
         writer.choice(name)
         writer.value(time)
         writer.value(evidence)
         writer.string(detail)
+        writer.value(detailEvidence)
     }
     /// Reads a milestone.
     package init(unspooling reader: inout SpoolReader) throws {
-        self.init(name: try reader.choice(), time: try reader.value(), evidence: try reader.value(), detail: try reader.optionalString())
+        self.init(name: try reader.choice(), time: try reader.value(), evidence: try reader.value(), detail: try reader.optionalString(),
+                  detailEvidence: try reader.optionalValue())
     }
 }
 

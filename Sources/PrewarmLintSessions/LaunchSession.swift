@@ -65,13 +65,23 @@ public struct LaunchSession: Sendable, Hashable {
         public var evidence: EventOrigin
         /// What the line adds: a state, an exit status.
         public var detail: String?
+        /// The line ``detail`` is read from, when it is not the one at ``evidence``: the exit status launchd reported
+        /// after the line that marked the end (SpringBoard's `Now flagged as pending exit`, real excerpt 46). Nil when
+        /// ``evidence``'s line says it.
+        public var detailEvidence: EventOrigin?
 
-        /// A milestone shown by the line at `evidence`.
+        /// A milestone shown by the line at `evidence`, its detail too.
         public init(name: Name, time: LogTimestamp, evidence: EventOrigin, detail: String? = nil) {
+            self.init(name: name, time: time, evidence: evidence, detail: detail, detailEvidence: nil)
+        }
+
+        /// A milestone shown by the line at `evidence`, its detail by the line at `detailEvidence` (nil: the same line).
+        public init(name: Name, time: LogTimestamp, evidence: EventOrigin, detail: String?, detailEvidence: EventOrigin?) {
             self.name = name
             self.time = time
             self.evidence = evidence
             self.detail = detail
+            self.detailEvidence = detailEvidence
         }
     }
 

@@ -212,8 +212,10 @@ public struct LaunchSessionBuilder: Sendable {
                     if meaning == .termination, classified.detail != nil,
                        current.milestone(.termination)?.detail == nil || slots[slot].endedByPendingExit {
                         slots[slot].endedByPendingExit = false
+                        // The end is still the line that marked it; the exit status is this line's, and says so.
                         current.milestones = current.milestones.map { $0.name == .termination ? LaunchSession.Milestone(
-                            name: .termination, time: $0.time, evidence: $0.evidence, detail: classified.detail) : $0 }
+                            name: .termination, time: $0.time, evidence: $0.evidence, detail: classified.detail,
+                            detailEvidence: $0.evidence == classified.event.origin ? nil : classified.event.origin) : $0 }
                     }
                 } else {
                     update(&current, with: classified, meaning: meaning, subject: subject, slot: slot)

@@ -50,6 +50,24 @@ struct RealLogSessionsTests {
         if truth.complete == nil { #expect(session.milestone(.termination) != nil) }
     }
 
+    @Test("excerpt 46's end: SpringBoard's pending exit (line 913) ends the session; the exit status is runningboardd's line 943, cited as such and read as SIGABRT")
+    func exitStatusCitesItsLine() throws {
+        let file = Self.coldLaunches[2].file
+        let session = try #require(Self.sessions(file).first)
+        let end = try #require(session.milestone(.termination))
+        // 913: `[app<…>:99896] Now flagged as pending exit for reason: workspace client connection invalidated`;
+        // 943: `[app<…>:99896] termination reported by launchd (2, 6, 6)`, 14.7 ms later.
+        #expect(end.evidence.line == 913)
+        #expect(end.detail == "(2, 6, 6)")
+        #expect(end.detailEvidence?.line == 943)
+        #expect(end.detailEvidence?.input == end.evidence.input)
+        // A milestone whose line says its own detail cites no other.
+        #expect(session.milestones.filter { $0.name != .termination }.allSatisfy { $0.detailEvidence == nil })
+        let timeline = SessionTimelineReporter().render(session, id: "46")
+        let line = try #require(timeline.split(separator: "\n").first { $0.contains("termination") })
+        #expect(line.hasSuffix("(2, 6, 6): signal 6 (SIGABRT), line 943"), "\(line)")
+    }
+
     @Test("excerpt 44 after a prewarm of the same app whose end is not in the log: the tap, request and job go to the new process, a cold launch of the same 228.520 ms")
     func coldLaunchAfterSilentlyEndedPrewarm() throws {
         // Three runningboardd lines in the excerpt's own layout and the shapes of excerpt 01 (the request), 44 (`Now tracking
