@@ -1,12 +1,5 @@
 import PrewarmLintModel
 import Synchronization
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Work on several inputs at once, results in input order: the same output whatever the number of
 /// threads or which input finishes first.
@@ -57,11 +50,6 @@ enum InputParallelism {
     /// Each input's size in bytes as it lies on disk (a `.gz` compressed), for ``map(count:jobs:threads:sizes:_:)``: 0
     /// for standard input, a log archive, or a file that cannot be stat'ed (which is then reported when read).
     static func sizes(of inputs: [DiscoveredInput]) -> [Int] {
-        inputs.map { discovered in
-            guard case .file(let path) = discovered.input else { return 0 }
-            var status = stat()
-            let found = FileSystemName.withPlatformPath(path) { stat($0, &status) } == 0
-            return found && (status.st_mode & S_IFMT) == S_IFREG ? Int(status.st_size) : 0
-        }
+        inputs.map { $0.input.regularFileSize ?? 0 }
     }
 }

@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// One input to read: a file, or standard input.
 public enum LogInput: Sendable, Hashable, CustomStringConvertible {
     /// A file, by path (as ``FileSystemName`` decodes it: every byte kept).
@@ -19,6 +27,15 @@ public enum LogInput: Sendable, Hashable, CustomStringConvertible {
 
     /// The input's name.
     public var description: String { name }
+
+    /// The bytes of a file input that is a regular file, as it lies on disk (a `.gz` compressed); nil for standard input,
+    /// a log archive, a FIFO or a file that cannot be stat'ed (which is reported when it is read).
+    var regularFileSize: Int? {
+        guard case .file(let path) = self else { return nil }
+        var status = stat()
+        guard FileSystemName.withPlatformPath(path, { stat($0, &status) }) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return Int(status.st_size)
+    }
 }
 
 /// An input found by walking a directory, or named by the user.

@@ -326,10 +326,7 @@ public struct SessionPipeline: Sendable {
 
     /// Whether `input` is a regular file of at least `minimum` bytes (a `.gz` counts compressed).
     static func isRegularFile(_ input: LogInput, ofAtLeast minimum: Int) -> Bool {
-        guard case .file(let path) = input else { return false }
-        var status = stat()
-        guard stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return false }
-        return Int(status.st_size) >= minimum
+        input.regularFileSize.map { $0 >= minimum } ?? false
     }
 
     /// What a single input's read-ahead thread hands over at a time: classified events in input order, and the

@@ -365,7 +365,7 @@ struct TextLogDecoder: LineFramedDecoder {
 
     /// Whether the filter refuses the held record with all its lines, asked again at its end.
     private mutating func refusesWholeHeldRecord() -> Bool {
-        keepHeldLine()
+        assert(heldInChunk == nil, "asked again only with further lines, whose first one copied the held line")
         let head = held.head
         return heldBytes.withUnsafeBytes { bytes in
             var process = ""
@@ -379,7 +379,7 @@ struct TextLogDecoder: LineFramedDecoder {
     /// Builds the held record as if it had never been held, its further lines included. (Its own head:
     /// `head` may already hold the next record's, when the held one is built at its end.)
     private mutating func buildHeld(emit: (ReaderOutput) -> Void) {
-        keepHeldLine()
+        assert(heldInChunk == nil, "built only after a further line came, which copied the held line")
         var head = held.head
         let kept = heldBytes
         kept.withUnsafeBytes { kept in
