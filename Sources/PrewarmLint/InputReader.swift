@@ -23,6 +23,9 @@ public struct InputSummary: Sendable {
     package var linesJudgedAhead = 0
     /// Line tables of chunks judged ahead that were filled again rather than made anew: for tests.
     package var lineTablesReused = 0
+    /// Chunks the thread reading ahead judged and lent to the decoder (how many follows the two threads' speeds): for
+    /// tests and measurements.
+    package var chunksJudgedAhead = 0
     /// Set when the input could not be read at all.
     public var failure: ReaderError?
     /// True when the input was found in a directory and is not a log: skipped with a note.
@@ -296,6 +299,7 @@ public struct InputReader: Sendable {
         summary.isCompressed = reader.isCompressed
         summary.linesJudgedAhead = scanAhead?.linesJudged ?? 0
         summary.lineTablesReused = scanAhead?.tablesReused ?? 0
+        summary.chunksJudgedAhead = scanAhead?.chunksLent ?? 0
         summary.statistics = reader.statistics
         if let extraction, extraction.archiveRoot != nil || extraction.problem != nil {
             exportExtractedArchive(extraction, of: input, summary: &summary, held: held, configuration: configuration, emit: passOn)

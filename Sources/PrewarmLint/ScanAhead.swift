@@ -11,18 +11,23 @@ import Darwin
 /// A file's lines judged ahead of its decoder, on a thread of its own (`RecordPrescan`).
 ///
 /// On a device's day most records concern no launch: the decoder finds each one's process and asks the record filter,
-/// which says no. Here the file is read in chunks of the read loop's size, and every other chunk is read by a second
-/// thread, which judges its lines with the decoder's judge (`LogDecoder.makePrescanner`: an `NDJSONPrescanner` or a
-/// `TextPrescanner`) and the filter's ahead filter before it lends the chunk to the read loop. The decoder takes what
+/// which says no. Here the file is read in chunks of the read loop's size, and some chunks are read by a second
+/// thread, which judges their lines with the decoder's judge (`LogDecoder.makePrescanner`: an `NDJSONPrescanner` or a
+/// `TextPrescanner`) and the filter's ahead filter before it lends each chunk to the read loop. The decoder takes what
 /// was judged: an ndjson record it would only count, it counts; a text chunk's lines it takes from the table, and a
-/// judged head's answer instead of classifying the line and asking the filter. The read loop reads the chunks in
-/// between itself, so that the two threads share the work (a judged chunk costs the decoder a half to a quarter of
-/// what it does unjudged; judging a line costs about what decoding it does). Each byte is read from the file once, by
-/// one thread (two threads reading the same pages of the page cache at once made the kernel's copies many times
-/// slower).
+/// judged head's answer instead of classifying the line and asking the filter. The read loop reads the other chunks
+/// itself, so that the two threads share the work (a judged chunk costs the decoder a half to a quarter of what it
+/// does unjudged; judging a line costs about what decoding it does). Each byte is read from the file once, by one
+/// thread (two threads reading the same pages of the page cache at once made the kernel's copies many times slower).
 ///
-/// The thread works at most ``lookahead`` of its chunks ahead of the read loop, each in a buffer of its own, lent to
-/// the read loop and given back when the decoder is done with it: memory is that many chunks. It stops judging once
+/// Which chunks are the thread's follows the two threads' speeds: the thread takes the chunk after its last one, or,
+/// when the read loop has come within ``gap`` chunks of that, the chunk ``gap`` ahead of the read loop, and leaves the
+/// chunks it passed over to the read loop. A fixed share (every other chunk) left the read loop the bottleneck on a
+/// text day, the thread idle a third of the time.
+///
+/// The thread works at most `2 × lookahead` chunks ahead of the read loop, each in a buffer of its own (at most
+/// `lookahead + 1`), lent to the read loop and given back when the decoder is done with it: memory is that many
+/// chunks. It stops judging once
 /// four chunks in a row had less than half of their bytes judged (a launch-dense log, where the decoder keeps most
 /// lines and the thread would only take a core from the session builder); the read loop then reads every chunk.
 ///
@@ -30,7 +35,8 @@ import Darwin
 /// whatever came before. Used by `InputReader` for a regular, uncompressed file read with a record filter, when the
 /// session pipeline reads it ahead (`--jobs` above 1).
 final class ScanAhead: RecordPrescan, @unchecked Sendable {
-    /// The thread's chunks judged or being judged, at most, beyond the one the read loop is at.
+    /// The thread's buffers, besides the one lent: it judges at most this many chunks (and one more while the read loop
+    /// has one lent) ahead of the read loop, none more than twice this many chunks beyond it.
     static let lookahead = 3
 
     /// A chunk's size: the read loop's, a power of two.
@@ -75,6 +81,8 @@ final class ScanAhead: RecordPrescan, @unchecked Sendable {
     /// Lines the decoder took as judged: ndjson records counted without being scanned, text lines lent judged (for tests
     /// and measurements).
     private(set) var linesJudged = 0
+    /// Chunks judged and lent to the read loop (for tests and measurements).
+    private(set) var chunksLent = 0
 
     /// A judge for the file at `path` (`fileSize` bytes) read in chunks of `chunkSize` bytes (a power of two; else
     /// nil), whose thread comes from `threads` once ``start(_:from:)`` is called.
@@ -94,10 +102,12 @@ final class ScanAhead: RecordPrescan, @unchecked Sendable {
         pthread_mutex_destroy(&mutex)
     }
 
-    /// Whether chunk `index` is the thread's to read and judge: every other one. Judging a chunk costs the thread about
+    /// How far ahead of the read loop the thread takes its next chunk, at least: the chunks nearer are the read loop's
+    /// to read and decode itself, unless the thread has already judged them. Judging a chunk costs the thread about
     /// what decoding it costs the decoder, and a judged chunk costs the decoder a quarter (ndjson) to a half (text) of
-    /// that. On the device days, the thread taking every chunk was slower, and two in three or three in four no faster.
-    private func isThreads(_ index: Int) -> Bool { index & 1 == 1 }
+    /// that; so the two chunks before the thread's take the read loop at least as long as the thread takes to judge its
+    /// own, and the read loop does not wait for it. The split follows the two threads' speeds.
+    static let gap = 3
 
     /// Starts judging with `prescanner`, from byte `offset` on (where the read loop is). Called once, when the
     /// decoder's format is known; does nothing more when `prescanner` is nil or the thread is refused (the read loop
@@ -153,14 +163,17 @@ final class ScanAhead: RecordPrescan, @unchecked Sendable {
         while case .judging? = chunks[index] { pthread_cond_wait(&changed, &mutex) }
         guard case .judged(let buffer, let count, let judgement)? = chunks[index] else { return nil }
         chunks[index] = nil
+        chunksLent += 1
         if !judgement.skips.isEmpty { lentSkips[index] = judgement.skips }
         lentTable = judgement.lines.map { (offset, count, $0) }
         if judgement.lines != nil { linesJudged += judgement.judgedLines }
         return UnsafeMutableRawBufferPointer(rebasing: buffer[0..<count])
     }
 
-    /// Spare line tables kept: one being filled while the decoder has another is all the thread needs.
-    static let spareTablesKept = 2
+    /// Spare line tables kept: one for each chunk the thread may have judged ahead (the thread may judge several chunks
+    /// in a row, each with its table, while the decoder has another; with two kept, a fifth of the tables were made
+    /// anew).
+    static let spareTablesKept = lookahead + 1
 
     /// Line tables filled again rather than made anew.
     var tablesReused: Int {
@@ -228,8 +241,7 @@ final class ScanAhead: RecordPrescan, @unchecked Sendable {
         var buffersMade = 0
         pthread_mutex_lock(&mutex)
         while !stopping {
-            if next <= readerChunk { next = readerChunk + 1 }
-            while !isThreads(next) { next += 1 }
+            if next < readerChunk + Self.gap { next = readerChunk + Self.gap }
             let offset = next << chunkShift
             guard offset < fileSize else { break }
             // A buffer of its own for each chunk lent or judged: at most `lookahead` and one lent.

@@ -58,13 +58,15 @@ struct ScanAheadTests {
     /// The pipeline's result with two jobs, and the lines judged ahead.
     static func judged(_ input: DiscoveredInput, options: ReadOptions) -> Int { judging(input, options: options).lines }
 
-    /// The lines judged ahead with two jobs, and the line tables filled again rather than made anew.
-    static func judging(_ input: DiscoveredInput, options: ReadOptions) -> (lines: Int, tablesReused: Int) {
+    /// The lines judged ahead with two jobs, the line tables filled again rather than made anew, and the chunks judged
+    /// (how many follows the two threads' speeds).
+    static func judging(_ input: DiscoveredInput, options: ReadOptions) -> (lines: Int, tablesReused: Int, chunks: Int) {
         var pipeline = SessionPipeline(reader: InputReader(options: options))
         pipeline.jobs = 2
         pipeline.readAheadMinimumBytes = 0
         let summaries = pipeline.run([input], onDiagnostic: { _ in }, onSession: { $0 }).summaries
-        return (summaries.map(\.linesJudgedAhead).reduce(0, +), summaries.map(\.lineTablesReused).reduce(0, +))
+        return (summaries.map(\.linesJudgedAhead).reduce(0, +), summaries.map(\.lineTablesReused).reduce(0, +),
+                summaries.map(\.chunksJudgedAhead).reduce(0, +))
     }
 
     /// A judge that judges nothing: every chunk is poor, as on a log that is nothing but launches.
@@ -80,7 +82,8 @@ struct ScanAheadTests {
         let path = try folder.write(Array(repeating: Array("x\n".utf8), count: chunks * chunkSize / 2).joined(), named: "launches.log")
         let scan = try #require(ScanAhead(path: path, fileSize: chunks * chunkSize, chunkSize: chunkSize, threads: ThreadStarter()))
         scan.start(JudgesNothing(), from: 0)
-        // Time for the thread to judge the chunks it may run ahead (1, 3 and 5), so that the read loop finds them.
+        // Time for the thread to judge the chunks it may run ahead (3 to 6: the chunks nearer are the read loop's), so that
+        // the read loop finds them.
         usleep(200_000)
         var lent: [Int] = []
         for index in 0..<chunks {
@@ -88,9 +91,57 @@ struct ScanAheadTests {
             lent.append(index)
             scan.giveBack(bytes)
         }
-        #expect(Array(lent.prefix(3)) == [1, 3, 5], "the comparison needs chunks lent and given back")
+        #expect(Array(lent.prefix(3)) == [3, 4, 5], "the comparison needs chunks lent and given back")
         scan.finish()
         #expect(scan.spareBufferCount == 0, "the thread's buffers stayed allocated after it stopped")
+    }
+
+    /// A judge that judges every line of every chunk, and says which chunks it was given.
+    final class JudgesEverything: LinePrescanner, @unchecked Sendable {
+        private let lock = NSLock()
+        private var offsets: [Int] = []
+        var judged: [Int] { lock.withLock { offsets } }
+        func judge(_ chunk: UnsafeRawBufferPointer, at byteOffset: Int, startsLine: Bool) -> ChunkJudgement {
+            lock.withLock { offsets.append(byteOffset) }
+            var judgement = ChunkJudgement()
+            judgement.judgedBytes = chunk.count
+            return judgement
+        }
+    }
+
+    /// Waits (up to five seconds) until `condition` holds.
+    static func waitUntil(_ condition: () -> Bool) {
+        for _ in 0..<500 where !condition() { usleep(10_000) }
+    }
+
+    @Test("the thread takes the chunks ahead of the read loop's, and leaves it those the read loop has come near")
+    func keepsItsDistance() throws {
+        let folder = try TemporaryFolder("prewarm-lint-scan-ahead-distance")
+        defer { folder.remove() }
+        let chunkSize = 1 << 16, chunks = 40
+        let path = try folder.write(Array(repeating: Array("x\n".utf8), count: chunks * chunkSize / 2).joined(), named: "day.log")
+        let scan = try #require(ScanAhead(path: path, fileSize: chunks * chunkSize, chunkSize: chunkSize, threads: ThreadStarter()))
+        let judge = JudgesEverything()
+        scan.start(judge, from: 0)
+        defer { scan.finish() }
+        // With the read loop at the start, the thread judges as far as its buffers go: from `gap` chunks on.
+        Self.waitUntil { judge.judged.count == ScanAhead.lookahead + 1 }
+        #expect(judge.judged == [3, 4, 5, 6].map { $0 * chunkSize })
+        for index in 0..<3 { #expect(scan.lend(at: index * chunkSize) == nil, "chunk \(index) is the read loop's") }
+        let third = try #require(scan.lend(at: 3 * chunkSize))
+        scan.giveBack(third)
+        // The read loop moves on to chunk 20 (reading the chunks before it itself, or passing over those judged): the
+        // thread's next chunk is three beyond it, not the one after its last.
+        Self.waitUntil { judge.judged.count == ScanAhead.lookahead + 2 }
+        let before = judge.judged.count
+        #expect(scan.lend(at: 20 * chunkSize) == nil)
+        Self.waitUntil { judge.judged.count > before }
+        let next = try #require(judge.judged.dropFirst(before).first)
+        #expect(next == 23 * chunkSize, "the thread took chunk \(next / chunkSize) with the read loop at 20")
+        #expect(scan.lend(at: 21 * chunkSize) == nil)
+        #expect(scan.lend(at: 22 * chunkSize) == nil)
+        let lent = try #require(scan.lend(at: 23 * chunkSize))
+        scan.giveBack(lent)
     }
 
     @Test("a device day with hostile lines: the same result as one thread, most lines judged ahead",
@@ -101,7 +152,7 @@ struct ScanAheadTests {
         let bytes = Self.hostileDay(megabytes: 6)
         let input = try ReadAheadTests.input(bytes, named: "day.ndjson", in: folder)
         var options = ReadOptions()
-        // Read in chunks of this size, every other one by the thread judging ahead; small chunks cut many lines.
+        // Read in chunks of this size, some by the thread judging ahead; small chunks cut many lines.
         options.chunkSize = chunkSize
         let one = ReadAheadTests.observe([input], options: options, jobs: 1)
         let two = ReadAheadTests.observe([input], options: options, jobs: 2)
@@ -111,9 +162,12 @@ struct ScanAheadTests {
         let codes = Set(one.said.map(\.code))
         #expect(codes.isSuperset(of: [.invalidRecord, .invalidUTF8]))
         let lines = bytes.lazy.filter { $0 == 0x0A }.count
-        let judged = Self.judged(input, options: options)
-        // Every other chunk is the thread's, and about three lines in four of a device day are judged skippable.
-        #expect(judged > lines / 4, "only \(judged) of \(lines) lines judged ahead")
+        let judging = Self.judging(input, options: options)
+        // About three lines in four of a device day are judged skippable, in each chunk the thread judged.
+        let linesPerChunk = lines * chunkSize / bytes.count
+        #expect(judging.chunks > 0)
+        #expect(judging.lines > judging.chunks * linesPerChunk / 2,
+                "only \(judging.lines) lines judged ahead in \(judging.chunks) chunks of about \(linesPerChunk) lines")
     }
 
     @Test("pymobiledevice3 json, whose times have no offset: the offset and its note come from the decoder's resolver")
@@ -146,11 +200,10 @@ struct ScanAheadTests {
             let judging = Self.judging(input, options: options)
             #expect(judging.lines > 0)
             // Past the few the thread judges ahead before the decoder gives one back, each chunk judged fills a table the
-            // decoder is done with (and the result is the same, above). (Of 1 MiB chunks, this day has three to judge.)
-            let chunksJudged = (6 << 20) / chunkSize / 2
-            if chunkSize == 1 << 16 {
-                #expect(judging.tablesReused >= chunksJudged * 3 / 4, "\(judging.tablesReused) tables filled again for ~\(chunksJudged) chunks judged")
-            }
+            // decoder is done with (and the result is the same, above).
+            #expect(judging.chunks > 0)
+            #expect(judging.tablesReused >= (judging.chunks - ScanAhead.lookahead - 1) * 3 / 4,
+                    "\(judging.tablesReused) tables filled again for \(judging.chunks) chunks judged")
         }
     }
 
