@@ -244,7 +244,7 @@ public struct InputReader: Sendable {
                     summary.interrupted = true
                     break
                 }
-                // A chunk the thread judging ahead read (every other one, once it runs): the decoder has its bytes
+                // A chunk the thread judging ahead read (as many as it keeps up with, once it runs): the decoder has its bytes
                 // from there, and this loop reads on after it.
                 if let scanAhead, let lent = scanAhead.lend(at: bytesRead) {
                     defer { scanAhead.giveBack(lent) }

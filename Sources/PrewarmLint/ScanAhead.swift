@@ -27,9 +27,9 @@ import Darwin
 ///
 /// The thread works at most `2 × lookahead` chunks ahead of the read loop, each in a buffer of its own (at most
 /// `lookahead + 1`), lent to the read loop and given back when the decoder is done with it: memory is that many
-/// chunks. It stops judging once
-/// four chunks in a row had less than half of their bytes judged (a launch-dense log, where the decoder keeps most
-/// lines and the thread would only take a core from the session builder); the read loop then reads every chunk.
+/// chunks. It stops judging once four chunks in a row had less than half of their bytes judged (a launch-dense log,
+/// where the decoder keeps most lines and the thread would only take a core from the session builder); the read loop
+/// then reads every chunk.
 ///
 /// The decoder's output does not depend on what was judged ahead: a judged line is one it would have handled that way
 /// whatever came before. Used by `InputReader` for a regular, uncompressed file read with a record filter, when the

@@ -6,8 +6,8 @@ import PrewarmLintReaders
 import PrewarmLintTesting
 import Testing
 
-/// `ScanAhead`: with more than one job, every other chunk of an ndjson file is read by a thread of its own, which
-/// judges its records before it lends the chunk to the decoder, and the decoder only counts the lines judged. Whatever was judged ahead, the run must give what
+/// `ScanAhead`: with more than one job, chunks of an ndjson file are read ahead by a thread of its own, which
+/// judges their records before it lends each chunk to the decoder, and the decoder only counts the lines judged. Whatever was judged ahead, the run must give what
 /// one thread gives — sessions, diagnostics, statistics and the order of the callbacks — and the judging must have
 /// happened, or the comparison proves nothing.
 @Suite("judging an ndjson file's records ahead of its decoder")
