@@ -67,6 +67,39 @@ struct ByteScanningTests {
         }
     }
 
+    @Test("a Console copy's column tabs are found where a search tab by tab finds them: in the words tested at once, past them, and too few")
+    func consoleColumnTabs() {
+        var state: UInt32 = 7
+        func next() -> Int { state = state &* 1_103_515_245 &+ 12_345; return Int(state >> 8) }
+        var lines = Self.buffers()
+        // Lines of columns a Console copy could have, short and long, with tabs among bytes that differ from one by one
+        // bit (0x89 differs only in the bit the word test masks), up to 200 bytes: tabs in the first 64 bytes, past
+        // them, straddling them, and fewer than the columns.
+        for _ in 0..<3_000 {
+            let length = next() % 200
+            lines.append((0..<length).map { _ in
+                next() % 6 == 0 ? 0x09 : [0x08, 0x0A, 0x0B, 0x19, 0x29, 0x89, 0x41, 0x30, 0x20][next() % 9]
+            })
+        }
+        for line in lines {
+            line.withUnsafeBytes { bytes in
+                for wanted in 0...9 {
+                    var expected: [Int] = []
+                    var position = 0
+                    while expected.count < wanted, let tab = bytes.firstIndex(of: 0x09, from: position) {
+                        expected.append(tab)
+                        position = tab + 1
+                    }
+                    withUnsafeTemporaryAllocation(of: Int.self, capacity: wanted) { tabs in
+                        let complete = ConsoleCopyGrammar.findTabs(bytes, into: tabs)
+                        #expect(complete == (expected.count == wanted), "\(line), \(wanted) tabs")
+                        if complete { #expect(Array(tabs) == expected, "\(line), \(wanted) tabs") }
+                    }
+                }
+            }
+        }
+    }
+
     @Test("numbers: values, ends and overflow as before")
     func numbers() {
         func parse(_ text: String) -> (decimal: UInt64?, hex: UInt64?) {
