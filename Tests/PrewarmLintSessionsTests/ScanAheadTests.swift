@@ -69,6 +69,12 @@ struct ScanAheadTests {
                 summaries.map(\.chunksJudgedAhead).reduce(0, +))
     }
 
+    /// A `ScanAhead` for a file of `chunks` chunks of `chunkSize` bytes of short lines, written in `folder`.
+    static func scanAhead(chunks: Int, of chunkSize: Int, in folder: TemporaryFolder) throws -> ScanAhead {
+        let path = try folder.write(Array(repeating: Array("x\n".utf8), count: chunks * chunkSize / 2).joined(), named: "day.log")
+        return try #require(ScanAhead(path: path, fileSize: chunks * chunkSize, chunkSize: chunkSize, threads: ThreadStarter()))
+    }
+
     /// A judge that judges nothing: every chunk is poor, as on a log that is nothing but launches.
     struct JudgesNothing: LinePrescanner {
         mutating func judge(_ chunk: UnsafeRawBufferPointer, at byteOffset: Int, startsLine: Bool) -> ChunkJudgement { ChunkJudgement() }
@@ -79,8 +85,7 @@ struct ScanAheadTests {
         let folder = try TemporaryFolder("prewarm-lint-scan-ahead-stops")
         defer { folder.remove() }
         let chunkSize = 1 << 16, chunks = 24
-        let path = try folder.write(Array(repeating: Array("x\n".utf8), count: chunks * chunkSize / 2).joined(), named: "launches.log")
-        let scan = try #require(ScanAhead(path: path, fileSize: chunks * chunkSize, chunkSize: chunkSize, threads: ThreadStarter()))
+        let scan = try Self.scanAhead(chunks: chunks, of: chunkSize, in: folder)
         scan.start(JudgesNothing(), from: 0)
         // Time for the thread to judge the chunks it may run ahead (3 to 6: the chunks nearer are the read loop's), so that
         // the read loop finds them.
@@ -118,9 +123,8 @@ struct ScanAheadTests {
     func keepsItsDistance() throws {
         let folder = try TemporaryFolder("prewarm-lint-scan-ahead-distance")
         defer { folder.remove() }
-        let chunkSize = 1 << 16, chunks = 40
-        let path = try folder.write(Array(repeating: Array("x\n".utf8), count: chunks * chunkSize / 2).joined(), named: "day.log")
-        let scan = try #require(ScanAhead(path: path, fileSize: chunks * chunkSize, chunkSize: chunkSize, threads: ThreadStarter()))
+        let chunkSize = 1 << 16
+        let scan = try Self.scanAhead(chunks: 40, of: chunkSize, in: folder)
         let judge = JudgesEverything()
         scan.start(judge, from: 0)
         defer { scan.finish() }
