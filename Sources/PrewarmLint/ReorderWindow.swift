@@ -6,8 +6,8 @@ import PrewarmLintClassifier
 ///
 /// Elements go in in input order and are inserted by their instant (stable: after those of the same instant
 /// already in). When the window holds twice ``size``, its earlier half is handed on at once: every element then
-/// had at least `size` later lines in which an earlier-stamped line could still arrive, and the shift is paid
-/// once per half. ``drain(_:)`` hands on the rest at the end of the input.
+/// had at least `size` later lines in which an earlier-stamped line could still arrive. ``drain(_:)`` hands on the
+/// rest at the end of the input.
 ///
 /// The window is bounded in bytes too: once its elements' messages hold more than ``byteBudget``, its earlier half
 /// is handed on at once, however few they are. A message may be 4 MiB long, and a thousand such launch lines held
@@ -39,12 +39,17 @@ struct ReorderWindow<Element: TimeOrdered>: Sendable where Element: Sendable {
         let key = element.orderingInstant
         // Compared in place (an element read out would be a copy of the whole event).
         var index = held.count
-        while index > 0, held.base[index - 1].orderingInstant > key { index -= 1 }
+        while index > 0, held.element(index - 1).pointee.orderingInstant > key { index -= 1 }
         heldBytes += element.messageBytes
         // Moved in, not copied. (The earlier half leaves at twice the size, so there is always room.)
         precondition(held.count < held.capacity, "ReorderWindow: full")
-        if index < held.count { (held.base + index + 1).moveInitialize(from: held.base + index, count: held.count - index) }
-        (held.base + index).initialize(to: element)
+        // The later elements move up one place (a line out of order: rare), one at a time, as the ring may wrap.
+        var place = held.count
+        while place > index {
+            held.element(place).moveInitialize(from: held.element(place - 1), count: 1)
+            place -= 1
+        }
+        held.element(index).initialize(to: element)
         held.count += 1
         let count: Int
         if held.count >= 2 * size {
@@ -64,11 +69,15 @@ struct ReorderWindow<Element: TimeOrdered>: Sendable where Element: Sendable {
         heldBytes = 0
     }
 
-    /// The window's elements, in order, in memory of its own: an array cannot give up its first elements without
-    /// copying them. Shared by copies of the window until one of them changes (copy on write).
+    /// The window's elements, in order, in a ring of memory of its own: the earlier half leaves from the front without
+    /// the later half moving down (moving it down was one more move of every element, a `memmove` of half the
+    /// window each time, on the building thread). Shared by copies of the window until one of them changes (copy on
+    /// write).
     private final class Storage: @unchecked Sendable {
         let base: UnsafeMutablePointer<Element>
         let capacity: Int
+        /// Where the first element is.
+        private var first = 0
         var count = 0
 
         init(capacity: Int) {
@@ -77,27 +86,34 @@ struct ReorderWindow<Element: TimeOrdered>: Sendable where Element: Sendable {
         }
 
         deinit {
-            base.deinitialize(count: count)
+            for index in 0..<count { element(index).deinitialize(count: 1) }
             base.deallocate()
+        }
+
+        /// The `index`-th element's place (`index` up to `count`, the place after the last).
+        @inline(__always) func element(_ index: Int) -> UnsafeMutablePointer<Element> {
+            let place = first &+ index
+            return base + (place < capacity ? place : place &- capacity)
         }
 
         /// A storage of its own holding copies of these elements.
         func copy() -> Storage {
             let copy = Storage(capacity: capacity)
-            copy.base.initialize(from: base, count: count)
+            for index in 0..<count { (copy.base + index).initialize(to: element(index).pointee) }
             copy.count = count
             return copy
         }
 
-        /// Moves the first `moved` elements to `release`, in order, then the rest down; returns their message bytes.
+        /// Moves the first `moved` elements to `release`, in order; returns their message bytes.
         func moveOut(_ moved: Int, to release: (consuming Element) -> Void) -> Int {
             var bytes = 0
-            for index in 0..<moved {
-                bytes += base[index].messageBytes
-                release((base + index).move())
+            for _ in 0..<moved {
+                let front = element(0)
+                bytes += front.pointee.messageBytes
+                first = first &+ 1 == capacity ? 0 : first &+ 1
+                count -= 1
+                release(front.move())
             }
-            base.moveInitialize(from: base + moved, count: count - moved)
-            count -= moved
             return bytes
         }
     }

@@ -81,4 +81,62 @@ struct ReorderWindowTests {
         }
         #expect(Item.Token.alive.load(ordering: .relaxed) == before)
     }
+
+    /// The window's rule on a plain array: each element inserted after the last one not later than it; the earlier
+    /// half handed on at twice the size, or half (rounded up) once the held bytes pass the budget.
+    struct ArrayWindow {
+        let size: Int, byteBudget: Int
+        var held: [(instant: Int64, id: Int, bytes: Int)] = []
+        mutating func insert(_ item: (instant: Int64, id: Int, bytes: Int), release: (Int) -> Void) {
+            var index = held.count
+            while index > 0, held[index - 1].instant > item.instant { index -= 1 }
+            held.insert(item, at: index)
+            let bytes = held.map(\.bytes).reduce(0, +)
+            let count = held.count >= 2 * size ? size : bytes > byteBudget ? (held.count + 1) / 2 : 0
+            for released in held.prefix(count) { release(released.id) }
+            held.removeFirst(count)
+        }
+    }
+
+    @Test("wherever its ring wraps (early halves of any length, lines late by more than the window, a copy made midway), the window hands on what the plain array's rule does")
+    func ringAgainstArray() {
+        let before = Item.Token.alive.load(ordering: .relaxed)
+        var generator = SeededGenerator(seed: 22)
+        for round in 0..<200 {
+            let size = [1, 2, 3, 5, 8][round % 5]
+            let byteBudget = [Int.max, 40, 100][round % 3]
+            let count = Int.random(in: 0...120, using: &generator)
+            let items = (0..<count).map { id in
+                (instant: Int64(id - Int.random(in: 0...(2 * size + 2), using: &generator)), id: id,
+                 bytes: Int.random(in: 1...30, using: &generator))
+            }
+            let copyAt = Int.random(in: 0...max(0, count), using: &generator)
+            var window = ReorderWindow<Item>(size: size, byteBudget: byteBudget)
+            var model = ArrayWindow(size: size, byteBudget: byteBudget)
+            var released: [Int] = [], expected: [Int] = []
+            var copy: ReorderWindow<Item>?
+            var copyModel = model
+            var copyReleased: [Int] = [], copyExpected: [Int] = []
+            for (index, item) in items.enumerated() {
+                if index == copyAt { copy = window; copyModel = model }
+                window.insert(Item(instant: item.instant, id: item.id, bytes: item.bytes)) { released.append($0.id) }
+                model.insert(item) { expected.append($0) }
+                if copy != nil {
+                    // The copy takes the same lines after it was made, and must go its own way from the same state.
+                    copy!.insert(Item(instant: item.instant, id: item.id + 1_000, bytes: item.bytes)) { copyReleased.append($0.id) }
+                    copyModel.insert((item.instant, item.id + 1_000, item.bytes)) { copyExpected.append($0) }
+                }
+            }
+            window.drain { released.append($0.id) }
+            expected += model.held.map(\.id)
+            #expect(released == expected, "round \(round): size \(size), budget \(byteBudget)")
+            if var copy {
+                copy.drain { copyReleased.append($0.id) }
+                copyExpected += copyModel.held.map(\.id)
+                #expect(copyReleased == copyExpected, "round \(round), the copy")
+            }
+            copy = nil
+        }
+        #expect(Item.Token.alive.load(ordering: .relaxed) == before)
+    }
 }
