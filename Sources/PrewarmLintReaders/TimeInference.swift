@@ -50,6 +50,9 @@ public struct TimestampResolver: Sendable {
     /// Notes about assumptions made, not yet handed to the caller.
     private var pendingNotes: [String] = []
     private var notedParts: LogTimestamp.InferredParts = []
+    /// What a time placed on a day by the lines before it inferred, made once: the parts are static properties of
+    /// another module, and reading them was two calls to their accessors on every line of a Console copy.
+    private let dateAndYear: LogTimestamp.InferredParts = [.date, .year]
 
     /// A resolver for one input.
     public init(inference: TimeInference) {
@@ -202,9 +205,7 @@ public struct TimestampResolver: Sendable {
             currentDate = (moved.year, moved.month, moved.day)
         }
         currentDayStart = (offset, dayStart)
-        var inferred = given
-        inferred.insert(.date)
-        inferred.insert(.year)
+        let inferred = given.union(dateAndYear)
         let instant = dayStart + timeOfDay
         lastInstant = instant
         return ResolvedTime(instant: instant, offset: offset, inferred: inferred)
