@@ -28,6 +28,36 @@ extension UnsafeRawBufferPointer {
         return firstIndex(of: byte, from: position)
     }
 
+    /// Puts the indices of the first `indices.count` occurrences of `byte` (an ASCII delimiter: below 0x80) in
+    /// `indices`; false when there are fewer.
+    /// The first 64 bytes (where a Console copy's short columns end) are tested a word at a time, each word once for
+    /// every occurrence in it; the rest is searched one occurrence at a time (``firstIndexNearby(of:from:)``).
+    @inline(__always) func firstIndices(of byte: UInt8, into indices: UnsafeMutableBufferPointer<Int>) -> Bool {
+        assert(byte < 0x80, "the word test finds ASCII bytes only")
+        let wanted = indices.count
+        guard wanted > 0 else { return true }
+        var found = 0
+        var position = 0
+        let words = Swift.min(count, 64) & ~7
+        while position < words {
+            var flags = ByteClasses.within(UInt64(littleEndian: loadUnaligned(fromByteOffset: position, as: UInt64.self)), byte, byte)
+            while flags != 0 {
+                indices[found] = position &+ flags.trailingZeroBitCount &>> 3
+                found &+= 1
+                if found == wanted { return true }
+                flags &= flags &- 1
+            }
+            position &+= 8
+        }
+        while found < wanted {
+            guard let index = firstIndexNearby(of: byte, from: position) else { return false }
+            indices[found] = index
+            found &+= 1
+            position = index &+ 1
+        }
+        return true
+    }
+
     /// The index of the first `byte` inside `range`, or nil.
     @inline(__always) func firstIndex(of byte: UInt8, in range: Range<Int>) -> Int? {
         guard range.lowerBound < range.upperBound, range.upperBound <= count else { return nil }

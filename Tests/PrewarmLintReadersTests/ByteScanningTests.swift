@@ -67,33 +67,34 @@ struct ByteScanningTests {
         }
     }
 
-    @Test("a Console copy's column tabs are found where a search tab by tab finds them: in the words tested at once, past them, and too few")
-    func consoleColumnTabs() {
+    @Test("the first occurrences of a delimiter (a Console copy's column tabs) are found where a search one by one finds them: in the words tested at once, past them, and too few",
+          arguments: [0x09, 0x0A, 0x3A] as [UInt8])
+    func firstOccurrences(delimiter: UInt8) {
         var state: UInt32 = 7
         func next() -> Int { state = state &* 1_103_515_245 &+ 12_345; return Int(state >> 8) }
         var lines = Self.buffers()
-        // Lines of columns a Console copy could have, short and long, with tabs among bytes that differ from one by one
-        // bit (0x89 differs only in the bit the word test masks), up to 200 bytes: tabs in the first 64 bytes, past
-        // them, straddling them, and fewer than the columns.
+        // Lines of columns a Console copy could have, short and long, with the delimiter among bytes that differ from it
+        // by one bit (its high-bit twin differs only in the bit the word test masks), up to 200 bytes: delimiters in the
+        // first 64 bytes, past them, straddling them, and fewer than wanted.
+        let near = [delimiter ^ 0x01, delimiter ^ 0x02, delimiter ^ 0x10, delimiter ^ 0x20, delimiter | 0x80, 0x41, 0x30, 0x20, 0x09, 0x0A]
+            .filter { $0 != delimiter }
         for _ in 0..<3_000 {
             let length = next() % 200
-            lines.append((0..<length).map { _ in
-                next() % 6 == 0 ? 0x09 : [0x08, 0x0A, 0x0B, 0x19, 0x29, 0x89, 0x41, 0x30, 0x20][next() % 9]
-            })
+            lines.append((0..<length).map { _ in next() % 6 == 0 ? delimiter : near[next() % near.count] })
         }
         for line in lines {
             line.withUnsafeBytes { bytes in
                 for wanted in 0...9 {
                     var expected: [Int] = []
                     var position = 0
-                    while expected.count < wanted, let tab = bytes.firstIndex(of: 0x09, from: position) {
-                        expected.append(tab)
-                        position = tab + 1
+                    while expected.count < wanted, let found = bytes.firstIndex(of: delimiter, from: position) {
+                        expected.append(found)
+                        position = found + 1
                     }
-                    withUnsafeTemporaryAllocation(of: Int.self, capacity: wanted) { tabs in
-                        let complete = ConsoleCopyGrammar.findTabs(bytes, into: tabs)
-                        #expect(complete == (expected.count == wanted), "\(line), \(wanted) tabs")
-                        if complete { #expect(Array(tabs) == expected, "\(line), \(wanted) tabs") }
+                    withUnsafeTemporaryAllocation(of: Int.self, capacity: wanted) { indices in
+                        let complete = bytes.firstIndices(of: delimiter, into: indices)
+                        #expect(complete == (expected.count == wanted), "\(line), \(wanted) wanted")
+                        if complete { #expect(Array(indices) == expected, "\(line), \(wanted) wanted") }
                     }
                 }
             }

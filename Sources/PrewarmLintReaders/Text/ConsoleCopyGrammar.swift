@@ -184,40 +184,12 @@ struct ConsoleCopyGrammar: TextRecordGrammar {
         }
     }
 
-    /// Puts the places of the first `tabs.count` tabs of `line` in `tabs`; false when it has fewer. The first 64 bytes
-    /// (where a Console copy's short columns end) are tested a word at a time, each word once for all the tabs in it;
-    /// the rest is searched tab by tab. (Searching for each column's tab anew from the one before, each search with
-    /// its own set-up and its own loads, was ~180 instructions a line, half of classifying it.)
-    @inline(__always)
-    static func findTabs(_ line: UnsafeRawBufferPointer, into tabs: UnsafeMutableBufferPointer<Int>) -> Bool {
-        let wanted = tabs.count
-        guard wanted > 0 else { return true }
-        var found = 0
-        var position = 0
-        let words = Swift.min(line.count, 64) & ~7
-        while position < words {
-            var flags = ByteClasses.within(UInt64(littleEndian: line.loadUnaligned(fromByteOffset: position, as: UInt64.self)), 0x09, 0x09)
-            while flags != 0 {
-                tabs[found] = position &+ flags.trailingZeroBitCount &>> 3
-                found &+= 1
-                if found == wanted { return true }
-                flags &= flags &- 1
-            }
-            position &+= 8
-        }
-        while found < wanted {
-            guard let tab = line.firstIndexNearby(of: .tab, from: position) else { return false }
-            tabs[found] = tab
-            found &+= 1
-            position = tab &+ 1
-        }
-        return true
-    }
-
     private func classify(_ line: UnsafeRawBufferPointer, places: ColumnPlaces, tabs: UnsafeMutableBufferPointer<Int>,
                           into head: inout TextRecordHead) -> TextLineKind {
         // Message is everything after the last column, tabs included.
-        guard Self.findTabs(line, into: tabs) else {
+        // (One pass over the short columns: searching for each column's tab anew from the one before, each search with
+        // its own set-up and loads, was ~180 instructions a line, half of classifying it.)
+        guard line.firstIndices(of: .tab, into: tabs) else {
             return ByteLine(bytes: line, number: 0, byteOffset: 0).isBlank ? .skipped(.blank) : .other
         }
         let start = tabs[places.count - 1] &+ 1

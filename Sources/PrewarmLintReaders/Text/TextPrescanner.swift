@@ -119,9 +119,6 @@ struct TextPrescanner: LinePrescanner, @unchecked Sendable {
             table = TextLineTable(firstLineStart: start, end: end)
         }
         table.entries.reserveCapacity(min(chunk.count / 128, Self.maximumEntries(chunk.count)))
-        // A Console copy's grammar taken out of the enum once for the chunk: switching on the enum for each line copied
-        // its column places (72 bytes) twice a line. (The grammar is settled: it learns nothing more.)
-        let console: ConsoleCopyGrammar? = if case .consoleCopy(let console) = grammar { console } else { nil }
         while start < table.end, let newline = chunk.firstIndex(of: .newline, from: start) {
             var end = newline
             if end > start, chunk[end - 1] == .carriageReturn { end -= 1 }
@@ -132,8 +129,7 @@ struct TextPrescanner: LinePrescanner, @unchecked Sendable {
             let line = chunk.slice(start, end)
             var entry = TextLineTable.Entry(start: Int32(start), length: Int32(end - start), breakLength: UInt8(newline + 1 - end),
                                             kind: .line)
-            let lineKind = console.map { $0.classifyLearnt(line, into: &head) ?? .other } ?? grammar.classify(line, into: &head)
-            if case .head = lineKind, let kind = judge(line, &entry) {
+            if case .head = grammar.classify(line, into: &head), let kind = judge(line, &entry) {
                 entry.kind = kind
                 entry.time = Int32(table.times.count)
                 let text = head.timeText
