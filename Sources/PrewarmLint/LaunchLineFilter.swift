@@ -57,8 +57,21 @@ final class LaunchLineFilter: RecordFilter, @unchecked Sendable {
     }
 
     func admits(process: String, pid: Int?, firstLine: UnsafeRawBufferPointer) -> Bool {
-        if !followsClassifier { return admitsForMerge(process: process, firstLine: firstLine) }
-        if let role = roles.role(of: process) {
+        admits(role: roles.role(of: process), pid: pid, firstLine: firstLine)
+    }
+
+    /// The process's launch role, if it has one (`ProcessRole.known(processName:)`): all the filter asks of its name.
+    func processClass(of process: String) -> RecordFilterProcessClass? {
+        RecordFilterProcessClass(role: roles.role(of: process))
+    }
+
+    func admits(processClass: RecordFilterProcessClass, pid: Int?, firstLine: UnsafeRawBufferPointer) -> Bool {
+        admits(role: processClass.role, pid: pid, firstLine: firstLine)
+    }
+
+    private func admits(role: ProcessRole?, pid: Int?, firstLine: UnsafeRawBufferPointer) -> Bool {
+        if !followsClassifier { return admitsForMerge(role: role, firstLine: firstLine) }
+        if let role {
             switch role {
             case .other:
                 return false
@@ -82,8 +95,7 @@ final class LaunchLineFilter: RecordFilter, @unchecked Sendable {
 
     /// The answer for an input merged with others: what the classifier may keep or learn from once every
     /// input's lines are known.
-    private func admitsForMerge(process: String, firstLine: UnsafeRawBufferPointer) -> Bool {
-        let role = roles.role(of: process)
+    private func admitsForMerge(role: ProcessRole?, firstLine: UnsafeRawBufferPointer) -> Bool {
         switch role {
         case .other?:
             return false
@@ -159,7 +171,19 @@ final class LaunchLineAheadFilter: AheadRecordFilter, @unchecked Sendable {
     }
 
     func judge(process: String, pid: Int?, firstLine: UnsafeRawBufferPointer) -> AheadJudgement {
-        let role = roles.role(of: process)
+        judge(role: roles.role(of: process), pid: pid, firstLine: firstLine)
+    }
+
+    /// The process's launch role, as ``LaunchLineFilter/processClass(of:)``.
+    func judgingClass(of process: String) -> RecordFilterProcessClass? {
+        RecordFilterProcessClass(role: roles.role(of: process))
+    }
+
+    func judge(judgingClass: RecordFilterProcessClass, pid: Int?, firstLine: UnsafeRawBufferPointer) -> AheadJudgement {
+        judge(role: judgingClass.role, pid: pid, firstLine: firstLine)
+    }
+
+    private func judge(role: ProcessRole?, pid: Int?, firstLine: UnsafeRawBufferPointer) -> AheadJudgement {
         switch role {
         case .other?:
             return .refused
@@ -171,6 +195,37 @@ final class LaunchLineAheadFilter: AheadRecordFilter, @unchecked Sendable {
             if table.mayNameApp(in: firstLine, role: .other) { return .admitted }
             if let pid { return .refusedUnlessLearnt(pid: pid) }
             return table.mayMatch(in: firstLine, role: .app) ? .admitted : .refused
+        }
+    }
+}
+
+extension RecordFilterProcessClass {
+    /// The class of a process of launch role `role` (nil: none), for ``LaunchLineFilter`` and ``LaunchLineAheadFilter``.
+    init(role: ProcessRole?) {
+        let code: UInt8 = switch role {
+        case nil: 0
+        case .dasd: 1
+        case .runningboardd: 2
+        case .springboard: 3
+        case .app: 4
+        case .securityd: 5
+        case .kernel: 6
+        case .other: 7
+        }
+        self.init(rawValue: code)
+    }
+
+    /// The launch role of a process of this class (``init(role:)``).
+    var role: ProcessRole? {
+        switch rawValue {
+        case 1: .dasd
+        case 2: .runningboardd
+        case 3: .springboard
+        case 4: .app
+        case 5: .securityd
+        case 6: .kernel
+        case 7: .other
+        default: nil
         }
     }
 }

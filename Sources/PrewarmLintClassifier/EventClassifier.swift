@@ -129,13 +129,13 @@ public struct EventClassifier: Sendable {
         if role != .other || known == nil {
             // A report's event names its app itself: every template is tried, as for an app's line.
             let namingOnly = namingOnlyForOther && role == .other && event.reportedBundleID == nil
-            if let (signature, detail) = table.match(event.message, role: role, namingOnly: namingOnly) {
-                result.meaning = signature.meaning
-                result.signatureID = signature.id
+            if let (position, detail) = table.matchPosition(event.message, role: role, namingOnly: namingOnly) {
+                result.meaning = table.signatures[position].meaning
+                result.signatureID = table.signatures[position].id
                 result.detail = detail
-                result.pointName = signature.pointName
-                result.facts = signature.facts
-                result.decision = signature.decision
+                result.pointName = table.signatures[position].pointName
+                result.facts = table.signatures[position].facts
+                result.decision = table.signatures[position].decision
             }
         }
         switch role {
@@ -162,7 +162,7 @@ public struct EventClassifier: Sendable {
         case .other:
             // A pid-less line an app's template matches, of a name the log paired with two apps: counted.
             if known == nil, event.pid == nil, directory.ambiguousNames.contains(event.process),
-               table.match(event.message, role: .app) != nil {
+               table.matchPosition(event.message, role: .app) != nil {
                 directory.noteLineWithoutPID(name: event.process)
             }
             // A crash report names its process's app itself (`Identifier:`, `bundleInfo`).

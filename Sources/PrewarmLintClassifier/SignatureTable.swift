@@ -41,6 +41,13 @@ public struct SignatureTable: Sendable {
     /// signatures that can place a line of a not-yet-known process are tried (those naming their app,
     /// and hazard evidence).
     public func match(_ message: String, role: ProcessRole, namingOnly: Bool = false) -> (signature: MessageSignature, detail: String?)? {
+        matchPosition(message, role: role, namingOnly: namingOnly).map { (signatures[$0.position], $0.detail) }
+    }
+
+    /// What ``match(_:role:namingOnly:)`` finds, as the signature's place in ``signatures``: the classifier reads
+    /// the few fields it needs there (a `MessageSignature` handed back was copied and destroyed whole, its dozen
+    /// strings and arrays retained and released, on every line a template matched).
+    func matchPosition(_ message: String, role: ProcessRole, namingOnly: Bool = false) -> (position: Int, detail: String?)? {
         let list = namingOnly ? naming[role.position] : byRole[role.position]
         guard !list.all.isEmpty else { return nil }
         return ByteSearch.withBytes(of: message) { bytes in
@@ -53,7 +60,7 @@ public struct SignatureTable: Sendable {
                 detail = result.detail
                 return result.matched
             }) else { return nil }
-            return (signatures[list.all[index].position], detail)
+            return (list.all[index].position, detail)
         }
     }
 

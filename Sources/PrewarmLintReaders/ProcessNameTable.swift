@@ -1,5 +1,6 @@
 /// The process names of recent records, by their bytes: each name's `String`, whether it is valid UTF-8,
-/// and whether the reader skips its records — what a text decoder asks of every record's first line.
+/// whether the reader skips its records, and the record filter's class of it — what a text decoder asks of every
+/// record's first line.
 ///
 /// One lookup where there were three (the interner's, then the skipped-process cache's hash and string
 /// comparison): a direct-mapped table of 256 names of at most 64 bytes, each keyed by its length and its
@@ -39,12 +40,28 @@ struct ProcessNameTable {
         }
     }
 
-    /// What the table knows of a name.
+    /// What the table knows of a name, as ``entry(for:)`` found it. Its text is read with ``text(of:)``, only for a
+    /// record that is built: a `String` in the entry was retained and released on every line.
     struct Entry {
-        var text: String
+        /// Its slot; -1 for a name too long to be kept (its text is then ``lastLongName``).
+        fileprivate var slot: Int
         var isValid: Bool
         /// Whether its records are skipped, once the reader has said (``remember(skipped:for:)``).
         var skipped: Bool?
+        /// The record filter's class of it, once the reader has asked (``remember(filterClass:for:)``).
+        var filterClass: FilterClass
+    }
+
+    /// What a record filter made of a name (``RecordFilter/processClass(of:)``), as the table remembers it.
+    enum FilterClass {
+        /// Not asked yet.
+        case unasked
+        /// The filter has no class for it: it is asked by name.
+        case byName
+        /// The filter's class.
+        case known(RecordFilterProcessClass)
+
+        init(_ answer: RecordFilterProcessClass?) { self = answer.map { .known($0) } ?? .byName }
     }
 
     /// The key of each slot (a count of -1: empty), and what the table knows of its name.
@@ -52,40 +69,62 @@ struct ProcessNameTable {
     private var texts = [String](repeating: "", count: slotCount)
     private var valid = [Bool](repeating: false, count: slotCount)
     private var skipped = [Bool?](repeating: nil, count: slotCount)
+    private var filterClasses = [FilterClass](repeating: .unasked, count: slotCount)
     /// The bytes of names longer than sixteen, for the comparison their key does not make.
     private var longNames = [UInt8](repeating: 0, count: slotCount * maximumLength)
+    /// The text of the last name looked up that was too long to be kept.
+    private var lastLongName = ""
 
-    /// The entry of the name spelt by `bytes` (decoded and remembered if it was not there).
+    /// The entry of the name spelt by `bytes` (decoded and remembered if it was not there). It stands until the next
+    /// lookup, which may take its slot.
     mutating func entry(for bytes: UnsafeRawBufferPointer) -> Entry {
         guard bytes.count <= Self.maximumLength else {
             let decoded = UTF8Text.decode(bytes)
-            return Entry(text: decoded.text, isValid: decoded.isValid, skipped: nil)
+            lastLongName = decoded.text
+            return Entry(slot: -1, isValid: decoded.isValid, skipped: nil, filterClass: .unasked)
         }
         let key = Key(bytes)
         let slot = key.slot
         if keys[slot] == key, key.count <= 16 || sameLongName(bytes, at: slot) {
-            return Entry(text: texts[slot], isValid: valid[slot], skipped: skipped[slot])
+            return Entry(slot: slot, isValid: valid[slot], skipped: skipped[slot], filterClass: filterClasses[slot])
         }
         let decoded = UTF8Text.decode(bytes)
         keys[slot] = key
         texts[slot] = decoded.text
         valid[slot] = decoded.isValid
         skipped[slot] = nil
+        filterClasses[slot] = .unasked
         if key.count > 16 {
             longNames.withUnsafeMutableBytes { names in
                 (names.baseAddress! + slot * Self.maximumLength).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
             }
         }
-        return Entry(text: decoded.text, isValid: decoded.isValid, skipped: nil)
+        return Entry(slot: slot, isValid: decoded.isValid, skipped: nil, filterClass: .unasked)
     }
 
-    /// Records whether the records of the name spelt by `bytes` (just looked up) are skipped.
-    mutating func remember(skipped answer: Bool, for bytes: UnsafeRawBufferPointer) {
-        guard bytes.count <= Self.maximumLength else { return }
-        let key = Key(bytes)
-        let slot = key.slot
-        guard keys[slot] == key, key.count <= 16 || sameLongName(bytes, at: slot) else { return }
-        skipped[slot] = answer
+    /// The name spelt by `bytes`, decoded (and remembered, as ``entry(for:)`` does).
+    mutating func text(for bytes: UnsafeRawBufferPointer) -> String {
+        // In two statements: in `text(of: entry(for: bytes))`, the table `text(of:)` reads is taken before the lookup
+        // changes it.
+        let found = entry(for: bytes)
+        return text(of: found)
+    }
+
+    /// The name of `entry` (the last one looked up), decoded.
+    func text(of entry: Entry) -> String {
+        entry.slot < 0 ? lastLongName : texts[entry.slot]
+    }
+
+    /// Records whether the records of the name of `entry` (the last one looked up) are skipped.
+    mutating func remember(skipped answer: Bool, for entry: inout Entry) {
+        entry.skipped = answer
+        if entry.slot >= 0 { skipped[entry.slot] = answer }
+    }
+
+    /// Records the record filter's class of the name of `entry` (the last one looked up).
+    mutating func remember(filterClass answer: FilterClass, for entry: inout Entry) {
+        entry.filterClass = answer
+        if entry.slot >= 0 { filterClasses[entry.slot] = answer }
     }
 
     private func sameLongName(_ bytes: UnsafeRawBufferPointer, at slot: Int) -> Bool {

@@ -39,6 +39,16 @@ public protocol RecordFilter: AnyObject, Sendable {
     /// (where ``admits(process:pid:firstLine:)`` would be): whether the consumer has learnt what makes a record of
     /// `pid` wanted. True by default.
     func admitsLearnt(pid: Int) -> Bool
+
+    /// What the filter makes of a process name, the same for every record of it: a class of its own, which a decoder
+    /// works out once for each name it remembers and hands back with each record of the name
+    /// (``admits(processClass:pid:firstLine:)``), so that no record costs a lookup of its name. Nil (the default):
+    /// the decoder asks ``admits(process:pid:firstLine:)``.
+    func processClass(of process: String) -> RecordFilterProcessClass?
+
+    /// ``admits(process:pid:firstLine:)`` for a record of a process whose class (``processClass(of:)``) is
+    /// `processClass`. True by default (a filter without classes is never asked).
+    func admits(processClass: RecordFilterProcessClass, pid: Int?, firstLine: UnsafeRawBufferPointer) -> Bool
 }
 
 extension RecordFilter {
@@ -47,6 +57,23 @@ extension RecordFilter {
 
     /// Every pid (a filter without an ahead filter is never asked).
     public func admitsLearnt(pid: Int) -> Bool { true }
+
+    /// None: the filter is asked by name.
+    public func processClass(of process: String) -> RecordFilterProcessClass? { nil }
+
+    /// Every record (a filter without classes is never asked).
+    public func admits(processClass: RecordFilterProcessClass, pid: Int?, firstLine: UnsafeRawBufferPointer) -> Bool { true }
+}
+
+/// A record filter's class of a process name (``RecordFilter/processClass(of:)``, ``AheadRecordFilter/judgingClass(of:)``):
+/// what the filter makes of the name, the same for every record of it. Opaque to a decoder, which remembers it with the
+/// name (`ProcessNameTable`).
+public struct RecordFilterProcessClass: Sendable, Hashable {
+    /// The filter's own code.
+    public let rawValue: UInt8
+
+    /// The class of code `rawValue`.
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
 }
 
 /// A ``RecordFilter``'s judge for a thread that reads ahead of the consumer: what can be said of a record without the
@@ -55,6 +82,24 @@ public protocol AheadRecordFilter: AnyObject, Sendable {
     /// The filter's answer for the record, as far as it holds whatever the consumer learns first (the arguments are
     /// ``RecordFilter/admits(process:pid:firstLine:)``'s).
     func judge(process: String, pid: Int?, firstLine: UnsafeRawBufferPointer) -> AheadJudgement
+
+    /// What the ahead filter makes of a process name, as ``RecordFilter/processClass(of:)`` (named apart, so that one
+    /// class may be both filters, each with its default). Nil (the default): it is asked by name.
+    func judgingClass(of process: String) -> RecordFilterProcessClass?
+
+    /// ``judge(process:pid:firstLine:)`` for a record of a process whose class (``judgingClass(of:)``) is
+    /// `judgingClass`. Admitted by default (an ahead filter without classes is never asked).
+    func judge(judgingClass: RecordFilterProcessClass, pid: Int?, firstLine: UnsafeRawBufferPointer) -> AheadJudgement
+}
+
+extension AheadRecordFilter {
+    /// None: the ahead filter is asked by name.
+    public func judgingClass(of process: String) -> RecordFilterProcessClass? { nil }
+
+    /// Admitted (an ahead filter without classes is never asked).
+    public func judge(judgingClass: RecordFilterProcessClass, pid: Int?, firstLine: UnsafeRawBufferPointer) -> AheadJudgement {
+        .admitted
+    }
 }
 
 /// What an ``AheadRecordFilter`` says of a record.
@@ -99,6 +144,17 @@ struct RecordSkipping {
     func refuses(process: String, pid: Int?, firstLine: UnsafeRawBufferPointer) -> Bool {
         guard let filter else { return false }
         return !filter.admits(process: process, pid: pid, firstLine: firstLine)
+    }
+
+    /// The filter's class of `process` (``RecordFilter/processClass(of:)``); nil without a filter or classes.
+    func processClass(of process: String) -> RecordFilterProcessClass? {
+        filter?.processClass(of: process)
+    }
+
+    /// Whether the filter refuses the record of a process of class `processClass` (never without a filter).
+    func refuses(processClass: RecordFilterProcessClass, pid: Int?, firstLine: UnsafeRawBufferPointer) -> Bool {
+        guard let filter else { return false }
+        return !filter.admits(processClass: processClass, pid: pid, firstLine: firstLine)
     }
 
     /// Whether the filter has learnt `pid` (``RecordFilter/admitsLearnt(pid:)``); every pid without a filter.

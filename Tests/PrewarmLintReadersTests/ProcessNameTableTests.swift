@@ -21,24 +21,34 @@ struct ProcessNameTableTests {
         return names
     }
 
-    @Test("every name, looked up in many orders, decodes as UTF8Text does; skipped answers stay with their name")
+    @Test("every name, looked up in many orders, decodes as UTF8Text does; skipped answers and filter classes stay with their name")
     func sameAsDecoding() {
         let names = Self.names()
         var table = ProcessNameTable()
-        var remembered: [[UInt8]: Bool] = [:]
+        var remembered: [[UInt8]: (skipped: Bool, filterClass: RecordFilterProcessClass)] = [:]
         var state: UInt32 = 7
         for step in 0..<20_000 {
             state = state &* 1_103_515_245 &+ 12_345
             let name = names[Int(state >> 8) % names.count]
             name.withUnsafeBytes { bytes in
-                let entry = table.entry(for: bytes)
                 let decoded = UTF8Text.decode(bytes)
-                #expect(entry.text == decoded.text && entry.isValid == decoded.isValid, "\(name)")
+                // Half the lookups by text alone: the text of the name just looked up, even where the lookup takes the
+                // slot of another name.
+                if step % 2 == 1 {
+                    #expect(table.text(for: bytes) == decoded.text, "\(name)")
+                    return
+                }
+                var entry = table.entry(for: bytes)
+                #expect(table.text(of: entry) == decoded.text && entry.isValid == decoded.isValid, "\(name)")
                 // A remembered answer may be forgotten (another name took the slot), never given to another name.
-                if let skipped = entry.skipped { #expect(remembered[name] == skipped, "\(name)") }
+                if let skipped = entry.skipped { #expect(remembered[name]?.skipped == skipped, "\(name)") }
+                if case .known(let filterClass) = entry.filterClass { #expect(remembered[name]?.filterClass == filterClass, "\(name)") }
                 let skipped = step % 3 == 0
-                table.remember(skipped: skipped, for: bytes)
-                if name.count <= ProcessNameTable.maximumLength { remembered[name] = skipped }
+                let filterClass = RecordFilterProcessClass(rawValue: UInt8(truncatingIfNeeded: step / 2))
+                table.remember(skipped: skipped, for: &entry)
+                table.remember(filterClass: .known(filterClass), for: &entry)
+                #expect(entry.skipped == skipped)
+                if name.count <= ProcessNameTable.maximumLength { remembered[name] = (skipped, filterClass) }
             }
         }
     }

@@ -240,6 +240,52 @@ struct ScanAheadTests {
         #expect(two == ReadAheadTests.observe([input], options: ReadOptions(), jobs: 1))
     }
 
+    static let filterLines: [(process: String, pid: Int?, message: String)] = [
+        ("locationd", 88, "-[CLClientManager onClientEvent:] Client com.example.maps has registered"),
+        ("runningboardd", 33, "Now tracking process: [app<com.example.ledger(501)>:2231]"),
+        ("runningboardd", 33, "Acquiring assertion targeting system"),
+        ("SpringBoard", 34, "[app<com.example.ledger>:2231] Setting process visibility to: Foreground"),
+        ("kernel", 0, "Sandbox: geod(412) deny(1) file-read-data"),
+        ("Ledger Pro", 2231, "didFinishLaunchingWithOptions applicationState=2"),
+        ("Ledger Pro", nil, "didFinishLaunchingWithOptions applicationState=2"),
+        ("geod", 214, "Cache hit ratio 65%, 3220 entries"),
+        ("geod", nil, "Cache hit ratio 65%, 3220 entries"),
+        ("dasd", 105, "Attempting prewarm for com.example.ledger"),
+        ("dasd", 105, "Trigger evaluation complete"),
+        ("dasd", 105, "Prewarm not yet allowed."),
+        ("runningboardd", 33, "Prewarm not yet allowed."),
+        ("securityd", 115, "Ledger Pro[2231]/1#4 LF=0 copy_matching Error Domain=NSOSStatusErrorDomain Code=-25308"),
+        ("securityd", 115, "Ledger Pro[2231]/1#4 LF=0 copy_matching"),
+        ("", nil, "Executing launch request for app<com.example.ledger(501)> (DAS Prewarm launch)"),
+    ]
+
+    @Test("a process's class (worked out once per name by the decoder) gets the answer its name gets, from both filters",
+          arguments: [true, false])
+    func classAnswersAsName(followsClassifier: Bool) throws {
+        let filter = LaunchLineFilter(table: SignatureTable.builtIn, followsClassifier: followsClassifier)
+        let ahead = filter.makeAheadFilter()
+        #expect((ahead == nil) == !followsClassifier)
+        for line in Self.filterLines {
+            let processClass = try #require(filter.processClass(of: line.process))
+            Array(line.message.utf8).withUnsafeBytes { message in
+                #expect(filter.admits(processClass: processClass, pid: line.pid, firstLine: message)
+                        == filter.admits(process: line.process, pid: line.pid, firstLine: message), "\(line)")
+                if let ahead, let judgingClass = ahead.judgingClass(of: line.process) {
+                    #expect(ahead.judge(judgingClass: judgingClass, pid: line.pid, firstLine: message)
+                            == ahead.judge(process: line.process, pid: line.pid, firstLine: message), "\(line)")
+                } else {
+                    #expect(ahead == nil, "the pipeline's ahead filter has a class for every name")
+                }
+            }
+        }
+        // A class is its role, both ways.
+        for role in ProcessRole.allCases.map(Optional.some) + [nil] { #expect(RecordFilterProcessClass(role: role).role == role) }
+        // Names of different roles get different classes; names of one role, one class.
+        #expect(filter.processClass(of: "runningboardd") != filter.processClass(of: "SpringBoard"))
+        #expect(filter.processClass(of: "Ledger Pro") == filter.processClass(of: "geod"))
+        #expect(filter.processClass(of: "Ledger Pro") != filter.processClass(of: "locationd"))
+    }
+
     @Test("the ahead filter refuses only what the filter refuses whatever it has learnt")
     func aheadFilterAgreesWithFilter() throws {
         let table = SignatureTable.builtIn

@@ -159,7 +159,7 @@ struct TextLogDecoder: LineFramedDecoder {
         }
         // Learnt since it was judged: built, as the filter now admits it.
         var process = ""
-        if let range = head.process, !range.isEmpty { process = processNames.entry(for: bytes.slice(range.lowerBound, range.upperBound)).text }
+        if let range = head.process, !range.isEmpty { process = processNames.text(for: bytes.slice(range.lowerBound, range.upperBound)) }
         buildStarted(line, time: time, process: process, invalid: false)
     }
 
@@ -239,22 +239,23 @@ struct TextLogDecoder: LineFramedDecoder {
             return
         }
         if resolver.hasNotes { reportNotes(line, emit: emit) }
+        // The name's text is taken from the table only for a record that is built; the filter is asked with its class
+        // of the name, worked out once per name the table holds.
+        var entry: ProcessNameTable.Entry?
         var invalid = false
-        var process = ""
         var skipped = false
         if let range = head.process, !range.isEmpty {
-            let name = bytes.slice(range.lowerBound, range.upperBound)
-            let entry = processNames.entry(for: name)
-            invalid = !entry.isValid
-            process = entry.text
-            if let known = entry.skipped {
+            var named = processNames.entry(for: bytes.slice(range.lowerBound, range.upperBound))
+            invalid = !named.isValid
+            if let known = named.skipped {
                 skipped = known
             } else {
-                skipped = skipping.skips(process: process)
-                processNames.remember(skipped: skipped, for: name)
+                skipped = skipping.skips(process: processNames.text(of: named))
+                processNames.remember(skipped: skipped, for: &named)
             }
+            entry = named
         } else {
-            skipped = skipping.skips(process: process)
+            skipped = skipping.skips(process: "")
         }
         statistics.eventLines += lines
         if skipped {
@@ -267,11 +268,29 @@ struct TextLogDecoder: LineFramedDecoder {
         // as before. The filter is shown the message with any prefixes still unread before it: more text
         // than the message, which may only make it admit more.
         if skipping.filters, !invalid, head.fieldsAreASCII(in: bytes),
-           skipping.refuses(process: process, pid: head.pid, firstLine: bytes.slice(head.message.lowerBound, head.message.upperBound)) {
+           refuses(entry: &entry, pid: head.pid, firstLine: bytes.slice(head.message.lowerBound, head.message.upperBound)) {
             hold(line, time: time)
             return
         }
-        buildStarted(line, time: time, process: process, invalid: invalid)
+        buildStarted(line, time: time, process: entry.map { processNames.text(of: $0) } ?? "", invalid: invalid)
+    }
+
+    /// Whether the filter refuses the record of the process of `entry` (nil: a record without a process name): asked
+    /// with the filter's class of the name, which is worked out and remembered the first time.
+    @inline(__always)
+    private mutating func refuses(entry: inout ProcessNameTable.Entry?, pid: Int?, firstLine: UnsafeRawBufferPointer) -> Bool {
+        guard var named = entry else { return skipping.refuses(process: "", pid: pid, firstLine: firstLine) }
+        if case .unasked = named.filterClass {
+            let processClass = skipping.processClass(of: processNames.text(of: named))
+            processNames.remember(filterClass: .init(processClass), for: &named)
+            entry = named
+        }
+        switch named.filterClass {
+        case .known(let processClass):
+            return skipping.refuses(processClass: processClass, pid: pid, firstLine: firstLine)
+        case .byName, .unasked:
+            return skipping.refuses(process: processNames.text(of: named), pid: pid, firstLine: firstLine)
+        }
     }
 
     /// Builds the record `line` starts (its head in `head`), admitted on its first line.
@@ -370,7 +389,7 @@ struct TextLogDecoder: LineFramedDecoder {
         return heldBytes.withUnsafeBytes { bytes in
             var process = ""
             if let range = head.process, !range.isEmpty {
-                process = processNames.entry(for: bytes.slice(range.lowerBound, range.upperBound)).text
+                process = processNames.text(for: bytes.slice(range.lowerBound, range.upperBound))
             }
             return skipping.refuses(process: process, pid: head.pid, firstLine: bytes.slice(head.message.lowerBound, bytes.count))
         }
@@ -387,7 +406,7 @@ struct TextLogDecoder: LineFramedDecoder {
             // The process name again, from the same bytes.
             var process = ""
             if let range = head.process, !range.isEmpty {
-                process = processNames.entry(for: bytes.slice(range.lowerBound, range.upperBound)).text
+                process = processNames.text(for: bytes.slice(range.lowerBound, range.upperBound))
             }
             head.completeFields(in: bytes)
             let text = TimestampText(utf8: bytes.slice(head.timeText.lowerBound, head.timeText.upperBound))

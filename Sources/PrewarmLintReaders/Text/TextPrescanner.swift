@@ -151,15 +151,33 @@ struct TextPrescanner: LinePrescanner, @unchecked Sendable {
     /// What the decoder would do with the record the line starts (its head in `head`), as far as it holds whatever the
     /// consumer learns first: nil when the decoder is to judge it itself.
     private mutating func judge(_ line: UnsafeRawBufferPointer, _ entry: inout TextLineTable.Entry) -> TextLineTable.Kind? {
-        var process = ""
+        // As the decoder does: the name's skipping and the ahead filter's class of it are remembered with it.
+        let judgement: AheadJudgement
+        let firstLine = line.slice(head.message.lowerBound, head.message.upperBound)
         if let range = head.process, !range.isEmpty {
-            let name = processNames.entry(for: line.slice(range.lowerBound, range.upperBound))
+            var name = processNames.entry(for: line.slice(range.lowerBound, range.upperBound))
             guard name.isValid else { return nil }
-            process = name.text
+            if name.skipped == nil {
+                let skipped = skipping.skips(process: processNames.text(of: name))
+                processNames.remember(skipped: skipped, for: &name)
+            }
+            if name.skipped == true { return .skippedProcess }
+            guard head.fieldsAreASCII(in: line) else { return nil }
+            if case .unasked = name.filterClass {
+                let processClass = ahead.judgingClass(of: processNames.text(of: name))
+                processNames.remember(filterClass: .init(processClass), for: &name)
+            }
+            if case .known(let processClass) = name.filterClass {
+                judgement = ahead.judge(judgingClass: processClass, pid: head.pid, firstLine: firstLine)
+            } else {
+                judgement = ahead.judge(process: processNames.text(of: name), pid: head.pid, firstLine: firstLine)
+            }
+        } else {
+            if skipping.skips(process: "") { return .skippedProcess }
+            guard head.fieldsAreASCII(in: line) else { return nil }
+            judgement = ahead.judge(process: "", pid: head.pid, firstLine: firstLine)
         }
-        if skipping.skips(process: process) { return .skippedProcess }
-        guard head.fieldsAreASCII(in: line) else { return nil }
-        switch ahead.judge(process: process, pid: head.pid, firstLine: line.slice(head.message.lowerBound, head.message.upperBound)) {
+        switch judgement {
         case .admitted:
             return nil
         case .refused:
