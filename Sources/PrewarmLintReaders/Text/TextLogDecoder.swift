@@ -152,12 +152,15 @@ struct TextLogDecoder: LineFramedDecoder {
             statistics.eventsSkipped += 1
             return
         }
-        head = table.heads[Int(entry.head)]
         if entry.learntPID < 0 || !skipping.admitsLearnt(pid: Int(entry.learntPID)) {
+            // The judged head goes straight to the held record (through `head`, it was copied twice, on most lines of a
+            // device's day).
+            held.head = table.heads[Int(entry.head)]
             hold(line, time: time)
             return
         }
         // Learnt since it was judged: built, as the filter now admits it.
+        head = table.heads[Int(entry.head)]
         var process = ""
         if let range = head.process, !range.isEmpty { process = processNames.text(for: bytes.slice(range.lowerBound, range.upperBound)) }
         buildStarted(line, time: time, process: process, invalid: false)
@@ -269,6 +272,7 @@ struct TextLogDecoder: LineFramedDecoder {
         // than the message, which may only make it admit more.
         if skipping.filters, !invalid, head.fieldsAreASCII(in: bytes),
            refuses(entry: &entry, pid: head.pid, firstLine: bytes.slice(head.message.lowerBound, head.message.upperBound)) {
+            held.head = head
             hold(line, time: time)
             return
         }
@@ -320,7 +324,7 @@ struct TextLogDecoder: LineFramedDecoder {
         }
     }
 
-    /// Holds the record `line` starts (its head in `head`), refused by the filter on its first line.
+    /// Holds the record `line` starts (its head in `held.head`), refused by the filter on its first line.
     private mutating func hold(_ line: ByteLine, time: TimestampResolver.ResolvedTime) {
         if let start = line.bytes.baseAddress, let chunkStart = chunk.baseAddress, start >= chunkStart,
            start + line.bytes.count <= chunkStart + chunk.count {
@@ -331,12 +335,11 @@ struct TextLogDecoder: LineFramedDecoder {
             heldBytes.replace(with: line.bytes)
         }
         if !heldFurtherLines.isEmpty { heldFurtherLines.removeAll(keepingCapacity: true) }
-        held.head = head
         held.time = time
         held.line = line.number
         held.byteOffset = line.byteOffset
         held.firstLineCount = line.bytes.count
-        held.messageBytes = head.message.count
+        held.messageBytes = held.head.message.count
         open = .held
     }
 
