@@ -240,6 +240,7 @@ struct ScanAheadTests {
         #expect(two == ReadAheadTests.observe([input], options: ReadOptions(), jobs: 1))
     }
 
+    /// Lines of every launch role and of none, for the two filters' answers.
     static let filterLines: [(process: String, pid: Int?, message: String)] = [
         ("locationd", 88, "-[CLClientManager onClientEvent:] Client com.example.maps has registered"),
         ("runningboardd", 33, "Now tracking process: [app<com.example.ledger(501)>:2231]"),
@@ -291,18 +292,7 @@ struct ScanAheadTests {
         let table = SignatureTable.builtIn
         let filter = LaunchLineFilter(table: table)
         let ahead = try #require(filter.makeAheadFilter())
-        let lines: [(process: String, pid: Int?, message: String)] = [
-            ("locationd", 88, "-[CLClientManager onClientEvent:] Client com.example.maps has registered"),
-            ("runningboardd", 33, "Now tracking process: [app<com.example.ledger(501)>:2231]"),
-            ("runningboardd", 33, "Acquiring assertion targeting system"),
-            ("SpringBoard", 34, "[app<com.example.ledger>:2231] Setting process visibility to: Foreground"),
-            ("kernel", 0, "Sandbox: geod(412) deny(1) file-read-data"),
-            ("Ledger Pro", 2231, "didFinishLaunchingWithOptions applicationState=2"),
-            ("Ledger Pro", nil, "didFinishLaunchingWithOptions applicationState=2"),
-            ("geod", 214, "Cache hit ratio 65%, 3220 entries"),
-            ("geod", nil, "Cache hit ratio 65%, 3220 entries"),
-        ]
-        for line in lines {
+        for line in Self.filterLines {
             let judgement = Array(line.message.utf8).withUnsafeBytes { ahead.judge(process: line.process, pid: line.pid, firstLine: $0) }
             let admits = Array(line.message.utf8).withUnsafeBytes { filter.admits(process: line.process, pid: line.pid, firstLine: $0) }
             switch judgement {
