@@ -115,16 +115,26 @@ struct ProcessNameTable {
         entry.slot < 0 ? lastLongName : texts[entry.slot]
     }
 
-    /// Records whether the records of the name of `entry` (the last one looked up) are skipped.
-    mutating func remember(skipped answer: Bool, for entry: inout Entry) {
+    /// Whether the records of the name of `entry` (the last one looked up) are skipped: `skips` is asked the first time,
+    /// and its answer remembered with the name.
+    mutating func isSkipped(_ entry: inout Entry, by skips: (String) -> Bool) -> Bool {
+        if let known = entry.skipped { return known }
+        // (Two statements: the name is read before the table changes.)
+        let answer = skips(text(of: entry))
         entry.skipped = answer
         if entry.slot >= 0 { skipped[entry.slot] = answer }
+        return answer
     }
 
-    /// Records the record filter's class of the name of `entry` (the last one looked up).
-    mutating func remember(filterClass answer: FilterClass, for entry: inout Entry) {
-        entry.filterClass = answer
-        if entry.slot >= 0 { filterClasses[entry.slot] = answer }
+    /// The record filter's class of the name of `entry` (the last one looked up): `classify` is asked the first time,
+    /// and its answer remembered with the name.
+    mutating func filterClass(of entry: inout Entry, by classify: (String) -> RecordFilterProcessClass?) -> FilterClass {
+        if case .unasked = entry.filterClass {
+            let answer = FilterClass(classify(text(of: entry)))
+            entry.filterClass = answer
+            if entry.slot >= 0 { filterClasses[entry.slot] = answer }
+        }
+        return entry.filterClass
     }
 
     private func sameLongName(_ bytes: UnsafeRawBufferPointer, at slot: Int) -> Bool {

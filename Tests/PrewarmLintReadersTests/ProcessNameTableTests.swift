@@ -43,12 +43,26 @@ struct ProcessNameTableTests {
                 // A remembered answer may be forgotten (another name took the slot), never given to another name.
                 if let skipped = entry.skipped { #expect(remembered[name]?.skipped == skipped, "\(name)") }
                 if case .known(let filterClass) = entry.filterClass { #expect(remembered[name]?.filterClass == filterClass, "\(name)") }
+                // Asked only when not remembered, with the name's own text; the answer then stays with the name.
                 let skipped = step % 3 == 0
                 let filterClass = RecordFilterProcessClass(rawValue: UInt8(truncatingIfNeeded: step / 2))
-                table.remember(skipped: skipped, for: &entry)
-                table.remember(filterClass: .known(filterClass), for: &entry)
-                #expect(entry.skipped == skipped)
-                if name.count <= ProcessNameTable.maximumLength { remembered[name] = (skipped, filterClass) }
+                let knewSkipped = entry.skipped
+                let answer = table.isSkipped(&entry) { text in
+                    #expect(knewSkipped == nil && text == decoded.text)
+                    return skipped
+                }
+                #expect(answer == (knewSkipped ?? skipped) && entry.skipped == answer)
+                var knownClass: RecordFilterProcessClass?
+                if case .known(let known) = entry.filterClass { knownClass = known }
+                guard case .known(let answerClass) = table.filterClass(of: &entry, by: { text in
+                    #expect(knownClass == nil && text == decoded.text)
+                    return filterClass
+                }) else {
+                    Issue.record("a filter with classes gives every name one")
+                    return
+                }
+                #expect(answerClass == (knownClass ?? filterClass))
+                if name.count <= ProcessNameTable.maximumLength { remembered[name] = (answer, answerClass) }
             }
         }
     }

@@ -250,12 +250,7 @@ struct TextLogDecoder: LineFramedDecoder {
         if let range = head.process, !range.isEmpty {
             var named = processNames.entry(for: bytes.slice(range.lowerBound, range.upperBound))
             invalid = !named.isValid
-            if let known = named.skipped {
-                skipped = known
-            } else {
-                skipped = skipping.skips(process: processNames.text(of: named))
-                processNames.remember(skipped: skipped, for: &named)
-            }
+            skipped = processNames.isSkipped(&named) { skipping.skips(process: $0) }
             entry = named
         } else {
             skipped = skipping.skips(process: "")
@@ -284,12 +279,9 @@ struct TextLogDecoder: LineFramedDecoder {
     @inline(__always)
     private mutating func refuses(entry: inout ProcessNameTable.Entry?, pid: Int?, firstLine: UnsafeRawBufferPointer) -> Bool {
         guard var named = entry else { return skipping.refuses(process: "", pid: pid, firstLine: firstLine) }
-        if case .unasked = named.filterClass {
-            let processClass = skipping.processClass(of: processNames.text(of: named))
-            processNames.remember(filterClass: .init(processClass), for: &named)
-            entry = named
-        }
-        switch named.filterClass {
+        let filterClass = processNames.filterClass(of: &named) { skipping.processClass(of: $0) }
+        entry = named
+        switch filterClass {
         case .known(let processClass):
             return skipping.refuses(processClass: processClass, pid: pid, firstLine: firstLine)
         case .byName, .unasked:

@@ -157,17 +157,9 @@ struct TextPrescanner: LinePrescanner, @unchecked Sendable {
         if let range = head.process, !range.isEmpty {
             var name = processNames.entry(for: line.slice(range.lowerBound, range.upperBound))
             guard name.isValid else { return nil }
-            if name.skipped == nil {
-                let skipped = skipping.skips(process: processNames.text(of: name))
-                processNames.remember(skipped: skipped, for: &name)
-            }
-            if name.skipped == true { return .skippedProcess }
+            if processNames.isSkipped(&name, by: { skipping.skips(process: $0) }) { return .skippedProcess }
             guard head.fieldsAreASCII(in: line) else { return nil }
-            if case .unasked = name.filterClass {
-                let processClass = ahead.judgingClass(of: processNames.text(of: name))
-                processNames.remember(filterClass: .init(processClass), for: &name)
-            }
-            if case .known(let processClass) = name.filterClass {
+            if case .known(let processClass) = processNames.filterClass(of: &name, by: { ahead.judgingClass(of: $0) }) {
                 judgement = ahead.judge(judgingClass: processClass, pid: head.pid, firstLine: firstLine)
             } else {
                 judgement = ahead.judge(process: processNames.text(of: name), pid: head.pid, firstLine: firstLine)
