@@ -1,3 +1,4 @@
+import PrewarmLintModel
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -96,8 +97,10 @@ public enum FileSystemName {
         return try raw.withUnsafeBufferPointer { try body($0.baseAddress!) }
     }
 
-    /// The path for people: each byte that is not UTF-8 as `\xNN`.
+    /// The path for people: each byte that is not UTF-8 as `\xNN`, and each control character as
+    /// ``DisplayText/name(_:)`` shows it (a newline in a file name never starts a line of any output).
     public static func displayed(_ path: String) -> String {
+        let path = DisplayText.name(path)
         guard path.unicodeScalars.contains(where: { escaped.contains($0.value) }) else { return path }
         var result = ""
         for scalar in path.unicodeScalars {

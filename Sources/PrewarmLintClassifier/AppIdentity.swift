@@ -118,6 +118,9 @@ public enum AppIdentityParser {
             let inner = UnsafeBufferPointer(rebasing: utf8[(open + 1)..<close])
             let cut = inner.firstIndex(of: UInt8(ascii: "(")) ?? inner.count
             guard cut > 0, inner[0] != UInt8(ascii: "<") else { continue }  // empty, `<private>` or another `<…>`
+            // A bundle identifier is letters, digits, `.`, `-` and `_` (Apple's rule, and every real line's): anything
+            // else is not one, and never reaches a report as a name.
+            guard Self.isBundleIdentifier(UnsafeBufferPointer(rebasing: inner[..<cut])) else { continue }
             var bundle = String(decoding: UnsafeBufferPointer(rebasing: inner[..<cut]), as: UTF8.self)
             if cut >= 12, inner[..<12].elementsEqual("application.".utf8) {
                 bundle = normalizedBundle(bundle)
@@ -225,7 +228,7 @@ public enum AppIdentityParser {
                 while end < bytes.count, !" :,;>)]\"".utf8.contains(bytes[end]) { end += 1 }
                 var bundle = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
                 if phrase.hasSuffix("sceneID:"), bundle.hasSuffix("-default") { bundle.removeLast("-default".count) }
-                guard bundle.contains("."), bundle != "<private>" else { continue }
+                guard bundle.contains("."), bundle != "<private>", Self.isBundleIdentifier(UnsafeBufferPointer(rebasing: bytes[start..<end])) else { continue }
                 let rest = UnsafeBufferPointer(rebasing: bytes[end...])
                 var pid: Int?
                 if let pidAt = ByteSearch.firstOffset(of: Array("pid: ".utf8), in: rest) {
@@ -248,6 +251,19 @@ public enum AppIdentityParser {
             digits += 1
         }
         return digits > 0 ? value : nil
+    }
+
+    /// Whether `text` can be a bundle identifier (a report's `bundleIdentifier`, `Identifier:`).
+    static func isBundleIdentifier(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { isBundleIdentifier($0) }
+    }
+
+    /// Whether `bytes` can be a bundle identifier: 1 to 255 letters, digits, `.`, `-` and `_`.
+    static func isBundleIdentifier(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard !bytes.isEmpty, bytes.count <= 255 else { return false }
+        for byte in bytes where !isIdentifierByte(byte) && byte != UInt8(ascii: "-") { return false }
+        return true
     }
 
     private static func isIdentifierByte(_ byte: UInt8) -> Bool {

@@ -166,7 +166,7 @@ public struct EventClassifier: Sendable {
                 directory.noteLineWithoutPID(name: event.process)
             }
             // A crash report names its process's app itself (`Identifier:`, `bundleInfo`).
-            if result.meaning != nil, let bundleID = event.reportedBundleID {
+            if result.meaning != nil, let bundleID = event.reportedBundleID, AppIdentityParser.isBundleIdentifier(bundleID) {
                 let identity = AppIdentity(bundleID: bundleID, processName: event.process, pid: event.pid)
                 directory.learn(identity)
                 result.subject = identity

@@ -24,9 +24,9 @@ public struct MetricKitLaunchSummary: Sendable, Hashable {
     /// The share of first draws the system optimized: optimized launches over optimized plus the others. Apple
     /// documents the two histograms as launches with and without prewarming; nil when either is absent.
     public var optimizedShare: Double? {
-        guard let optimized = measures[.optimizedTimeToFirstDraw]?.launches, let other = measures[.timeToFirstDraw]?.launches,
-              optimized + other > 0 else { return nil }
-        return Double(optimized) / Double(optimized + other)
+        guard let optimized = measures[.optimizedTimeToFirstDraw]?.launches, let other = measures[.timeToFirstDraw]?.launches else { return nil }
+        let all = Double(optimized) + Double(other)
+        return all > 0 ? Double(optimized) / all : nil
     }
 
     /// One summary per app version (sorted by version text), the payloads' buckets summed.
@@ -42,7 +42,11 @@ public struct MetricKitLaunchSummary: Sendable, Hashable {
             var measures: [MetricKitLaunchMetrics.Metric: Measure] = [:]
             for (metric, buckets) in entry.buckets {
                 let sorted = buckets.sorted { ($0.startMilliseconds, $0.endMilliseconds) < ($1.startMilliseconds, $1.endMilliseconds) }
-                let launches = sorted.reduce(0) { $0 + $1.count }
+                // Saturating: a bucket built by a caller may count anything (the reader keeps each to 2^32).
+                let launches = sorted.reduce(0) { sum, bucket in
+                    let (total, overflow) = sum.addingReportingOverflow(max(0, bucket.count))
+                    return overflow ? Int.max : total
+                }
                 guard launches > 0 else { continue }
                 measures[metric] = Measure(launches: launches, median: percentile(sorted, 50, of: launches), p90: percentile(sorted, 90, of: launches))
             }

@@ -58,9 +58,16 @@ public struct MetricKitLaunchMetrics: Sendable, Hashable {
         self.histograms = histograms
     }
 
+    /// The longest duration read as one (a week, in milliseconds): a launch histogram's buckets end within minutes, so
+    /// anything longer is not a duration MetricKit wrote, and every later sum and conversion stays exact.
+    public static let maximumMilliseconds: Double = 7 * 24 * 3_600_000
+    /// The most launches one bucket is read as counting (2^32): a device's day counts thousands, and sums of buckets
+    /// over any number of payloads cannot overflow.
+    public static let maximumBucketCount = 1 << 32
+
     /// A duration as MetricKit writes it (`1000 ms`, `1.5 s`, `20 secs.`, `1530毫秒`), in milliseconds; nil for a
     /// value it cannot read without guessing — a grouping or decimal comma (`1,530 ms` is 1530 in English and
-    /// 1.53 in German) or an unknown unit.
+    /// 1.53 in German) or an unknown unit — and for one over ``maximumMilliseconds``.
     public static func milliseconds(_ text: String) -> Double? {
         var number = ""
         var rest = Substring(text)
@@ -70,11 +77,20 @@ public struct MetricKitLaunchMetrics: Sendable, Hashable {
         }
         guard !number.isEmpty, number.filter({ $0 == "." }).count <= 1, let value = Double(number), value.isFinite else { return nil }
         let unit = rest.drop { $0 == " " || $0 == "\u{00A0}" }.lowercased()
+        let milliseconds: Double
         switch unit {
-        case "ms", "msec", "msecs", "msecs.", "毫秒", "мс", "ミリ秒": return value
-        case "s", "sec", "sec.", "secs", "secs.", "second", "seconds", "秒", "с", "sek.", "seg.": return value * 1000
+        case "ms", "msec", "msecs", "msecs.", "毫秒", "мс", "ミリ秒": milliseconds = value
+        case "s", "sec", "sec.", "secs", "secs.", "second", "seconds", "秒", "с", "sek.", "seg.": milliseconds = value * 1000
         default: return nil
         }
+        return milliseconds <= maximumMilliseconds ? milliseconds : nil
+    }
+
+    /// A bucket's launch count as written (`3`), or nil for one that is not a whole number from 0 to
+    /// ``maximumBucketCount``.
+    public static func bucketCount(_ text: String) -> Int? {
+        guard let count = Int(text), count >= 0, count <= maximumBucketCount else { return nil }
+        return count
     }
 }
 

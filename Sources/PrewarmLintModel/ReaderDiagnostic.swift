@@ -48,10 +48,11 @@ public struct ReaderDiagnostic: Sendable, Hashable {
 
 extension ReaderDiagnostic: CustomStringConvertible {
     /// `path:line: severity: message [code]`, the way compilers print diagnostics; `path: severity: …` for what is
-    /// about the input as a whole (line 0: a limit of the run, a budget), which no line of it shows.
+    /// about the input as a whole (line 0: a limit of the run, a budget), which no line of it shows. Always one line
+    /// (``DisplayText/singleLine(_:)``): what a message quotes of an input cannot start a line of its own.
     public var description: String {
         let place = origin.line > 0 ? "\(origin.input):\(origin.line)" : origin.input
-        return "\(place): \(severity.rawValue): \(message) [\(code.rawValue)]"
+        return DisplayText.singleLine("\(place): \(severity.rawValue): \(message) [\(code.rawValue)]")
     }
 }
 

@@ -171,6 +171,11 @@ public struct LogStreamReader {
             throw ReaderError(code: .unrecognizedFormat, input: configuration.inputName,
                               message: "not a recognized log format: \(what) (see `prewarm-lint formats`; use --input-format to force one)")
         }
+        if format == .tarArchive, configuration.archiveDepth > configuration.limits.maximumArchiveNesting {
+            stage = .failed
+            throw ReaderError(code: .nestedTooDeep, input: configuration.inputName,
+                              message: "an archive nested more than \(configuration.limits.maximumArchiveNesting) deep: not read")
+        }
         decodedFormat = format
         var decoder = held.withUnsafeBytes { LogStreamReader.makeDecoder(format, sample: $0, configuration: configuration) }
         held.withUnsafeBytes { decoder.decode($0, emit: emit) }

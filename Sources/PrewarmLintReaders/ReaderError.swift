@@ -18,6 +18,8 @@ public struct ReaderError: Error, Sendable, Hashable, CustomStringConvertible {
         /// The input was refused whole before any record was read (an XML document declaring entities, an
         /// encoding the reader does not take): its `refused-input` diagnostic says why.
         public static let refused = Code(rawValue: "refused-input")
+        /// An archive inside archives deeper than ``ReaderLimits/maximumArchiveNesting``: not read.
+        public static let nestedTooDeep = Code(rawValue: "nested-too-deep")
     }
 
     /// What kind of failure.

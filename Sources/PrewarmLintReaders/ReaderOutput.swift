@@ -85,12 +85,18 @@ public struct ReaderLimits: Sendable, Hashable {
     public var maximumMessageLength: Int
     /// The longest JSON record (an object of a `log show --style json` array) kept.
     public var maximumRecordLength: Int
+    /// How many archives an archive may be inside and still be read: a tar inside a tar's entry (a sysdiagnose
+    /// attached inside a bug-report bundle) is read, one nested deeper than this is refused and named. Each level holds a reader's
+    /// buffers, so the bound is the bound on memory and on the readers' nesting.
+    public var maximumArchiveNesting: Int
 
-    /// Limits; the defaults are 1 MiB per line and 4 MiB per message or record.
-    public init(maximumLineLength: Int = 1 << 20, maximumMessageLength: Int = 4 << 20, maximumRecordLength: Int = 4 << 20) {
+    /// Limits; the defaults are 1 MiB per line, 4 MiB per message or record, and archives inside at most three others.
+    public init(maximumLineLength: Int = 1 << 20, maximumMessageLength: Int = 4 << 20, maximumRecordLength: Int = 4 << 20,
+                maximumArchiveNesting: Int = 3) {
         self.maximumLineLength = maximumLineLength
         self.maximumMessageLength = maximumMessageLength
         self.maximumRecordLength = maximumRecordLength
+        self.maximumArchiveNesting = maximumArchiveNesting
     }
 }
 
@@ -116,6 +122,9 @@ public struct ReaderConfiguration: Sendable {
     /// Records a thread reading ahead found the decoder would count and not keep (``RecordPrescan``): asked by the
     /// ndjson decoder for each line, on the decoder's thread. Nil: every line is judged where it is decoded.
     public var prescan: (any RecordPrescan)?
+    /// How many archives this input is inside (0: a file of its own); an archive deeper than
+    /// ``ReaderLimits/maximumArchiveNesting`` is refused.
+    var archiveDepth = 0
 
     /// The configuration of one input.
     public init(inputName: String, timeInference: TimeInference = TimeInference(), limits: ReaderLimits = ReaderLimits(),

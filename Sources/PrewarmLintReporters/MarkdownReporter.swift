@@ -36,7 +36,7 @@ public struct MarkdownReporter: Sendable {
         } else {
             out += "| rule | severity | findings |\n|---|---|---:|\n"
             for rule in rulesInOrder {
-                out += "| `\(rule)` | \(perRule[rule]!.severity.rawValue) | \(perRule[rule]!.count) |\n"
+                out += "| \(Self.cell(MarkdownText.code(rule))) | \(perRule[rule]!.severity.rawValue) | \(perRule[rule]!.count) |\n"
             }
         }
         out += "\n## Sessions\n\n"
@@ -73,12 +73,12 @@ public struct MarkdownReporter: Sendable {
             let listedIDs = Set(listed.map(\.1))
             var rulesOf: [String: [String]] = [:]
             for finding in report.findings where listedIDs.contains(finding.sessionID) {
-                rulesOf[finding.sessionID, default: []].append("`\(finding.ruleID)`")
+                rulesOf[finding.sessionID, default: []].append(MarkdownText.code(finding.ruleID))
             }
             for (session, id) in listed {
                 let findings = rulesOf[id] ?? []
                 let cells = [
-                    "`\(id)`", session.app.pid.map(String.init) ?? "",
+                    MarkdownText.code(id), session.app.pid.map(String.init) ?? "",
                     session.kind.rawValue + (session.evidenceIncomplete ? " ⚠︎" : ""), session.confidence.rawValue,
                     session.milliseconds(from: .prewarmRequest, to: .activation).map { SpokenDuration.text(microseconds: $0 * 1000) } ?? "",
                     session.milliseconds(from: .activation, to: .active).map { SpokenDuration.text(microseconds: $0 * 1000) } ?? "",
@@ -112,9 +112,9 @@ public struct MarkdownReporter: Sendable {
             if !byReason.isEmpty {
                 out += "\n⚠︎ evidence incomplete:\n"
                 for (reason, count, ids) in byReason {
-                    let named = ids.map { "`\($0)`" }.joined(separator: ", ")
+                    let named = ids.map(MarkdownText.code).joined(separator: ", ")
                     let more = count > 5 ? " and \(count - 5) more" : ""
-                    out += "- \(Self.inline(reason)) — \(count) session\(count == 1 ? "" : "s"): \(named)\(more)\n"
+                    out += "- \(MarkdownText.inline(reason)) — \(count) session\(count == 1 ? "" : "s"): \(named)\(more)\n"
                 }
             }
             switch Self.noChartReason(report.sessions) {
@@ -129,19 +129,18 @@ public struct MarkdownReporter: Sendable {
         for rule in rulesInOrder {
             let count = perRule[rule]!.count
             if rulesInOrder.count > 1 || count > Self.findingsShownPerRule {
-                out += "### `\(rule)` (\(count))\n\n"
+                out += "### \(MarkdownText.code(rule)) (\(count))\n\n"
             }
             for finding in shownPerRule[rule] ?? [] { out += Self.detail(finding) }
             if count > Self.findingsShownPerRule {
-                out += "_…and \(count - Self.findingsShownPerRule) more `\(rule)` finding\(count - Self.findingsShownPerRule == 1 ? "" : "s") (all in `--format json` or `--output json=…`)._\n\n"
+                out += "_…and \(count - Self.findingsShownPerRule) more \(MarkdownText.code(rule)) finding\(count - Self.findingsShownPerRule == 1 ? "" : "s") (all in `--format json` or `--output json=…`)._\n\n"
             }
         }
         if !report.diagnostics.isEmpty {
             let shown = min(report.diagnostics.count, 10)
             out += "## Reading diagnostics\n\n\(report.diagnostics.count) diagnostic\(report.diagnostics.count == 1 ? "" : "s")"
-            out += shown < report.diagnostics.count ? ", the first \(shown):\n\n~~~~text\n" : ":\n\n~~~~text\n"
-            for diagnostic in report.diagnostics.prefix(10) { out += diagnostic.description + "\n" }
-            out += "~~~~\n"
+            out += shown < report.diagnostics.count ? ", the first \(shown):\n\n" : ":\n\n"
+            out += MarkdownText.fenced(report.diagnostics.prefix(10).map(\.description))
         }
         out += "\n<sub>prewarm-lint \(report.toolVersion), report schema \(LintReport.schemaVersion)\(report.partial ? "; interrupted, partial" : "")</sub>\n"
         return out
@@ -158,15 +157,13 @@ public struct MarkdownReporter: Sendable {
     /// One finding: its heading, message and evidence.
     static func detail(_ finding: Finding) -> String {
         var out = ""
-        let place = finding.location.map { " — `\($0.input):\($0.line)`" } ?? ""
-        out += "#### \(finding.severity.rawValue): `\(finding.ruleID)` in `\(finding.sessionID)`\(place)\n\n"
-        out += "\(inline(finding.message))\n\n"
-        out += "~~~~text\n"
-        for evidence in finding.evidence {
-            out += "\(evidence.origin.input):\(evidence.origin.line) \(evidence.time.iso8601) [\(evidence.label)]\n  \(evidence.text)\n"
-        }
-        out += "~~~~\n\n"
-        if let missing = finding.missingEvidence { out += "_Evidence incomplete: \(inline(missing))._\n\n" }
+        let place = finding.location.map { " — " + MarkdownText.code("\($0.input):\($0.line)") } ?? ""
+        out += "#### \(finding.severity.rawValue): \(MarkdownText.code(finding.ruleID)) in \(MarkdownText.code(finding.sessionID))\(place)\n\n"
+        out += "\(MarkdownText.inline(finding.message))\n\n"
+        out += MarkdownText.fenced(finding.evidence.map { evidence in
+            "\(evidence.origin.input):\(evidence.origin.line) \(evidence.time.iso8601) [\(evidence.label)]\n  \(evidence.text)"
+        }) + "\n"
+        if let missing = finding.missingEvidence { out += "_Evidence incomplete: \(MarkdownText.inline(missing))._\n\n" }
         return out
     }
 
@@ -236,20 +233,9 @@ public struct MarkdownReporter: Sendable {
         return "\(date) \(clock)"
     }
 
-    static func ganttText(_ text: String) -> String {
-        // `:`, `#` and `;` mean something to Mermaid: `com.example.ledger#2` → `com.example.ledger 2`.
-        String(text.map { $0 == ":" || $0 == "#" || $0 == ";" ? " " : $0 })
-    }
+    /// `com.example.ledger#2` → `com.example.ledger 2` (``MarkdownText/mermaid(_:)``).
+    static func ganttText(_ text: String) -> String { MarkdownText.mermaid(text) }
 
+    /// A table cell: its `|` escaped (GitHub's tables split a row at an unescaped one, inside a code span too).
     static func cell(_ text: String) -> String { text.replacingAll("|", with: "\\|").replacingAll("\n", with: " ") }
-
-    /// Text in a Markdown paragraph: characters that would start markup escaped.
-    static func inline(_ text: String) -> String {
-        var out = ""
-        for character in text {
-            if "\\`*_[]<>|".contains(character) { out.append("\\") }
-            out.append(character)
-        }
-        return out
-    }
 }

@@ -75,7 +75,7 @@ public struct StatisticsReporter: Sendable {
                 }
             }
             if statistics.metricKitUnreadableBuckets > 0 {
-                out += "  \(statistics.metricKitUnreadableBuckets) bucket\(statistics.metricKitUnreadableBuckets == 1 ? "" : "s") not read: a localized value (a comma is 1,530 in English and 1.53 in German) or an unknown unit\n"
+                out += "  \(statistics.metricKitUnreadableBuckets) bucket\(statistics.metricKitUnreadableBuckets == 1 ? "" : "s") not read: a localized value (a comma is 1,530 in English and 1.53 in German), an unknown unit, or a count or duration out of range\n"
             }
             out += "\n"
         }

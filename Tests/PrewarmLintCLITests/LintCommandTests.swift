@@ -304,7 +304,7 @@ struct LintCommandTests {
             let everything = run.stdout + run.stderr
             #expect(!everything.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 || $0.value == 0x9B }, "\(arguments)")
             #expect(everything.contains("^[]52;c;ZXZpbA==^G ^[[2J <U+009B>31m"), "\(arguments): \(everything)")
-            #expect(everything.contains("log^[[2J.txt"))
+            #expect(everything.contains(#"log\x1B[2J.txt"#))  // a name shows its control characters as \xNN
         }
     }
 

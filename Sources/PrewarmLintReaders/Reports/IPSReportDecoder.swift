@@ -310,6 +310,8 @@ struct IPSReportDecoder: LogDecoder {
         field.bytes.withUnsafeBytes { raw in
             guard let array = try? JSONObjectScanner.scanValue(raw, JSONObjectScanner.skipWhitespace(raw, 0)), array.kind == .array else { return [] }
             var kills: [(name: String, pid: Int?, reason: String, states: [String], line: Int, byteOffset: Int)] = []
+            // Elements come in order: lines are counted from the previous element's start, once over the array.
+            var countedTo = 0, line = field.line
             for element in Self.elements(of: array, in: raw) where element.kind == .object {
                 var name: String?, pid: Int?, reason: String?, states: [String] = []
                 _ = try? JSONObjectScanner.scanObject(raw, from: element.range.lowerBound) { key, _, value in
@@ -322,7 +324,8 @@ struct IPSReportDecoder: LogDecoder {
                     }
                 }
                 let start = element.range.lowerBound
-                let line = field.line + raw.slice(0, start).reduce(0) { $0 + ($1 == .newline ? 1 : 0) }
+                line += raw.slice(countedTo, start).reduce(0) { $0 + ($1 == .newline ? 1 : 0) }
+                countedTo = start
                 if let name, let reason { kills.append((name, pid, reason, states, line, field.byteOffset + start)) }
             }
             return kills

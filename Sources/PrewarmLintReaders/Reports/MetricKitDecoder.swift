@@ -206,7 +206,7 @@ struct MetricKitDecoder: LogDecoder {
         }
         if durationsUnread > 0 {
             notes.append(ReaderDiagnostic(code: .invalidRecord, severity: .warning,
-                                          message: "\(durationsUnread) app launch diagnostic\(durationsUnread == 1 ? "'s" : "s'") launchDuration could not be read without guessing (a localized number with a comma or an unknown unit): kept as written",
+                                          message: "\(durationsUnread) app launch diagnostic\(durationsUnread == 1 ? "'s" : "s'") launchDuration could not be read without guessing (a localized number with a comma, an unknown unit, or more than a week): kept as written",
                                           origin: start, lineCount: 0))
         }
         let unread = notRead.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }
@@ -220,9 +220,11 @@ struct MetricKitDecoder: LogDecoder {
         statistics.finishReport(events, diagnostics: notes, emit: emit)
     }
 
-    /// `3219`, `1.5`: a whole number without a fraction, else up to three decimals.
+    /// `3219`, `1.5`: a whole number without a fraction, else up to three decimals; a value too large for three
+    /// exact decimals as `Double` prints it.
     static func decimal(_ value: Double) -> String {
-        if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+        guard value.isFinite, abs(value) < 1e12 else { return "\(value)" }
+        if value == value.rounded() { return String(Int64(value)) }
         var text = String(Int64((value * 1000).rounded()))
         while text.count < 4 { text = "0" + text }
         var fraction = String(text.suffix(3))

@@ -97,9 +97,9 @@ public struct MetricKitLaunchCollector {
                         : String(decoding: raw.slice(fieldValue.range.lowerBound, fieldValue.range.upperBound), as: UTF8.self)
                     if name.elementsEqual("bucketStart".utf8) { start = MetricKitLaunchMetrics.milliseconds(text) }
                     if name.elementsEqual("bucketEnd".utf8) { end = MetricKitLaunchMetrics.milliseconds(text) }
-                    if name.elementsEqual("bucketCount".utf8) { count = Int(text) }
+                    if name.elementsEqual("bucketCount".utf8) { count = MetricKitLaunchMetrics.bucketCount(text) }
                 }
-                if let start, let end, let count, count >= 0, end >= start {
+                if let start, let end, let count, end >= start {
                     result.append(MetricKitLaunchMetrics.Bucket(startMilliseconds: start, endMilliseconds: end, count: count))
                 } else {
                     unreadable += 1

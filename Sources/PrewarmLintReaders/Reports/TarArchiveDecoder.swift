@@ -55,9 +55,10 @@ struct TarArchiveDecoder: LogDecoder {
     private var reports = 0
     private var textLogs = 0
     private var textFilesNotLogs = 0
-    private var unreadTextLogs: [String] = []
-    private var unreadReports: [String] = []
-    private var oversizedReports: [String] = []
+    private var unreadTextLogs = PassedEntries()
+    private var unreadReports = PassedEntries()
+    private var oversizedReports = PassedEntries()
+    private var nestedTooDeep = PassedEntries()
     private var logArchive = false
     private var osVersion: String?
     private var entries = 0
@@ -121,7 +122,8 @@ struct TarArchiveDecoder: LogDecoder {
             stage = .end
             return
         }
-        var name = nextName ?? Self.name(block)
+        // An entry's name is a label people see: its control characters shown, never kept (``DisplayText/name(_:)``).
+        var name = DisplayText.name(nextName ?? Self.name(block))
         nextName = nil
         nextSize = nil
         switch type {
@@ -134,11 +136,12 @@ struct TarArchiveDecoder: LogDecoder {
             if name.hasPrefix("./") { name.removeFirst(2) }
             if name.hasSuffix(".ips") {
                 if size > Self.maximumReportSize {
-                    oversizedReports.append(name)
+                    oversizedReports.add(name)
                     sink = .skip
                 } else {
                     var entryConfiguration = configuration
                     entryConfiguration.inputName = configuration.inputName + ":" + name
+                    entryConfiguration.archiveDepth += 1
                     sink = .report(LogStreamReader(configuration: entryConfiguration), name: name)
                 }
             } else if name.hasSuffix("SystemVersion.plist"), size <= 64 << 10 {
@@ -146,6 +149,7 @@ struct TarArchiveDecoder: LogDecoder {
             } else if Self.isTextLog(name), size > 0 {
                 var entryConfiguration = configuration
                 entryConfiguration.inputName = configuration.inputName + ":" + name
+                entryConfiguration.archiveDepth += 1
                 entryConfiguration.recordFilter = nil
                 entryConfiguration.prescan = nil  // (judged at the archive's offsets, not the entry's)
                 sink = .textLog(LogStreamReader(configuration: entryConfiguration), name: name)
@@ -179,7 +183,7 @@ struct TarArchiveDecoder: LogDecoder {
                 try reader.read(bytes) { collect($0) }
             } catch {
                 failed = true
-                unreadReports.append(name)
+                entryFailed(error, name: name, in: \.unreadReports)
             }
             sink = failed ? .skip : .report(reader, name: name)
         case .extract(let extractor):
@@ -201,13 +205,10 @@ struct TarArchiveDecoder: LogDecoder {
         case .longName:
             nextName = String(decoding: metadata.prefix { $0 != 0 }, as: UTF8.self)
         case .pax:
-            // `LEN key=value\n` records: `path` and `size` apply to the next entry.
-            for record in metadata.split(separator: UInt8(ascii: "\n")) {
-                guard let space = record.firstIndex(of: UInt8(ascii: " ")), let equals = record[space...].firstIndex(of: UInt8(ascii: "=")) else { continue }
-                let key = String(decoding: record[(space + 1)..<equals], as: UTF8.self)
-                let value = String(decoding: record[(equals + 1)...], as: UTF8.self)
-                if key == "path" { nextName = value }
-                if key == "size", let size = Int(value), size >= 0 { nextSize = size }
+            // `path` and `size` apply to the next entry.
+            for (key, value) in Self.paxRecords(metadata) {
+                if key.elementsEqual("path".utf8) { nextName = String(decoding: value, as: UTF8.self) }
+                if key.elementsEqual("size".utf8), let size = Int(String(decoding: value, as: UTF8.self)), size >= 0 { nextSize = size }
             }
         case .systemVersion:
             osVersion = Self.systemVersion(metadata)
@@ -216,7 +217,7 @@ struct TarArchiveDecoder: LogDecoder {
                 try reader.finish { collect($0) }
                 reports += 1
             } catch {
-                unreadReports.append(name)
+                entryFailed(error, name: name, in: \.unreadReports)
             }
             statistics.add(reader.statistics)
         case .extract(let extractor):
@@ -237,7 +238,12 @@ struct TarArchiveDecoder: LogDecoder {
     /// A text file that is not a log (most of a sysdiagnose's are tables: `ps.txt`, `taskinfo.txt`) is counted;
     /// one that is a log but could not be read is named.
     private mutating func textLogFailed(_ error: ReaderError, name: String) {
-        if error.code == .unrecognizedFormat { textFilesNotLogs += 1 } else { unreadTextLogs.append(name) }
+        if error.code == .unrecognizedFormat { textFilesNotLogs += 1 } else { entryFailed(error, name: name, in: \.unreadTextLogs) }
+    }
+
+    /// An entry that could not be read: an archive nested too deep is named as such, others in `list`.
+    private mutating func entryFailed(_ error: ReaderError, name: String, in list: WritableKeyPath<Self, PassedEntries>) {
+        if error.code == .nestedTooDeep { nestedTooDeep.add(name) } else { self[keyPath: list].add(name) }
     }
 
     /// Whether an entry is a text file worth sniffing: not inside the logarchive (binary), named like a log.
@@ -261,8 +267,8 @@ struct TarArchiveDecoder: LogDecoder {
 
     mutating func decodeLast(emit: (ReaderOutput) -> Void) {
         if case .data(let remaining, _) = stage, remaining > 0 {
-            if case .report(_, let name) = sink { unreadReports.append(name) }
-            if case .textLog(_, let name) = sink { unreadTextLogs.append(name) }
+            if case .report(_, let name) = sink { unreadReports.add(name) }
+            if case .textLog(_, let name) = sink { unreadTextLogs.add(name) }
             problem = problem ?? "the archive ends inside an entry (\(remaining) bytes short): it is cut"
         } else if case .header = stage, !block.isEmpty || zeroBlocks < 2, entries > 0 || !block.isEmpty {
             problem = problem ?? "the archive ends without its end-of-archive blocks: it may be cut"
@@ -279,19 +285,25 @@ struct TarArchiveDecoder: LogDecoder {
                                           message: "its unified log (system_logs.logarchive) is binary: export it first — on macOS `log show --archive system_logs.logarchive --style ndjson > log.ndjson`, on Linux `unifiedlog_iterator --mode log-archive --input system_logs.logarchive --format jsonl > log.jsonl` — and lint that with the archive",
                                           origin: origin, lineCount: 0))
         }
-        if !unreadReports.isEmpty {
+        if let first = unreadReports.first {
             notes.append(ReaderDiagnostic(code: .unreadReport, severity: .warning,
-                                          message: "\(unreadReports.count) .ips entr\(unreadReports.count == 1 ? "y is" : "ies are") not a report prewarm-lint reads (first: \(unreadReports[0]))",
+                                          message: "\(unreadReports.count) .ips entr\(unreadReports.count == 1 ? "y is" : "ies are") not a report prewarm-lint reads (first: \(first))",
                                           origin: origin, lineCount: 0))
         }
-        if !unreadTextLogs.isEmpty {
+        if let first = unreadTextLogs.first {
             notes.append(ReaderDiagnostic(code: .unreadReport, severity: .warning,
-                                          message: "\(unreadTextLogs.count) text log\(unreadTextLogs.count == 1 ? "" : "s") could not be read whole (first: \(unreadTextLogs[0]))",
+                                          message: "\(unreadTextLogs.count) text log\(unreadTextLogs.count == 1 ? "" : "s") could not be read whole (first: \(first))",
                                           origin: origin, lineCount: 0))
         }
-        if !oversizedReports.isEmpty {
+        if let first = oversizedReports.first {
             notes.append(ReaderDiagnostic(code: .unreadReport, severity: .warning,
-                                          message: "\(oversizedReports.count) .ips entr\(oversizedReports.count == 1 ? "y is" : "ies are") over \(Self.maximumReportSize >> 20) MiB: not read (first: \(oversizedReports[0]))",
+                                          message: "\(oversizedReports.count) .ips entr\(oversizedReports.count == 1 ? "y is" : "ies are") over \(Self.maximumReportSize >> 20) MiB: not read (first: \(first))",
+                                          origin: origin, lineCount: 0))
+        }
+        if let first = nestedTooDeep.first {
+            let depth = configuration.limits.maximumArchiveNesting
+            notes.append(ReaderDiagnostic(code: .unreadReport, severity: .warning,
+                                          message: "\(nestedTooDeep.count) entr\(nestedTooDeep.count == 1 ? "y is an archive" : "ies are archives") nested more than \(depth) deep: not read (first: \(first))",
                                           origin: origin, lineCount: 0))
         }
         if eventsDropped > 0 {
@@ -315,6 +327,29 @@ struct TarArchiveDecoder: LogDecoder {
     }
 
     // MARK: Header fields
+
+    /// A pax extended header's records, `LEN key=value\n` each, read by their length (LEN counts the whole record,
+    /// its own digits and the newline): a value may hold newlines. Reading stops at the first record whose length
+    /// does not fit or that does not end in a newline.
+    static func paxRecords(_ data: [UInt8]) -> [(key: ArraySlice<UInt8>, value: ArraySlice<UInt8>)] {
+        var records: [(key: ArraySlice<UInt8>, value: ArraySlice<UInt8>)] = []
+        var start = 0
+        while start < data.count {
+            var length = 0, index = start
+            while index < data.count, index - start < 8, data[index] >= UInt8(ascii: "0"), data[index] <= UInt8(ascii: "9") {
+                length = length * 10 + Int(data[index] - UInt8(ascii: "0"))
+                index += 1
+            }
+            guard index > start, index < data.count, data[index] == UInt8(ascii: " "), length > index - start + 1,
+                  length <= data.count - start, data[start + length - 1] == UInt8(ascii: "\n") else { break }
+            let body = data[(index + 1)..<(start + length - 1)]
+            if let equals = body.firstIndex(of: UInt8(ascii: "=")) {
+                records.append((body[..<equals], body[(equals + 1)...]))
+            }
+            start += length
+        }
+        return records
+    }
 
     /// ustar's `prefix/name`, or the name alone.
     private static func name(_ block: [UInt8]) -> String {
@@ -376,6 +411,20 @@ struct TarArchiveDecoder: LogDecoder {
         guard let version = value("ProductVersion") else { return nil }
         let name = value("ProductName") ?? "OS"
         return value("ProductBuildVersion").map { "\(name) \(version) (\($0))" } ?? "\(name) \(version)"
+    }
+}
+
+/// Entries passed over for one reason: how many, and the first one's name (cut to 256 characters). The others are
+/// only counted, so that an archive of a million long names costs no more than one of a single name.
+struct PassedEntries {
+    private(set) var count = 0
+    private(set) var first: String?
+    static let maximumNameLength = 256
+
+    mutating func add(_ name: String) {
+        count += 1
+        guard first == nil else { return }
+        first = name.utf8.count <= Self.maximumNameLength ? name : String(decoding: name.utf8.prefix(Self.maximumNameLength), as: UTF8.self) + "…"
     }
 }
 
