@@ -154,6 +154,8 @@ public struct InputReader: Sendable {
         var summary = InputSummary(input: input.name)
         var descriptor: Int32
         var child: pid_t?
+        /// The tool's exit status, once it is reaped while its output is read.
+        var childStatus: Int32?
         var inference = options.timeInference
         switch input {
         case .standardInput:
@@ -178,7 +180,7 @@ public struct InputReader: Sendable {
             // not reach the report); the reader then waits for its writer below, interruptibly.
             var pathStatus = stat()
             let isFIFO = FileSystemName.withPlatformPath(path, { stat($0, &pathStatus) }) == 0 && (pathStatus.st_mode & S_IFMT) == S_IFIFO
-            descriptor = FileSystemName.withPlatformPath(path) { open($0, isFIFO ? O_RDONLY | O_NONBLOCK : O_RDONLY) }
+            descriptor = FileSystemName.withPlatformPath(path) { open($0, isFIFO ? O_RDONLY | O_NONBLOCK | O_CLOEXEC : O_RDONLY | O_CLOEXEC) }
             if isFIFO, descriptor >= 0 {
                 var waiting = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
                 while options.interruption?.isRaised != true {
@@ -259,6 +261,7 @@ public struct InputReader: Sendable {
                     }
                     continue
                 }
+                if let child, childStatus == nil, !Self.awaitOutput(descriptor, of: child, status: &childStatus) { continue }
                 let count = SystemCall.read(descriptor, buffer.baseAddress, buffer.count)
                 if count < 0 {
                     if errno == EINTR { continue }  // the loop checks for an interruption first
@@ -272,6 +275,7 @@ public struct InputReader: Sendable {
                     break
                 }
                 readAny = true
+                extraction?.inputBytesRead = Int64(bytesRead + count)
                 try reader.read(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), emit: emit)
                 bytesRead += count
                 if let scanAhead, !scanAhead.started, reader.format != nil {
@@ -284,10 +288,10 @@ public struct InputReader: Sendable {
         }
         if let child {
             // The exporting tool: stopped when the run is interrupted; its exit status decides whether the archive was read.
-            if summary.interrupted || summary.failure != nil { kill(child, SIGTERM) }
+            let stopped = summary.interrupted || summary.failure != nil
             close(descriptor)
             descriptor = 0
-            let status = LogArchiveTool.wait(child)
+            let status = childStatus ?? (stopped ? LogArchiveTool.stop(child) : LogArchiveTool.wait(child))
             if status != 0, !summary.interrupted, case .logArchive(let path) = input {
                 // The tool's failure is the input's, before anything said about its (empty, cut) output.
                 let command = options.logArchiveTool?.commandLine(archive: path, since: options.since, until: options.until) ?? "the log archive's tool"
@@ -349,10 +353,10 @@ public struct InputReader: Sendable {
                 emit(output)
             }
             var failure: ReaderError?
-            let end = drain(started.descriptor, into: &reader, emit: merged, failure: &failure)
-            if end == .interrupted || failure != nil { kill(started.pid, SIGTERM) }
+            var exited: Int32?
+            let end = drain(started.descriptor, of: started.pid, into: &reader, emit: merged, failure: &failure, status: &exited)
             close(started.descriptor)
-            let status = LogArchiveTool.wait(started.pid)
+            let status = exited ?? (end == .interrupted || failure != nil ? LogArchiveTool.stop(started.pid) : LogArchiveTool.wait(started.pid))
             summary.statistics.add(reader.statistics)
             if end == .interrupted {
                 summary.interrupted = true
@@ -398,13 +402,31 @@ public struct InputReader: Sendable {
 
     /// Reads `descriptor` to its end into `reader`, stopping early when the run is interrupted; the reader is
     /// finished either way, and a decoding failure is put in `failure`.
-    private func drain(_ descriptor: Int32, into reader: inout LogStreamReader, emit: (ReaderOutput) -> Void, failure: inout ReaderError?) -> DrainEnd {
+    /// Waits until `descriptor`, the output of the tool `child`, has bytes or its end (true), or half a second
+    /// has passed (false: the caller checks for an interruption and asks again). When the tool has exited meanwhile,
+    /// `status` is its exit status and what it left running is killed with its process group, so that the output's
+    /// end comes even when a process the tool started kept the pipe open.
+    static func awaitOutput(_ descriptor: Int32, of child: pid_t, status: inout Int32?) -> Bool {
+        var waiting = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        let ready = poll(&waiting, 1, 500)
+        if ready > 0 { return true }
+        if ready < 0 { return false }  // a signal (EINTR): the caller checks for an interruption first
+        if let exited = LogArchiveTool.reapIfExited(child) {
+            status = exited
+            return true
+        }
+        return false
+    }
+
+    private func drain(_ descriptor: Int32, of child: pid_t, into reader: inout LogStreamReader, emit: (ReaderOutput) -> Void,
+                       failure: inout ReaderError?, status: inout Int32?) -> DrainEnd {
         let buffer = Self.allocateReadBuffer(byteCount: options.chunkSize)
         defer { buffer.deallocate() }
         var end = DrainEnd.endOfInput
         do throws(ReaderError) {
             while true {
                 if options.interruption?.isRaised == true { end = .interrupted; break }
+                if status == nil, !Self.awaitOutput(descriptor, of: child, status: &status) { continue }
                 let count = SystemCall.read(descriptor, buffer.baseAddress, buffer.count)
                 if count < 0, errno == EINTR { continue }
                 if count < 0 { end = .readFailed; break }

@@ -25,6 +25,15 @@ import Darwin
 final class LogArchiveExtraction: ArchiveEntryExtractor, @unchecked Sendable {
     /// The most bytes extracted: a sysdiagnose's logarchive is commonly 0.3–2 GB.
     static let maximumBytes: Int64 = 16 << 30
+    /// The most bytes extracted per byte of the input read so far (past a first ``extractionFloor``): a logarchive's
+    /// tracev3 files are compressed already, so gzip barely shrinks them (a real sysdiagnose, 1.1–1.4×); an archive
+    /// that inflates a thousandfold (zeros) is not one, and must not fill the disk.
+    static let maximumExpansion: Int64 = 10
+    static let extractionFloor: Int64 = 64 << 20
+    /// The input's bytes read so far (compressed, as on disk), set by the reader before each chunk.
+    var inputBytesRead: Int64 = 0
+    /// What may be extracted now.
+    var budget: Int64 { min(Self.maximumBytes, Self.extractionFloor + Self.maximumExpansion * inputBytesRead) }
 
     private let temporaryParent: String
     /// The private folder, once the first entry arrived.
@@ -59,6 +68,12 @@ final class LogArchiveExtraction: ArchiveEntryExtractor, @unchecked Sendable {
             problem = "its unified log is over \(Self.maximumBytes >> 30) GiB: extraction stopped after \(files) files"
             return false
         }
+        guard bytesWritten + Int64(size) <= budget else {
+            problem = "its unified log would take more than \(Self.maximumExpansion) times the archive's bytes read so far plus \(Self.extractionFloor >> 20) MB "
+                + "(\((bytesWritten + Int64(size) + 500_000) / 1_000_000) MB from \((inputBytesRead + 500_000) / 1_000_000) MB; a real one is about the size of "
+                + "its compressed archive): extraction stopped after \(files) files"
+            return false
+        }
         guard let folder = folder ?? makeFolder() else { return false }
         archiveName = name
         var directory = folder + "/" + name
@@ -81,6 +96,11 @@ final class LogArchiveExtraction: ArchiveEntryExtractor, @unchecked Sendable {
     func write(_ bytes: UnsafeRawBufferPointer) {
         guard descriptor >= 0, var address = bytes.baseAddress else { return }
         var left = bytes.count
+        if bytesWritten + Int64(left) > budget {
+            problem = "its unified log grew past \(Self.maximumExpansion) times the archive's bytes read plus \(Self.extractionFloor >> 20) MB while it was extracted (an entry's declared size was exceeded by what the stream holds): extraction stopped after \(files) files"
+            closeFile()
+            return
+        }
         while left > 0 {
             let count = SystemCall.write(descriptor, address, left)
             if count < 0 {
@@ -111,8 +131,30 @@ final class LogArchiveExtraction: ArchiveEntryExtractor, @unchecked Sendable {
         folder = nil
     }
 
+    /// The prefix of the temporary folders, followed by the pid of the run that made one.
+    static let folderPrefix = "prewarm-lint-logarchive-"
+
+    /// Removes the folders in `parent` that runs of prewarm-lint made and left when they were killed outright (SIGKILL,
+    /// out of memory): those whose run's pid no longer exists. A folder of a run still going is never touched.
+    static func sweepStaleFolders(in parent: String) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: parent) else { return }
+        for name in names where name.hasPrefix(folderPrefix) {
+            let rest = name.dropFirst(folderPrefix.count)
+            guard let dash = rest.firstIndex(of: "-"), let pid = pid_t(rest[..<dash]), pid > 0, pid != getpid() else { continue }
+            if kill(pid, 0) != 0, errno == ESRCH {
+                var status = stat()
+                let path = parent + "/" + name
+                // Only a real folder of this user's, never through a link.
+                if lstat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR, status.st_uid == getuid() {
+                    try? FileManager.default.removeItem(atPath: path)
+                }
+            }
+        }
+    }
+
     private func makeFolder() -> String? {
-        var template = Array((temporaryParent + "/prewarm-lint-logarchive-XXXXXX").utf8CString)
+        Self.sweepStaleFolders(in: temporaryParent)
+        var template = Array((temporaryParent + "/" + Self.folderPrefix + "\(getpid())-XXXXXX").utf8CString)
         guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
             stop("cannot make a temporary folder in \(temporaryParent)")
             return nil

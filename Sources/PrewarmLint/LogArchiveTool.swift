@@ -94,7 +94,11 @@ public struct LogArchiveTool: Sendable, Hashable {
         #endif
         for directory in (environment["PATH"] ?? "").split(separator: ":") {
             let candidate = "\(directory)/unifiedlog_iterator"
-            if access(candidate, X_OK) == 0 { return LogArchiveTool(kind: .unifiedLogIterator, executable: candidate) }
+            // An executable regular file: a folder of that name earlier on PATH (searchable, so "executable") is not it.
+            var status = stat()
+            if access(candidate, X_OK) == 0, stat(candidate, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG {
+                return LogArchiveTool(kind: .unifiedLogIterator, executable: candidate)
+            }
         }
         return nil
     }
@@ -116,6 +120,8 @@ public struct LogArchiveTool: Sendable, Hashable {
     func start(archive: String, since: TimeBound? = nil, until: TimeBound? = nil) -> Result<(descriptor: Int32, pid: pid_t), LogArchiveToolError> {
         var pipeEnds: [Int32] = [0, 0]
         guard pipe(&pipeEnds) == 0 else { return .failure(LogArchiveToolError(message: "cannot make a pipe: \(String(cString: strerror(errno)))")) }
+        // The read end is the run's alone: no other tool started meanwhile inherits it.
+        _ = fcntl(pipeEnds[0], F_SETFD, FD_CLOEXEC)
         #if canImport(Darwin)
         var actions: posix_spawn_file_actions_t?
         #else
@@ -129,8 +135,26 @@ public struct LogArchiveTool: Sendable, Hashable {
         let argv = [executable] + arguments(archive: archive, since: since, until: until)
         var cArguments: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
         defer { for pointer in cArguments { free(pointer) } }
+        // In a process group of its own, signals at their defaults: the run stops the tool and whatever it started
+        // with one `killpg`, and a terminal's Ctrl-C reaches the run, which stops it, rather than the tool directly.
+        #if canImport(Darwin)
+        var attributes: posix_spawnattr_t?
+        #else
+        var attributes = posix_spawnattr_t()
+        #endif
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for number in [SIGINT, SIGTERM, SIGHUP, SIGPIPE] { sigaddset(&defaults, number) }
+        var unblocked = sigset_t()
+        sigemptyset(&unblocked)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setsigmask(&attributes, &unblocked)
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
         var pid: pid_t = 0
-        let status = posix_spawn(&pid, executable, &actions, nil, &cArguments, environ)
+        let status = posix_spawn(&pid, executable, &actions, &attributes, &cArguments, environ)
         close(pipeEnds[1])
         guard status == 0 else {
             close(pipeEnds[0])
@@ -139,12 +163,47 @@ public struct LogArchiveTool: Sendable, Hashable {
         return .success((pipeEnds[0], pid))
     }
 
+    /// How long a tool asked to stop (SIGTERM to its process group) has before its group is killed.
+    static let stopGrace: Duration = .seconds(5)
+
+    /// Stops a tool started by ``start(archive:since:until:)``: SIGTERM to its process group, SIGKILL to the group when
+    /// it has not exited ``stopGrace`` later; its exit status as ``wait(_:)`` gives it.
+    static func stop(_ pid: pid_t) -> Int32 {
+        killpg(pid, SIGTERM)
+        let deadline = ContinuousClock.now + stopGrace
+        var status: Int32 = 0
+        while ContinuousClock.now < deadline {
+            let done = waitpid(pid, &status, WNOHANG)
+            if done == pid {
+                killpg(pid, SIGKILL)  // what it started and left behind
+                return exitStatus(status)
+            }
+            if done < 0, errno != EINTR { return -1 }
+            usleep(20_000)
+        }
+        killpg(pid, SIGKILL)
+        return wait(pid)
+    }
+
+    /// Whether the tool has exited (it is then reaped: ``wait(_:)`` is not called again); its status if so. Whatever
+    /// it started and left holding the pipe is killed with its group, so that the pipe's end comes.
+    static func reapIfExited(_ pid: pid_t) -> Int32? {
+        var status: Int32 = 0
+        guard waitpid(pid, &status, WNOHANG) == pid else { return nil }
+        killpg(pid, SIGKILL)
+        return exitStatus(status)
+    }
+
     /// Waits for the child; its exit status, or the signal that ended it as 128 + signal.
     static func wait(_ pid: pid_t) -> Int32 {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 {
             if errno != EINTR { return -1 }
         }
+        return exitStatus(status)
+    }
+
+    private static func exitStatus(_ status: Int32) -> Int32 {
         if status & 0x7F == 0 { return (status >> 8) & 0xFF }
         return 128 + (status & 0x7F)
     }

@@ -117,7 +117,7 @@ final class ScanAhead: RecordPrescan, @unchecked Sendable {
         started = true
         guard let prescanner, offset & (chunkSize - 1) == 0 else { return }
         let first = offset >> chunkShift
-        let descriptor = FileSystemName.withPlatformPath(path) { open($0, O_RDONLY) }
+        let descriptor = FileSystemName.withPlatformPath(path) { open($0, O_RDONLY | O_CLOEXEC) }
         guard descriptor >= 0 else { return }
         readerChunk = first
         running = true

@@ -137,6 +137,7 @@ package final class SpoolFile: @unchecked Sendable {
         }
         let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         unlink(path)
+        _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)  // never inherited by a tool the run starts
         self.descriptor = descriptor
     }
 

@@ -44,7 +44,7 @@ enum OutputFile {
         let regular = !exists || (status.st_mode & S_IFMT) == S_IFREG
         // A FIFO is opened without blocking: with no reader that fails (ENXIO) instead of waiting forever.
         let flags = regular ? O_WRONLY | O_CREAT | O_TRUNC : O_WRONLY | ((status.st_mode & S_IFMT) == S_IFIFO ? O_NONBLOCK : 0)
-        let descriptor = FileSystemName.withPlatformPath(path) { open($0, flags, 0o644) }
+        let descriptor = FileSystemName.withPlatformPath(path) { open($0, flags | O_CLOEXEC, 0o644) }
         guard descriptor >= 0 else {
             let reason = errno == ENXIO ? "a FIFO with no reader" : String(cString: strerror(errno))
             return .failure(OutputError(reason: reason))

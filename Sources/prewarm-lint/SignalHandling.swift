@@ -4,43 +4,64 @@ import Glibc
 import Darwin
 #endif
 import PrewarmLint
+import Synchronization
 
 /// What the CLI does on signals:
 /// - SIGPIPE is ignored, so writing to a closed pipe (`prewarm-lint … | head`) fails with EPIPE and
 ///   the tool exits 0 quietly (``StandardStreams``) instead of dying on the signal;
-/// - the first SIGINT (Ctrl-C) raises ``interruption``: readers stop at their next chunk (a blocked
-///   read returns, since the handler is installed without `SA_RESTART`), the report of what was read
-///   is printed marked partial, and the exit status is 130; a second SIGINT ends the process at once.
+/// - the first SIGINT (Ctrl-C), SIGTERM (a CI cancel, `timeout`, `docker stop`) or SIGHUP (a closed terminal)
+///   raises ``interruption``: readers stop at their next chunk (a blocked read returns, since the handler is
+///   installed without `SA_RESTART`), an exporter started for a log archive is stopped, temporary files are
+///   removed, the report of what was read is printed marked partial, and the exit status is 128 + the signal's
+///   number (130 for Ctrl-C); a second signal of the same kind ends the process at once.
 enum SignalHandling {
     static let interruption = Interruption()
+    /// The signal that raised ``interruption`` (0: none).
+    static let received = Atomic<Int32>(0)
     nonisolated(unsafe) private static var installed = false
+    /// The signals that end a run as Ctrl-C does.
+    static let stopping: [Int32] = [SIGINT, SIGTERM, SIGHUP]
 
     static func install() {
         guard !installed else { return }
         installed = true
         signal(SIGPIPE, SIG_IGN)
         var action = sigaction()
+        // Async-signal-safe: an atomic store, the flag's atomic store, and signal(2).
+        let handler: @convention(c) (Int32) -> Void = { number in
+            _ = SignalHandling.received.compareExchange(expected: 0, desired: number, ordering: .relaxed)
+            SignalHandling.interruption.raise()
+            signal(number, SIG_DFL)
+        }
         #if canImport(Glibc)
-        action.__sigaction_handler.sa_handler = { _ in
-            SignalHandling.interruption.raise()
-            signal(SIGINT, SIG_DFL)
-        }
+        action.__sigaction_handler.sa_handler = handler
         #else
-        action.__sigaction_u.__sa_handler = { _ in
-            SignalHandling.interruption.raise()
-            signal(SIGINT, SIG_DFL)
-        }
+        action.__sigaction_u.__sa_handler = handler
         #endif
         action.sa_flags = 0  // no SA_RESTART: a read blocked on a pipe returns EINTR
         sigemptyset(&action.sa_mask)
-        sigaction(SIGINT, &action, nil)
-        // A parent may have started us with SIGINT blocked (the mask is inherited): Ctrl-C must reach us.
         var unblock = sigset_t()
         sigemptyset(&unblock)
-        sigaddset(&unblock, SIGINT)
+        for number in stopping {
+            // A signal ignored when the run started (`nohup` ignores SIGHUP) stays ignored, as the shell meant.
+            var previous = sigaction()
+            sigaction(number, nil, &previous)
+            #if canImport(Glibc)
+            let ignored = unsafeBitCast(previous.__sigaction_handler.sa_handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
+            #else
+            let ignored = unsafeBitCast(previous.__sigaction_u.__sa_handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
+            #endif
+            if ignored, number != SIGINT { continue }
+            sigaction(number, &action, nil)
+            // A parent may have started us with the signal blocked (the mask is inherited): it must reach us.
+            sigaddset(&unblock, number)
+        }
         pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
     }
 
-    /// Exit status 130 (128 + SIGINT) after an interrupted run's partial output.
-    static let interruptedStatus: Int32 = 130
+    /// The exit status after an interrupted run's partial output: 128 + the signal's number (130 for Ctrl-C).
+    static var interruptedStatus: Int32 {
+        let number = received.load(ordering: .relaxed)
+        return 128 + (number == 0 ? SIGINT : number)
+    }
 }

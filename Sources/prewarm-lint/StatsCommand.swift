@@ -37,7 +37,7 @@ enum StatisticsRun {
         var metrics: [MetricKitLaunchMetrics] = []
         for input in report.inputs where input.format == LogFormat.metricKit.rawValue && input.error == nil {
             guard let found = discovery.inputs.first(where: { $0.input.name == input.path }), case .file(let path) = found.input else { continue }
-            let descriptor = FileSystemName.withPlatformPath(path) { open($0, O_RDONLY) }
+            let descriptor = FileSystemName.withPlatformPath(path) { open($0, O_RDONLY | O_CLOEXEC) }
             guard descriptor >= 0 else { continue }
             defer { close(descriptor) }
             var collector = MetricKitLaunchCollector()

@@ -20,7 +20,8 @@ struct EventsCommandTests {
     }
 
     static func run(_ arguments: [String], stdin: Data? = nil, in directory: URL? = nil, executable: URL? = nil,
-                    interruptAfter: TimeInterval? = nil, environment: [String: String]? = nil, stdinIsNull: Bool = false) throws -> Run {
+                    interruptAfter: TimeInterval? = nil, signal: Int32 = SIGINT, environment: [String: String]? = nil,
+                    stdinIsNull: Bool = false) throws -> Run {
         // Output goes to files, not pipes: a child filling one pipe while the test drains the other would deadlock.
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("prewarm-lint-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -42,7 +43,7 @@ struct EventsCommandTests {
         try input.fileHandleForWriting.close()
         if let interruptAfter {
             Thread.sleep(forTimeInterval: interruptAfter)
-            process.interrupt()
+            kill(process.processIdentifier, signal)
         }
         process.waitUntilExit()
         return Run(status: process.terminationStatus,

@@ -792,6 +792,105 @@ struct LintCommandTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path).isEmpty)
     }
 
+    /// A stand-in exporter that leaves a process of its own holding its output (`sleep` in the background) and writes
+    /// both pids to `pids`; with `ignoresTerm` it ignores SIGTERM and never ends by itself, else it writes the cold
+    /// launch and exits.
+    static func lingeringTool(in folder: URL, pids: URL, ignoresTerm: Bool) throws -> String {
+        let script = folder.appendingPathComponent(ignoresTerm ? "stubborn-tool" : "lingering-tool")
+        let log = root.appendingPathComponent(cold).deletingLastPathComponent().appendingPathComponent("log.ndjson").path
+        let body = """
+            #!/bin/sh
+            \(ignoresTerm ? "trap '' TERM" : "")
+            sleep 300 &
+            echo "$$ $!" > '\(pids.path)'
+            cat '\(log)'
+            \(ignoresTerm ? "while :; do sleep 1; done" : "exit 0")
+
+            """
+        try body.write(to: script, atomically: true, encoding: .utf8)
+        chmod(script.path, 0o755)
+        return script.path
+    }
+
+    /// Whether every pid in `pids` is gone (a zombie of an exited shell's orphan counts as gone once reaped by init).
+    static func allGone(_ pids: URL) throws -> Bool {
+        let numbers = try String(contentsOf: pids, encoding: .utf8).split(separator: " ").compactMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        for _ in 0..<50 {
+            if numbers.allSatisfy({ kill($0, 0) != 0 }) { return true }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        return false
+    }
+
+    @Test("SIGTERM and SIGHUP end a run as Ctrl-C does: 128 + the signal, the exporter and what it started stopped (killed 5 s after it ignored SIGTERM), the temporary folder removed")
+    func signalsStopTheExporter() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let scratch = folder.appendingPathComponent("tmp")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        var tar = TarArchiveBuilder()
+        tar.add("sysdiagnose/system_logs.logarchive/Persist/0000000000000001.tracev3", [UInt8](repeating: 0x6A, count: 70_000))
+        tar.end()
+        let archive = folder.appendingPathComponent("sysdiagnose.tar.gz")
+        try Data(try tar.gzipped()).write(to: archive)
+        for (signal, status) in [(SIGTERM, Int32(143)), (SIGHUP, Int32(129)), (SIGINT, Int32(130))] {
+            let pids = folder.appendingPathComponent("pids-\(signal)")
+            let tool = try Self.lingeringTool(in: folder, pids: pids, ignoresTerm: true)
+            let start = Date()
+            let run = try CLI.run(["--format", "json", archive.path], interruptAfter: 1.5, signal: signal,
+                                  environment: ["PREWARM_LINT_LOG_TOOL": tool, "TMPDIR": scratch.path])
+            let elapsed = Date().timeIntervalSince(start)
+            #expect(run.status == status, "\(signal): \(run.stderr)")
+            #expect(run.stderr.contains("interrupted: the output covers what was read until then"), "\(run.stderr)")
+            #expect((try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])?["partial"] as? Bool == true)
+            #expect(try Self.allGone(pids), "\(signal): the exporter or its child outlived the run")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path).isEmpty, "\(signal)")
+            // 1.5 s, then the 5 s the exporter is given; ten times the target before this fails.
+            #expect(elapsed < 65, "\(elapsed) s")
+        }
+    }
+
+    @Test("an exporter that exits while a process it started still holds its output: the run ends, that process killed; a dead run's folder swept, a live one's kept")
+    func exporterGrandchildAndStaleFolders() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let scratch = folder.appendingPathComponent("tmp")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        // What a run killed outright leaves: its folder named with its pid (one that cannot exist), and a live run's.
+        let stale = scratch.appendingPathComponent("prewarm-lint-logarchive-2147483646-AbCdEf")
+        let live = scratch.appendingPathComponent("prewarm-lint-logarchive-\(getpid())-GhIjKl")
+        for kept in [stale, live] { try FileManager.default.createDirectory(at: kept.appendingPathComponent("x.logarchive"), withIntermediateDirectories: true) }
+        var tar = TarArchiveBuilder()
+        tar.add("sysdiagnose/system_logs.logarchive/Persist/0000000000000001.tracev3", [UInt8](repeating: 0x6A, count: 70_000))
+        tar.end()
+        let archive = folder.appendingPathComponent("sysdiagnose.tar.gz")
+        try Data(try tar.gzipped()).write(to: archive)
+        let pids = folder.appendingPathComponent("pids")
+        let start = Date()
+        let run = try CLI.run(["--no-color", archive.path], environment: ["PREWARM_LINT_LOG_TOOL": try Self.lingeringTool(in: folder, pids: pids, ignoresTerm: false),
+                                                                          "TMPDIR": scratch.path])
+        #expect(Date().timeIntervalSince(start) < 30, "the run waited on the pipe the exporter's child held")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("1 cold-launch"), "\(run.stderr)")
+        #expect(try Self.allGone(pids))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path) == [live.lastPathComponent])
+    }
+
+    #if !canImport(Darwin)
+    @Test("a folder named unifiedlog_iterator earlier on PATH is not taken for the tool")
+    func pathFolderIsNotTheTool() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("unifiedlog_iterator"), withIntermediateDirectories: true)
+        let archive = folder.appendingPathComponent("system_logs.logarchive")
+        try FileManager.default.createDirectory(at: archive, withIntermediateDirectories: true)
+        let run = try CLI.run(["--no-color", archive.path],
+                              environment: ["PATH": "\(folder.path):/usr/bin:/bin", "PREWARM_LINT_LOG_TOOL": "", "PREWARM_LINT_UNIFIEDLOG_ITERATOR": ""])
+        #expect(run.status == 2)
+        #expect(run.stderr.contains("no reader of unified log archives is installed"), "\(run.stderr)")
+    }
+    #endif
+
     @Test("SARIF: a distinct fingerprint for every finding of the corpus, the same on a second run; every machine format says an input was unreadable (issue 21)")
     func machineFormats() throws {
         let first = try CLI.run(["--separately", "--format", "sarif", "Corpus/"], in: Self.root)
