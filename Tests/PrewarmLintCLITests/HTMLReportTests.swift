@@ -115,6 +115,49 @@ struct HTMLReportTests {
         #expect(loaded.dom.contains("data-rows=\"\(rows)\""), "every table row of the Markdown is a row in the browser")
     }
 
+    @Test("Markdown of a hostile log renders none of its markup: backticks, tags, links, images and fences in a process name, a message and a file name stay text")
+    func markdownOfHostileLog() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("prewarm-lint-md-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // A Console copy (the shape of Corpus/formats/console-copy-pid-column) whose process name, message and file
+        // name carry Markdown and HTML, and whose message continues on lines that would close a fence.
+        let process = "x`<img src=y onerror=alert(1)>`[l](http://e)"
+        let text = "2231\terror\t14:14:22.944797+1100\t\(process)\tKeychain error -25308 `<a href=\"http://e\">a</a>` ![i](http://e/i.png)\n"
+            + "~~~~\n<script>alert(2)</script>\n```\n# heading\n"
+        let log = folder.appendingPathComponent("log`\n::error::x~~~~.txt")
+        try Data(text.utf8).write(to: log)
+        let run = try CLI.run(["--date", "2021-10-20", "--format", "markdown", log.path])
+        #expect(run.status == 1, "\(run.stderr)")
+        let markdown = folder.appendingPathComponent("report.md")
+        try run.stdout.write(to: markdown, atomically: true, encoding: .utf8)
+        let render = try CLI.run(["python3", "-c", """
+            import sys
+            try:
+                from markdown_it import MarkdownIt
+            except ImportError:
+                print("NO-RENDERER"); sys.exit(0)
+            md = MarkdownIt("commonmark").enable("table")
+            kinds = set()
+            def walk(tokens):
+                for token in tokens:
+                    kinds.add(token.type)
+                    walk(token.children or [])
+            walk(md.parse(open(sys.argv[1], encoding="utf-8").read()))
+            print(" ".join(sorted(kinds)))
+            """, markdown.path], executable: URL(fileURLWithPath: "/usr/bin/env"))
+        if render.stdout.contains("NO-RENDERER") {
+            if ProcessInfo.processInfo.environment["CI"] == "true" { Issue.record("markdown-it-py is not installed (.ci/run installs it)") }
+            return
+        }
+        let kinds = Set(render.stdout.split(whereSeparator: \.isWhitespace).map(String.init))
+        #expect(kinds.isDisjoint(with: ["html_inline", "html_block", "image", "link_open"]), "\(kinds.sorted()): \(run.stdout)")
+        #expect(!kinds.contains("heading_open") || !run.stdout.contains("\n# heading"), "\(run.stdout)")
+        // The report's own markup is still there: its headings and its fenced evidence.
+        #expect(kinds.isSuperset(of: ["heading_open", "fence", "table_open", "code_inline"]), "\(kinds.sorted())")
+        #expect(!run.stdout.contains("\n::error"), "a file name starts no line")
+    }
+
     @Test("the corpus: every session and finding on the page, apps folded past the first, pages of 100; the same bytes twice")
     func corpus() throws {
         let run = try CLI.run(["--separately", "--format", "html", "Corpus/"], in: Self.root)
