@@ -3,8 +3,10 @@ import Foundation
 import PrewarmLint
 import Yams
 
-/// `.prewarm-lint.yml`: found upward from the first input (or the working directory for standard
-/// input), or named with `--config`; read with Yams into a ``LintConfiguration``.
+/// `.prewarm-lint.yml`: found in the working directory or above it (the repository the run is in), or named with
+/// `--config`; read with Yams into a ``LintConfiguration``. Never one beside or inside the inputs: an input is what
+/// somebody sent (a bug report's bundle), and a configuration there could silence every finding. One found there is
+/// named in a warning, with the `--config` that would apply it.
 ///
 /// ```yaml
 /// apps: [com.example.ledger]          # only sessions of these apps
@@ -30,12 +32,24 @@ struct ConfigurationFile {
         var description: String { "\(path)\(line.map { ":\($0)" } ?? ""): error: \(message)" }
     }
 
-    /// The configuration a command uses: `explicit` (`--config`), else the nearest file above
-    /// `firstPath` unless `disabled` (`--no-config`); a problem is printed and exits 64.
-    static func resolve(explicit: String?, disabled: Bool, firstPath: String) throws -> LintConfiguration {
+    /// The configuration a command uses: `explicit` (`--config`), else the nearest file in the working directory or
+    /// above it unless `disabled` (`--no-config`); a problem is printed and exits 64. The file used is said in a note;
+    /// one beside or above an input (`inputs`) that is not the one used is said in a warning.
+    static func resolve(explicit: String?, disabled: Bool, inputs: [String]) throws -> LintConfiguration {
         do {
-            guard let path = explicit ?? (disabled ? nil : find(from: firstPath)) else { return LintConfiguration() }
-            return try load(path, rules: RuleRegistry.builtIn.rules.map(\.description))
+            let path = explicit ?? (disabled ? nil : find(from: "-"))
+            if !disabled {
+                var named: Set<String> = []
+                for input in inputs where input != "-" {
+                    guard let beside = find(from: input), beside != path, named.insert(beside).inserted else { continue }
+                    StandardStreams.err("\(FileSystemName.displayed(beside)): warning: not used: settings are read from the working directory or above it "
+                        + "(your repository), never from beside the inputs, which may come from anyone; `--config \(FileSystemName.displayed(beside))` applies it")
+                }
+            }
+            guard let path else { return LintConfiguration() }
+            let configuration = try load(path, rules: RuleRegistry.builtIn.rules.map(\.description))
+            StandardStreams.err("\(FileSystemName.displayed(path)): note: configuration used")
+            return configuration
         } catch let problem as Problem {
             StandardStreams.err(problem.description)
             throw ExitCode(64)

@@ -54,7 +54,7 @@ struct LintCommand: ParsableCommand {
         Rebuilds every launch session (as `sessions` does) and runs the rules on them (`prewarm-lint rules` \
         lists them, `prewarm-lint explain RULE` explains one). Findings are printed compiler-style, \
         `path:line: severity: [rule] message`, with the log lines that prove them and the timeline of their \
-        session. Settings come from the nearest .prewarm-lint.yml above the first input, or --config.
+        session. Settings come from the nearest .prewarm-lint.yml in the working directory or above it (never from beside the inputs), or --config.
 
         Exit status: 0 when no finding is at or above --fail-on, 1 when one is, 2 when an input could not be \
         read (the report is still written), 64 on a usage or configuration error.
@@ -78,7 +78,7 @@ struct LintCommand: ParsableCommand {
     @Flag(name: .long, help: "Report errors as warnings (so only --fail-on warning fails).")
     var lenient = false
 
-    @Option(name: .long, help: ArgumentHelp("The configuration file (default: the nearest .prewarm-lint.yml above the first input).", valueName: "path"))
+    @Option(name: .long, help: ArgumentHelp("The configuration file (default: the nearest .prewarm-lint.yml in the working directory or above it).", valueName: "path"))
     var config: String?
 
     @Flag(name: .long, help: "Ignore any .prewarm-lint.yml.")
@@ -160,7 +160,7 @@ struct LintCommand: ParsableCommand {
         let options = try reading.readOptions(now: StandardStreams.now())
         var registry = RuleRegistry.builtIn
         if !rule.isEmpty { registry = registry.filter { rule.contains($0.id) } }
-        var configuration = try ConfigurationFile.resolve(explicit: config, disabled: noConfig, firstPath: reading.paths[0])
+        var configuration = try ConfigurationFile.resolve(explicit: config, disabled: noConfig, inputs: reading.paths)
         configuration.apps += app
         configuration.severityPolicy = strict ? .warningsAsErrors : lenient ? .errorsAsWarnings : .asConfigured
         let discovery = InputDiscovery.expand(reading.paths)

@@ -34,7 +34,7 @@ struct SessionsCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Diagnostics printed (all are counted in the report).", valueName: "n"))
     var maxDiagnostics = 20
 
-    @Option(name: .long, help: ArgumentHelp("The configuration file, for the app's markers (default: the nearest .prewarm-lint.yml above the first input).", valueName: "path"))
+    @Option(name: .long, help: ArgumentHelp("The configuration file, for the app's markers (default: the nearest .prewarm-lint.yml in the working directory or above it).", valueName: "path"))
     var config: String?
 
     @Flag(name: .long, help: "Ignore any .prewarm-lint.yml.")
@@ -42,7 +42,7 @@ struct SessionsCommand: ParsableCommand {
 
     func run() throws {
         let options = try reading.readOptions(now: StandardStreams.now())
-        let configuration = try ConfigurationFile.resolve(explicit: config, disabled: noConfig, firstPath: reading.paths[0])
+        let configuration = try ConfigurationFile.resolve(explicit: config, disabled: noConfig, inputs: reading.paths)
         let discovery = InputDiscovery.expand(reading.paths)
         var failed = false
         for failure in discovery.failures {

@@ -87,7 +87,7 @@ struct StatsCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Only this app (bundle id or process name; repeatable).", valueName: "bundle-id"))
     var app: [String] = []
 
-    @Option(name: .long, help: ArgumentHelp("The configuration file (default: the nearest .prewarm-lint.yml above the first input).", valueName: "path"))
+    @Option(name: .long, help: ArgumentHelp("The configuration file (default: the nearest .prewarm-lint.yml in the working directory or above it).", valueName: "path"))
     var config: String?
 
     @Flag(name: .long, help: "Ignore any .prewarm-lint.yml.")
@@ -98,7 +98,7 @@ struct StatsCommand: ParsableCommand {
 
     func run() throws {
         let options = try reading.readOptions(now: StandardStreams.now())
-        let configuration = try ConfigurationFile.resolve(explicit: config, disabled: noConfig, firstPath: reading.paths[0])
+        let configuration = try ConfigurationFile.resolve(explicit: config, disabled: noConfig, inputs: reading.paths)
         let statistics = try StatisticsRun.statistics(paths: reading.paths, options: options, configuration: configuration,
                                                       separately: separately, apps: app, jobs: reading.jobs)
         StandardStreams.out(String(StatisticsReporter(format: format).render(statistics).dropLast()))
@@ -176,7 +176,7 @@ struct CompareCommand: ParsableCommand {
     func run() throws {
         let (baselinePaths, candidatePaths) = try split()
         let options = try input.readOptions(now: StandardStreams.now())
-        let configuration = try ConfigurationFile.resolve(explicit: config, disabled: noConfig, firstPath: baselinePaths[0])
+        let configuration = try ConfigurationFile.resolve(explicit: config, disabled: noConfig, inputs: baselinePaths + candidatePaths)
         let baseline = try StatisticsRun.statistics(paths: baselinePaths, options: options, configuration: configuration, separately: true, apps: app)
         let candidate = try StatisticsRun.statistics(paths: candidatePaths, options: options, configuration: configuration, separately: true, apps: app)
         let comparison = LaunchComparison(baseline: baseline, candidate: candidate, thresholdMilliseconds: thresholdMs,

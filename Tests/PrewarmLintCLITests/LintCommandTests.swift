@@ -267,7 +267,7 @@ struct LintCommandTests {
         func lint(_ yaml: String) throws -> (status: Int32, stderr: String, seconds: Double) {
             try yaml.write(to: config, atomically: true, encoding: .utf8)
             let start = Date()
-            let run = try CLI.run(["--date", "2024-03-18", folder.appendingPathComponent("log.txt").path])
+            let run = try CLI.run(["--date", "2024-03-18", folder.appendingPathComponent("log.txt").path], in: folder)
             return (run.status, run.stderr, Date().timeIntervalSince(start))
         }
         // 15 levels of nine aliases each: composed, it would never finish (9 levels took 104 s).
@@ -539,7 +539,7 @@ struct LintCommandTests {
         #expect(rules == ["launch-work-during-prewarm", "state-assumed-at-launch", "keychain-before-activation", "keychain-while-locked"])
     }
 
-    @Test("configuration: found upward from the input; markers, severities, unknown keys named with their line")
+    @Test("configuration: found from the working directory upward, never beside the inputs; markers, severities, unknown keys named with their line")
     func configuration() throws {
         let folder = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -557,30 +557,36 @@ struct LintCommandTests {
             markers:
               - {match: "sceneDidBecomeActive", meaning: first-frame}
             """.write(to: config, atomically: true, encoding: .utf8)
-        let taught = try CLI.run(["--date", "2024-03-18", logs.path])
+        let taught = try CLI.run(["--date", "2024-03-18", logs.path], in: folder)
         #expect(taught.status == 1)
+        #expect(taught.stderr.hasPrefix("\(config.path): note: configuration used\n"), "\(taught.stderr)")
+        // Run from elsewhere, the same file sits above the input: it is someone's bundle, not the user's settings.
+        let elsewhere = try CLI.run(["--date", "2024-03-18", logs.path], in: Self.root)
+        #expect(elsewhere.status == 0, "the cold launch is clean with the defaults: \(elsewhere.stderr)")
+        #expect(elsewhere.stderr.hasPrefix("\(config.path): warning: not used: settings are read from the working directory or above it"), "\(elsewhere.stderr)")
+        #expect(elsewhere.stderr.contains("`--config \(config.path)` applies it"))
         #expect(taught.stdout.hasPrefix("\(logs.path)/log.txt:13: error: [slow-activation] launch took 400 ms (tap → first frame; no first-screen line), more than 50 ms\n"))
         try "apps: [com.example.notes]\nrules:\n  slow-activation: {warning-ms: 50}\nmarkers:\n  - {match: sceneDidBecomeActive, meaning: first-frame}\n"
             .write(to: config, atomically: true, encoding: .utf8)
-        #expect(try CLI.run(["--date", "2024-03-18", logs.path]).status == 0, "only com.example.notes is checked")
+        #expect(try CLI.run(["--date", "2024-03-18", logs.path], in: folder).status == 0, "only com.example.notes is checked")
         try """
             apps: [com.example.ledger]
             rulez:
               prewarm-wasted: off
             """.write(to: config, atomically: true, encoding: .utf8)
-        let typo = try CLI.run(["--date", "2024-03-18", logs.path])
+        let typo = try CLI.run(["--date", "2024-03-18", logs.path], in: folder)
         #expect(typo.status == 64)
         #expect(typo.stderr == "\(config.path):2: error: unknown key 'rulez'; the keys are version, apps, disabled, rules, markers\n")
         try "rules:\n  slow-activation: {warning-seconds: 2}\n".write(to: config, atomically: true, encoding: .utf8)
-        let option = try CLI.run(["--date", "2024-03-18", logs.path])
+        let option = try CLI.run(["--date", "2024-03-18", logs.path], in: folder)
         #expect(option.status == 64)
         #expect(option.stderr == "\(config.path):2: error: unknown setting 'warning-seconds' for rule 'slow-activation'; its settings are enabled, severity, warning-ms, error-ms\n")
-        #expect(try CLI.run(["--date", "2024-03-18", "--no-config", logs.path]).status == 0)
+        #expect(try CLI.run(["--date", "2024-03-18", "--no-config", logs.path], in: folder).status == 0)
         // The file's version: 1 is read; a later one is refused, never half read.
         try "version: 1\napps: [com.example.notes]\n".write(to: config, atomically: true, encoding: .utf8)
-        #expect(try CLI.run(["--date", "2024-03-18", logs.path]).status == 0)
+        #expect(try CLI.run(["--date", "2024-03-18", logs.path], in: folder).status == 0)
         try "version: 2\napps: [com.example.notes]\n".write(to: config, atomically: true, encoding: .utf8)
-        let later = try CLI.run(["--date", "2024-03-18", logs.path])
+        let later = try CLI.run(["--date", "2024-03-18", logs.path], in: folder)
         #expect(later.status == 64)
         #expect(later.stderr == "\(config.path):1: error: configuration version 2 is not one this prewarm-lint reads (it reads version 1): upgrade prewarm-lint, or write the file for version 1\n")
     }
