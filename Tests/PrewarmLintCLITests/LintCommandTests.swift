@@ -308,6 +308,24 @@ struct LintCommandTests {
         }
     }
 
+    @Test("a file name holding a newline and a workflow command starts no line of stdout or stderr: GitHub sees only the run's own annotations")
+    func workflowCommandsInNames() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let good = try Data(contentsOf: Self.root.appendingPathComponent("Corpus/scenarios/prewarm-then-launch-scene-app/log.txt"))
+        try good.write(to: folder.appendingPathComponent("a\n::stop-commands::pwned\n::error file=x::planted.txt"))
+        try Data("not a log\n".utf8).write(to: folder.appendingPathComponent("b\n::error::planted.bin"))
+        let run = try CLI.run(["--date", "2024-03-18", "--format", "github", folder.path])
+        #expect(run.status == 1, "\(run.stderr)")
+        let annotations = run.stdout.split(separator: "\n")
+        #expect(annotations.count == 4, "the four findings of the good log: \(run.stdout)")
+        #expect(annotations.allSatisfy { $0.hasPrefix("::error file=") || $0.hasPrefix("::warning file=") }, "\(run.stdout)")
+        #expect(!run.stdout.contains("stop-commands::pwned\n") && !run.stdout.contains("::planted"), "\(run.stdout)")
+        #expect(!run.stderr.split(separator: "\n").contains { $0.hasPrefix("::") }, "\(run.stderr)")
+        #expect(run.stderr.contains(#"b\x0A::error::planted.bin"#), "\(run.stderr)")
+        #expect(run.stdout.contains(#"a\x0A%3A%3Astop-commands%3A%3Apwned\x0A%3A%3Aerror file=x%3A%3Aplanted.txt"#), "\(run.stdout)")
+    }
+
     @Test("every control byte, at every place in a block of sixteen, is made visible on the terminal (the output is checked sixteen bytes at a time)")
     func controlBytesAtEveryAlignment() throws {
         let folder = try Self.temporaryFolder()
