@@ -98,7 +98,7 @@ public enum FileSystemName {
     }
 
     /// The path for people: each byte that is not UTF-8 as `\xNN`, and each control character as
-    /// ``DisplayText/name(_:)`` shows it (a newline in a file name never starts a line of any output).
+    /// `DisplayText.name(_:)` shows it (a newline in a file name never starts a line of any output).
     public static func displayed(_ path: String) -> String {
         let path = DisplayText.name(path)
         guard path.unicodeScalars.contains(where: { escaped.contains($0.value) }) else { return path }
