@@ -383,7 +383,7 @@ public struct InputReader: Sendable {
     /// its source. On this project's AMD EPYC machine the kernel's copy (`rep movsb`) is about four times slower then;
     /// at offsets 0, 64, 256 and 2,048 it is not (glibc's `memmove` avoids such short distances on AMD; the kernel's
     /// copy does not). On a 212 MB ndjson day the system time fell from 0.11 s to 0.03 s, and the lint from 0.53 s to
-    /// 0.42 s (docs/performance.md).
+    /// 0.42 s.
     static func allocateReadBuffer(byteCount: Int) -> UnsafeMutableRawBufferPointer {
         UnsafeMutableRawBufferPointer.allocate(byteCount: byteCount, alignment: pageAlignment)
     }

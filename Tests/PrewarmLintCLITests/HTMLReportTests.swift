@@ -75,6 +75,24 @@ struct HTMLReportTests {
         #expect(!loaded.console.contains("Uncaught") && !loaded.console.lowercased().contains("error"), "\(loaded.console)")
     }
 
+    /// Runs `script` with `md`, markdown-it-py's CommonMark parser with GFM tables (as GitHub renders Markdown), and
+    /// `sys` in scope; nil when markdown-it-py is not installed (an issue on CI, where `.ci/run` installs it).
+    static func markdownIt(_ script: String, _ arguments: String...) throws -> CLI.Run? {
+        let run = try CLI.run(["python3", "-c", """
+            import sys
+            try:
+                from markdown_it import MarkdownIt
+            except ImportError:
+                print("NO-RENDERER"); sys.exit(0)
+            md = MarkdownIt("commonmark").enable("table")
+            """ + "\n" + script] + arguments, executable: URL(fileURLWithPath: "/usr/bin/env"))
+        if run.stdout.contains("NO-RENDERER") {
+            if ProcessInfo.processInfo.environment["CI"] == "true" { Issue.record("markdown-it-py is not installed (.ci/run installs it)") }
+            return nil
+        }
+        return run
+    }
+
     /// The Markdown report rendered as GitHub renders issues and PR comments (CommonMark with GFM tables, by
     /// markdown-it-py; `.ci/run` installs it), then loaded in Chromium.
     @Test("Markdown renders as GitHub does: its tables are tables, its findings headings, its evidence code blocks; nothing left as raw markup (issue 21)")
@@ -85,19 +103,10 @@ struct HTMLReportTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let markdown = folder.appendingPathComponent("report.md")
         try run.stdout.write(to: markdown, atomically: true, encoding: .utf8)
-        let render = try CLI.run(["python3", "-c", """
-            import sys
-            try:
-                from markdown_it import MarkdownIt
-            except ImportError:
-                print("NO-RENDERER"); sys.exit(0)
-            html = MarkdownIt("commonmark").enable("table").render(open(sys.argv[1], encoding="utf-8").read())
+        guard let render = try Self.markdownIt("""
+            html = md.render(open(sys.argv[1], encoding="utf-8").read())
             open(sys.argv[2], "w", encoding="utf-8").write("<!doctype html><html><body>" + html + "</body></html>")
-            """, markdown.path, folder.appendingPathComponent("report.html").path], executable: URL(fileURLWithPath: "/usr/bin/env"))
-        if render.stdout.contains("NO-RENDERER") {
-            if ProcessInfo.processInfo.environment["CI"] == "true" { Issue.record("markdown-it-py is not installed (.ci/run installs it)") }
-            return
-        }
+            """, markdown.path, folder.appendingPathComponent("report.html").path) else { return }
         #expect(render.status == 0, "\(render.stderr)")
         let html = try String(contentsOf: folder.appendingPathComponent("report.html"), encoding: .utf8)
         let rules = Self.count("\n### ", in: run.stdout), findings = Self.count("\n#### ", in: run.stdout)
@@ -131,13 +140,7 @@ struct HTMLReportTests {
         #expect(run.status == 1, "\(run.stderr)")
         let markdown = folder.appendingPathComponent("report.md")
         try run.stdout.write(to: markdown, atomically: true, encoding: .utf8)
-        let render = try CLI.run(["python3", "-c", """
-            import sys
-            try:
-                from markdown_it import MarkdownIt
-            except ImportError:
-                print("NO-RENDERER"); sys.exit(0)
-            md = MarkdownIt("commonmark").enable("table")
+        guard let render = try Self.markdownIt("""
             kinds = set()
             def walk(tokens):
                 for token in tokens:
@@ -146,11 +149,7 @@ struct HTMLReportTests {
                     walk(token.children or [])
             walk(md.parse(open(sys.argv[1], encoding="utf-8").read()))
             print(" ".join(sorted(kinds)))
-            """, markdown.path], executable: URL(fileURLWithPath: "/usr/bin/env"))
-        if render.stdout.contains("NO-RENDERER") {
-            if ProcessInfo.processInfo.environment["CI"] == "true" { Issue.record("markdown-it-py is not installed (.ci/run installs it)") }
-            return
-        }
+            """, markdown.path) else { return }
         let kinds = Set(render.stdout.split(whereSeparator: \.isWhitespace).map(String.init))
         let ownHTML: Set<String> = ["html:<sub>", "html:</sub>"]
         #expect(kinds.filter { $0.hasPrefix("html:") }.isSubset(of: ownHTML), "\(kinds.sorted()): \(run.stdout)")
