@@ -194,12 +194,14 @@ public struct LogArchiveTool: Sendable, Hashable {
         return exitStatus(status)
     }
 
-    /// Waits for the child; its exit status, or the signal that ended it as 128 + signal.
+    /// Waits for the child; its exit status, or the signal that ended it as 128 + signal. What it started and left
+    /// running is killed with its process group: nothing the run started outlives it.
     static func wait(_ pid: pid_t) -> Int32 {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 {
             if errno != EINTR { return -1 }
         }
+        killpg(pid, SIGKILL)
         return exitStatus(status)
     }
 
