@@ -125,6 +125,8 @@ public struct FindingTextReporter: Sendable {
             text += "; launch median \(UserPerceivedLaunch.milliseconds(median)) of \(tally.launches.count) \(listed)launches (`stats` for more)"
         }
         if report.baselineSuppressed > 0 { text += "; \(report.baselineSuppressed) suppressed by the baseline" }
+        // A configuration file is named (it may turn rules off); the defaults go without saying.
+        if let configuration = report.configuration { text += "; configuration \(DisplayText.name(configuration))" }
         let incomplete = tally.incomplete + report.notListed.evidenceIncomplete
         if incomplete > 0 { text += "; evidence incomplete in \(incomplete) session\(incomplete == 1 ? "" : "s")" }
         if unreported > 0, !report.findings.isEmpty {

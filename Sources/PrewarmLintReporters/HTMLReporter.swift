@@ -96,7 +96,7 @@ public struct HTMLReporter: Sendable {
         output("</section>\n")
         output(findingsRead.html)
         output(Self.diagnostics(report))
-        output("<footer>prewarm-lint \(Self.escape(report.toolVersion)), report schema \(LintReport.schemaVersion)\(report.partial ? "; interrupted, partial" : "")</footer>\n")
+        output("<footer>prewarm-lint \(Self.escape(report.toolVersion)), report schema \(LintReport.schemaVersion); configuration \(Self.escape(report.configurationName))\(report.partial ? "; interrupted, partial" : "")</footer>\n")
         output(Self.script)
         output("</body></html>\n")
     }

@@ -10,7 +10,7 @@ public import PrewarmLintInsights
 /// `docs/report-schema.md`.
 ///
 /// ```
-/// {"schemaVersion": 1, "tool": {"name", "version"},
+/// {"schemaVersion": 1, "tool": {"name", "version"}, "configuration": {"source", "path"},
 ///  "inputs": [{"path", "format", "events", "diagnostics"}],
 ///  "sessions": [{"id", "bundleID", "process", "pid", "kind", "confidence", "start", "end",
 ///                "milestones": [{"name", "time", "evidence": {"path", "line"}}],
@@ -70,6 +70,12 @@ public struct LintReport: Sendable {
     public var sessionsNotListed: Int { notListed.count }
     /// Set when the run was interrupted: the report covers what was read until then.
     public var partial: Bool
+    /// The configuration file in effect, as the run named it; nil: the built-in defaults. Every report that a reader may
+    /// take for the tool's whole verdict names it (JSON, SARIF, HTML, Markdown, the text summary): a file can turn rules
+    /// off or narrow the apps, so "no findings" means little without it.
+    public var configuration: String?
+    /// ``configuration`` as reports say it: the file's path, or `defaults`.
+    public var configurationName: String { configuration ?? "defaults" }
     /// Why apps were or were not prewarmed, as dasd's lines state it.
     public var prewarmDecisions: [PrewarmDecision]
     /// How many threads may write the JSON report's sessions and findings (1: the calling thread
@@ -102,6 +108,18 @@ public struct LintReport: Sendable {
         self.baselineSuppressed = baselineSuppressed
         self.partial = partial
         self.prewarmDecisions = prewarmDecisions
+    }
+
+    /// `{"source": "defaults"}` or `{"source": "file", "path": …}`: the configuration in effect (JSON and SARIF).
+    public func writeConfiguration(to writer: inout JSONTextWriter) {
+        writer.beginObject()
+        if let configuration {
+            writer.field("source", "file")
+            writer.field("path", configuration)
+        } else {
+            writer.field("source", "defaults")
+        }
+        writer.endObject()
     }
 
     /// Findings per severity, highest first, for summaries.
@@ -169,6 +187,8 @@ public struct LintReport: Sendable {
         writer.field("name", "prewarm-lint")
         writer.field("version", toolVersion)
         writer.endObject()
+        writer.key("configuration")
+        writeConfiguration(to: &writer)
         writer.key("inputs")
         writer.beginArray()
         for input in inputs {

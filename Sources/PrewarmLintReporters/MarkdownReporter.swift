@@ -142,7 +142,8 @@ public struct MarkdownReporter: Sendable {
             out += shown < report.diagnostics.count ? ", the first \(shown):\n\n" : ":\n\n"
             out += MarkdownText.fenced(report.diagnostics.prefix(10).map(\.description))
         }
-        out += "\n<sub>prewarm-lint \(report.toolVersion), report schema \(LintReport.schemaVersion)\(report.partial ? "; interrupted, partial" : "")</sub>\n"
+        out += "\n<sub>prewarm-lint \(report.toolVersion), report schema \(LintReport.schemaVersion); configuration "
+            + "\(report.configuration.map(MarkdownText.code) ?? "defaults")\(report.partial ? "; interrupted, partial" : "")</sub>\n"
         return out
     }
 

@@ -110,6 +110,12 @@ public struct SARIFReporter: Sendable {
                          id: diagnostic.code.rawValue, at: diagnostic.origin, to: &writer)
         }
         writer.endArray()
+        // The configuration in effect, in the invocation's property bag: rules a file turned off are absent from `rules`.
+        writer.key("properties")
+        writer.beginObject()
+        writer.key("configuration")
+        report.writeConfiguration(to: &writer)
+        writer.endObject()
         writer.endObject()
         writer.endArray()
         writer.key("results")

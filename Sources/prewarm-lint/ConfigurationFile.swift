@@ -36,6 +36,11 @@ struct ConfigurationFile {
     /// above it unless `disabled` (`--no-config`); a problem is printed and exits 64. The file used is said in a note;
     /// one beside or above an input (`inputs`) that is not the one used is said in a warning.
     static func resolve(explicit: String?, disabled: Bool, inputs: [String]) throws -> LintConfiguration {
+        try resolveNamed(explicit: explicit, disabled: disabled, inputs: inputs).configuration
+    }
+
+    /// ``resolve(explicit:disabled:inputs:)`` and the path of the file used, as the reports name it (nil: defaults).
+    static func resolveNamed(explicit: String?, disabled: Bool, inputs: [String]) throws -> (configuration: LintConfiguration, path: String?) {
         do {
             let path = explicit ?? (disabled ? nil : find(from: "-"))
             if !disabled {
@@ -46,10 +51,10 @@ struct ConfigurationFile {
                         + "(your repository), never from beside the inputs, which may come from anyone; `--config \(FileSystemName.displayed(beside))` applies it")
                 }
             }
-            guard let path else { return LintConfiguration() }
+            guard let path else { return (LintConfiguration(), nil) }
             let configuration = try load(path, rules: RuleRegistry.builtIn.rules.map(\.description))
             StandardStreams.err("\(FileSystemName.displayed(path)): note: configuration used")
-            return configuration
+            return (configuration, path)
         } catch let problem as Problem {
             StandardStreams.err(problem.description)
             throw ExitCode(64)

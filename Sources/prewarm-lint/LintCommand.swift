@@ -160,7 +160,7 @@ struct LintCommand: ParsableCommand {
         let options = try reading.readOptions(now: StandardStreams.now())
         var registry = RuleRegistry.builtIn
         if !rule.isEmpty { registry = registry.filter { rule.contains($0.id) } }
-        var configuration = try ConfigurationFile.resolve(explicit: config, disabled: noConfig, inputs: reading.paths)
+        var (configuration, configurationPath) = try ConfigurationFile.resolveNamed(explicit: config, disabled: noConfig, inputs: reading.paths)
         configuration.apps += app
         configuration.severityPolicy = strict ? .warningsAsErrors : lenient ? .errorsAsWarnings : .asConfigured
         let discovery = InputDiscovery.expand(reading.paths)
@@ -169,6 +169,7 @@ struct LintCommand: ParsableCommand {
         for note in discovery.notes { StandardStreams.err("\(note.path): note: \(note.message)") }
 
         var report = lint(discovery, options: options, linter: Linter(registry: registry, configuration: configuration))
+        report.configuration = configurationPath
         let unreadable = sayWhatWasNotRead(report, discovery: discovery) || !discovery.failures.isEmpty
         if let writeBaseline {
             try record(report.findings, asBaseline: writeBaseline)

@@ -42,7 +42,7 @@ struct SessionsCommand: ParsableCommand {
 
     func run() throws {
         let options = try reading.readOptions(now: StandardStreams.now())
-        let configuration = try ConfigurationFile.resolve(explicit: config, disabled: noConfig, inputs: reading.paths)
+        let (configuration, configurationPath) = try ConfigurationFile.resolveNamed(explicit: config, disabled: noConfig, inputs: reading.paths)
         let discovery = InputDiscovery.expand(reading.paths)
         var failed = false
         for failure in discovery.failures {
@@ -81,12 +81,13 @@ struct SessionsCommand: ParsableCommand {
         }
         switch format {
         case .json:
-            let report = LintReport(
+            var report = LintReport(
                 toolVersion: ToolVersion.current,
                 inputs: result.summaries.map(LintRun.reportInput),
                 sessions: selected.sessions, sessionIDs: selected.ids, findings: [],
                 diagnostics: result.diagnostics, partial: SignalHandling.interruption.isRaised
             )
+            report.configuration = configurationPath
             // In pieces of about 64 KiB, as sessions are read back: never whole in memory.
             report.render(toUTF8: StandardStreams.outBytes)
         case .text:

@@ -586,7 +586,23 @@ struct LintCommandTests {
         #expect(taught.stdout.hasPrefix("\(logs.path)/log.txt:13: error: [slow-activation] launch took 400 ms (tap → first frame; no first-screen line), more than 50 ms\n"))
         try "apps: [com.example.notes]\nrules:\n  slow-activation: {warning-ms: 50}\nmarkers:\n  - {match: sceneDidBecomeActive, meaning: first-frame}\n"
             .write(to: config, atomically: true, encoding: .utf8)
-        #expect(try CLI.run(["--date", "2024-03-18", logs.path], in: folder).status == 0, "only com.example.notes is checked")
+        // A configuration that silences the log's app: every report read as the verdict names it, so "no findings" is
+        // never read without it.
+        let outputs = ["json", "sarif", "markdown", "html"].map { folder.appendingPathComponent("report.\($0)") }
+        let silenced = try CLI.run(["--date", "2024-03-18", logs.path] + zip(["json", "sarif", "markdown", "html"], outputs).flatMap { ["--output", "\($0)=\($1.path)"] },
+                                   in: folder)
+        #expect(silenced.status == 0, "only com.example.notes is checked")
+        #expect(silenced.stderr.hasSuffix("; configuration \(config.path)\n"), "\(silenced.stderr)")
+        let reports = try outputs.map { try String(contentsOf: $0, encoding: .utf8) }
+        let json = try JSONSerialization.jsonObject(with: Data(reports[0].utf8)) as? [String: Any]
+        #expect(json?["configuration"] as? [String: String] == ["source": "file", "path": config.path])
+        let sarif = try JSONSerialization.jsonObject(with: Data(reports[1].utf8)) as? [String: Any]
+        let invocation = ((sarif?["runs"] as? [[String: Any]])?.first?["invocations"] as? [[String: Any]])?.first
+        #expect((invocation?["properties"] as? [String: Any])?["configuration"] as? [String: String] == ["source": "file", "path": config.path])
+        #expect(reports[2].contains("; configuration `\(config.path)`</sub>"))
+        #expect(reports[3].contains("; configuration \(config.path)</footer>"))
+        let defaults = try CLI.run(["--date", "2024-03-18", "--no-config", "--format", "json", logs.path], in: folder)
+        #expect((try JSONSerialization.jsonObject(with: Data(defaults.stdout.utf8)) as? [String: Any])?["configuration"] as? [String: String] == ["source": "defaults"])
         try """
             apps: [com.example.ledger]
             rulez:
