@@ -12,7 +12,7 @@ public enum DisplayText {
     /// A name (a path, an archive entry's path) for people: each control character as `\xNN` (`\u{NNNN}` past
     /// U+00FF), the way non-UTF-8 bytes of a path are shown. A name has no line breaks of its own to keep.
     public static func name(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: { isControl($0.value) }) else { return text }
+        guard mayHoldControl(text), text.unicodeScalars.contains(where: { isControl($0.value) }) else { return text }
         var result = ""
         for scalar in text.unicodeScalars {
             if isControl(scalar.value) {
@@ -26,7 +26,7 @@ public enum DisplayText {
 
     /// Text kept on one line: a line feed as `⏎`, every other control character but tab as `\xNN` (as ``name(_:)``).
     public static func singleLine(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: { isControl($0.value) && $0 != "\t" }) else { return text }
+        guard mayHoldControl(text), text.unicodeScalars.contains(where: { isControl($0.value) && $0 != "\t" }) else { return text }
         var result = ""
         for scalar in text.unicodeScalars {
             if scalar == "\n" {
@@ -38,6 +38,12 @@ public enum DisplayText {
             }
         }
         return result
+    }
+
+    /// Whether `text` may hold a control character, from its UTF-8 alone: a byte below 0x20, DEL, or the lead byte of
+    /// C1 (0xC2) or of the line and paragraph separators (0xE2). Nearly all text holds none, and is passed by this scan.
+    @inline(__always) static func mayHoldControl(_ text: String) -> Bool {
+        text.utf8.contains { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 || $0 == 0xE2 }
     }
 
     private static func hex(_ value: UInt32, digits: Int) -> String {

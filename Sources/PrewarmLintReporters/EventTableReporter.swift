@@ -45,11 +45,13 @@ public struct EventTableReporter: Sendable {
             var tag = meaning.rawValue
             if let subject = classification.subject { tag += " \(subject)" }
             let marked = "«\(tag)» "
-            scope = (useColor ? "\u{1B}[1m" + marked + "\u{1B}[0m" : marked) + scope
+            scope = (useColor ? TerminalText.Color.bold.paint(marked) : marked) + scope
         }
         let type = event.type.rawValue
-        let coloredType = useColor ? color(for: event.type) + pad(type, 9) + "\u{1B}[0m" : pad(type, 9)
-        var message = event.message
+        let coloredType = useColor ? color(for: event.type).paint(pad(type, 9)) : pad(type, 9)
+        // Coloured, the message's own escape sequences are shown before the row's colours are added: the terminal's
+        // escaping keeps the reporters' colours, so one of the input's must never look like them.
+        var message = useColor ? TerminalText.safe(event.message, colors: false) : event.message
         if message.contains("\n") {
             message = message.split(separator: "\n", omittingEmptySubsequences: false)
                 .joined(separator: "\n" + String(repeating: " ", count: 73))
@@ -57,12 +59,12 @@ public struct EventTableReporter: Sendable {
         return pad(time, 35) + coloredType + pad(process, 29) + scope + message
     }
 
-    private func color(for type: MessageType) -> String {
+    private func color(for type: MessageType) -> TerminalText.Color {
         switch type {
-        case .error: "\u{1B}[31m"
-        case .fault: "\u{1B}[35m"
-        case .debug, .info: "\u{1B}[2m"
-        default: "\u{1B}[0m"
+        case .error: .red
+        case .fault: .magenta
+        case .debug, .info: .dim
+        default: .reset
         }
     }
 

@@ -63,23 +63,26 @@ public struct FindingTextReporter: Sendable {
             }
             block += line(finding) + "\n"
             // Evidence from the finding's own input is named by its line only.
+            // Every text of the input's on one line (`TerminalText.singleLine`): a line break in it cannot start a line that
+            // reads as a finding of its own.
             let places = finding.evidence.map { evidence in
-                evidence.origin.input == finding.location?.input ? "line \(evidence.origin.line)" : evidence.origin.description
+                evidence.origin.input == finding.location?.input ? "line \(evidence.origin.line)" : TerminalText.singleLine(evidence.origin.description)
             }
+            let labels = finding.evidence.map { TerminalText.singleLine($0.label) }
             let width = places.map(\.count).max() ?? 0
-            let labelWidth = finding.evidence.map(\.label.count).max() ?? 0
-            for (evidence, place) in zip(finding.evidence, places) {
-                block += "    \(dim(place.padding(width)))  \(evidence.label.padding(labelWidth))  \(Self.cut(evidence.text))\n"
+            let labelWidth = labels.map(\.count).max() ?? 0
+            for ((evidence, place), label) in zip(zip(finding.evidence, places), labels) {
+                block += "    \(dim(place.padding(width)))  \(label.padding(labelWidth))  \(Self.cut(TerminalText.singleLine(evidence.text)))\n"
             }
-            if let missing = finding.missingEvidence { block += "    \(dim("evidence incomplete:")) \(missing)\n" }
+            if let missing = finding.missingEvidence { block += "    \(dim("evidence incomplete:")) \(TerminalText.singleLine(missing))\n" }
         }
         if let current { endBlock(current) }
     }
 
     /// `path:line: severity: [rule] message`.
     public func line(_ finding: Finding) -> String {
-        let place = finding.location.map { "\($0.input):\($0.line): " } ?? ""
-        return "\(place)\(paint(finding.severity)): [\(finding.ruleID)] \(finding.message)"
+        let place = finding.location.map { "\(TerminalText.singleLine($0.input)):\($0.line): " } ?? ""
+        return "\(place)\(paint(finding.severity)): [\(finding.ruleID)] \(TerminalText.singleLine(finding.message))"
     }
 
     /// `3 findings (1 error, 2 warnings) in 4 sessions (1 cold, 3 prewarm-then-launch) from 2 inputs; 1 suppressed by the baseline`:
@@ -141,12 +144,12 @@ public struct FindingTextReporter: Sendable {
 
     private func paint(_ severity: Severity) -> String {
         guard color else { return severity.rawValue }
-        let code = switch severity {
-        case .error: "1;31"
-        case .warning: "1;33"
-        case .info: "1;36"
+        let color: TerminalText.Color = switch severity {
+        case .error: .boldRed
+        case .warning: .boldYellow
+        case .info: .boldCyan
         }
-        return "\u{1B}[\(code)m\(severity.rawValue)\u{1B}[0m"
+        return color.paint(severity.rawValue)
     }
 
     /// Evidence quoted in a terminal: at most ``quoteLimit`` characters (the JSON report has it whole).
@@ -157,7 +160,7 @@ public struct FindingTextReporter: Sendable {
     /// The longest evidence quote printed, in characters.
     public static let quoteLimit = 200
 
-    private func dim(_ text: String) -> String { color ? "\u{1B}[2m\(text)\u{1B}[0m" : text }
+    private func dim(_ text: String) -> String { color ? TerminalText.Color.dim.paint(text) : text }
 }
 
 extension String {

@@ -3,7 +3,8 @@ import PrewarmLintRules
 
 /// GitHub Actions workflow commands: each finding becomes an annotation on its log line
 /// (`::error file=logs/device.log,line=9,title=keychain-while-locked::…`).
-/// Property values escape `%`, CR, LF, `:` and `,`; messages escape `%`, CR and LF, as the runner expects.
+/// Property values escape `%`, CR, LF, `:` and `,`; messages escape `%`, CR and LF, as the runner expects; other
+/// control characters are shown as `\xNN`.
 public struct GitHubAnnotationReporter: Sendable {
     /// A reporter; it has no settings.
     public init() {}
@@ -44,21 +45,36 @@ public struct GitHubAnnotationReporter: Sendable {
         if !out.isEmpty { output(out) }
     }
 
-    static func escapeData(_ text: String) -> String {
-        text.replacingAll("%", with: "%25").replacingAll("\r", with: "%0D").replacingAll("\n", with: "%0A")
-    }
+    static func escapeData(_ text: String) -> String { escape(text, property: false) }
 
-    static func escapeProperty(_ text: String) -> String {
-        escapeData(text).replacingAll(":", with: "%3A").replacingAll(",", with: "%2C")
+    static func escapeProperty(_ text: String) -> String { escape(text, property: true) }
+
+    /// `%`, CR and LF (and in a property `:` and `,`) as the runner decodes them; every other control character shown as
+    /// `\xNN` (``DisplayText/name(_:)``), so none reaches the log viewer. By scalar: a CR LF is one `Character`, and
+    /// compared with "\n" it is not one.
+    private static func escape(_ text: String, property: Bool) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "%": out += "%25"
+            case "\r": out += "%0D"
+            case "\n": out += "%0A"
+            case ":" where property: out += "%3A"
+            case "," where property: out += "%2C"
+            default: out += DisplayText.name(String(scalar))
+            }
+        }
+        return out
     }
 }
 
 extension String {
-    func replacingAll(_ target: Character, with replacement: String) -> String {
-        guard contains(target) else { return self }
+    /// Each `target` replaced, by scalar: a `Character` comparison misses a line feed inside a CR LF pair.
+    func replacingAll(_ target: Unicode.Scalar, with replacement: String) -> String {
+        guard unicodeScalars.contains(target) else { return self }
         var out = ""
-        for character in self {
-            if character == target { out += replacement } else { out.append(character) }
+        for scalar in unicodeScalars {
+            if scalar == target { out += replacement } else { out.unicodeScalars.append(scalar) }
         }
         return out
     }

@@ -5,10 +5,11 @@ import PrewarmLintModel
 enum MarkdownText {
     /// Text in a paragraph, a list item or a table cell: the characters that start inline markup (emphasis, code,
     /// links, images, raw HTML, entities, strikethrough, table cells) backslash-escaped, one that would start a block
-    /// at the start of the text too, line breaks as `⏎` and other control characters as `\xNN`.
+    /// at the start of the text too, line breaks as `⏎` and other control characters as `\xNN`. Spaces it starts with are
+    /// dropped: Markdown shows none of them, and four would start a code block, fewer hide a block marker after them.
     static func inline(_ text: String) -> String {
         var out = ""
-        for character in DisplayText.singleLine(text).replacingAll("\t", with: " ") {
+        for character in DisplayText.singleLine(text).replacingAll("\t", with: " ").drop(while: { $0 == " " }) {
             if "\\`*_[]<>|&~!".contains(character) { out.append("\\") }
             out.append(character)
         }

@@ -110,13 +110,16 @@ public struct SessionTimelineReporter: Sendable {
             append(text)
         }
 
-        mutating func append(_ text: String) { bytes.append(contentsOf: text.utf8) }
+        /// `text` on the line: a line break or control character of an input's text shown (`TerminalText.singleLine`), so
+        /// that every line of a timeline is one of its own.
+        mutating func append(_ text: String) { bytes.append(contentsOf: TerminalText.singleLine(text).utf8) }
 
         mutating func append(_ text: Substring.UTF8View) { bytes.append(contentsOf: text) }
 
         /// `text`, then spaces up to `width` characters (none when it is as wide already).
         mutating func append(_ text: String, paddedTo width: Int) {
             let start = bytes.count
+            let text = TerminalText.singleLine(text)
             bytes.append(contentsOf: text.utf8)
             var ascii = true
             for byte in bytes[start...] where byte >= 0x80 { ascii = false; break }

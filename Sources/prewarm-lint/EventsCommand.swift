@@ -63,7 +63,8 @@ struct EventsCommand: ParsableCommand {
             StandardStreams.err("\(failure.path): error: \(failure.message)")
             failed = true
         }
-        let table = EventTableReporter(useColor: colorOptions.enabled)
+        let table = EventTableReporter(useColor: colorOptions.enabled && format == .table)
+        StandardStreams.colors = colorOptions.enabled && format == .table
         let ndjson = EventNDLintReporter()
         if format == .table, !discovery.inputs.isEmpty { StandardStreams.out(table.header) }
         let reader = InputReader(options: options)

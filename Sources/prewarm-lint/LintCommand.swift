@@ -187,6 +187,7 @@ struct LintCommand: ParsableCommand {
         }
         let unwritable = writeOutputFiles(report, settings: settings)
         settings.color = format == .text && colorOptions.enabled
+        StandardStreams.colors = settings.color
         printReport(report, settings: settings)
 
         if SignalHandling.interruption.isRaised {

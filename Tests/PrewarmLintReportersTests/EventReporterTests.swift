@@ -27,6 +27,16 @@ struct EventReporterTests {
                 + String(repeating: " ", count: 73) + "\tsecond line")
     }
 
+    @Test("a coloured table keeps its own colours and shows the message's: an input cannot paint or hide a row")
+    func colouredTableShowsTheMessagesEscapes() {
+        var event = Self.event
+        event.message = "\u{1B}[8mhidden \u{1B}[1;31mred\u{1B}[0m"
+        let written = TerminalText.safe(EventTableReporter(useColor: true).row(for: event), colors: true)
+        #expect(written.hasSuffix("^[[8mhidden ^[[1;31mred^[[0m"))
+        #expect(written.contains(TerminalText.Color.dim.paint("info     ")))
+        #expect(TerminalText.safe(EventTableReporter(useColor: false).row(for: event), colors: false).hasSuffix("^[[8mhidden ^[[1;31mred^[[0m"))
+    }
+
     @Test("summary line: counts, reasons and diagnostics")
     func summary() {
         let line = InputSummaryReporter().line(

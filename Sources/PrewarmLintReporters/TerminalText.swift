@@ -1,0 +1,109 @@
+/// Text made safe for a terminal: the one escaping of that output syntax, applied where text is written (the CLI's
+/// standard output and error). Log text and file names can hold escape sequences (an OSC 52 clipboard write, a screen
+/// clear, a cursor move, text made invisible), which must never reach the terminal raw. Control characters but tab
+/// and line feed become caret notation (`^[`, `^M`, `^?`, as `cat -v` writes them), C1 controls `<U+009B>`. When the
+/// output is coloured, the reporters' own colours (``Color``) are kept and no other sequence: an input can at most
+/// colour its text with the reporters' colours, never hide or move it; uncoloured output keeps no sequence at all.
+public enum TerminalText {
+    /// The colours the text reporters paint with: the only escape sequences a coloured output keeps.
+    public enum Color: String, CaseIterable, Sendable {
+        case reset = "0", bold = "1", dim = "2", red = "31", magenta = "35", boldRed = "1;31", boldYellow = "1;33", boldCyan = "1;36"
+
+        /// The SGR sequence (`ESC [ code m`).
+        public var sequence: String { "\u{1B}[\(rawValue)m" }
+
+        /// `text` painted with this colour, then reset.
+        public func paint(_ text: String) -> String { sequence + text + Color.reset.sequence }
+    }
+
+    /// `text` made safe; the reporters' colours kept when `colors`.
+    public static func safe(_ text: String, colors: Bool) -> String {
+        var bytes: [UInt8] = []
+        append(text, to: &bytes, colors: colors)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// A byte that is not copied as it is: a control byte other than newline and tab, DEL, or the lead byte of a C1
+    /// control.
+    @inline(__always) static func needsCare(_ byte: UInt8) -> Bool {
+        byte < 0x20 && byte != 0x0A && byte != 0x09 || byte == 0x7F || byte == 0xC2
+    }
+
+    /// Text of an input's on one line of a text report: a line feed as `⏎`, every other control character as ``safe(_:colors:)``
+    /// shows it. The text reporters write each field through it, so that a line break cannot start a line that reads as
+    /// a finding of its own, and a coloured report holds no escape sequence but its own colours.
+    public static func singleLine(_ text: String) -> String {
+        var text = text
+        guard text.utf8.contains(UInt8(ascii: "\n")) || !text.withUTF8({ isClean(UnsafeRawBufferPointer($0)) }) else { return text }
+        return safe(text.replacingAll("\n", with: "⏎"), colors: false)
+    }
+
+    /// Appends `text`'s UTF-8, made safe; the reporters' colours kept when `colors`.
+    public static func append(_ text: String, to output: inout [UInt8], colors: Bool) {
+        var text = text
+        text.withUTF8 { append(bytes: UnsafeRawBufferPointer($0), to: &output, colors: colors) }
+    }
+
+    /// Appends the UTF-8 `bytes`, made safe as ``append(_:to:colors:)`` makes text safe.
+    public static func append(bytes: UnsafeRawBufferPointer, to output: inout [UInt8], colors: Bool) {
+        // Most text has no control byte: copied as it is (found in one pass over the bytes).
+        guard !isClean(bytes) else {
+            // (As typed bytes: appending the raw buffer went a byte at a time.)
+            output.append(contentsOf: bytes.assumingMemoryBound(to: UInt8.self))
+            return
+        }
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if colors, byte == 0x1B, let end = colorEnd(bytes, from: index) {
+                output.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[index...end]))
+                index = end + 1
+                continue
+            }
+            if byte == 0x0A || byte == 0x09 || (byte >= 0x20 && byte != 0x7F && byte != 0xC2) {
+                output.append(byte)
+            } else if byte == 0x7F {
+                output.append(contentsOf: Array("^?".utf8))
+            } else if byte < 0x20 {
+                output.append(contentsOf: [UInt8(ascii: "^"), byte + 0x40])
+            } else if index + 1 < bytes.count, bytes[index + 1] >= 0x80, bytes[index + 1] <= 0x9F {
+                // U+0080…U+009F, the C1 controls (U+009B is a one-byte CSI).
+                let digits = Array("0123456789ABCDEF".utf8)
+                output.append(contentsOf: Array("<U+00".utf8) + [digits[Int(bytes[index + 1] >> 4)], digits[Int(bytes[index + 1] & 15)], UInt8(ascii: ">")])
+                index += 1
+            } else {
+                output.append(byte)
+            }
+            index += 1
+        }
+    }
+
+    /// Whether no byte of `bytes` needs care. Sixteen bytes at a time: only a block that may hold a byte below 0x20, a
+    /// 0x7F or a 0xC2 is looked at byte by byte (a newline or tab sends it there too; most blocks of a report hold
+    /// none). A report of 90 MB went through here a byte at a time, 4% of a launch-dense lint; eight at a time, 3%.
+    static func isClean(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        var index = 0
+        let below = SIMD16<UInt8>(repeating: 0x20), delete = SIMD16<UInt8>(repeating: 0x7F), c1Lead = SIMD16<UInt8>(repeating: 0xC2)
+        while index + 16 <= bytes.count {
+            let block = base.loadUnaligned(fromByteOffset: index, as: SIMD16<UInt8>.self)
+            if any(block .< below .| block .== delete .| block .== c1Lead) {
+                for byte in UnsafeRawBufferPointer(rebasing: bytes[index..<(index + 16)]) where needsCare(byte) { return false }
+            }
+            index += 16
+        }
+        for byte in UnsafeRawBufferPointer(rebasing: bytes[index...]) where needsCare(byte) { return false }
+        return true
+    }
+
+    /// The index of the `m` ending one of the reporters' colour sequences (``Color``) at `start`, if one does.
+    private static func colorEnd(_ bytes: UnsafeRawBufferPointer, from start: Int) -> Int? {
+        for color in Color.allCases {
+            let sequence = color.sequence.utf8
+            guard start + sequence.count <= bytes.count,
+                  zip(sequence, bytes[start..<(start + sequence.count)]).allSatisfy({ $0 == $1 }) else { continue }
+            return start + sequence.count - 1
+        }
+        return nil
+    }
+}
