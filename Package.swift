@@ -76,6 +76,9 @@ let package = Package(
         .executableTarget(name: "fuzz-readers", dependencies: ["PrewarmLintTesting"], path: "Sources/FuzzReaders"),
         .executableTarget(name: "fuzz-sniffed-input", dependencies: ["PrewarmLintTesting"], path: "Sources/FuzzSniffedInput"),
         .executableTarget(name: "fuzz-sessions", dependencies: ["PrewarmLintTesting"], path: "Sources/FuzzSessions"),
+        .executableTarget(name: "fuzz-crash-report", dependencies: ["PrewarmLintTesting"], path: "Sources/FuzzCrashReport"),
+        .executableTarget(name: "fuzz-metrickit", dependencies: ["PrewarmLintTesting"], path: "Sources/FuzzMetricKit"),
+        .executableTarget(name: "fuzz-tar", dependencies: ["PrewarmLintTesting"], path: "Sources/FuzzTarArchive"),
 
         .testTarget(name: "PrewarmLintModelTests", dependencies: ["PrewarmLintModel"]),
         .testTarget(name: "PrewarmLintSessionsTests", dependencies: ["PrewarmLint", "PrewarmLintTesting"]),

@@ -254,7 +254,7 @@ public enum AppIdentityParser {
     }
 
     /// Whether `text` can be a bundle identifier (a report's `bundleIdentifier`, `Identifier:`).
-    static func isBundleIdentifier(_ text: String) -> Bool {
+    package static func isBundleIdentifier(_ text: String) -> Bool {
         var text = text
         return text.withUTF8 { isBundleIdentifier($0) }
     }

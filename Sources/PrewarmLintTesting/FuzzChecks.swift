@@ -46,6 +46,84 @@ public enum FuzzChecks {
         return nil
     }
 
+    /// Byte 0 picks the chunk size (1…256); the rest is a crash report: `.ips` JSON (a crash, jetsam or watchdog report)
+    /// when it starts with `{`, else the text of a crash report. ``reportInvariants(_:format:chunk:)``.
+    public static func crashReport(_ data: UnsafeRawBufferPointer) -> String? {
+        guard data.count >= 1 else { return nil }
+        let bytes = Array(data[1...])
+        return reportInvariants(bytes, format: bytes.first == UInt8(ascii: "{") ? .crashReport : .crashReportText, chunk: Int(data[0]) + 1)
+    }
+
+    /// Byte 0 picks the chunk size; the rest is MetricKit JSON. ``reportInvariants(_:format:chunk:)``; and its launch
+    /// histograms, collected whole and in chunks, are the same and summarize without a trap into counts that are not
+    /// negative and medians that are numbers.
+    public static func metricKit(_ data: UnsafeRawBufferPointer) -> String? {
+        guard data.count >= 1 else { return nil }
+        let bytes = Array(data[1...])
+        let chunk = Int(data[0]) + 1
+        if let broken = reportInvariants(bytes, format: .metricKit, chunk: chunk) { return broken }
+        var whole = MetricKitLaunchCollector()
+        bytes.withUnsafeBytes { whole.feed($0) }
+        var chunked = MetricKitLaunchCollector()
+        var start = 0
+        while start < bytes.count {
+            let end = min(start + chunk, bytes.count)
+            bytes[start..<end].withUnsafeBytes { chunked.feed($0) }
+            start = end
+        }
+        let metrics = whole.finish()
+        let chunkedMetrics = chunked.finish()
+        if metrics.metrics != chunkedMetrics.metrics || metrics.isWhole != chunkedMetrics.isWhole {
+            return "MetricKit launch histograms read in chunks of \(chunk) differ from those read whole"
+        }
+        for summary in MetricKitLaunchSummary.summaries(metrics.metrics) {
+            for (metric, measure) in summary.measures where measure.launches < 0 || !measure.median.isFinite || !measure.p90.isFinite {
+                return "MetricKit summary of \(metric): \(measure.launches) launches, median \(measure.median), p90 \(measure.p90)"
+            }
+        }
+        return nil
+    }
+
+    /// Byte 0 picks the chunk size; the rest is a tar archive (a sysdiagnose), its entries read by their own readers
+    /// (nested archives three deep at most). ``reportInvariants(_:format:chunk:)``.
+    public static func tarArchive(_ data: UnsafeRawBufferPointer) -> String? {
+        guard data.count >= 1 else { return nil }
+        return reportInvariants(Array(data[1...]), format: .tarArchive, chunk: Int(data[0]) + 1)
+    }
+
+    /// What every report reader must hold, whatever the bytes: read whole and in chunks of `chunk` bytes, the same
+    /// events, diagnostics and counts; every line accounted for; every diagnostic on one line with no control character
+    /// (it is printed to a terminal and to GitHub's log); every app the classifier names from the events a bundle id.
+    static func reportInvariants(_ bytes: [UInt8], format: LogFormat, chunk: Int) -> String? {
+        var limits = ReaderLimits()
+        limits.maximumLineLength = 4096
+        limits.maximumMessageLength = 8192
+        limits.maximumRecordLength = 8192
+        let configuration = ReaderConfiguration(inputName: "fuzz", limits: limits)
+        let whole = ReaderVerifier.read(bytes, configuration: configuration, format: format)
+        let chunked = ReaderVerifier.read(bytes, configuration: configuration, format: format, chunkSize: chunk)
+        if whole != chunked { return "\(format.rawValue) read in chunks of \(chunk) bytes differs from the whole read" }
+        if whole.failure == nil {
+            let statistics = whole.statistics
+            let accounted = statistics.eventLines + statistics.skipped.values.reduce(0, +) + statistics.diagnosedLines
+            if statistics.lines != accounted { return "line accounting broken for \(format.rawValue): \(statistics)" }
+            if statistics.events != whole.events.count { return "\(statistics.events) events counted, \(whole.events.count) emitted, for \(format.rawValue)" }
+        }
+        for diagnostic in whole.diagnostics {
+            let text = diagnostic.description
+            if text.unicodeScalars.contains(where: { ($0.value < 0x20 && $0 != "\t") || (0x7F...0x9F).contains($0.value) }) {
+                return "a diagnostic holds a line break or control character: \(text.debugDescription)"
+            }
+        }
+        var classifier = EventClassifier()
+        for event in whole.events {
+            if let bundleID = classifier.classify(event).subject?.bundleID, !AppIdentityParser.isBundleIdentifier(bundleID) {
+                return "\(bundleID.debugDescription) taken for a bundle id from \(format.rawValue)"
+            }
+        }
+        return nil
+    }
+
     /// A record filter answering from the text it is shown and how often it was asked: any answer is
     /// allowed to a reader, which may only leave events out for it.
     final class ArbitraryFilter: RecordFilter, @unchecked Sendable {

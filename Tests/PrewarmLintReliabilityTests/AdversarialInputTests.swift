@@ -21,7 +21,8 @@ struct AdversarialInputTests {
     }
 
 
-    @Test("every input a fuzzer ever broke on passes its check now", arguments: ["fuzz-readers", "fuzz-sniffed-input", "fuzz-sessions"])
+    @Test("every input a fuzzer ever broke on passes its check now", arguments: ["fuzz-readers", "fuzz-sniffed-input", "fuzz-sessions",
+                                                                                "fuzz-crash-report", "fuzz-metrickit", "fuzz-tar"])
     func fuzzRegressions(target: String) throws {
         let folder = Self.root.appendingPathComponent("Tests/PrewarmLintReliabilityTests/FuzzRegressions/\(target)")
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { !$0.hasPrefix(".") }.sorted()
@@ -31,6 +32,9 @@ struct AdversarialInputTests {
                 switch target {
                 case "fuzz-readers": FuzzChecks.readers(data)
                 case "fuzz-sniffed-input": FuzzChecks.sniffedInput(data)
+                case "fuzz-crash-report": FuzzChecks.crashReport(data)
+                case "fuzz-metrickit": FuzzChecks.metricKit(data)
+                case "fuzz-tar": FuzzChecks.tarArchive(data)
                 default: FuzzChecks.sessions(data)
                 }
             }
