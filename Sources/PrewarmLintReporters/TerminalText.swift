@@ -7,7 +7,22 @@
 public enum TerminalText {
     /// The colours the text reporters paint with: the only escape sequences a coloured output keeps.
     public enum Color: String, CaseIterable, Sendable {
-        case reset = "0", bold = "1", dim = "2", red = "31", magenta = "35", boldRed = "1;31", boldYellow = "1;33", boldCyan = "1;36"
+        /// Back to the terminal's own.
+        case reset = "0"
+        /// A classified event's tag (`events`).
+        case bold = "1"
+        /// Places and debug or info events.
+        case dim = "2"
+        /// An error event.
+        case red = "31"
+        /// A fault event.
+        case magenta = "35"
+        /// An error finding.
+        case boldRed = "1;31"
+        /// A warning finding.
+        case boldYellow = "1;33"
+        /// An info finding.
+        case boldCyan = "1;36"
 
         /// The SGR sequence (`ESC [ code m`).
         public var sequence: String { "\u{1B}[\(rawValue)m" }

@@ -55,8 +55,16 @@ public struct RuleContext: Sendable {
         return made
     }
 
-    /// An option's value (configured, else the rule's default).
-    public func option(_ name: String) -> Double { options[name] ?? 0 }
+    /// An option's value: configured, else its default. `option` is one the rule declares in its description, as a
+    /// constant of the rule's (`Self.warningMilliseconds`), so a misspelled name cannot compile; reading an option the
+    /// rule does not declare is a programming error (its value could never be configured).
+    public func option(_ option: RuleOption) -> Double {
+        guard let value = options[option.name] else {
+            assertionFailure("rule \(ruleID) reads option \(option.name), which its description does not declare")
+            return option.defaultValue
+        }
+        return value
+    }
 }
 
 extension ArraySlice where Element == SessionEvent {

@@ -7,18 +7,20 @@ import Testing
 /// A caller's own rule, written with the protocol the built-in rules use: a prewarmed session the
 /// user activated more than `hours` later.
 struct LongPrewarmGap: Rule {
+    static let hours = RuleOption(name: "hours", defaultValue: 1, help: "Hours between the prewarm and the activation.")
+
     let description = RuleDescription(
         id: "long-prewarm-gap", name: "Long prewarm gap", defaultSeverity: .info,
         summary: "The user activated a prewarmed process more than `hours` after the prewarm.",
         rationale: "State captured at prewarm (a token, a feature flag, a cached feed) is that old at the user's launch.",
-        options: [RuleOption(name: "hours", defaultValue: 1, help: "Hours between the prewarm and the activation.")],
+        options: [Self.hours],
         triggeringExamples: [RuleExample("prewarmed at 06:02, opened at 08:14", ExampleLog.prewarm(at: "06:02:11") + "\n"
             + ExampleLog.suspend(at: "06:02:12") + "\n" + ExampleLog.activateExisting(at: "08:14:02"))],
         nonTriggeringExamples: [])
 
     func check(_ session: LaunchSession, in context: RuleContext) -> [Finding] {
         guard let gap = session.milliseconds(from: .prewarmRequest, to: .activation),
-              Double(gap) > context.option("hours") * 3_600_000,
+              Double(gap) > context.option(Self.hours) * 3_600_000,
               let activation = session.evidence(.activation, label: "activation") else { return [] }
         return [context.finding("activated \(SpokenDuration.text(microseconds: gap * 1000)) after the prewarm", evidence: [activation])]
     }

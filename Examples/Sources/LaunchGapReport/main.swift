@@ -5,15 +5,17 @@ import PrewarmLint
 
 /// A team rule: a prewarmed process whose user came more than `hours` later (its cached state is that old).
 struct StalePrewarm: Rule {
+    static let hours = RuleOption(name: "hours", defaultValue: 1, help: "Hours between the prewarm and the activation.")
+
     let description = RuleDescription(
         id: "stale-prewarm", name: "Stale prewarm", defaultSeverity: .info,
         summary: "The user activated a prewarmed process more than `hours` after the prewarm.",
         rationale: "Anything the app cached during prewarm (a feed, a feature flag) is that old when the user arrives.",
-        options: [RuleOption(name: "hours", defaultValue: 1, help: "Hours between the prewarm and the activation.")],
+        options: [Self.hours],
         triggeringExamples: [], nonTriggeringExamples: [])
 
     func check(_ session: LaunchSession, in context: RuleContext) -> [Finding] {
-        guard let gap = session.milliseconds(from: .prewarmRequest, to: .activation), Double(gap) > context.option("hours") * 3_600_000,
+        guard let gap = session.milliseconds(from: .prewarmRequest, to: .activation), Double(gap) > context.option(Self.hours) * 3_600_000,
               let activation = session.evidence(.activation, label: "activation") else { return [] }
         return [context.finding("the user came \(SpokenDuration.text(microseconds: gap * 1000)) after the prewarm", evidence: [activation])]
     }

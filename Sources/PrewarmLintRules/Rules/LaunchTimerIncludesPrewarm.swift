@@ -12,6 +12,10 @@ public struct LaunchTimerIncludesPrewarm: Rule {
     /// The message it gives: `reported-launch-includes-prewarm`.
     public static let reportedTooLong = RuleMessage(id: "reported-launch-includes-prewarm", shape: "app reported a launch of ‹time›; only ‹time› passed since the user activated the prewarmed process")
 
+    /// How much a reported duration may exceed the time since activation.
+    static let toleranceMilliseconds = RuleOption(name: "tolerance-ms", defaultValue: 1000,
+                                                  help: "How much a reported duration may exceed the time since activation.")
+
     /// Its id, severity, rationale, options, and the examples that test and document it.
     public let description = RuleDescription(
         id: "launch-timer-includes-prewarm",
@@ -27,7 +31,7 @@ public struct LaunchTimerIncludesPrewarm: Rule {
         exceeds the time between the activation and the line reporting it by more than \
         `tolerance-ms`.
         """,
-        options: [RuleOption(name: "tolerance-ms", defaultValue: 1000, help: "How much a reported duration may exceed the time since activation.")],
+        options: [Self.toleranceMilliseconds],
         messages: [Self.timerSpansPrewarm, Self.reportedTooLong],
         triggeringExamples: [
             RuleExample("the app logs a launch of 2 hours",
@@ -65,7 +69,7 @@ public struct LaunchTimerIncludesPrewarm: Rule {
                                         + [activationLine].compactMap { $0 })]
         }
         // (Validated when configured; clamped here too, so a library caller's value cannot trap.)
-        let tolerance = Int64(min(max(context.option("tolerance-ms"), 0), RuleOption.defaultMaximum) * 1000)
+        let tolerance = Int64(min(max(context.option(Self.toleranceMilliseconds), 0), RuleOption.defaultMaximum) * 1000)
         for line in session.events where line.meaning == .launchDuration && line.time.microsecondsSinceEpoch >= activation.time.microsecondsSinceEpoch {
             guard let reported = ReportedDuration.microseconds(in: line.text) else { continue }
             let sinceActivation = line.time.microsecondsSinceEpoch - activation.time.microsecondsSinceEpoch

@@ -10,6 +10,11 @@ public struct SlowActivation: Rule {
     /// The message it gives: `slow-launch`.
     public static let slowLaunch = RuleMessage(id: "slow-launch", shape: "launch took ‹time› (‹from› → ‹to›[; no first-screen line]), more than ‹limit› ms")
 
+    /// A launch this long is a warning.
+    static let warningMilliseconds = RuleOption(name: "warning-ms", defaultValue: 1000, help: "A warning from this many milliseconds.")
+    /// A launch this long is an error.
+    static let errorMilliseconds = RuleOption(name: "error-ms", defaultValue: 5000, help: "An error from this many milliseconds.")
+
     /// Its id, severity, rationale, options, and the examples that test and document it.
     public let description = RuleDescription(
         id: "slow-activation",
@@ -28,10 +33,7 @@ public struct SlowActivation: Rule {
         database migrations. (The id is the rule's first name; it measured activation → active, which on a \
         real cold launch is 0 ms.)
         """,
-        options: [
-            RuleOption(name: "warning-ms", defaultValue: 1000, help: "A warning from this many milliseconds."),
-            RuleOption(name: "error-ms", defaultValue: 5000, help: "An error from this many milliseconds."),
-        ],
+        options: [Self.warningMilliseconds, Self.errorMilliseconds],
         messages: [Self.slowLaunch],
         triggeringExamples: [
             RuleExample("an iOS 26 cold launch whose first screen comes 1.6 s after the tap (the lines of real-logs 44, slower)",
@@ -62,14 +64,14 @@ public struct SlowActivation: Rule {
         let elapsed = launch.microseconds
         let milliseconds = Double(elapsed) / 1000
         let severity: Severity
-        if milliseconds >= context.option("error-ms") {
+        if milliseconds >= context.option(Self.errorMilliseconds) {
             severity = .error
-        } else if milliseconds >= context.option("warning-ms") {
+        } else if milliseconds >= context.option(Self.warningMilliseconds) {
             severity = .warning
         } else {
             return []
         }
-        let limit = severity == .error ? context.option("error-ms") : context.option("warning-ms")
+        let limit = severity == .error ? context.option(Self.errorMilliseconds) : context.option(Self.warningMilliseconds)
         let message = "launch took \(SpokenDuration.text(microseconds: elapsed)) (\(launch.label)), more than \(Int(limit)) ms"
         return [context.finding(Self.slowLaunch, message, severity: severity,
                                 evidence: [endLine] + [session.evidence(launch.start.name, label: UserPerceivedLaunch.spoken(launch.start.name))].compactMap { $0 })]
