@@ -66,15 +66,15 @@ public struct SignatureTable: Sendable {
 
     /// Whether a signature of `role` whose lines name their app could match `message` or any longer
     /// message holding it: `false` only when none can (the texts each needs are not all there). What
-    /// a reader's record filter asks of a record's first line before building a line of a process not
+    /// the launch-line gate (`LaunchLineGate`) asks of a record's first line before building a line of a process not
     /// yet known as an app.
-    public func mayNameApp(in message: UnsafeRawBufferPointer, role: ProcessRole) -> Bool {
+    package func mayNameApp(in message: UnsafeRawBufferPointer, role: ProcessRole) -> Bool {
         Self.mayMatch(message, among: naming[role.position])
     }
 
     /// Whether a signature of `role` could match `message` or any longer message holding it: `false`
     /// only when none can (the texts each needs are not all there).
-    public func mayMatch(in message: UnsafeRawBufferPointer, role: ProcessRole) -> Bool {
+    package func mayMatch(in message: UnsafeRawBufferPointer, role: ProcessRole) -> Bool {
         Self.mayMatch(message, among: byRole[role.position])
     }
 

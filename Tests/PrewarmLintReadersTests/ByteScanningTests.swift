@@ -1,4 +1,5 @@
 @testable import PrewarmLintReaders
+import PrewarmLintModel
 import Testing
 
 /// The scanners that test eight bytes at a time answer as a byte-by-byte loop does: on every byte value,
