@@ -197,7 +197,7 @@ public enum AppIdentityParser {
     /// Whether ``firstIdentity(in:)`` could find an identity in a message holding `bytes`: `false` only
     /// when it surely finds none (no `app<` or `application<`, and no plain phrase's anchor). What the launch-line
     /// gate (`LaunchLineGate`) asks before building a daemon's line that no template may match.
-    package static func mayHoldIdentity(in bytes: UnsafeRawBufferPointer) -> Bool {
+    @usableFromInline package static func mayHoldIdentity(in bytes: UnsafeRawBufferPointer) -> Bool {
         let utf8 = bytes.assumingMemoryBound(to: UInt8.self)
         var from = 0
         // (Each `<` compared byte by byte: a slice's `elementsEqual` to a string's UTF-8 was 1% of reading a text log.)

@@ -1,4 +1,4 @@
-public import PrewarmLintModel
+import PrewarmLintModel
 
 /// The read path's one drop rule: whether a record may matter to the classifier, judged from its head — the process's
 /// launch role, its pid, the bytes of its message's first line — before an event is built of it.
@@ -51,6 +51,10 @@ public struct LaunchLineGate: Sendable {
     /// the message — `log show`'s prefixes before it, pymobiledevice3's labels after it — and a refusal holds whatever
     /// surrounds the message there), knowing `knowledge`, the classifier having learnt `learnt` (read for
     /// ``Knowledge/classifier`` only).
+    ///
+    /// Inlinable: asked of nearly every record, it is compiled into the caller's loop (a call into this module, with
+    /// what the classifier learnt handed across, cost a twentieth of reading a Console copy).
+    @inlinable
     public func verdict(role: ProcessRole?, pid: Int?, firstLine: UnsafeRawBufferPointer, knowing knowledge: Knowledge,
                         learnt: borrowing LearntApps) -> Verdict {
         switch role {
@@ -93,7 +97,7 @@ public struct LaunchLineGate: Sendable {
 /// directory one change at a time (``follow(_:)``), after every event.
 public struct LearntApps: Sendable {
     /// The pids the classifier holds an app for.
-    package private(set) var pids = PIDSet()
+    @usableFromInline package private(set) var pids = PIDSet()
     /// Whether the directory pairs a process name with an app's pid: then a line without a pid may be an app's.
     public private(set) var joinsNames = false
     /// `ProcessDirectory.pidsRemembered` when last followed.
@@ -122,7 +126,7 @@ public struct LearntApps: Sendable {
     /// Whether a run of digits of `text` (at most nine: the classifier reads no longer pid) is a pid the classifier
     /// holds an app for. A necessary condition for any longer text too: the readers add only later lines or a label
     /// suffix (`[subsystem:category]`), which do not lengthen a run.
-    func namesAppPID(_ text: UnsafeRawBufferPointer) -> Bool {
+    @usableFromInline func namesAppPID(_ text: UnsafeRawBufferPointer) -> Bool {
         guard !pids.isEmpty else { return false }
         var value = 0, digits = 0, index = 0
         let count = text.count
@@ -152,7 +156,7 @@ public struct LearntApps: Sendable {
 
 /// A set of process ids for questions asked on every line: the pids below 131,072 (all that iOS hands out in practice)
 /// as bits, looked up with one load instead of a hash; any other pid in a `Set`.
-package struct PIDSet: Sendable {
+@usableFromInline package struct PIDSet: Sendable {
     private static let bitCount = 1 << 17
     private var words = [UInt64](repeating: 0, count: PIDSet.bitCount / 64)
     private var others: Set<Int> = []
@@ -166,7 +170,7 @@ package struct PIDSet: Sendable {
 
     package var isEmpty: Bool { count == 0 }
 
-    package func contains(_ pid: Int) -> Bool {
+    @usableFromInline package func contains(_ pid: Int) -> Bool {
         guard pid >= 0, pid < Self.bitCount else { return others.contains(pid) }
         return words.withUnsafeBufferPointer { $0[pid >> 6] & (1 << UInt64(pid & 63)) != 0 }
     }

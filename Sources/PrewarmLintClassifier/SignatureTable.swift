@@ -68,13 +68,13 @@ public struct SignatureTable: Sendable {
     /// message holding it: `false` only when none can (the texts each needs are not all there). What
     /// the launch-line gate (`LaunchLineGate`) asks of a record's first line before building a line of a process not
     /// yet known as an app.
-    package func mayNameApp(in message: UnsafeRawBufferPointer, role: ProcessRole) -> Bool {
+    @usableFromInline package func mayNameApp(in message: UnsafeRawBufferPointer, role: ProcessRole) -> Bool {
         Self.mayMatch(message, among: naming[role.position])
     }
 
     /// Whether a signature of `role` could match `message` or any longer message holding it: `false`
     /// only when none can (the texts each needs are not all there).
-    package func mayMatch(in message: UnsafeRawBufferPointer, role: ProcessRole) -> Bool {
+    @usableFromInline package func mayMatch(in message: UnsafeRawBufferPointer, role: ProcessRole) -> Bool {
         Self.mayMatch(message, among: byRole[role.position])
     }
 
