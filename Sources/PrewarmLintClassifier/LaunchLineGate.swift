@@ -52,8 +52,8 @@ public struct LaunchLineGate: Sendable {
     /// surrounds the message there), knowing `knowledge`, the classifier having learnt `learnt` (read for
     /// ``Knowledge/classifier`` only).
     ///
-    /// Inlinable: asked of nearly every record, it is compiled into the caller's loop (a call into this module, with
-    /// what the classifier learnt handed across, cost a twentieth of reading a Console copy).
+    /// Inlinable: asked of nearly every record, it is compiled into the caller's loop rather than called across modules
+    /// with what the classifier learnt handed over (docs/performance.md).
     @inlinable
     public func verdict(role: ProcessRole?, pid: Int?, firstLine: UnsafeRawBufferPointer, knowing knowledge: Knowledge,
                         learnt: borrowing LearntApps) -> Verdict {
