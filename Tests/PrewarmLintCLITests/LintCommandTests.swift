@@ -1,4 +1,5 @@
 import Foundation
+import PrewarmLint
 import PrewarmLintTesting
 import Testing
 #if canImport(Glibc)
@@ -705,6 +706,19 @@ struct LintCommandTests {
         }
         #expect(redacted.stdout.contains("user=<email> token=<token> container=/Users/<user>/Library/<uuid>"))
         #expect(redacted.stdout.contains("com.example.ledger") && redacted.stdout.contains("applicationState=2"))
+    }
+
+    @Test("every report format the CLI offers has its renderer, and every built-in renderer is offered")
+    func everyFormatHasItsRenderer() throws {
+        let help = try CLI.run(["lint", "--help"]).stdout.replacingOccurrences(of: "\n", with: " ")
+        let match = try #require(help.firstMatch(of: /--format <format>.*?\(values: ([a-z, ]+?);/))
+        let offered = match.output.1.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        #expect(offered.sorted() == ReportRenderers.builtIn(rules: []).map(\.formatName).sorted())
+        for format in offered {
+            let run = try CLI.run(["--date", "2024-03-18", "--format", format, Self.scene], in: Self.root)
+            #expect(run.status == 1, "\(format): \(run.stderr)")
+            #expect(!run.stdout.isEmpty, "\(format) wrote nothing")
+        }
     }
 
     @Test("rules lists every rule; explain prints one; an unknown one is a usage error")

@@ -120,10 +120,7 @@ public struct LintRun: Sendable {
             for (one, spool, notReported) in groups {
                 Self.add(notReported, to: &unreported)
                 for diagnostic in one.diagnostics { onDiagnostic(diagnostic) }
-                result.summaries += one.summaries
-                result.diagnostics += one.diagnostics
-                result.sessionsClosedEarly += one.sessionsClosedEarly
-                result.decisions += one.decisions
+                result.append(one)
                 spools.append(spool)
             }
         } else {

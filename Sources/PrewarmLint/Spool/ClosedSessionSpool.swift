@@ -425,11 +425,7 @@ extension SessionPipeline {
             }
             spool.close(keeping: separately && inputs.count > 1 ? 1_024 : .max)
             spools.append(spool)
-            result.summaries += one.summaries
-            result.diagnostics += one.diagnostics
-            result.sessionsClosedEarly += one.sessionsClosedEarly
-            result.decisions += one.decisions
-            result.duplicateEvents += one.duplicateEvents
+            result.append(one)
         }
         let listing = ClosedSessionSpool.listing(consume spools, limit: .max, sessionsInMemory: sessionsInMemory, directory: temporaryDirectory)
         return (result, listing.sessions, listing.ids, listing.failures)

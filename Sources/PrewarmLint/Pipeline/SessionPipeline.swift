@@ -77,6 +77,17 @@ public struct SessionPipeline: Sendable {
 
         /// An empty result.
         public init() {}
+
+        /// Adds `other`, the result of later inputs read apart from these: its sessions, summaries, diagnostics and
+        /// decisions after this one's, its counts to this one's.
+        public mutating func append(_ other: Result) {
+            sessions += other.sessions
+            summaries += other.summaries
+            diagnostics += other.diagnostics
+            duplicateEvents += other.duplicateEvents
+            sessionsClosedEarly += other.sessionsClosedEarly
+            decisions += other.decisions
+        }
     }
 
     /// How many launch-relevant events a single input may hold back to put out-of-order lines in order.
@@ -87,12 +98,7 @@ public struct SessionPipeline: Sendable {
                               onSession: (LaunchSession) -> LaunchSession? = { $0 }) -> Result {
         var result = Result()
         for input in inputs {
-            let one = run([input], onDiagnostic: onDiagnostic, onSession: onSession)
-            result.sessions += one.sessions
-            result.summaries += one.summaries
-            result.diagnostics += one.diagnostics
-            result.sessionsClosedEarly += one.sessionsClosedEarly
-            result.decisions += one.decisions
+            result.append(run([input], onDiagnostic: onDiagnostic, onSession: onSession))
         }
         return result
     }
