@@ -47,16 +47,17 @@ public enum FuzzChecks {
     }
 
     /// Byte 0 picks the chunk size (1…256); the rest is a crash report: `.ips` JSON (a crash, jetsam or watchdog report)
-    /// when it starts with `{`, else the text of a crash report. ``reportInvariants(_:format:chunk:)``.
+    /// when it starts with `{`, else the text of a crash report. Checks what every report reader must hold
+    /// (`reportInvariants`).
     public static func crashReport(_ data: UnsafeRawBufferPointer) -> String? {
         guard data.count >= 1 else { return nil }
         let bytes = Array(data[1...])
         return reportInvariants(bytes, format: bytes.first == UInt8(ascii: "{") ? .crashReport : .crashReportText, chunk: Int(data[0]) + 1)
     }
 
-    /// Byte 0 picks the chunk size; the rest is MetricKit JSON. ``reportInvariants(_:format:chunk:)``; and its launch
-    /// histograms, collected whole and in chunks, are the same and summarize without a trap into counts that are not
-    /// negative and medians that are numbers.
+    /// Byte 0 picks the chunk size; the rest is MetricKit JSON. Checks what every report reader must hold
+    /// (`reportInvariants`), and that its launch histograms, collected whole and in chunks, are the same and
+    /// summarize without a trap into counts that are not negative and medians that are numbers.
     public static func metricKit(_ data: UnsafeRawBufferPointer) -> String? {
         guard data.count >= 1 else { return nil }
         let bytes = Array(data[1...])
@@ -85,7 +86,7 @@ public enum FuzzChecks {
     }
 
     /// Byte 0 picks the chunk size; the rest is a tar archive (a sysdiagnose), its entries read by their own readers
-    /// (nested archives three deep at most). ``reportInvariants(_:format:chunk:)``.
+    /// (nested archives three deep at most). Checks what every report reader must hold (`reportInvariants`).
     public static func tarArchive(_ data: UnsafeRawBufferPointer) -> String? {
         guard data.count >= 1 else { return nil }
         return reportInvariants(Array(data[1...]), format: .tarArchive, chunk: Int(data[0]) + 1)
