@@ -39,7 +39,7 @@ struct EventsCommand: ParsableCommand {
 
     var meanings: Set<EventMeaning> { Set(meaning.compactMap(EventMeaning.init(rawValue:))) }
 
-    @Option(name: .long, help: ArgumentHelp("Diagnostics printed per input (all are counted in the summary).", valueName: "n"))
+    @Option(name: .long, help: ArgumentHelp("Reader warnings printed; the rest are counted and said.", valueName: "n"))
     var maxDiagnostics = 20
 
     @OptionGroup var colorOptions: ColorOptions
@@ -68,13 +68,13 @@ struct EventsCommand: ParsableCommand {
         let ndjson = EventNDLintReporter()
         if format == .table, !discovery.inputs.isEmpty { StandardStreams.out(table.header) }
         let reader = InputReader(options: options)
+        // Every diagnostic, notes too: `events` is where a reader's view of each line is looked at.
+        var printer = DiagnosticPrinter(limit: maxDiagnostics, minimum: .note, listedIn: nil)
         var summaries: [InputSummary] = []
         var notLogs: [String] = []
         for discovered in discovery.inputs {
             // One classifier per input: what it learns about pids holds within one log.
             var classifier = EventClassifier()
-            var printed = 0
-            var suppressed = 0
             let summary = reader.read(discovered.input, foundInDirectory: discovered.foundInDirectory) { output in
                 switch output {
                 case .event(let event):
@@ -83,16 +83,8 @@ struct EventsCommand: ParsableCommand {
                     StandardStreams.out(format == .table ? table.row(for: event, classification: classified)
                                                           : ndjson.line(for: event, classification: classified))
                 case .diagnostic(let diagnostic):
-                    if printed < maxDiagnostics {
-                        StandardStreams.err(diagnostic.description)
-                        printed += 1
-                    } else {
-                        suppressed += 1
-                    }
+                    printer.take(diagnostic)
                 }
-            }
-            if suppressed > 0 {
-                StandardStreams.err("\(summary.input): note: \(suppressed) more diagnostic\(suppressed == 1 ? "" : "s") not shown (--max-diagnostics)")
             }
             if let failure = summary.failure {
                 if summary.skippedAsNotALog {
@@ -109,6 +101,7 @@ struct EventsCommand: ParsableCommand {
             let more = notLogs.count > 3 ? " and \(notLogs.count - 3) more" : ""
             StandardStreams.err("note: skipped \(notLogs.count) file\(notLogs.count == 1 ? "" : "s") in directories that \(notLogs.count == 1 ? "is" : "are") not logs: \(shown)\(more) (name a file to see why)")
         }
+        printer.finish()
         let summaryReporter = InputSummaryReporter()
         for summary in summaries where summary.format != nil {
             let statistics = summary.statistics

@@ -37,6 +37,31 @@ struct ReportOutput: ExpressibleByArgument {
     }
 
     static var defaultCompletionKind: CompletionKind { .file() }
+
+    /// `--output`'s value, or an error that says what it takes: a path alone is answered with the `FORMAT=PATH` its
+    /// extension suggests (`--output json=report.json`).
+    static func parse(_ argument: String) throws -> ReportOutput {
+        if let output = ReportOutput(argument: argument) { return output }
+        let formats = ReportFormat.allCases.map(\.rawValue).joined(separator: ", ")
+        if let equals = argument.firstIndex(of: "=") {
+            let format = String(argument[..<equals])
+            if ReportFormat(rawValue: format) == nil { throw ValidationError("'\(format)' is not a report format; the formats are \(formats)") }
+            throw ValidationError("no path after '\(format)=': give FORMAT=PATH (\(format)=report)")
+        }
+        let suffix = argument.split(separator: ".").last.map { $0.lowercased() } ?? ""
+        let guessed: ReportFormat? = switch suffix {
+        case "json": .json
+        case "ndjson", "jsonl": .ndjson
+        case "sarif": .sarif
+        case "md", "markdown": .markdown
+        case "html", "htm": .html
+        case "xml": .junit
+        case "txt", "log": .text
+        default: nil
+        }
+        if let guessed { throw ValidationError("--output takes FORMAT=PATH: `--output \(guessed.rawValue)=\(argument)`") }
+        throw ValidationError("--output takes FORMAT=PATH, FORMAT one of \(formats) (json=\(argument))")
+    }
 }
 
 /// The threshold of `--fail-on`: a severity, or never.
@@ -66,8 +91,13 @@ struct LintCommand: ParsableCommand {
     @Option(name: .long, help: "Report format on standard output.")
     var format: ReportFormat = .text
 
-    @Option(name: .long, help: ArgumentHelp("Also write a report to a file (repeatable): FORMAT=PATH, FORMAT one of \(ReportFormat.allCases.map(\.rawValue).joined(separator: ", ")) (json=report.json).", valueName: "format=path"))
+    @Option(name: .long, help: ArgumentHelp("Also write a report to a file (repeatable): FORMAT=PATH, FORMAT one of \(ReportFormat.allCases.map(\.rawValue).joined(separator: ", ")) (json=report.json).", valueName: "format=path"),
+            completion: .file(), transform: ReportOutput.parse)
     var output: [ReportOutput] = []
+
+    /// SwiftLint's and ESLint's name for `--format`: taken, to say so.
+    @Option(name: .long, help: .hidden)
+    var reporter: String?
 
     @Option(name: .long, help: ArgumentHelp("Exit 1 when a finding is at or above this severity (info, warning, error, never).", valueName: "severity"))
     var failOn: FailThreshold = .error
@@ -116,7 +146,7 @@ struct LintCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("SARIF: where each rule's documentation page is, {id} standing for the rule id (https://example.com/docs/rules/{id}.md); each rule's helpUri.", valueName: "url"))
     var ruleDocsURL: String?
 
-    @Option(name: .long, help: ArgumentHelp("Reader diagnostics printed in text format (all are counted).", valueName: "n"))
+    @Option(name: .long, help: ArgumentHelp("Reader warnings printed in text format; the rest are counted and said (all are in --format json).", valueName: "n"))
     var maxDiagnostics = 20
 
     @Option(name: .long, help: ArgumentHelp("Sessions open at once before the oldest is closed early and says so (memory bound).", valueName: "n"))
@@ -147,6 +177,12 @@ struct LintCommand: ParsableCommand {
     static let maximumBaselineBytes = 64 << 20
 
     func validate() throws {
+        if let typo = Self.misspelledSubcommand(reading.paths) {
+            throw ValidationError("'\(typo.word)' is neither a file nor a subcommand; did you mean `prewarm-lint \(typo.subcommand)`?")
+        }
+        if let reporter {
+            throw ValidationError("prewarm-lint calls the report format --format: `--format \(reporter)` (\(ReportFormat.allCases.map(\.rawValue).joined(separator: ", ")))")
+        }
         if strict && lenient { throw ValidationError("--strict and --lenient cannot be used together") }
         if strictBaseline && baseline == nil { throw ValidationError("--strict-baseline needs --baseline") }
         let known = RuleRegistry.builtIn.ids
@@ -203,6 +239,32 @@ struct LintCommand: ParsableCommand {
         if let threshold, report.findings.contains(where: { $0.severity >= threshold }) { throw ExitCode(1) }
     }
 
+    /// A first argument that is no file and is a subcommand's name misspelled (`lnt`, `sesions`): the default
+    /// subcommand would read it as a missing path, and say only "no such file".
+    static func misspelledSubcommand(_ paths: [String]) -> (word: String, subcommand: String)? {
+        guard let word = paths.first, word.count >= 3, !word.contains("/"), !word.contains("."),
+              !FileManager.default.fileExists(atPath: word) else { return nil }
+        let names = PrewarmLintCommand.configuration.subcommands.compactMap { $0.configuration.commandName }
+        let nearest = names.map { ($0, editDistance(word.lowercased(), $0)) }.min { $0.1 < $1.1 }
+        guard let (name, distance) = nearest, distance <= 2, distance < name.count / 2 + 1 else { return nil }
+        return (word, name)
+    }
+
+    /// Levenshtein distance between two short words.
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        guard !a.isEmpty, !b.isEmpty else { return max(a.count, b.count) }
+        var previous = Array(0...b.count)
+        for i in 1...a.count {
+            var current = [i] + Array(repeating: 0, count: b.count)
+            for j in 1...b.count {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            previous = current
+        }
+        return previous[b.count]
+    }
+
     /// Outputs and the baseline are checked before any input is read: a typo costs no run.
     private func checkOutputsBeforeReading(_ discovery: InputDiscovery.Result) throws {
         let inputPaths = discovery.inputs.compactMap { input -> String? in if case .file(let path) = input.input { return path }; return nil }
@@ -223,7 +285,7 @@ struct LintCommand: ParsableCommand {
     /// The run: inputs read, sessions rebuilt and checked; the reader's warnings printed as they come (text format),
     /// a progress line on a terminal meanwhile.
     private func lint(_ discovery: InputDiscovery.Result, options: ReadOptions, linter: Linter) -> LintReport {
-        var printed = 0
+        var printer = DiagnosticPrinter(limit: maxDiagnostics)
         let textOut = format == .text
         var run = LintRun(options: options, linter: linter, toolVersion: ToolVersion.current, separately: separately,
                           maximumOpenSessions: maxOpenSessions)
@@ -231,10 +293,9 @@ struct LintCommand: ParsableCommand {
         ProgressLine.shared.start(totalBytes: Self.totalBytes(discovery.inputs))
         defer { ProgressLine.shared.stop() }
         var report = run.run(discovery.inputs) { diagnostic in
-            guard textOut, printed < maxDiagnostics, diagnostic.severity >= .warning else { return }
-            StandardStreams.err(diagnostic.description)
-            printed += 1
+            if textOut { printer.take(diagnostic) }
         }
+        printer.finish()
         // What could not even be opened is an input of the report too, with its reason (JSON `inputs[]`, SARIF…).
         report.inputs += discovery.failures.map { LintReport.Input(path: $0.path, format: nil, events: 0, diagnostics: 0, error: $0.message) }
         return report

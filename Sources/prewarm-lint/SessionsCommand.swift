@@ -31,7 +31,7 @@ struct SessionsCommand: ParsableCommand {
     @Flag(name: .long, help: "Rebuild each input's sessions on its own instead of merging the inputs as one device's logs.")
     var separately = false
 
-    @Option(name: .long, help: ArgumentHelp("Diagnostics printed (all are counted in the report).", valueName: "n"))
+    @Option(name: .long, help: ArgumentHelp("Reader warnings printed in text format; the rest are counted and said (all are in --format json).", valueName: "n"))
     var maxDiagnostics = 20
 
     @Option(name: .long, help: ArgumentHelp("The configuration file, for the app's markers (default: the nearest .prewarm-lint.yml in the working directory or above it).", valueName: "path"))
@@ -49,17 +49,16 @@ struct SessionsCommand: ParsableCommand {
             StandardStreams.err("\(failure.path): error: \(failure.message)")
             failed = true
         }
-        var printed = 0
+        var printer = DiagnosticPrinter(limit: maxDiagnostics)
         var pipeline = SessionPipeline(reader: InputReader(options: options), signatures: configuration.signatureTable())
         pipeline.jobs = reading.jobs
         let onDiagnostic: (ReaderDiagnostic) -> Void = { diagnostic in
-            guard format == .text, printed < maxDiagnostics, diagnostic.severity >= .warning else { return }
-            StandardStreams.err(diagnostic.description)
-            printed += 1
+            if format == .text { printer.take(diagnostic) }
         }
         // Timelines and the report need a session's outline, not its lines; past a few thousand, the outlines
         // wait in a temporary file, so memory does not grow with the sessions.
         let (result, sessions, ids, notes) = pipeline.listedSessions(discovery.inputs, separately: separately, onDiagnostic: onDiagnostic)
+        printer.finish()
         for note in notes { StandardStreams.err("warning: sessions kept in memory instead of a temporary file: \(note)") }
         var notLogs: [String] = []
         for summary in result.summaries {

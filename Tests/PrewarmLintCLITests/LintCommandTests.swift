@@ -708,6 +708,45 @@ struct LintCommandTests {
         #expect(redacted.stdout.contains("com.example.ledger") && redacted.stdout.contains("applicationState=2"))
     }
 
+    @Test("the spellings other linters taught answered with ours: --reporter, a bare --output path, a misspelled subcommand")
+    func otherLintersSpellings() throws {
+        let reporter = try CLI.run(["--reporter", "json", Self.scene], in: Self.root)
+        #expect(reporter.status == 64)
+        #expect(reporter.stderr.hasPrefix("Error: prewarm-lint calls the report format --format: `--format json`"), "\(reporter.stderr)")
+        let output = try CLI.run(["--output", "report.sarif", Self.scene], in: Self.root)
+        #expect(output.status == 64)
+        #expect(output.stderr.contains("--output takes FORMAT=PATH: `--output sarif=report.sarif`"), "\(output.stderr)")
+        let format = try CLI.run(["--output", "xml=report.xml", Self.scene], in: Self.root)
+        #expect(format.stderr.contains("'xml' is not a report format; the formats are text, json"), "\(format.stderr)")
+        let typo = try CLI.run(["lnt", "Corpus/scenarios"], in: Self.root)
+        #expect(typo.status == 64)
+        #expect(typo.stderr.hasPrefix("Error: 'lnt' is neither a file nor a subcommand; did you mean `prewarm-lint lint`?"), "\(typo.stderr)")
+        #expect(try CLI.run(["--date", "2024-03-18", Self.scene], in: Self.root).status == 1, "a real path is still read")
+    }
+
+    @Test("a cut list of diagnostics ends with how many were not shown, in lint, sessions and events alike")
+    func cutDiagnosticsAreCounted() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // Stray lines before a Console copy (an orphan-lines warning) whose launch lines name their app <private> (a
+        // redacted-evidence warning): two warnings.
+        let log = folder.appendingPathComponent("pasted.log")
+        let scene = try String(contentsOf: Self.root.appendingPathComponent(Self.scene), encoding: .utf8)
+        try (String(repeating: "stray text\n", count: 3) + scene).write(to: log, atomically: true, encoding: .utf8)
+        let all = try CLI.run(["--date", "2024-03-18", log.path])
+        #expect(all.stderr.components(separatedBy: ": warning: ").count - 1 == 2, "\(all.stderr)")
+        #expect(!all.stderr.contains("not shown"))
+        for command in [[], ["sessions"]] {
+            let cut = try CLI.run(command + ["--date", "2024-03-18", "--max-diagnostics", "1", log.path])
+            #expect(cut.stderr.components(separatedBy: ": warning: ").count - 1 == 1, "\(command): \(cut.stderr)")
+            #expect(cut.stderr.contains("note: 1 more diagnostic not shown (--max-diagnostics 2 shows every one; --format json lists them)\n"),
+                    "\(command): \(cut.stderr)")
+        }
+        // `events` shows the reader's own, notes too: the orphan lines, then the date it inferred.
+        let events = try CLI.run(["events", "--date", "2024-03-18", "--max-diagnostics", "1", log.path])
+        #expect(events.stderr.contains("[orphan-lines]\nnote: 1 more diagnostic not shown (--max-diagnostics 2 shows every one)\n"), "\(events.stderr)")
+    }
+
     @Test("every report format the CLI offers has its renderer, and every built-in renderer is offered")
     func everyFormatHasItsRenderer() throws {
         let help = try CLI.run(["lint", "--help"]).stdout.replacingOccurrences(of: "\n", with: " ")
