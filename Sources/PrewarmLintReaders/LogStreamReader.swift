@@ -46,7 +46,7 @@ public struct LogStreamReader {
     /// A judge of the lines still to come for a thread reading the input ahead of this reader (``RecordPrescan``):
     /// the decoder's, once the format is known, for an input that is not compressed (the judge reads the input's own
     /// bytes, at the offsets the decoder sees). Nil otherwise.
-    public func makePrescanner() -> (any LinePrescanner)? {
+    package func makePrescanner() -> (any LinePrescanner)? {
         guard inflater == nil, case .decoding(let decoder) = stage else { return nil }
         return decoder.makePrescanner()
     }

@@ -34,7 +34,7 @@ public struct DecoderStatistics: Sendable, Hashable {
     /// Events read, emitted or not.
     public var events = 0
     /// Events read but not emitted, being of a process in ``ReaderConfiguration/skippedProcesses`` or
-    /// refused by the ``ReaderConfiguration/recordFilter``.
+    /// refused by the session pipeline's record filter before they were built.
     public var eventsSkipped = 0
     /// Lines that are part of an event.
     public var eventLines = 0
@@ -114,25 +114,31 @@ public struct ReaderConfiguration: Sendable {
     public var skippedProcesses: Set<String>
     /// Asked before a record is built whether its consumer could want it (``RecordFilter``): by the
     /// text and JSON readers (not the XML ones, which hand events on in batches); `nil`: every
-    /// record is built.
-    public var recordFilter: (any RecordFilter)?
+    /// record is built. The session pipeline's, within the package.
+    package var recordFilter: (any RecordFilter)?
     /// Takes a tar archive's `*.logarchive/` entries (a sysdiagnose's unified log) so that it can be exported
     /// after the archive is read; nil: they are passed over and a note gives the command that exports them.
     public var archiveEntryExtractor: (any ArchiveEntryExtractor)?
     /// Records a thread reading ahead found the decoder would count and not keep (``RecordPrescan``): asked by the
     /// ndjson decoder for each line, on the decoder's thread. Nil: every line is judged where it is decoded.
-    public var prescan: (any RecordPrescan)?
+    package var prescan: (any RecordPrescan)?
     /// How many archives this input is inside (0: a file of its own); an archive deeper than
     /// ``ReaderLimits/maximumArchiveNesting`` is refused.
     var archiveDepth = 0
 
     /// The configuration of one input.
     public init(inputName: String, timeInference: TimeInference = TimeInference(), limits: ReaderLimits = ReaderLimits(),
-                skippedProcesses: Set<String> = [], recordFilter: (any RecordFilter)? = nil) {
+                skippedProcesses: Set<String> = []) {
         self.inputName = inputName
         self.timeInference = timeInference
         self.limits = limits
         self.skippedProcesses = skippedProcesses
+    }
+
+    /// The configuration of one input whose records `recordFilter` may refuse before they are built.
+    package init(inputName: String, timeInference: TimeInference = TimeInference(), limits: ReaderLimits = ReaderLimits(),
+                 skippedProcesses: Set<String> = [], recordFilter: (any RecordFilter)?) {
+        self.init(inputName: inputName, timeInference: timeInference, limits: limits, skippedProcesses: skippedProcesses)
         self.recordFilter = recordFilter
     }
 }
@@ -143,7 +149,7 @@ public struct ReaderConfiguration: Sendable {
 /// chunks of any size, split anywhere (inside a UTF-8 sequence, between `\r` and `\n`); the
 /// output must be the same as for the whole input at once. ``decodeLast(emit:)`` is called
 /// exactly once at the end and must account for every byte still held.
-public protocol LogDecoder {
+package protocol LogDecoder {
     /// The format this decoder reads.
     var format: LogFormat { get }
     /// Counts for the input's summary.
@@ -160,5 +166,5 @@ public protocol LogDecoder {
 
 extension LogDecoder {
     /// None.
-    public func makePrescanner() -> (any LinePrescanner)? { nil }
+    package func makePrescanner() -> (any LinePrescanner)? { nil }
 }

@@ -21,7 +21,7 @@ import PrewarmLintModel
 ///
 /// A filter is asked on the thread that reads its input and is given to one input's decoder only;
 /// it may keep state that the consumer updates on that same thread.
-public protocol RecordFilter: AnyObject, Sendable {
+package protocol RecordFilter: AnyObject, Sendable {
     /// Whether the record of `process` (pid `pid`, when the format prints one) whose message starts
     /// with `firstLine` (the message's bytes on the record's first line, undecoded; or its whole
     /// message, when asked again at its end) may be wanted. `firstLine` may hold more than the message:
@@ -53,32 +53,32 @@ public protocol RecordFilter: AnyObject, Sendable {
 
 extension RecordFilter {
     /// None: a filter that keeps state judges no record ahead.
-    public func makeAheadFilter() -> (any AheadRecordFilter)? { nil }
+    package func makeAheadFilter() -> (any AheadRecordFilter)? { nil }
 
     /// Every pid (a filter without an ahead filter is never asked).
-    public func admitsLearnt(pid: Int) -> Bool { true }
+    package func admitsLearnt(pid: Int) -> Bool { true }
 
     /// None: the filter is asked by name.
-    public func processClass(of process: String) -> RecordFilterProcessClass? { nil }
+    package func processClass(of process: String) -> RecordFilterProcessClass? { nil }
 
     /// Every record (a filter without classes is never asked).
-    public func admits(processClass: RecordFilterProcessClass, pid: Int?, firstLine: UnsafeRawBufferPointer) -> Bool { true }
+    package func admits(processClass: RecordFilterProcessClass, pid: Int?, firstLine: UnsafeRawBufferPointer) -> Bool { true }
 }
 
 /// A record filter's class of a process name (``RecordFilter/processClass(of:)``, ``AheadRecordFilter/judgingClass(of:)``):
 /// what the filter makes of the name, the same for every record of it. Opaque to a decoder, which remembers it with the
 /// name (`ProcessNameTable`).
-public struct RecordFilterProcessClass: Sendable, Hashable {
+package struct RecordFilterProcessClass: Sendable, Hashable {
     /// The filter's own code.
-    public let rawValue: UInt8
+    package let rawValue: UInt8
 
     /// The class of code `rawValue`.
-    public init(rawValue: UInt8) { self.rawValue = rawValue }
+    package init(rawValue: UInt8) { self.rawValue = rawValue }
 }
 
 /// A ``RecordFilter``'s judge for a thread that reads ahead of the consumer: what can be said of a record without the
 /// consumer's state. Made by ``RecordFilter/makeAheadFilter()`` for one thread, which alone asks it.
-public protocol AheadRecordFilter: AnyObject, Sendable {
+package protocol AheadRecordFilter: AnyObject, Sendable {
     /// The filter's answer for the record, as far as it holds whatever the consumer learns first (the arguments are
     /// ``RecordFilter/admits(process:pid:firstLine:)``'s).
     func judge(process: String, pid: Int?, firstLine: UnsafeRawBufferPointer) -> AheadJudgement
@@ -94,16 +94,16 @@ public protocol AheadRecordFilter: AnyObject, Sendable {
 
 extension AheadRecordFilter {
     /// None: the ahead filter is asked by name.
-    public func judgingClass(of process: String) -> RecordFilterProcessClass? { nil }
+    package func judgingClass(of process: String) -> RecordFilterProcessClass? { nil }
 
     /// Admitted (an ahead filter without classes is never asked).
-    public func judge(judgingClass: RecordFilterProcessClass, pid: Int?, firstLine: UnsafeRawBufferPointer) -> AheadJudgement {
+    package func judge(judgingClass: RecordFilterProcessClass, pid: Int?, firstLine: UnsafeRawBufferPointer) -> AheadJudgement {
         .admitted
     }
 }
 
 /// What an ``AheadRecordFilter`` says of a record.
-public enum AheadJudgement: Sendable, Equatable {
+package enum AheadJudgement: Sendable, Equatable {
     /// The filter would admit it, or might: the decoder judges the record itself.
     case admitted
     /// The filter would refuse it whatever the consumer learns.

@@ -9,7 +9,7 @@ import PrewarmLintModel
 /// decoder takes a chunk's lines from a table and a judged head's answer instead of working them out. The decoder's
 /// output is the same whatever is judged ahead and whatever is not: a line is judged only as far as nothing before it
 /// can change what the decoder does with it.
-public protocol RecordPrescan: AnyObject, Sendable {
+package protocol RecordPrescan: AnyObject, Sendable {
     /// The judgement made of `line` ahead, if one was: the decoder then counts the line and keeps nothing of it.
     /// Nil: the decoder decodes the line itself.
     func skip(_ line: ByteLine) -> PrescannedSkip?
@@ -24,12 +24,12 @@ public protocol RecordPrescan: AnyObject, Sendable {
 
 extension RecordPrescan {
     /// Drops the table.
-    public func giveBack(_ table: consuming TextLineTable) {}
+    package func giveBack(_ table: consuming TextLineTable) {}
 }
 
 /// Judges the lines of chunks of an input, anywhere in it, the way its decoder would (``LogDecoder/makePrescanner()``):
 /// for a thread reading ahead of the decoder (``RecordPrescan``).
-public protocol LinePrescanner: Sendable {
+package protocol LinePrescanner: Sendable {
     /// Judges the complete lines of `chunk`, which starts `byteOffset` bytes into the input (at the start of a line
     /// when `startsLine`).
     mutating func judge(_ chunk: UnsafeRawBufferPointer, at byteOffset: Int, startsLine: Bool) -> ChunkJudgement
@@ -41,22 +41,22 @@ public protocol LinePrescanner: Sendable {
 
 extension LinePrescanner {
     /// Drops the table.
-    public mutating func reuse(_ table: TextLineTable) {}
+    package mutating func reuse(_ table: TextLineTable) {}
 }
 
 /// What a ``LinePrescanner`` found in a chunk.
-public struct ChunkJudgement: Sendable {
+package struct ChunkJudgement: Sendable {
     /// The records the decoder would only count, in order (ndjson).
-    public var skips: [PrescannedSkip] = []
+    package var skips: [PrescannedSkip] = []
     /// The chunk's lines, framed and judged (text).
-    public var lines: TextLineTable?
+    package var lines: TextLineTable?
     /// How many bytes the lines judged hold: whether judging the input ahead pays.
-    public var judgedBytes = 0
+    package var judgedBytes = 0
     /// How many lines were judged.
-    public var judgedLines = 0
+    package var judgedLines = 0
 
     /// Nothing judged.
-    public init() {}
+    package init() {}
 }
 
 extension LinePrescanner {
@@ -82,9 +82,9 @@ extension LinePrescanner {
 }
 
 /// A line judged ahead (``LinePrescanner``): a record the decoder would count and not keep.
-public struct PrescannedSkip: Sendable {
+package struct PrescannedSkip: Sendable {
     /// Where the line starts in the input.
-    public let byteOffset: Int
+    package let byteOffset: Int
     /// Its first and last eight bytes (the line's own when shorter, zero-filled): with the offset and the length, what
     /// makes sure the decoder's line is the one judged.
     private let head: UInt64
@@ -120,7 +120,7 @@ public struct PrescannedSkip: Sendable {
     var unlessLearnt: Int? { learntPID < 0 ? nil : Int(learntPID) }
 
     /// Whether `line` is the line judged: the same offset, length and ends.
-    public func matches(_ line: ByteLine) -> Bool {
+    package func matches(_ line: ByteLine) -> Bool {
         guard line.byteOffset == byteOffset, line.count == Int(length) else { return false }
         let (head, tail) = Self.ends(of: line.bytes)
         return head == self.head && tail == self.tail

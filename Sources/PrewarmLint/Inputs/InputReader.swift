@@ -93,15 +93,18 @@ public struct InputReader: Sendable {
 
     /// Reads one input to the end. Never throws: a failure is in the summary, and everything
     /// emitted before it stays valid.
-    ///
-    /// `recordFilter`: asked before each text record is built whether the caller could want it
-    /// (`RecordFilter`); one filter per input.
-    public func read(_ input: LogInput, foundInDirectory: Bool = false, recordFilter: (any RecordFilter)? = nil,
-                     emit: (ReaderOutput) -> Void) -> InputSummary {
+    public func read(_ input: LogInput, foundInDirectory: Bool = false, emit: (ReaderOutput) -> Void) -> InputSummary {
+        read(input, foundInDirectory: foundInDirectory, recordFilter: nil, scanningAheadWith: nil, emit: emit)
+    }
+
+    /// ``read(_:foundInDirectory:emit:)`` with `recordFilter` asked before each text record is built whether the
+    /// caller could want it (`RecordFilter`, the session pipeline's); one filter per input.
+    package func read(_ input: LogInput, foundInDirectory: Bool = false, recordFilter: (any RecordFilter)?,
+                      emit: (ReaderOutput) -> Void) -> InputSummary {
         read(input, foundInDirectory: foundInDirectory, recordFilter: recordFilter, scanningAheadWith: nil, emit: emit)
     }
 
-    /// ``read(_:foundInDirectory:recordFilter:emit:)``, and with `scanningAheadWith` a regular, uncompressed file's
+    /// ``read(_:foundInDirectory:emit:)`` with a record filter, and with `scanningAheadWith` a regular, uncompressed file's
     /// lines (ndjson or text) are judged a few chunks ahead of the decoder on a thread from it (`ScanAhead`), when the
     /// filter has an ahead filter: the same output, the work shared between two cores.
     package func read(_ input: LogInput, foundInDirectory: Bool = false, recordFilter: (any RecordFilter)?,

@@ -44,7 +44,7 @@ public struct SessionStream: Sendable {
 
     /// What to give the reader of this stream's input (`ReaderConfiguration.recordFilter`), so that it
     /// skips, without building them, the records this stream would drop unread.
-    public var recordFilter: any RecordFilter { classifier.recordFilter }
+    package var recordFilter: any RecordFilter { classifier.recordFilter }
 
     /// Sessions closed early because too many were open at once.
     public var closedEarly: Int { assembly.closedEarly }

@@ -19,6 +19,8 @@ struct NDJSONLogDecoder: LineFramedDecoder {
     private var interner = StringInterner()
     private var skipping: RecordSkipping
     private let configuration: ReaderConfiguration
+    /// A prescanner's own decoder only: its record filter, which remembers on which pid its last refusal depends.
+    var aheadRefusals: AheadRefusals?
     /// A run of consecutive lines that are not JSON, reported as one diagnostic when it ends.
     private var nonJSONRun: (origin: EventOrigin, count: Int)?
 
@@ -155,15 +157,13 @@ struct NDJSONLogDecoder: LineFramedDecoder {
         var invalidUTF8 = false
         var event: LogEvent?
         let origin = EventOrigin(input: configuration.inputName, line: line.number, byteOffset: line.byteOffset)
-        // The configuration's filter is the prescanner's `AheadRefusals`, which remembers on what its last refusal depends.
-        let refusals = configuration.recordFilter as? AheadRefusals
-        refusals?.reset()
+        aheadRefusals?.reset()
         guard case .notKept = record.makeEvent(schema: schema, bytes: bytes, origin: origin, resolver: &resolver, interner: &interner,
                                                skipping: &skipping, invalidUTF8: &invalidUTF8, into: &event),
               !invalidUTF8, event == nil else { return nil }
         // (The notes of this resolver are said by the decoder's, which passes over the same times.)
         _ = resolver.takeNotes()
-        return PrescannedSkip(line, timestamp: timestamp, unlessLearnt: refusals?.unlessLearnt)
+        return PrescannedSkip(line, timestamp: timestamp, unlessLearnt: aheadRefusals?.unlessLearnt)
     }
 
     private mutating func report(_ diagnostic: ReaderDiagnostic, emit: (ReaderOutput) -> Void) {

@@ -12,14 +12,14 @@ import PrewarmLintModel
 /// reaches the line), and what the decoder's resolver infers of a judged line's time it infers when it passes over it.
 ///
 /// Unchecked `Sendable`: made on the decoder's thread and then used by the judging thread alone.
-public struct NDJSONPrescanner: LinePrescanner, @unchecked Sendable {
+package struct NDJSONPrescanner: LinePrescanner, @unchecked Sendable {
     private var decoder: NDJSONLogDecoder
     private let maximumLineLength: Int
 
     /// A prescanner for `format`'s decoder with `configuration` (the decoder's own), judging with its record filter's
     /// ahead filter (``RecordFilter/makeAheadFilter()``); nil for a format that is not ndjson, or a configuration
     /// without such a filter.
-    public init?(format: LogFormat, configuration: ReaderConfiguration) {
+    package init?(format: LogFormat, configuration: ReaderConfiguration) {
         switch format {
         case .logShowNDJSON, .pymobiledevice3JSON, .unifiedLogIterator: break
         default: return nil
@@ -28,8 +28,10 @@ public struct NDJSONPrescanner: LinePrescanner, @unchecked Sendable {
         var own = configuration
         own.prescan = nil
         own.archiveEntryExtractor = nil
-        own.recordFilter = AheadRefusals(ahead)
+        let refusals = AheadRefusals(ahead)
+        own.recordFilter = refusals
         decoder = NDJSONLogDecoder(format: format, configuration: own)
+        decoder.aheadRefusals = refusals
         // The decoder's framer keeps this many bytes of a line whole.
         maximumLineLength = LineFramer(maximumLineLength: configuration.limits.maximumRecordLength).maximumLineLength
     }
@@ -37,7 +39,7 @@ public struct NDJSONPrescanner: LinePrescanner, @unchecked Sendable {
     /// Judges the complete lines of `chunk`, which starts `byteOffset` bytes into the input (at the start of a line when
     /// `startsLine`), and appends those the decoder would only count to `skips`, in order. Returns how many bytes the
     /// lines judged skippable hold.
-    public mutating func judge(_ chunk: UnsafeRawBufferPointer, at byteOffset: Int, startsLine: Bool) -> ChunkJudgement {
+    package mutating func judge(_ chunk: UnsafeRawBufferPointer, at byteOffset: Int, startsLine: Bool) -> ChunkJudgement {
         var judgement = ChunkJudgement()
         judgement.skips.reserveCapacity(1024)
         Self.forEachLine(in: chunk, at: byteOffset, startsLine: startsLine, maximumLineLength: maximumLineLength) { line, length in

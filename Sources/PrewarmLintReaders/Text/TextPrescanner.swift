@@ -3,7 +3,7 @@
 /// record filter refuses (whatever the consumer learns, or unless a pid is learnt), with the record's head.
 ///
 /// Public only as an opaque value that a thread judging lines ahead hands to the decoder (``RecordPrescan``).
-public struct TextLineTable: Sendable {
+package struct TextLineTable: Sendable {
     enum Kind: UInt8 {
         /// Decoded as any line.
         case line
