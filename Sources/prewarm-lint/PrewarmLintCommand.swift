@@ -15,6 +15,11 @@ struct PrewarmLintCommand: ParsableCommand {
 
         `prewarm-lint logs/` lints (the default command); `sessions` shows the launch sessions, `events` \
         the classified events.
+
+        Exit status: 0 when nothing is found at or above --fail-on and every input was read; 1 when a finding is \
+        (for compare, when a phase regressed); 2 when an input could not be read (the report of the others is \
+        still written); 64 on a usage or configuration error; 128 + N when signal N ended the run, after the \
+        partial report (130 for Ctrl-C).
         """,
         version: ToolVersion.described,
         subcommands: [LintCommand.self, SessionsCommand.self, StatsCommand.self, CompareCommand.self, EventsCommand.self, RulesCommand.self,
