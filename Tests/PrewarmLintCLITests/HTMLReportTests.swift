@@ -95,7 +95,7 @@ struct HTMLReportTests {
 
     /// The Markdown report rendered as GitHub renders issues and PR comments (CommonMark with GFM tables, by
     /// markdown-it-py; `.ci/run` installs it), then loaded in Chromium.
-    @Test("Markdown renders as GitHub does: its tables are tables, its findings headings, its evidence code blocks; nothing left as raw markup (issue 21)")
+    @Test("Markdown renders as GitHub does: its tables are tables, its findings headings, its evidence code blocks; nothing left as raw markup")
     func markdownRenders() throws {
         let run = try CLI.run(["--separately", "--format", "markdown", "Corpus/"], in: Self.root)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("prewarm-lint-md-\(UUID().uuidString)")

@@ -62,7 +62,7 @@ struct LintCommandTests {
         #expect(json.stderr.isEmpty)
     }
 
-    @Test("the SARIF report validates against the OASIS SARIF 2.1.0 schema; every rule has its helpUri and Markdown help; paths relative to --sarif-root, the rest file:// (issue 21)")
+    @Test("the SARIF report validates against the OASIS SARIF 2.1.0 schema; every rule has its helpUri and Markdown help; paths relative to --sarif-root, the rest file://")
     func sarifValidates() throws {
         let folder = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -259,7 +259,7 @@ struct LintCommandTests {
         #expect(diagnostics.contains { ($0["code"] as? String) == "hazard-not-reported" && ($0["severity"] as? String) == "note" })
     }
 
-    @Test("hostile configurations are refused at once, with file and line: alias bombs, values that would trap, huge files (issue 19)")
+    @Test("hostile configurations are refused at once, with file and line: alias bombs, values that would trap, huge files")
     func hostileConfigurations() throws {
         let folder = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -292,7 +292,7 @@ struct LintCommandTests {
         #expect(huge.stderr.contains("at most 1048576 are read"))
     }
 
-    @Test("escape sequences in log text and file names never reach the terminal raw (issue 19): OSC 52, a screen clear, C1 CSI")
+    @Test("escape sequences in log text and file names never reach the terminal raw: OSC 52, a screen clear, C1 CSI")
     func terminalEscapes() throws {
         let folder = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -376,7 +376,7 @@ struct LintCommandTests {
         }
     }
 
-    @Test("outputs are written in place, never renamed over a device, FIFO, link or input; every writable one is written (issue 19)")
+    @Test("outputs are written in place, never renamed over a device, FIFO, link or input; every writable one is written")
     func outputsInPlace() throws {
         let folder = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -412,7 +412,7 @@ struct LintCommandTests {
         }
     }
 
-    @Test("paths that cannot be read say why: a link loop, a dangling link, a folder without permission; each an input of the JSON report; a baseline of another kind refused (issue 19)")
+    @Test("paths that cannot be read say why: a link loop, a dangling link, a folder without permission; each an input of the JSON report; a baseline of another kind refused")
     func pathReasons() throws {
         let folder = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -438,7 +438,7 @@ struct LintCommandTests {
         #expect(refused.stderr.contains("error: not a prewarm-lint baseline"))
     }
 
-    @Test("the same bytes whatever the order of the inputs, merged or apart, the same file named twice read once (issue 19)")
+    @Test("the same bytes whatever the order of the inputs, merged or apart, the same file named twice read once")
     func orderIndependent() throws {
         let paths = [Self.scene, Self.watchdog, Self.jetsam, Self.cold].map { Self.root.appendingPathComponent($0).path }
         for mode in [[], ["--separately"]] {
@@ -488,7 +488,7 @@ struct LintCommandTests {
         #expect(run.stderr == "interrupted: the output covers what was read until then\n")
     }
 
-    @Test("Ctrl-C during stats, compare and sessions: never exit 0, always marked partial (issue 19)", arguments: ["stats", "compare", "sessions"])
+    @Test("Ctrl-C during stats, compare and sessions: never exit 0, always marked partial", arguments: ["stats", "compare", "sessions"])
     func interruptedInsights(command: String) throws {
         let folder = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -505,7 +505,7 @@ struct LintCommandTests {
         #expect(run.stderr.contains("interrupted:"))
     }
 
-    @Test("a FIFO whose writer never comes: Ctrl-C reports the other inputs, marked partial, exit 130 (issue 19)")
+    @Test("a FIFO whose writer never comes: Ctrl-C reports the other inputs, marked partial, exit 130")
     func fifoWithoutWriter() throws {
         let folder = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -652,7 +652,7 @@ struct LintCommandTests {
         #expect(try CLI.run(["--strict-baseline", Self.scene], in: Self.root).status == 64)
     }
 
-    @Test("--version names the commit of the checkout the binary was built in; --color always colours a pipe, never and NO_COLOR do not (issue 21)")
+    @Test("--version names the commit of the checkout the binary was built in; --color always colours a pipe, never and NO_COLOR do not")
     func versionAndColor() throws {
         let version = try CLI.run(["--version"], in: Self.root)
         #expect(version.status == 0)
@@ -772,7 +772,7 @@ struct LintCommandTests {
         #expect(try CLI.run(["explain", "prewarm"]).status == 64)
     }
 
-    @Test("a file named on the command line with bytes that are not UTF-8 is read, and named as \\xNN (issue 19)")
+    @Test("a file named on the command line with bytes that are not UTF-8 is read, and named as \\xNN")
     func nonUTF8Argument() throws {
         let folder = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -804,7 +804,7 @@ struct LintCommandTests {
         return script.path
     }
 
-    @Test("a .logarchive is read through the tool that exports it: its output streamed, its stderr passed through, its failure an unreadable input (issue 20)")
+    @Test("a .logarchive is read through the tool that exports it: its output streamed, its stderr passed through, its failure an unreadable input")
     func logArchive() throws {
         let folder = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -839,7 +839,7 @@ struct LintCommandTests {
         #endif
     }
 
-    @Test("a sysdiagnose .tar.gz: its unified log taken out into a private folder, exported by the tool, its events merged by time with the archive's reports; hostile names refused; the folder removed (issue 20)")
+    @Test("a sysdiagnose .tar.gz: its unified log taken out into a private folder, exported by the tool, its events merged by time with the archive's reports; hostile names refused; the folder removed")
     func logArchiveInsideSysdiagnose() throws {
         let folder = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -984,7 +984,7 @@ struct LintCommandTests {
     }
     #endif
 
-    @Test("SARIF: a distinct fingerprint for every finding of the corpus, the same on a second run; every machine format says an input was unreadable (issue 21)")
+    @Test("SARIF: a distinct fingerprint for every finding of the corpus, the same on a second run; every machine format says an input was unreadable")
     func machineFormats() throws {
         let first = try CLI.run(["--separately", "--format", "sarif", "Corpus/"], in: Self.root)
         let second = try CLI.run(["--separately", "--format", "sarif", "Corpus/"], in: Self.root)
@@ -1013,7 +1013,7 @@ struct LintCommandTests {
         #expect(ndjson.stdout.hasPrefix(#"{"error":"unreadable-input","input":"/nonexistent/device.log","message":"no such file"#))
     }
 
-    @Test("--quiet prints no findings; the counts by rule come before the summary (issue 21)")
+    @Test("--quiet prints no findings; the counts by rule come before the summary")
     func quietAndCountsByRule() throws {
         let run = try CLI.run(["--quiet", "--separately", "--date", "2024-03-18", "--no-color", Self.scene, Self.watchdog, Self.jetsam], in: Self.root)
         #expect(run.status == 1)
@@ -1023,7 +1023,7 @@ struct LintCommandTests {
         #expect(loud.stdout.contains("error: [launch-watchdog]"))
     }
 
-    @Test("Markdown on a day of sessions: findings per rule first, notes grouped by reason, five findings a rule, no unreadable chart (issue 21)")
+    @Test("Markdown on a day of sessions: findings per rule first, notes grouped by reason, five findings a rule, no unreadable chart")
     func markdownAtScale() throws {
         let run = try CLI.run(["--separately", "--format", "markdown", "Corpus/"], in: Self.root)
         let text = run.stdout

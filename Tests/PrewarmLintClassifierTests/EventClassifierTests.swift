@@ -12,7 +12,7 @@ func event(_ process: String, _ message: String, pid: Int? = nil, line: Int = 1)
 
 @Suite("signature table")
 struct SignatureTableTests {
-    @Test("each fact the session builder reads is carried by signatures of the one meaning it qualifies (issue 17: typed, not ids compared)")
+    @Test("each fact the session builder reads is carried by signatures of the one meaning it qualifies (typed, not ids compared)")
     func facts() {
         let expected: [(SignatureFacts, EventMeaning)] = [(.certainPrewarm, .prewarmRequest), (.bootstrapsProcess, .userLaunchRequest),
                                                           (.activeInForeground, .activation), (.wentToBackground, .stateChange)]

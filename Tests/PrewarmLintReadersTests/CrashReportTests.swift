@@ -242,7 +242,7 @@ struct MetricKitTests {
         #"{"version":"1.0.0","callStackTree":{"callStacks":[{"threadAttributed":true,"callStackRootFrames":[{"binaryUUID":"8D2B8436-6351-3A6D-9682-A75CC5E59A06","offsetIntoBinaryTextSegment":54784,"sampleCount":12,"binaryName":"Ledger","address":4305022976}]}],"callStackPerThread":false},"diagnosticMetaData":{"appBuildVersion":"310","appVersion":"3.1.0","osVersion":"iPhone OS 26.1 (23B85)","bundleIdentifier":"com.example.ledger","pid":2231,"launchDuration":"\#(duration)","platformArchitecture":"arm64e"}}"#
     }
 
-    @Test("an app-launch diagnostic is an event of its app: the launch the system measured, in milliseconds; a localized number is kept as written and said (issue 20)")
+    @Test("an app-launch diagnostic is an event of its app: the launch the system measured, in milliseconds; a localized number is kept as written and said")
     func appLaunchDiagnostics() {
         let payload = #"{"timeStampBegin":"2025-11-01 00:00:00","timeStampEnd":"2025-11-01 23:59:00","appLaunchDiagnostics":["#
             + Self.launchDiagnostic("3219 ms") + "," + Self.launchDiagnostic("2.5 s") + "," + Self.launchDiagnostic("3,219 ms") + "]}"
@@ -342,7 +342,7 @@ struct SysdiagnoseTests {
         for chunk in [1, 511, 4096] { #expect(Self.read(archive, chunkSize: chunk) == outcome, "chunks of \(chunk)") }
     }
 
-    @Test("a text log inside the archive is sniffed and read like any input, its events among the reports' in time order; a table is counted, not read (issue 20)")
+    @Test("a text log inside the archive is sniffed and read like any input, its events among the reports' in time order; a table is counted, not read")
     func textLogsInside() throws {
         var tar = TarArchiveBuilder()
         let crash = try CrashReportTests.bytes("Corpus/verdicts/report-lock-state-for-keychain-failure/Ledger Pro-2024-03-18-074102.ips")

@@ -13,7 +13,7 @@ struct GzipInputTests {
         Array(try Data(contentsOf: repositoryRoot.appendingPathComponent("Corpus/formats/log-show-ndjson-gzip/log.ndjson.gz")))
     }
 
-    @Test("a large .gz inflated on its own thread (chunks of 1 MiB) reads exactly as inflated on the reader's thread (small chunks) and as the plain file; cut or corrupt, the same (issue 22)")
+    @Test("a large .gz inflated on its own thread (chunks of 1 MiB) reads exactly as inflated on the reader's thread (small chunks) and as the plain file; cut or corrupt, the same")
     func pipelined() throws {
         let day = DeviceLogGenerator.generate(DeviceLogGenerator.Configuration(seed: 7, targetBytes: 12 << 20)).bytes
         let compressed = try GzipFile.compress(day)
@@ -51,7 +51,7 @@ struct GzipInputTests {
         #expect(outcome.diagnostics.last?.message == "gzip stream ends early; the input is cut short")
     }
 
-    @Test("zeros after the last member (padding gzip -t accepts) are passed over and noted, small file or large; data after them is corrupt (issue 19)")
+    @Test("zeros after the last member (padding gzip -t accepts) are passed over and noted, small file or large; data after them is corrupt")
     func trailingZeros() throws {
         let bytes = try Self.compressed()
         let plain = ReaderVerifier.read(bytes, configuration: ReaderConfiguration(inputName: "x.gz"))

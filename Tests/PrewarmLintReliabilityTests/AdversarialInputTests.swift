@@ -63,7 +63,7 @@ struct AdversarialInputTests {
         return bytes
     }
 
-    @Test("a binary plist of shared references (16^12 strings in 300 bytes) is refused per record, fast and small (issue 19)")
+    @Test("a binary plist of shared references (16^12 strings in 300 bytes) is refused per record, fast and small")
     func sharedReferenceBomb() throws {
         let bomb = Self.sharedReferenceBomb(levels: 12)
         #expect(bomb.count < 400)
@@ -77,7 +77,7 @@ struct AdversarialInputTests {
         #expect(Self.read(Self.sharedReferenceBomb(levels: 2)).diagnostics.allSatisfy { !$0.message.contains("shared references") })
     }
 
-    @Test("XML with 200,000 attributes on one element: refused at that tag in well under a second, the entries before it read (issue 19)")
+    @Test("XML with 200,000 attributes on one element: refused at that tag in well under a second, the entries before it read")
     func manyAttributes() throws {
         let entry = "<dict><key>timestamp</key><string>2024-03-18 07:41:02.120871-0700</string><key>processImagePath</key><string>/usr/libexec/dasd</string><key>processID</key><integer>118</integer><key>eventMessage</key><string>Attempting prewarm for com.example.ledger</string></dict>\n"
         var xml = "<?xml version=\"1.0\"?>\n<plist version=\"1.0\"><array>\n" + entry + "<dict "
@@ -96,7 +96,7 @@ struct AdversarialInputTests {
         #expect(Self.read(Array(commented.utf8)).events.count == 1)
     }
 
-    @Test("a UTF-8 byte order mark before the first ndjson record, or before every one (cat-joined files), loses nothing (issue 19)")
+    @Test("a UTF-8 byte order mark before the first ndjson record, or before every one (cat-joined files), loses nothing")
     func byteOrderMarks() throws {
         let lines = try String(contentsOf: Self.root.appendingPathComponent("Corpus/scenarios/cold-launch/log.ndjson"), encoding: .utf8)
             .split(separator: "\n").map(String.init)
@@ -110,7 +110,7 @@ struct AdversarialInputTests {
         }
     }
 
-    @Test("a 12 MB comment, CDATA section or text in a plist: that entry at most is lost, the next ones read (issue 19)")
+    @Test("a 12 MB comment, CDATA section or text in a plist: that entry at most is lost, the next ones read")
     func oversizeSections() throws {
         let entry = "<dict><key>timestamp</key><string>2024-03-18 07:41:02.120871-0700</string><key>processImagePath</key><string>/usr/libexec/dasd</string><key>processID</key><integer>118</integer><key>eventMessage</key><string>Attempting prewarm for com.example.ledger</string></dict>\n"
         let big = String(repeating: "x", count: 12 << 20)
@@ -304,7 +304,7 @@ struct AdversarialInputTests {
         #expect(discovery.failures.isEmpty)
     }
 
-    @Test("file names that are not UTF-8 are found, read and shown as \\xNN (issue 19)")
+    @Test("file names that are not UTF-8 are found, read and shown as \\xNN")
     func nonUTF8FileNames() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("prewarm-lint-names-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

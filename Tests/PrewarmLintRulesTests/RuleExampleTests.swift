@@ -14,7 +14,7 @@ struct RuleExampleTests {
         rule.triggeringExamples.indices.map { (rule.id, $0, true) } + rule.nonTriggeringExamples.indices.map { (rule.id, $0, false) }
     }
 
-    @Test("every rule: a unique kebab-case id, examples both ways (a new rule needs no edit here: issue 17)")
+    @Test("every rule: a unique kebab-case id, examples both ways (a new rule needs no edit here)")
     func registry() {
         let ids = RuleRegistry.builtIn.ids
         #expect(ids.count >= 10)
@@ -38,7 +38,7 @@ struct RuleExampleTests {
         }
     }
 
-    @Test("every finding gives a message its rule declares, and every declared message is given by one of its examples or the corpus (issue 17)")
+    @Test("every finding gives a message its rule declares, and every declared message is given by one of its examples or the corpus")
     func declaredMessages() throws {
         var given: [String: Set<String>] = [:]
         for rule in Self.rules {

@@ -127,7 +127,7 @@ struct RecordFilterTests {
     /// The filter and the classifier cannot drift apart: for every signature of the table, from every role it names,
     /// its own example line — after a line that makes pid 2231 an app's, as logs do — is admitted by the filter
     /// whenever the classifier would keep it (for a session, or as a dasd decision). A new signature whose anchor the filter does not know fails here.
-    @Test("the record filter admits every signature's own example the classifier keeps, from every role it names (issue 17, item 4)",
+    @Test("the record filter admits every signature's own example the classifier keeps, from every role it names",
           arguments: SignatureTable.builtIn.signatures.map(\.id))
     func filterFollowsTheClassifier(id: String) throws {
         let signature = try #require(SignatureTable.builtIn.signatures.first { $0.id == id })

@@ -8,7 +8,7 @@ let scenarios = (try? ScenarioCase.all(in: scenarioFolder)) ?? []
 
 @Suite("Corpus/scenarios")
 struct ScenarioTests {
-    @Test("the scenarios of issue 4 are all here")
+    @Test("every scenario the corpus promises is there")
     func present() {
         #expect(scenarios.count >= 13)
     }

@@ -10,7 +10,7 @@ let verdictCases = (try? ScenarioCase.all(in: verdictFolder)) ?? []
 /// from): the verdicts the tool once got wrong on logs it was not written for.
 @Suite("Corpus/verdicts")
 struct VerdictTests {
-    @Test("a case for each wrong verdict of issue 16")
+    @Test("a corpus case for each verdict once given wrong on a real log")
     func present() {
         #expect(verdictCases.count >= 8)
     }
