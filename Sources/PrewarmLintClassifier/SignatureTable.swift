@@ -727,7 +727,7 @@ struct AnchorFilter: Sendable {
 
 /// The candidates of each four-byte window an ``AnchorFilter`` was given: an open-addressing table probed
 /// linearly from a multiplicative hash, looked up for each window of a line whose bit is set (a
-/// `Dictionary` hashed each with SipHash: 5% of reading a text log). A few hundred windows at most.
+/// `Dictionary` would hash each with SipHash). A few hundred windows at most.
 struct WindowCandidates: Sendable {
     private var windows: [UInt32] = Array(repeating: 0, count: 16)
     /// 0 for an empty slot: a window is stored with at least one candidate.

@@ -128,8 +128,8 @@ public struct CivilDateTime: Sendable, Hashable, Comparable {
             < (rhs.year, rhs.month, rhs.day, rhs.secondsOfDay, rhs.microsecond)
     }
 
-    /// `YYYY-MM-DDTHH:MM:SS.ffffff±HH:MM`, written in place (built from small strings, a timestamp cost
-    /// thousands of instructions; a report writes several per session). A field beyond its width — never
+    /// `YYYY-MM-DDTHH:MM:SS.ffffff±HH:MM`, written in place rather than built from small strings (a report writes
+    /// several per session). A field beyond its width — never
     /// one made from an instant — is written whole, as `printf`'s `%02d` would; a year before year 1 as `-0044`.
     public func iso8601(utcOffsetSeconds: Int) -> String {
         if let fixed = fixedWidthISO8601(utcOffsetSeconds: utcOffsetSeconds) {

@@ -5,7 +5,7 @@
 /// identical strings, where the computation hashes the name into a set.
 public struct ProcessNameCache<Value: Sendable>: Sendable {
     // Inlinable throughout, so that each use is specialized for its `Value` (unspecialized, every
-    // lookup fetched the generic metadata: 9% of reading a text log).
+    // lookup fetches the generic metadata, on every line of a text log).
     @usableFromInline var names = [String?](repeating: nil, count: 64)
     @usableFromInline var values: [Value?] = Array(repeating: nil, count: 64)
 

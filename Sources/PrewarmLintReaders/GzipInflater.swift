@@ -6,7 +6,8 @@ import CZlib
 ///
 /// Each gzip member's CRC-32 and length are checked against its trailer. Where the processor has a carry-less multiply
 /// (`prewarm_crc32_is_accelerated`), the check is done here, with `prewarm_crc32`, and zlib's own is turned off
-/// (`inflateValidate`): zlib 1.2.13's CRC took a fifth of the inflating thread. The trailer is the last eight bytes
+/// (`inflateValidate`): zlib's CRC is a table-driven loop, a large share of the inflating thread. The trailer is the
+/// last eight bytes
 /// zlib consumed when it reports the member's end. A member that does not start with gzip's magic number (zlib's
 /// automatic header detection also takes a zlib stream) is left to zlib's check, as is every member elsewhere. A gzip
 /// header's own CRC-16 (`FHCRC`, which `gzip` does not write) goes unchecked along with zlib's.

@@ -83,7 +83,7 @@ enum TimestampParsing {
     }
 
     /// `log show`'s own spelling, `2024-03-18 07:01:02.123456-0700` (31 bytes), read at fixed places: what
-    /// ``dateTime(_:at:allowOffset:)`` reads from it, in a fifth of the instructions; nil for any other
+    /// ``dateTime(_:at:allowOffset:)`` reads from it, without its search for separators; nil for any other
     /// spelling (fewer fraction digits, a colon in the offset, an offset beyond ±23:59), which the general
     /// parser then reads.
     @inline(__always)

@@ -39,10 +39,8 @@ public struct FindingTextReporter: Sendable {
     /// `output` a session at a time (nothing when there are no findings). A report's findings come by session
     /// (``LintReport/findings``), so a session's are together; its session is found by walking the ids forward
     /// (one pass over the ids, however many sessions have findings).
-    ///
-    /// (The findings were first grouped in a dictionary and each session searched for from the first id: all of the
-    /// text in memory at once, and for a report spooled to pages, pages read again for every session with findings.
-    /// Eight device days of 250 MB, 16,193 sessions and 16,697 findings, took 10 s in text against 2 s in JSON.)
+    /// Grouping the findings in a dictionary and searching each session from the first id would hold all of the text
+    /// at once and, for a report spooled to pages, read pages again for every session with findings.
     public func renderFindings(_ report: LintReport, to output: (String) -> Void) {
         let timeline = SessionTimelineReporter()
         var sessions = SessionsByID(report)

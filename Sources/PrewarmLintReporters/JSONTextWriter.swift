@@ -107,7 +107,7 @@ public struct JSONTextWriter {
 
     /// Writes a member's key written as a literal (`key("id")`): its bytes are copied as they are when none needs an
     /// escape, with no `String` made. A report writes a few dozen keys per session, and a literal passed as a `String`
-    /// cost ~290 instructions a key; the `String` forms are disfavoured, so that a literal comes here.
+    /// is built and checked each time; the `String` forms are disfavoured, so that a literal comes here.
     public mutating func key(_ name: StaticString) {
         // (A one-character literal is held as a scalar, not as bytes: it takes the general way.)
         if name.hasPointerRepresentation {
@@ -314,8 +314,8 @@ public struct JSONTextWriter {
 }
 
 /// The bytes of a ``JSONTextWriter``: a buffer it grows itself, copied when a copy of the writer writes (as an
-/// array would be), so that an append is a capacity check and a copy (an array append was a generic call of about
-/// ninety instructions, and a report is mostly short appends).
+/// array would be), so that an append is a capacity check and a copy (an array append is a generic call, and a report
+/// is mostly short appends).
 struct JSONBytes {
     private final class Storage {
         var base: UnsafeMutableRawPointer

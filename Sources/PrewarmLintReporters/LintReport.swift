@@ -144,8 +144,8 @@ public struct LintReport: Sendable {
         durationPairs.compactMap { key, from, to in session.milliseconds(from: from, to: to).map { (key.description, $0) } }
     }
 
-    /// Each duration's key and the milestones it is measured between, in the order the report lists them (made once:
-    /// the list and its strings, made for each session, were about a tenth of writing a session).
+    /// Each duration's key and the milestones it is measured between, in the order the report lists them (made once,
+    /// not for each session written).
     private static let durationPairs: [(key: StaticString, from: LaunchSession.Milestone.Name, to: LaunchSession.Milestone.Name)] = [
         ("prewarmToActivationMs", .prewarmRequest, .activation),
         ("launchRequestToActivationMs", .launchRequest, .activation),

@@ -59,8 +59,8 @@ public struct Redactor: Sendable {
     ///
     /// Each pattern's regular expression runs only where a scan of the bytes finds what a match of it must contain
     /// (`PossibleMatches`), and every later one once a replacement has changed the text: the same text as
-    /// `redactEveryPattern(_:)`, which runs all six on every text. (Swift's `Regex` takes ~1 µs a byte here: redacting
-    /// every evidence line and path of eight device days took 12 s of the 14 a `--redact` lint took.)
+    /// `redactEveryPattern(_:)`, which runs all six on every text. (Swift's `Regex` is slow per byte: run on every evidence
+    /// line and path, it was most of a `--redact` lint.)
     public func redact(_ text: String) -> String { redact(text, leavingOut: []) }
 
     /// An input's name, redacted as a text is but for long secrets: the user names in its home folder, e-mails and UUIDs

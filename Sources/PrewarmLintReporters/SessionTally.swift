@@ -2,8 +2,7 @@ public import PrewarmLintSessions
 
 /// What a summary says of a report's sessions — how many of each kind, the user-perceived launches, how many lack
 /// evidence — gathered in **one** pass. A spooled report decodes its sessions a page at a time, so each pass over
-/// them is a full decode: the text summary made three (kinds, launches, incomplete evidence), which on a log of
-/// 100,000 launches was a fifth of the run.
+/// them is a full decode, and the kinds, the launches and the incomplete evidence would otherwise be three.
 public struct SessionTally: Sendable {
     /// Sessions of each kind.
     public private(set) var byKind: [LaunchSession.Kind: Int] = [:]

@@ -23,8 +23,8 @@ public struct SessionTimelineReporter: Sendable {
     /// One session's timeline: its milestones, with the app's own points among them (`main`,
     /// `did-finish-launching` when it logs them, and the named `markers` of the configuration).
     public func render(_ session: LaunchSession, id: String, markers: [LintConfiguration.Marker] = []) -> String {
-        // Written as UTF-8 bytes and made a `String` once: a `String` built by appending and padding (graphemes counted,
-        // trailing spaces removed a `Character` at a time) cost ~80,000 instructions a session.
+        // Written as UTF-8 bytes and made a `String` once: a `String` built by appending and padding counts graphemes
+        // and removes trailing spaces a `Character` at a time.
         var text = TimelineText()
         var title = "\(id)"
         if let pid = session.app.pid { title += " pid \(pid)" }

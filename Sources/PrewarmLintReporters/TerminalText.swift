@@ -95,7 +95,7 @@ public enum TerminalText {
 
     /// Whether no byte of `bytes` needs care. Sixteen bytes at a time: only a block that may hold a byte below 0x20, a
     /// 0x7F or a 0xC2 is looked at byte by byte (a newline or tab sends it there too; most blocks of a report hold
-    /// none). A report of 90 MB went through here a byte at a time, 4% of a launch-dense lint; eight at a time, 3%.
+    /// none). Every byte of a text report passes here, so the common clean block costs one comparison.
     static func isClean(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard let base = bytes.baseAddress else { return true }
         var index = 0

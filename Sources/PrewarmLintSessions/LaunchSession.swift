@@ -290,7 +290,7 @@ public struct SessionEvent: Sendable, Hashable {
 
     /// The first line of ``text``: what a one-line quote shows.
     public var firstLine: Substring {
-        // On the bytes, not on `Character`s (grapheme breaking was a third of writing a large report):
+        // On the bytes, not on `Character`s (grapheme breaking is costly, and every quoted line passes here):
         // the first line feed or carriage return that is not part of a CR LF pair, as comparing
         // characters with "\n" and "\r" finds (a CR LF is one character, equal to neither). Such a byte is
         // always at a character boundary.

@@ -28,8 +28,7 @@ public import PrewarmLintClassifier
 /// SpringBoard's `Prewarming for launch of` and dasd's closure generation never make a prewarm.
 public struct LaunchSessionBuilder: Sendable {
     /// An app's key (its bundle id, else its process name) with its hash worked out once: the slots' table rehashes
-    /// the keys near one it removes, and a `String` hashed its bytes through SipHash each time (about a thousand
-    /// instructions a removal in a launch-dense log).
+    /// the keys near one it removes, and a `String` hashes its bytes through SipHash each time.
     private struct AppKey: Hashable {
         let name: String
         let hash: UInt64
@@ -156,7 +155,7 @@ public struct LaunchSessionBuilder: Sendable {
     }
 
     /// Room for a session's first lines at once: growing one line at a time reallocated on each of a short session's
-    /// lines. (Four, a prewarm's request, start and suspension and one more: room for eight was 1.7 KB of each of
+    /// lines. (Four, a prewarm's request, start and suspension and one more: more room is kept by each of up to
     /// 10,000 open sessions.)
     static let firstRoom = 4
 
@@ -274,7 +273,7 @@ public struct LaunchSessionBuilder: Sendable {
 
     /// The meanings of the lines a launch logs before its process has a pid: the tap, the requests, SpringBoard's
     /// preparation and runningboardd's job (`Creating and launching job for: app<…>`).
-    /// (A switch: a `Set`'s lookup hashed the meaning's name, ~380 instructions a line.)
+    /// (A switch: a `Set`'s lookup hashes the meaning's name, on every line.)
     private static func isBeforeProcess(_ meaning: EventMeaning) -> Bool {
         switch meaning {
         case .tap, .prewarmRequest, .userLaunchRequest, .backgroundLaunchRequest, .debuggerLaunchRequest, .launchRequest,
@@ -415,8 +414,7 @@ public struct LaunchSessionBuilder: Sendable {
             return
         }
         // The line's fields are read in place (no `let event = classified.event`) and its cost is worked out from its
-        // text before the kept line is made. (Callgrind shows this function's instructions unchanged by it: the
-        // optimizer had already forwarded the copy. The kept line's own copy into the array remains.)
+        // text before the kept line is made.
         let text = SessionEvent.keptText(classified.event.message)
         let cost = Self.keptCost(ofText: text)
         guard keptBytes + cost + Self.roomCost(session.events, first: Self.firstRoom) <= maximumKeptBytes else {

@@ -57,8 +57,8 @@ public enum SessionListing {
 
         /// The id of the next session of the app named `name` (``name(of:)``).
         public mutating func next(forApp name: String) -> String {
-            // The count is raised and read in one lookup, and the id written into a string of its final length: two
-            // lookups and an interpolation cost ~2,300 instructions per session listed.
+            // The count is raised and read in one lookup, and the id written into a string of its final length, once
+            // per session listed.
             func raise(_ count: inout Int) -> Int {
                 count += 1
                 return count

@@ -101,8 +101,8 @@ struct ConfigurationFile {
     }
 
     static func parse(_ text: String, path: String, rules: [RuleDescription]) throws -> LintConfiguration {
-        // Aliases are refused before Yams composes them: expanded by copy, nested aliases grow exponentially
-        // (nine levels took 104 s). The schema needs neither anchors nor aliases.
+        // Aliases are refused before Yams composes them: expanded by copy, nested aliases grow exponentially in
+        // time and memory. The schema needs neither anchors nor aliases.
         if let line = Self.aliasLine(in: text) {
             throw Problem(path: path, line: line, message: "YAML anchors and aliases (&name, *name) are not accepted in a configuration file")
         }

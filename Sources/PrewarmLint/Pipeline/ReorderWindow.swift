@@ -10,8 +10,8 @@ import PrewarmLintClassifier
 /// rest at the end of the input.
 ///
 /// The window is bounded in bytes too: once its elements' messages hold more than ``byteBudget``, its earlier half
-/// is handed on at once, however few they are. A message may be 4 MiB long, and a thousand such launch lines held
-/// here were 4 GiB; ordinary lines (a few hundred bytes) never come near the budget, so their order is as before.
+/// is handed on at once, however few they are. A message may be 4 MiB long, so a thousand such launch lines would hold
+/// 4 GiB; ordinary lines (a few hundred bytes) never come near the budget, so their order is as before.
 struct ReorderWindow<Element: TimeOrdered>: Sendable where Element: Sendable {
     /// Elements an out-of-order line may be late by.
     let size: Int

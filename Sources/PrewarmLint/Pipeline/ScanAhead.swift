@@ -16,14 +16,14 @@ import Darwin
 /// `TextPrescanner`) and the filter's ahead filter before it lends each chunk to the read loop. The decoder takes what
 /// was judged: an ndjson record it would only count, it counts; a text chunk's lines it takes from the table, and a
 /// judged head's answer instead of classifying the line and asking the filter. The read loop reads the other chunks
-/// itself, so that the two threads share the work (a judged chunk costs the decoder a half to a quarter of what it
-/// does unjudged; judging a line costs about what decoding it does). Each byte is read from the file once, by one
+/// itself, so that the two threads share the work (a judged chunk costs the decoder a fraction of what it does
+/// unjudged; judging a line costs about what decoding it does). Each byte is read from the file once, by one
 /// thread (two threads reading the same pages of the page cache at once made the kernel's copies many times slower).
 ///
 /// Which chunks are the thread's follows the two threads' speeds: the thread takes the chunk after its last one, or,
 /// when the read loop has come within ``gap`` chunks of that, the chunk ``gap`` ahead of the read loop, and leaves the
-/// chunks it passed over to the read loop. A fixed share (every other chunk) left the read loop the bottleneck on a
-/// text day, the thread idle a third of the time.
+/// chunks it passed over to the read loop. A fixed share (every other chunk) would leave the read loop the bottleneck
+/// on a text log, the thread idle.
 ///
 /// The thread works at most `2 × lookahead` chunks ahead of the read loop, each in a buffer of its own (at most
 /// `lookahead + 1`), lent to the read loop and given back when the decoder is done with it: memory is that many
@@ -171,8 +171,7 @@ final class ScanAhead: RecordPrescan, @unchecked Sendable {
     }
 
     /// Spare line tables kept: one for each chunk the thread may have judged ahead (the thread may judge several chunks
-    /// in a row, each with its table, while the decoder has another; with two kept, a fifth of the tables were made
-    /// anew).
+    /// in a row, each with its table, while the decoder has another; with fewer kept, tables are made anew).
     static let spareTablesKept = lookahead + 1
 
     /// Line tables filled again rather than made anew.

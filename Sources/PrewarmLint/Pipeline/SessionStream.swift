@@ -168,8 +168,8 @@ struct InputClassifier: Sendable {
         return classified
     }
 
-    /// Whether `message` holds `<private>`: a byte search (Foundation's `contains` on the string was 5% of reading
-    /// a Console copy).
+    /// Whether `message` holds `<private>`: a byte search (Foundation's `contains` on the string is a character
+    /// search, on every line).
     static func mentionsPrivate(_ message: String) -> Bool {
         let needle: StaticString = "<private>"
         var copy = message

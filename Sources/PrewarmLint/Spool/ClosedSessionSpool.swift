@@ -15,8 +15,8 @@ import PrewarmLintReporters
 ///
 /// A session that cannot be listed (``listingLimit`` sessions added before it start earlier) is not kept: only what
 /// its id and findings need (its key, its app's name, its kind and evidence flag for the summary, its findings). In a
-/// long log that is nearly every session past the limit; encoding, sorting and reading back a session no report lists
-/// cost ~8,600 instructions (callgrind), ~7% of a log of a million launches.
+/// long log that is nearly every session past the limit, and encoding, sorting and reading back a session no report
+/// lists would be work for nothing.
 ///
 /// A file that cannot be made or written (a full disk) is not an error of the run: the sessions stay in memory
 /// and ``failure`` says why, for a warning.

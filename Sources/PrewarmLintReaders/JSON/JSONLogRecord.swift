@@ -9,8 +9,8 @@ enum RecordOutcome {
 }
 
 /// What ``JSONLogRecord/makeEvent(schema:bytes:origin:resolver:interner:skipping:invalidUTF8:into:)`` made of a
-/// record. The event itself goes to the caller's variable: returned in an enum, the ~250-byte event was
-/// copied three times per record, refused ones included.
+/// record. The event itself goes to the caller's variable: returned in an enum, the event would be copied several
+/// times per record, refused ones included.
 enum RecordVerdict {
     /// The event was built.
     case built

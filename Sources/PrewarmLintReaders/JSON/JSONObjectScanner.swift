@@ -71,8 +71,8 @@ enum JSONObjectScanner {
 
     /// ``scanObject(_:from:member:)`` for an object that is valid: the same members in the same order, in one
     /// loop with no error to build; nil at the first thing wrong, and the caller scans again with
-    /// `scanObject`, which says what and where. (Typed errors on every step made each member cost about
-    /// twice as many instructions.) It accepts exactly what `scanObject` accepts and hands on the same members.
+    /// `scanObject`, which says what and where. (Typed errors on every step are a cost on every member.) It accepts
+    /// exactly what `scanObject` accepts and hands on the same members.
     @inline(__always)
     static func scanObjectQuickly(_ bytes: UnsafeRawBufferPointer, from start: Int,
                                   member: (_ key: Range<Int>, _ keyHasEscapes: Bool, _ value: JSONValue) -> Void) -> Int? {

@@ -187,8 +187,8 @@ struct ConsoleCopyGrammar: TextRecordGrammar {
     private func classify(_ line: UnsafeRawBufferPointer, places: ColumnPlaces, tabs: UnsafeMutableBufferPointer<Int>,
                           into head: inout TextRecordHead) -> TextLineKind {
         // Message is everything after the last column, tabs included.
-        // (One pass over the short columns: searching for each column's tab anew from the one before, each search with
-        // its own set-up and loads, was ~180 instructions a line, half of classifying it.)
+        // (One pass over the short columns: searching for each column's tab anew from the one before repeats each
+        // search's set-up and loads on every line.)
         guard line.firstIndices(of: .tab, into: tabs) else {
             return ByteLine(bytes: line, number: 0, byteOffset: 0).isBlank ? .skipped(.blank) : .other
         }

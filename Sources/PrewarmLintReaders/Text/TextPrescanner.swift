@@ -49,7 +49,7 @@ package struct TextLineTable: Sendable {
     }
 
     /// This table emptied for another chunk, its arrays' storage kept: a table is a few hundred kilobytes, and a new one
-    /// for each chunk was fresh pages from the system each time (zeroed on first touch: a tenth of the judging thread).
+    /// for each chunk would be fresh pages from the system each time, zeroed on first touch.
     mutating func reuse(firstLineStart: Int, end: Int) {
         self.firstLineStart = firstLineStart
         self.end = end

@@ -6,7 +6,7 @@ import PrewarmLintModel
 /// Packed: the head is written and copied for every line of a text log, so its size is paid per line.
 /// Ranges are 32-bit offsets (a line is at most ``maximumLineLength`` bytes), the time's parts 32-bit
 /// numbers, optional numbers a flag and a value; in 128 bytes, a copy is a few moves instead of a call
-/// to `memcpy` (it was 230 bytes, with a 112-byte `PartialTimestamp` and 16-byte optionals).
+/// to `memcpy`.
 struct TextRecordHead {
     /// The longest line a head can describe; the text decoder's framer cuts lines to it.
     static let maximumLineLength = 1 << 30
