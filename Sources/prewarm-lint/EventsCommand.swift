@@ -42,6 +42,9 @@ struct EventsCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Reader warnings printed; the rest are counted and said.", valueName: "n"))
     var maxDiagnostics = 20
 
+    @Flag(name: .long, help: "Classify each input on its own, as lint and sessions --separately do: what events always does (accepted so that a lint's arguments work here).")
+    var separately = false
+
     @OptionGroup var colorOptions: ColorOptions
 
     func validate() throws {

@@ -66,6 +66,16 @@ struct EventsCommandTests {
         #expect(run.stderr.contains("\(log): console-copy, 3 events from 9 lines; skipped 6 unusable (see diagnostics); 1 warning, 1 note"))
     }
 
+    @Test("--separately, which lint and sessions take, is taken here too, with the same events: each input is classified on its own")
+    func separatelyIsAccepted() throws {
+        let log = Self.corpus.appendingPathComponent("console-copy-pid-column/log.txt").path
+        let plain = try Self.run(["events", "--format", "ndjson", "--date", "2021-10-20", log, log])
+        let apart = try Self.run(["events", "--separately", "--format", "ndjson", "--date", "2021-10-20", log, log])
+        #expect(apart.status == 0, "\(apart.stderr)")
+        #expect(apart.stdout == plain.stdout)
+        #expect(apart.stdout.split(separator: "\n").count == 3)
+    }
+
     @Test("standard input with - and filters")
     func stdinAndFilters() throws {
         let text = """
