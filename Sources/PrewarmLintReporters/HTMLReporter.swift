@@ -42,8 +42,11 @@ public struct HTMLReporter: Sendable {
         for (index, finding) in report.findings.enumerated() { findingsRead.add(finding, at: index) }
         output(Self.head)
         output("<header><h1>prewarm-lint report</h1>")
-        let summary = FindingTextReporter().summary(report)
-        output("<p class=\"summary\">\(Self.escape(summary.prefix(1).uppercased() + summary.dropFirst())).</p>")
+        // The text summary but the configuration, which the footer names; its `code` spans as code.
+        var unconfigured = report
+        unconfigured.configuration = nil
+        let summary = FindingTextReporter().summary(unconfigured)
+        output("<p class=\"summary\">\(Self.codeSpans(Self.escape(summary.prefix(1).uppercased() + summary.dropFirst()))).</p>")
         if report.partial { output("<p class=\"warning\">Interrupted: this report is partial.</p>") }
         let unreadable = report.inputs.filter { $0.error != nil }
         if !unreadable.isEmpty {
@@ -590,6 +593,11 @@ public struct HTMLReporter: Sendable {
 
     /// Text and attribute escaping (``MarkupText/escape(_:)``).
     static func escape<S: StringProtocol>(_ text: S) -> String { MarkupText.escape(text) }
+
+    /// Escaped text whose backtick-quoted spans (the summary's `stats`) are shown as code; a lone backtick stays.
+    static func codeSpans(_ escaped: String) -> String {
+        escaped.replacing(/`([^`]+)`/) { "<code>\($0.output.1)</code>" }
+    }
 
     static func legend(reference: Int64) -> String {
         """

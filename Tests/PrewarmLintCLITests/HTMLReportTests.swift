@@ -51,6 +51,10 @@ struct HTMLReportTests {
         let run = try CLI.run(["--format", "html", "--date", "2024-03-18", Self.scene], in: Self.root)
         #expect(run.status == 1)
         let html = run.stdout
+        // The summary's quoted commands are code, never raw backticks.
+        let many = try CLI.run(["--format", "html", "--date", "2024-03-18", "Corpus/scenarios"], in: Self.root).stdout
+        let summary = try #require(many.firstMatch(of: /<p class="summary">.*?<\/p>/)).output
+        #expect(summary.contains("(<code>stats</code> for more)") && !summary.contains("`"), "\(summary)")
         #expect(html.hasPrefix("<!doctype html>"))
         // Self-contained: nothing fetched from anywhere.
         #expect(!html.contains("http://") && !html.contains("https://") && !html.contains("src="), "the page must load nothing")
