@@ -40,7 +40,8 @@ struct ConfigurationFile {
     }
 
     /// ``resolve(explicit:disabled:inputs:)`` and the path of the file used, as the reports name it (nil: defaults).
-    static func resolveNamed(explicit: String?, disabled: Bool, inputs: [String]) throws -> (configuration: LintConfiguration, path: String?) {
+    /// `quiet` (`--quiet`): the note naming the file used is not printed (every report still names it).
+    static func resolveNamed(explicit: String?, disabled: Bool, inputs: [String], quiet: Bool = false) throws -> (configuration: LintConfiguration, path: String?) {
         do {
             let path = explicit ?? (disabled ? nil : find(from: "-"))
             if !disabled {
@@ -53,7 +54,7 @@ struct ConfigurationFile {
             }
             guard let path else { return (LintConfiguration(), nil) }
             let configuration = try load(path, rules: RuleRegistry.builtIn.rules.map(\.description))
-            StandardStreams.err("\(FileSystemName.displayed(path)): note: configuration used")
+            if !quiet { StandardStreams.err("\(FileSystemName.displayed(path)): note: configuration used") }
             return (configuration, path)
         } catch let problem as Problem {
             StandardStreams.err(problem.description)

@@ -137,7 +137,7 @@ struct LintCommand: ParsableCommand {
 
     @OptionGroup var colorOptions: ColorOptions
 
-    @Flag(name: .shortAndLong, help: "Print no findings in text format: only the counts by rule and the summary (other formats are unchanged).")
+    @Flag(name: .shortAndLong, help: "No status lines on standard error — the progress line, the note naming the configuration file, the counts by rule — as SwiftLint's --quiet; findings, warnings, errors and the summary are printed as ever (for the summary alone, send standard output to /dev/null).")
     var quiet = false
 
     @Option(name: .long, help: ArgumentHelp("SARIF: make input paths relative to this checkout (%SRCROOT%, written in originalUriBaseIds); paths outside it become file:// URIs. Default: relative paths are taken as the checkout's.", valueName: "directory"), completion: .directory)
@@ -196,7 +196,8 @@ struct LintCommand: ParsableCommand {
         let options = try reading.readOptions(now: StandardStreams.now())
         var registry = RuleRegistry.builtIn
         if !rule.isEmpty { registry = registry.filter { rule.contains($0.id) } }
-        var (configuration, configurationPath) = try ConfigurationFile.resolveNamed(explicit: config, disabled: noConfig, inputs: reading.paths)
+        var (configuration, configurationPath) = try ConfigurationFile.resolveNamed(explicit: config, disabled: noConfig, inputs: reading.paths,
+                                                                                    quiet: quiet)
         configuration.apps += app
         configuration.severityPolicy = strict ? .warningsAsErrors : lenient ? .errorsAsWarnings : .asConfigured
         let discovery = InputDiscovery.expand(reading.paths)
@@ -290,7 +291,7 @@ struct LintCommand: ParsableCommand {
         var run = LintRun(options: options, linter: linter, toolVersion: ToolVersion.current, separately: separately,
                           maximumOpenSessions: maxOpenSessions)
         run.jobs = reading.jobs
-        ProgressLine.shared.start(totalBytes: Self.totalBytes(discovery.inputs))
+        if !quiet { ProgressLine.shared.start(totalBytes: Self.totalBytes(discovery.inputs)) }
         defer { ProgressLine.shared.stop() }
         var report = run.run(discovery.inputs) { diagnostic in
             if textOut { printer.take(diagnostic) }
@@ -389,17 +390,13 @@ struct LintCommand: ParsableCommand {
     private func printReport(_ report: LintReport, settings: ReportFormat.Settings) {
         let renderer = format.renderer(settings)
         if let text = renderer as? FindingTextReporter {
-            // The findings go out a session at a time, as they are rendered (none with --quiet); the summary is made
-            // on its own. (The whole text was rendered, then split at its last line, and --quiet rendered it all for
-            // nothing.)
-            if !quiet {
-                text.renderFindings(report) { piece in
-                    var piece = piece
-                    piece.withUTF8 { StandardStreams.outBytes(UnsafeRawBufferPointer($0)) }
-                }
+            // The findings go out a session at a time, as they are rendered; the summary is made on its own.
+            text.renderFindings(report) { piece in
+                var piece = piece
+                piece.withUTF8 { StandardStreams.outBytes(UnsafeRawBufferPointer($0)) }
             }
             StandardStreams.flush()
-            if let counts = Self.countsByRule(report.findings) { StandardStreams.err(counts) }
+            if !quiet, let counts = Self.countsByRule(report.findings) { StandardStreams.err(counts) }
             StandardStreams.err(text.summary(report))
         } else {
             renderer.render(report, toUTF8: StandardStreams.outBytes)

@@ -1013,14 +1013,21 @@ struct LintCommandTests {
         #expect(ndjson.stdout.hasPrefix(#"{"error":"unreadable-input","input":"/nonexistent/device.log","message":"no such file"#))
     }
 
-    @Test("--quiet prints no findings; the counts by rule come before the summary")
-    func quietAndCountsByRule() throws {
-        let run = try CLI.run(["--quiet", "--separately", "--date", "2024-03-18", "--no-color", Self.scene, Self.watchdog, Self.jetsam], in: Self.root)
-        #expect(run.status == 1)
-        #expect(run.stdout.isEmpty)
-        #expect(run.stderr.contains("by rule: keychain-before-activation 1, keychain-while-locked 1, launch-watchdog 1, launch-work-during-prewarm 1, prewarm-wasted 1, state-assumed-at-launch 1\n6 findings (2 errors, 3 warnings, 1 info)"), "\(run.stderr)")
-        let loud = try CLI.run(["--separately", "--date", "2024-03-18", "--no-color", Self.scene, Self.watchdog, Self.jetsam], in: Self.root)
-        #expect(loud.stdout.contains("error: [launch-watchdog]"))
+    @Test("--quiet hides the status lines (the counts by rule, the configuration note), never a finding, a warning or the summary")
+    func quietHidesStatusNotFindings() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try "disabled: [prewarm-wasted]\n".write(to: folder.appendingPathComponent(".prewarm-lint.yml"), atomically: true, encoding: .utf8)
+        let inputs = [Self.scene, Self.watchdog, Self.jetsam].map { Self.root.appendingPathComponent($0).path }
+        let loud = try CLI.run(["--separately", "--date", "2024-03-18", "--no-color"] + inputs, in: folder)
+        let quiet = try CLI.run(["--quiet", "--separately", "--date", "2024-03-18", "--no-color"] + inputs, in: folder)
+        #expect(quiet.status == loud.status && loud.status == 1)
+        #expect(quiet.stdout == loud.stdout && quiet.stdout.contains("error: [launch-watchdog]"), "every finding, as without --quiet")
+        #expect(loud.stderr.contains("note: configuration used") && loud.stderr.contains("\nby rule: "), "\(loud.stderr)")
+        #expect(!quiet.stderr.contains("note: configuration used") && !quiet.stderr.contains("by rule: "), "\(quiet.stderr)")
+        let summary = try #require(loud.stderr.split(separator: "\n").last)
+        #expect(quiet.stderr.hasSuffix(summary + "\n"), "the summary, with the configuration it names: \(quiet.stderr)")
+        #expect(summary.contains("; configuration \(folder.path)/.prewarm-lint.yml"))
     }
 
     @Test("Markdown on a day of sessions: findings per rule first, notes grouped by reason, five findings a rule, no unreadable chart")
