@@ -43,7 +43,7 @@ public struct StatisticsReporter: Sendable {
             for (index, entry) in group.phases.enumerated() {
                 let (phase, summary) = entry
                 if index == 0 || entry.phase.userPerceived != group.phases[index - 1].phase.userPerceived {
-                    out += phase.userPerceived ? "  user-perceived: the launch (tap → first screen), then its phases:\n"
+                    out += phase.userPerceived ? "  user-perceived: the launch the user waited for (measured as said below it), then its phases:\n"
                         : "  after the first screen, from the process start, and the prewarm gap:\n"
                 }
                 var line = "  " + phase.name.padding(width) + String(summary.count).leftPadding(6)
@@ -252,8 +252,8 @@ public struct ComparisonReporter: Sendable {
             let markdown = format == .markdown
             var out = markdown ? "# Launch comparison\n\n| app | kind | phase | baseline median (n) | candidate median (n) | Δ | p | verdict | runs for a \(Int(comparison.thresholdMilliseconds)) ms shift | runs for ±\(Int(comparison.errorMilliseconds)) ms |\n|---|---|---|---:|---:|---:|---:|---|---:|---:|\n" : ""
             for row in comparison.rows {
-                let delta = (row.medianDifference >= 0 ? "+" : "−") + PhaseSummary.duration(abs(row.medianDifference))
-                    + (row.baseline.median > 0 ? " (\(row.medianDifference >= 0 ? "+" : "")\(Int((row.medianDifference / row.baseline.median * 100).rounded()))%)" : "")
+                let delta = Self.signed(row.medianDifference, PhaseSummary.duration(abs(row.medianDifference)))
+                    + (row.baseline.median > 0 ? " (\(Self.signed(row.medianDifference, "\(Int(abs(row.medianDifference / row.baseline.median * 100).rounded()))%")))" : "")
                 let p = row.p < 0.001 ? "<0.001" : String((row.p * 1000).rounded() / 1000)
                 let runs = row.runsToDetectThreshold.map(String.init) ?? "–"
                 let error = row.runsForError.map(String.init) ?? "–"
@@ -262,13 +262,41 @@ public struct ComparisonReporter: Sendable {
                 } else {
                     out += "\(row.verdict == .regression ? "REGRESSION" : row.verdict.rawValue): \(row.app) \(row.kind.rawValue) \(row.phase.name): "
                     out += "median \(PhaseSummary.duration(row.baseline.median)) (n=\(row.baseline.count)) → \(PhaseSummary.duration(row.candidate.median)) (n=\(row.candidate.count)), \(delta), p=\(p)\n"
-                    out += "    about \(runs) runs per side would detect a \(Int(comparison.thresholdMilliseconds)) ms shift; \(error) runs pin the median within ±\(Int(comparison.errorMilliseconds)) ms\n"
+                    let detect = row.runsToDetectThreshold.map { "about \($0) run\($0 == 1 ? "" : "s") per side would detect a \(Int(comparison.thresholdMilliseconds)) ms shift" }
+                        ?? "no spread in these runs to estimate how many would detect a \(Int(comparison.thresholdMilliseconds)) ms shift"
+                    let pin = row.runsForError.map { "; \($0) run\($0 == 1 ? "" : "s") pin the median within ±\(Int(comparison.errorMilliseconds)) ms" } ?? ""
+                    out += "    \(detect)\(pin)\n"
                 }
             }
-            if comparison.rows.isEmpty { out += "no phase measured in both sets\n" }
+            if comparison.rows.isEmpty { out += "no phase measured in both sets\n" } else { out += (markdown ? "\n" : "") + Self.verdicts(comparison) + "\n" }
             if comparison.partial { out += "interrupted: the comparison covers only what was read until then; no verdict stands\n" }
             return out
         }
+    }
+
+    /// `+78 ms`, `−12%`: the sign of `value` (a minus sign, not a hyphen) before `magnitude`.
+    static func signed(_ value: Double, _ magnitude: String) -> String {
+        (value >= 0 ? "+" : "−") + magnitude
+    }
+
+    /// The comparison in one line, naming each phase that moved: `3 phases compared: 1 regressed (com.example.ledger
+    /// cold-launch first-frame-marker +78 ms), 2 with no significant change`.
+    static func verdicts(_ comparison: LaunchComparison) -> String {
+        func named(_ verdict: LaunchComparison.Verdict) -> [String] {
+            comparison.rows.filter { $0.verdict == verdict }.map {
+                "\($0.app) \($0.kind.rawValue) \($0.phase.name) \(signed($0.medianDifference, PhaseSummary.duration(abs($0.medianDifference))))"
+            }
+        }
+        let regressed = named(.regression), improved = named(.improvement)
+        let unchanged = comparison.rows.filter { $0.verdict == .noSignificantChange }.count
+        let tooFew = comparison.rows.filter { $0.verdict == .tooFewRuns }.count
+        var parts: [String] = []
+        if !regressed.isEmpty { parts.append("\(regressed.count) regressed (\(regressed.joined(separator: "; ")))") }
+        if !improved.isEmpty { parts.append("\(improved.count) improved (\(improved.joined(separator: "; ")))") }
+        if unchanged > 0 { parts.append("\(unchanged) with no significant change") }
+        if tooFew > 0 { parts.append("\(tooFew) with too few runs") }
+        let count = comparison.rows.count
+        return "\(count) phase\(count == 1 ? "" : "s") compared: " + parts.joined(separator: ", ")
     }
 
     private func json(_ comparison: LaunchComparison) -> String {

@@ -68,6 +68,11 @@ struct InsightsCommandTests {
         let rows = try #require(report["rows"] as? [[String: Any]])
         #expect(rows.filter { $0["verdict"] as? String == "regression" }.compactMap { $0["phase"] as? String }
                 == ["activation → first-frame-marker", "activation → first-frame-marker"])
+        // In text, the last line names each phase that moved; counts read as counts, a difference with a minus sign.
+        let text = try CLI.run(["compare", "--config", "Corpus/insights/.prewarm-lint.yml", "Corpus/insights/launches-mixed", "--", "Corpus/insights/launches-slower-build"], in: Self.root)
+        #expect(text.stdout.hasSuffix("\n10 phases compared: 2 regressed (com.example.ledger cold-launch activation → first-frame-marker +78 ms; "
+            + "com.example.ledger prewarm-then-launch activation → first-frame-marker +87 ms), 8 with no significant change\n"), "\(text.stdout)")
+        #expect(!text.stdout.contains("about – runs") && !text.stdout.contains(" 1 runs") && !text.stdout.contains("(-"), "\(text.stdout)")
         let usage = try CLI.run(["compare", "--config", "Corpus/insights/.prewarm-lint.yml", "Corpus/insights/launches-mixed", "Corpus/insights/launches-same-build"], in: Self.root)
         #expect(usage.status == 64)
         #expect(usage.stderr.contains("separate the two sets with --: prewarm-lint compare BASELINE… -- CANDIDATE…"))
