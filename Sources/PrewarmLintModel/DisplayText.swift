@@ -5,7 +5,7 @@
 public enum DisplayText {
     /// Whether a scalar is a control character: C0 (tab, line feed and carriage return included), DEL, C1, and the
     /// line and paragraph separators.
-    @inline(__always) static func isControl(_ value: UInt32) -> Bool {
+    @inline(__always) public static func isControl(_ value: UInt32) -> Bool {
         value < 0x20 || (0x7F...0x9F).contains(value) || value == 0x2028 || value == 0x2029
     }
 

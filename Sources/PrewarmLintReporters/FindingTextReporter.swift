@@ -85,7 +85,10 @@ public struct FindingTextReporter: Sendable {
 
     /// `3 findings (1 error, 2 warnings) in 4 sessions (1 cold, 3 prewarm-then-launch) from 2 inputs; 1 suppressed by the baseline`:
     /// the kinds answer "was it prewarmed?" even when nothing is wrong.
-    public func summary(_ report: LintReport) -> String {
+    ///
+    /// `namingConfiguration`: whether a configuration file in effect is named (`; configuration PATH`, shown for a
+    /// terminal); false for a report that names it in its own syntax (Markdown and HTML, in their footers).
+    public func summary(_ report: LintReport, namingConfiguration: Bool = true) -> String {
         let counts = report.findingCounts.filter { $0.count > 0 }.map { "\($0.count) \($0.severity.rawValue)\($0.count == 1 || $0.severity == .info ? "" : "s")" }
         // An input that failed after some of it was read (a corrupt `.gz` trailer, a read error midway) was linted up
         // to the failure: it counts as read, and is said to be cut short; one refused whole could not be read.
@@ -127,7 +130,7 @@ public struct FindingTextReporter: Sendable {
         }
         if report.baselineSuppressed > 0 { text += "; \(report.baselineSuppressed) suppressed by the baseline" }
         // A configuration file is named (it may turn rules off); the defaults go without saying.
-        if let configuration = report.configuration { text += "; configuration \(DisplayText.name(configuration))" }
+        if namingConfiguration, let configuration = report.configuration { text += "; configuration \(DisplayText.name(configuration))" }
         let incomplete = tally.incomplete + report.notListed.evidenceIncomplete
         if incomplete > 0 { text += "; evidence incomplete in \(incomplete) session\(incomplete == 1 ? "" : "s")" }
         if unreported > 0, !report.findings.isEmpty {

@@ -53,6 +53,10 @@ public struct GitHubAnnotationReporter: Sendable {
     /// `\xNN` (``DisplayText/name(_:)``), so none reaches the log viewer. By scalar: a CR LF is one `Character`, and
     /// compared with "\n" it is not one.
     private static func escape(_ text: String, property: Bool) -> String {
+        // Most text needs nothing: no `%`, `:` or `,` (in a property) and no control character.
+        if !text.unicodeScalars.contains(where: { $0 == "%" || (property && ($0 == ":" || $0 == ",")) || DisplayText.isControl($0.value) }) {
+            return text
+        }
         var out = ""
         for scalar in text.unicodeScalars {
             switch scalar {
@@ -61,7 +65,8 @@ public struct GitHubAnnotationReporter: Sendable {
             case "\n": out += "%0A"
             case ":" where property: out += "%3A"
             case "," where property: out += "%2C"
-            default: out += DisplayText.name(String(scalar))
+            default:
+                if DisplayText.isControl(scalar.value) { out += DisplayText.name(String(scalar)) } else { out.unicodeScalars.append(scalar) }
             }
         }
         return out

@@ -43,9 +43,7 @@ public struct HTMLReporter: Sendable {
         output(Self.head)
         output("<header><h1>prewarm-lint report</h1>")
         // The text summary but the configuration, which the footer names; its `code` spans as code.
-        var unconfigured = report
-        unconfigured.configuration = nil
-        let summary = FindingTextReporter().summary(unconfigured)
+        let summary = FindingTextReporter().summary(report, namingConfiguration: false)
         output("<p class=\"summary\">\(Self.codeSpans(Self.escape(summary.prefix(1).uppercased() + summary.dropFirst()))).</p>")
         if report.partial { output("<p class=\"warning\">Interrupted: this report is partial.</p>") }
         let unreadable = report.inputs.filter { $0.error != nil }

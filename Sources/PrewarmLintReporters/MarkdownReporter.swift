@@ -13,10 +13,8 @@ public struct MarkdownReporter: Sendable {
     /// The report in this format.
     public func render(_ report: LintReport) -> String {
         var out = "# prewarm-lint report\n\n"
-        // The text summary but the configuration, which the footer names as Markdown (the text's is for a terminal).
-        var unconfigured = report
-        unconfigured.configuration = nil
-        let summary = FindingTextReporter().summary(unconfigured)
+        // The text summary but the configuration, which the footer names in this report's syntax.
+        let summary = FindingTextReporter().summary(report, namingConfiguration: false)
         out += summary.prefix(1).uppercased() + summary.dropFirst() + ".\n\n"
         // Findings per rule and severity: what a day of thousands is made of, before any detail; and each rule's first
         // findings, the ones shown in full below (one pass: the findings of each rule filtered out of all of them, for

@@ -83,8 +83,8 @@ public enum TerminalText {
                 output.append(contentsOf: [UInt8(ascii: "^"), byte + 0x40])
             } else if index + 1 < bytes.count, bytes[index + 1] >= 0x80, bytes[index + 1] <= 0x9F {
                 // U+0080…U+009F, the C1 controls (U+009B is a one-byte CSI).
-                let digits = Array("0123456789ABCDEF".utf8)
-                output.append(contentsOf: Array("<U+00".utf8) + [digits[Int(bytes[index + 1] >> 4)], digits[Int(bytes[index + 1] & 15)], UInt8(ascii: ">")])
+                output.append(contentsOf: "<U+00".utf8)
+                output.append(contentsOf: [Self.hexDigits[Int(bytes[index + 1] >> 4)], Self.hexDigits[Int(bytes[index + 1] & 15)], UInt8(ascii: ">")])
                 index += 1
             } else {
                 output.append(byte)
@@ -113,12 +113,16 @@ public enum TerminalText {
 
     /// The index of the `m` ending one of the reporters' colour sequences (``Color``) at `start`, if one does.
     private static func colorEnd(_ bytes: UnsafeRawBufferPointer, from start: Int) -> Int? {
-        for color in Color.allCases {
-            let sequence = color.sequence.utf8
+        for sequence in colorSequences {
             guard start + sequence.count <= bytes.count,
-                  zip(sequence, bytes[start..<(start + sequence.count)]).allSatisfy({ $0 == $1 }) else { continue }
+                  sequence.indices.allSatisfy({ sequence[$0] == bytes[start + $0] }) else { continue }
             return start + sequence.count - 1
         }
         return nil
     }
+
+    /// Each colour's sequence as bytes, made once.
+    private static let colorSequences = Color.allCases.map { Array($0.sequence.utf8) }
+
+    private static let hexDigits = Array("0123456789ABCDEF".utf8)
 }

@@ -25,9 +25,7 @@ public enum FuzzChecks {
         let plain = ReaderVerifier.read(bytes, configuration: ReaderConfiguration(inputName: "fuzz", limits: limits), format: format, chunkSize: chunk)
         guard plain.failure == nil else { return nil }
         let statistics = plain.statistics
-        let accounted = statistics.eventLines + statistics.skipped.values.reduce(0, +) + statistics.diagnosedLines
-        if statistics.lines != accounted { return "line accounting broken for \(format.rawValue): \(statistics)" }
-        if statistics.events != plain.events.count { return "\(statistics.events) events counted, \(plain.events.count) emitted, for \(format.rawValue)" }
+        if let broken = accountingProblem(plain, format: format) { return broken }
 
         let filter = ArbitraryFilter(seed: data.count)
         let filtered = ReaderVerifier.read(bytes, configuration: ReaderConfiguration(inputName: "fuzz", limits: limits, recordFilter: filter),
@@ -104,12 +102,7 @@ public enum FuzzChecks {
         let whole = ReaderVerifier.read(bytes, configuration: configuration, format: format)
         let chunked = ReaderVerifier.read(bytes, configuration: configuration, format: format, chunkSize: chunk)
         if whole != chunked { return "\(format.rawValue) read in chunks of \(chunk) bytes differs from the whole read" }
-        if whole.failure == nil {
-            let statistics = whole.statistics
-            let accounted = statistics.eventLines + statistics.skipped.values.reduce(0, +) + statistics.diagnosedLines
-            if statistics.lines != accounted { return "line accounting broken for \(format.rawValue): \(statistics)" }
-            if statistics.events != whole.events.count { return "\(statistics.events) events counted, \(whole.events.count) emitted, for \(format.rawValue)" }
-        }
+        if whole.failure == nil, let broken = accountingProblem(whole, format: format) { return broken }
         for diagnostic in whole.diagnostics {
             let text = diagnostic.description
             if text.unicodeScalars.contains(where: { ($0.value < 0x20 && $0 != "\t") || (0x7F...0x9F).contains($0.value) }) {
@@ -122,6 +115,16 @@ public enum FuzzChecks {
                 return "\(bundleID.debugDescription) taken for a bundle id from \(format.rawValue)"
             }
         }
+        return nil
+    }
+
+    /// What breaks a read's accounting, if anything: every line an event's, skipped or diagnosed; every event counted
+    /// emitted or skipped.
+    static func accountingProblem(_ outcome: ReaderVerifier.Outcome, format: LogFormat) -> String? {
+        let statistics = outcome.statistics
+        let accounted = statistics.eventLines + statistics.skipped.values.reduce(0, +) + statistics.diagnosedLines
+        if statistics.lines != accounted { return "line accounting broken for \(format.rawValue): \(statistics)" }
+        if statistics.events != outcome.events.count { return "\(statistics.events) events counted, \(outcome.events.count) emitted, for \(format.rawValue)" }
         return nil
     }
 
