@@ -107,59 +107,69 @@ public struct SessionPipeline: Sendable {
     /// session as it closes, and returns what to keep of it (nil: nothing) — a caller that checks
     /// sessions as they close (``LintRun``) keeps only their outline, so memory follows the open
     /// sessions, not the log.
+    ///
+    /// One path whatever the inputs: each input is read through the gate (a source), its events are handed to the
+    /// builder's thread in order (``Arrangement/Handoff``), classified where the ``Arrangement`` says, and built
+    /// into sessions, which are handed on as they close.
     public func run(_ inputs: [DiscoveredInput], onDiagnostic: (ReaderDiagnostic) -> Void = { _ in },
                     onSession: (LaunchSession) -> LaunchSession? = { $0 }) -> Result {
         if inputs.isEmpty { return Result() }
-        if inputs.count == 1 { return runStreaming(inputs[0], onDiagnostic: onDiagnostic, onSession: onSession) }
-        if inputs.count <= maximumMergedStreams, let result = runMerging(inputs, onDiagnostic: onDiagnostic, onSession: onSession) {
-            return result
+        var arrangement = arrangement(for: inputs)
+        while true {
+            let delivered = switch arrangement.classification {
+            case .asRead: runClassifyingAsRead(inputs[0], handoff: arrangement.handoff, onDiagnostic: onDiagnostic, onSession: onSession)
+            case .afterMerge: runMerged(inputs, handoff: arrangement.handoff, onDiagnostic: onDiagnostic, onSession: onSession)
+            }
+            if var result = delivered {
+                Self.sortSessions(&result.sessions)
+                return result
+            }
+            // The system refused a thread: nothing was handed on, and the inputs are read again on fewer threads.
+            arrangement.handoff = arrangement.fallback
         }
-        return runCollecting(inputs, onDiagnostic: onDiagnostic, onSession: onSession)
     }
 
-    /// Several inputs as one device's logs, collected: each input is read on its own (several at once, up to
-    /// ``jobs``), what may matter is kept, then merged in time order and classified by one classifier. Beyond
-    /// ``maximumMergedStreams`` inputs, and when the system refuses the threads of ``runMerging(_:onDiagnostic:onSession:)``.
-    private func runCollecting(_ inputs: [DiscoveredInput], onDiagnostic: (ReaderDiagnostic) -> Void,
-                               onSession: (LaunchSession) -> LaunchSession?) -> Result {
-        var result = Result()
-        var kept: [(event: LogEvent, input: Int)] = []
-        // Each input is read on its own, several at once, and what may matter is kept; then merged in time
-        // order and classified by one classifier, so any number of threads gives the same.
-        let pipeline = self
-        let reads = InputParallelism.map(count: inputs.count, jobs: jobs, threads: threads,
-                                         sizes: InputParallelism.sizes(of: inputs)) { index -> (Result, [LogEvent]) in
-            var one = Result()
-            var events: [LogEvent] = []
-            pipeline.readForMerge(inputs[index], into: &one) { event in
-                var compact = event
-                compact.message = Self.collectedMessage(event.message)
-                events.append(compact)
-            }
-            return (one, events)
+    /// How a run's inputs reach the session builder: settings of the one pipeline, chosen from the inputs, their
+    /// sizes and ``SessionPipeline/jobs`` (``arrangement(for:)``). Every arrangement gives the same sessions.
+    struct Arrangement: Equatable {
+        /// Where events are classified.
+        enum Classification: Equatable {
+            /// As the one input is read: the gate follows the input's classifier, line by line.
+            case asRead
+            /// After the inputs are merged by time, as one device's logs, by one classifier (what one input teaches
+            /// holds for the others); the gate judges as for merged inputs.
+            case afterMerge
         }
-        for (index, (one, events)) in reads.enumerated() {
-            for diagnostic in one.diagnostics { onDiagnostic(diagnostic) }
-            result.diagnostics += one.diagnostics
-            result.summaries += one.summaries
-            kept += events.map { ($0, index) }
+
+        /// How each source's events reach the builder's thread.
+        enum Handoff: Equatable {
+            /// Read on the builder's thread, each event handed on as it is read.
+            case sameThread
+            /// Each input read on a thread of its own, a few batches ahead, through a bounded queue; several inputs
+            /// merged by (time, input, position) as they come.
+            case readingThreads
+            /// Each input read on its own (up to ``SessionPipeline/jobs`` at once), its events collected, then
+            /// sorted by (time, input, position): for more inputs than threads to merge them
+            /// (``SessionPipeline/maximumMergedStreams``), or when the system refuses those threads.
+            case collected
         }
-        // Stable sort by time, then input order, then position in the input.
-        kept.sort { lhs, rhs in
-            let a = lhs.event, b = rhs.event
-            if a.timestamp.microsecondsSinceEpoch != b.timestamp.microsecondsSinceEpoch {
-                return a.timestamp.microsecondsSinceEpoch < b.timestamp.microsecondsSinceEpoch
-            }
-            if lhs.input != rhs.input { return lhs.input < rhs.input }
-            return a.origin.byteOffset < b.origin.byteOffset
+
+        var classification: Classification
+        var handoff: Handoff
+
+        /// What to do instead when the system refuses a thread.
+        var fallback: Handoff {
+            classification == .asRead ? .sameThread : .collected
         }
-        var merged = MergedSessionBuilder(pipeline: self, inputName: inputs[0].input.name, inputNames: inputs.map(\.input.name))
-        for (event, input) in kept {
-            result.sessions += merged.consume(event, from: input).compactMap(onSession)
+    }
+
+    /// The arrangement for `inputs`.
+    func arrangement(for inputs: [DiscoveredInput]) -> Arrangement {
+        guard inputs.count == 1 else {
+            return Arrangement(classification: .afterMerge, handoff: inputs.count <= maximumMergedStreams ? .readingThreads : .collected)
         }
-        merged.finish(into: &result, onDiagnostic: onDiagnostic, onSession: onSession)
-        Self.sortSessions(&result.sessions)
-        return result
+        let readsAhead = jobs > 1 && Self.isRegularFile(inputs[0].input, ofAtLeast: readAheadMinimumBytes)
+        return Arrangement(classification: .asRead, handoff: readsAhead ? .readingThreads : .sameThread)
     }
 
     /// How much of a message the merge of more than ``maximumMergedStreams`` inputs keeps while it
@@ -171,157 +181,19 @@ public struct SessionPipeline: Sendable {
     }
 
     /// Whether each input's reader is told which text records the classifier would drop unread, so
-    /// that it skips them without building them (`RecordFilter`; on by default). The results are
+    /// that it skips them without building them (`LaunchLineGate`; on by default). The results are
     /// the same either way (but for the summaries' `eventsSkipped`): the tests compare them.
     public var filtersRecords = true
 
     /// Whether reading merged inputs stops as soon as they show they are separate captures (one app's two
     /// processes alive at once, ``Result/separateCaptures``): for a caller that then reads each input on its own
     /// and discards the merged result, which would be read to the end for nothing. The result is then partial:
-    /// only `separateCaptures` is meant to be used.
+    /// only `separateCaptures` and the summaries are meant to be used.
     public var stopsAtSeparateCaptures = false
 
     /// Inputs merged as one device's logs are streamed when there are at most this many (a thread each);
     /// beyond, their launch-relevant events are collected and sorted. Both give the same sessions.
     public var maximumMergedStreams = 32
-
-    /// Several inputs as one device's logs, streamed: each input is read and classified on a thread of its
-    /// own, put in time order through a reorder window, and handed over in batches through a small bounded
-    /// queue; this thread merges the streams by (time, input, position) — the order a sort of everything
-    /// would give — drops the events two inputs share, and builds the sessions. Memory follows the open
-    /// sessions and the queues, not the inputs' lengths.
-    /// Nil when the system refuses one of the threads: the threads started are stopped, and nothing was handed on.
-    private func runMerging(_ inputs: [DiscoveredInput], onDiagnostic: (ReaderDiagnostic) -> Void,
-                            onSession: (LaunchSession) -> LaunchSession?) -> Result? {
-        // A flag of this merge's own (raised by Ctrl-C too): it stops the reading threads once the inputs show they
-        // are separate captures, when the caller asked for that.
-        let stop = Interruption(parent: reader.options.interruption)
-        var stoppable = self
-        stoppable.reader.options.interruption = stop
-        let pipeline = stoppable
-        let queues = inputs.map { _ in BatchQueue<MovedRun<LogEvent>>(capacity: 4) }
-        let outcomes = inputs.map { _ in InputOutcome() }
-        for (index, input) in inputs.enumerated() {
-            let queue = queues[index], outcome = outcomes[index]
-            let started = threads.startDetached {
-                var one = Result()
-                var window = ReorderWindow<LogEvent>(size: Self.reorderWindow)
-                // Moved out by the merge, not copied.
-                var batch = MovedRun<LogEvent>(capacity: Self.batchSize)
-                // Handed over at 256 events, or sooner once their messages hold 1 MiB (messages may be 4 MiB long).
-                var batchBytes = 0
-                func release(_ event: consuming LogEvent) {
-                    batchBytes += event.messageBytes
-                    batch.append(event)
-                    if batch.isFull || batchBytes >= Self.readAheadBatchBytes {
-                        queue.push(batch)
-                        batch = MovedRun<LogEvent>(capacity: Self.batchSize)
-                        batchBytes = 0
-                    }
-                }
-                pipeline.readForMerge(input, into: &one) { event in window.insert(event, release: release) }
-                window.drain(release)
-                if batch.count > 0 { queue.push(batch) }
-                outcome.result = one
-                queue.push(nil)
-            }
-            if !started {
-                // Stopped at their next chunk; their queues emptied so that none waits to push.
-                stop.raise()
-                for earlier in 0..<index { while queues[earlier].pop() != nil {} }
-                return nil
-            }
-        }
-
-        var result = Result()
-        var merged = MergedSessionBuilder(pipeline: self, inputName: inputs[0].input.name, inputNames: inputs.map(\.input.name))
-        // Each input's current batch (never empty: a thread hands over only batches that hold events).
-        var heads: [MovedRun<LogEvent>?] = queues.map { $0.pop() }
-        while true {
-            // The earliest head; on a tie the first input's, as a stable sort by input would give.
-            var chosen: Int?
-            var earliest = Int64.max
-            for input in heads.indices {
-                guard let instant = heads[input]?.peekFirst({ $0.timestamp.microsecondsSinceEpoch }) else { continue }
-                if chosen == nil || instant < earliest {
-                    chosen = input
-                    earliest = instant
-                }
-            }
-            guard let input = chosen, let head = heads[input], let event = head.takeFirst() else { break }
-            if head.isExhausted { heads[input] = queues[input].pop() }
-            result.sessions += merged.consume(event, from: input).compactMap(onSession)
-            if stopsAtSeparateCaptures, let captures = merged.separateCaptures {
-                // Not one device's logs: the caller reads each input on its own. The readers stop at their next
-                // chunk; their queues are emptied so that none waits to push.
-                stop.raise()
-                for index in heads.indices where heads[index] != nil {
-                    while queues[index].pop() != nil {}
-                }
-                result.separateCaptures = captures
-                break
-            }
-        }
-        // Every input's thread has ended (its queue said so): their summaries and diagnostics, in input order.
-        for outcome in outcomes {
-            guard let one = outcome.result else { continue }
-            // Stopped early, the readers were cut short on purpose: only how far they read is kept (what they would
-            // say of a cut line is not true of the input, which the caller reads again).
-            if result.separateCaptures != nil {
-                result.summaries += one.summaries
-                continue
-            }
-            for diagnostic in one.diagnostics { onDiagnostic(diagnostic) }
-            result.diagnostics += one.diagnostics
-            result.summaries += one.summaries
-        }
-        if result.separateCaptures != nil { return result }  // stopped early: the caller reads the inputs again
-        merged.finish(into: &result, onDiagnostic: onDiagnostic, onSession: onSession)
-        Self.sortSessions(&result.sessions)
-        return result
-    }
-
-    /// Launch-relevant events handed from a reading thread to the merge at a time.
-    static let batchSize = 256
-
-    /// One input's summary, diagnostics and decisions, written by its thread before it closes its queue.
-    private final class InputOutcome: @unchecked Sendable {
-        var result: Result?
-    }
-
-    /// One input, streamed through a ``SessionStream``.
-    private func runStreaming(_ input: DiscoveredInput, onDiagnostic: (ReaderDiagnostic) -> Void,
-                              onSession: (LaunchSession) -> LaunchSession?) -> Result {
-        if jobs > 1, Self.isRegularFile(input.input, ofAtLeast: readAheadMinimumBytes),
-           let result = runReadingAhead(input, onDiagnostic: onDiagnostic, onSession: onSession) {
-            return result
-        }
-        var result = Result()
-        var stream = SessionStream(inputName: input.input.name, signatures: signatures, maximumOpenSessions: maximumOpenSessions,
-                                   maximumRememberedPIDs: maximumRememberedPIDs)
-        var sessions: [LaunchSession] = []
-        var diagnostics = DiagnosticSample()
-        let summary = reader.read(input.input, foundInDirectory: input.foundInDirectory, recordFilter: filtersRecords ? stream.recordFilter : nil) { output in
-            switch output {
-            case .event(let event):
-                sessions += stream.consume(event).compactMap(onSession)
-            case .diagnostic(let diagnostic):
-                diagnostics.add(diagnostic)
-                onDiagnostic(diagnostic)
-            }
-        }
-        let endDiagnostics = stream.finish { session in
-            if let kept = onSession(session) { sessions.append(kept) }
-        }
-        for diagnostic in endDiagnostics { onDiagnostic(diagnostic) }
-        result.sessions = sessions
-        result.diagnostics = diagnostics.diagnostics + endDiagnostics
-        result.summaries = [summary]
-        result.sessionsClosedEarly = stream.closedEarly
-        result.decisions = stream.decisions
-        Self.sortSessions(&result.sessions)
-        return result
-    }
 
     /// With more than one of ``jobs``, a single input of at least this many bytes (a regular file) is read and
     /// classified on a thread of its own, a few batches ahead of this thread, which builds and hands on its
@@ -335,113 +207,198 @@ public struct SessionPipeline: Sendable {
         input.regularFileSize.map { $0 >= minimum } ?? false
     }
 
-    /// What a single input's read-ahead thread hands over at a time: classified events in input order, and the
-    /// reader's diagnostics, each with the number of events of the batch that came before it.
-    private struct ReadAheadBatch: Sendable {
-        /// Moved in by the reading thread, moved out by the building thread: never copied.
-        var events = MovedRun<ClassifiedEvent>(capacity: SessionPipeline.batchSize)
-        var diagnostics: [(eventsBefore: Int, diagnostic: ReaderDiagnostic)] = []
-    }
+    /// Launch-relevant events (or reader diagnostics) handed from a reading thread to the builder's at a time.
+    static let batchSize = 256
 
-    /// The message bytes past which a batch (of a read-ahead thread, or of a merged input's) is handed over before it
-    /// holds ``batchSize`` events.
+    /// The message bytes past which a batch is handed over before it holds ``batchSize`` items.
     static let readAheadBatchBytes = 1 << 20
 
-    /// What the read-ahead thread knows at the end of its input, written before it ends its queue.
-    private final class ReadAheadOutcome: @unchecked Sendable {
-        var summary: InputSummary?
-        var decisions: [PrewarmDecision] = []
+    // MARK: - The stages
+
+    /// What a source knows at the end of its input: its summary, and what its classifier (when it has one) says then.
+    struct SourceOutcome: Sendable {
+        var summary: InputSummary
         var diagnostics: [ReaderDiagnostic] = []
+        var decisions: [PrewarmDecision] = []
+        var classifierDiagnostics: [ReaderDiagnostic] = []
     }
 
-    /// ``runStreaming(_:onDiagnostic:onSession:)`` on two threads: a thread of its own reads the input and classifies
-    /// its events (the record filter follows the classifier there, line by line, as on one thread); this thread puts
-    /// them in time order, builds the sessions, hands them to `onSession`, and the diagnostics to `onDiagnostic`, in
-    /// the order they came. The stages meet only in a queue of a few batches, so memory stays bounded, and the
-    /// builder sees the events in the same order as on one thread: the same sessions, in the same order.
-    /// Nil when the system refuses the thread: nothing was read, and the caller reads on one thread.
-    private func runReadingAhead(_ input: DiscoveredInput, onDiagnostic: (ReaderDiagnostic) -> Void,
-                                 onSession: (LaunchSession) -> LaunchSession?) -> Result? {
-        let queue = BatchQueue<ReadAheadBatch>(capacity: 4)
-        let outcome = ReadAheadOutcome()
-        let pipeline = self
-        let started = threads.startDetached {
-            var classifier = InputClassifier(inputName: input.input.name, signatures: pipeline.signatures,
-                                             maximumRememberedPIDs: pipeline.maximumRememberedPIDs)
-            let filter = pipeline.filtersRecords ? classifier.recordFilter : nil
-            var batch = ReadAheadBatch()
-            // Messages may be long (up to the message limit): a batch is also handed over once its messages hold
-            // ``readAheadBatchBytes``, so that the queue's memory is bounded in bytes, not only in events.
-            var batchBytes = 0
-            let summary = pipeline.reader.read(input.input, foundInDirectory: input.foundInDirectory, recordFilter: filter,
-                                               scanningAheadWith: pipeline.threads) { output in
-                switch output {
-                case .event(let event):
-                    guard let classified = classifier.classify(event) else { return }
-                    batchBytes += classified.messageBytes
-                    batch.events.append(classified)
-                    guard batch.events.isFull || batchBytes >= Self.readAheadBatchBytes else { return }
-                case .diagnostic(let diagnostic):
-                    batch.diagnostics.append((batch.events.count, diagnostic))
-                    guard batch.diagnostics.count == Self.batchSize else { return }
+    /// One input classified as it is read, its events put in time order (``SessionAssembly``) and built into sessions:
+    /// ``SessionStream``'s stages, the reading side on a thread of its own with ``Arrangement/Handoff/readingThreads``.
+    /// Nil when the system refuses the thread.
+    private func runClassifyingAsRead(_ input: DiscoveredInput, handoff: Arrangement.Handoff, onDiagnostic: (ReaderDiagnostic) -> Void,
+                                      onSession: (LaunchSession) -> LaunchSession?) -> Result? {
+        withoutActuallyEscaping(onDiagnostic) { onDiagnostic in
+            withoutActuallyEscaping(onSession) { onSession in
+                var builder = AssemblingConsumer(assembly: SessionAssembly(maximumOpenSessions: maximumOpenSessions),
+                                                 onDiagnostic: onDiagnostic, onSession: onSession)
+                guard let outcome = deliver([ClassifyingSource(input: input)], handoff: handoff, to: &builder)?.first else { return nil }
+                var assembly = builder.assembly
+                var sessions = builder.sessions
+                assembly.finish { session in
+                    if let kept = onSession(session) { sessions.append(kept) }
                 }
-                queue.push(batch)
-                batch = ReadAheadBatch()
-                batchBytes = 0
+                let endDiagnostics = outcome.classifierDiagnostics + assembly.diagnostics(input: input.input.name)
+                for diagnostic in endDiagnostics { onDiagnostic(diagnostic) }
+                var result = Result()
+                result.sessions = sessions
+                result.diagnostics = builder.diagnostics.diagnostics + endDiagnostics
+                result.summaries = [outcome.summary]
+                result.sessionsClosedEarly = assembly.closedEarly
+                result.decisions = outcome.decisions
+                return result
             }
-            if batch.events.count > 0 || !batch.diagnostics.isEmpty { queue.push(batch) }
-            outcome.summary = summary
-            outcome.decisions = classifier.decisions
-            outcome.diagnostics = classifier.finish()
-            queue.push(nil)
         }
-        guard started else { return nil }
-
-        var assembly = SessionAssembly(maximumOpenSessions: maximumOpenSessions)
-        var sessions: [LaunchSession] = []
-        var diagnostics = DiagnosticSample()
-        while let batch = queue.pop() {
-            // Each event is moved out of the batch, not copied (a copy retains each of its strings).
-            for (eventsBefore, diagnostic) in batch.diagnostics {
-                while batch.events.taken < eventsBefore, let event = batch.events.takeFirst() {
-                    sessions += assembly.consume(event).compactMap(onSession)
-                }
-                diagnostics.add(diagnostic)
-                onDiagnostic(diagnostic)
-            }
-            while let event = batch.events.takeFirst() { sessions += assembly.consume(event).compactMap(onSession) }
-        }
-        // The queue has ended: the thread has written its outcome.
-        assembly.finish { session in
-            if let kept = onSession(session) { sessions.append(kept) }
-        }
-        let endDiagnostics = outcome.diagnostics + assembly.diagnostics(input: input.input.name)
-        for diagnostic in endDiagnostics { onDiagnostic(diagnostic) }
-        var result = Result()
-        result.sessions = sessions
-        result.diagnostics = diagnostics.diagnostics + endDiagnostics
-        result.summaries = [outcome.summary!]
-        result.sessionsClosedEarly = assembly.closedEarly
-        result.decisions = outcome.decisions
-        Self.sortSessions(&result.sessions)
-        return result
     }
 
-    /// Reads one input of several merged as one device's logs: hands on every event that may matter once
-    /// all inputs are known (`LaunchLineFilter` not following a classifier); diagnostics go to the result.
-    private func readForMerge(_ input: DiscoveredInput, into result: inout Result, _ body: (LogEvent) -> Void) {
-        var diagnostics = DiagnosticSample()
-        let filter = filtersRecords ? LaunchLineFilter(table: signatures, followsClassifier: false) : nil
-        let summary = reader.read(input.input, foundInDirectory: input.foundInDirectory, recordFilter: filter) { output in
-            switch output {
-            case .event(let event):
-                body(event)
-            case .diagnostic(let diagnostic):
-                diagnostics.add(diagnostic)
+    /// Several inputs as one device's logs: each read through a gate that judges for merged inputs, put in time order
+    /// (through a reorder window as it is read, or by the sort of everything collected), merged by (time, input,
+    /// position), the events two inputs share dropped, and classified and built by one ``MergedSessionBuilder``.
+    /// Memory follows the open sessions and the queues, not the inputs' lengths, but when collected. The reader
+    /// diagnostics are handed to `onDiagnostic` input by input, once all are read (unless the inputs turned out to be
+    /// separate captures and ``stopsAtSeparateCaptures``). Nil when the system refuses a thread.
+    private func runMerged(_ inputs: [DiscoveredInput], handoff: Arrangement.Handoff, onDiagnostic: (ReaderDiagnostic) -> Void,
+                           onSession: (LaunchSession) -> LaunchSession?) -> Result? {
+        withoutActuallyEscaping(onSession) { onSession in
+            var merging = MergingConsumer(merged: MergedSessionBuilder(pipeline: self, inputName: inputs[0].input.name,
+                                                                       inputNames: inputs.map(\.input.name)),
+                                          stopsAtSeparateCaptures: stopsAtSeparateCaptures, onSession: onSession)
+            let sources = inputs.map { MergedSource(input: $0, windowed: handoff != .collected, compacted: handoff == .collected) }
+            guard let outcomes = deliver(sources, sizes: InputParallelism.sizes(of: inputs), handoff: handoff, to: &merging) else { return nil }
+            var result = Result()
+            result.sessions = merging.sessions
+            var merged = merging.merged
+            if stopsAtSeparateCaptures, let captures = merged.separateCaptures {
+                // Not one device's logs: the caller reads each input on its own. The readers were cut short on purpose:
+                // only how far they read is kept (what they would say of a cut line is not true of the input).
+                result.summaries = outcomes.map(\.summary)
+                result.separateCaptures = captures
+                return result
+            }
+            for outcome in outcomes {
+                for diagnostic in outcome.diagnostics { onDiagnostic(diagnostic) }
+                result.diagnostics += outcome.diagnostics
+                result.summaries.append(outcome.summary)
+            }
+            merged.finish(into: &result, onDiagnostic: onDiagnostic, onSession: onSession)
+            return result
+        }
+    }
+
+    /// Reads `sources` and hands their items to `consumer` on this thread, with each source's index: one source's in
+    /// its order, several merged by (instant, source, then each source's order) — the order a stable sort of everything
+    /// by instant and source gives. A source notes the diagnostics meant to be seen in their place among its items
+    /// (the consumer sees them there; collected, a source's notes come before every item). When `consumer` says to
+    /// stop, the sources stop at their next chunk and nothing more is consumed. `sizes` (one per source) start the
+    /// largest first when they are collected. The sources' outcomes, in source order; nil when the system refuses a
+    /// thread (nothing was consumed then).
+    ///
+    /// Sources, sinks and consumers are generic values, not closures, and an item is an event, never an enum of an
+    /// event or a diagnostic: either way each event was copied (its strings retained and released) on its way to the
+    /// builder, a few percent of reading a device's day.
+    private func deliver<Source: EventSource, Consumer: EventConsumer>(
+        _ sources: [Source], sizes: [Int]? = nil, handoff: Arrangement.Handoff, to consumer: inout Consumer
+    ) -> [SourceOutcome]? where Consumer.Item == Source.Item {
+        switch handoff {
+        case .sameThread:
+            precondition(sources.count == 1, "several sources are merged on reading threads or collected")
+            var sink = ConsumingSink(consumer: consumer)
+            let outcome = sources[0].read(with: self, handoff: handoff, into: &sink)
+            consumer = sink.consumer
+            return [outcome]
+        case .collected:
+            let pipeline = self
+            let reads = InputParallelism.map(count: sources.count, jobs: jobs, threads: threads, sizes: sizes) { index in
+                var sink = CollectingSink<Source.Item>()
+                let outcome = sources[index].read(with: pipeline, handoff: handoff, into: &sink)
+                return (outcome, sink)
+            }
+            var all: [(item: Source.Item, source: Int)] = []
+            for (index, (_, sink)) in reads.enumerated() {
+                sink.notes.forEach { consumer.note($0) }
+                all += sink.items.map { ($0, index) }
+            }
+            // Stable: by instant, then source, then the source's own order.
+            all = all.enumerated().sorted { lhs, rhs in
+                let a = lhs.element, b = rhs.element
+                if a.item.orderingInstant != b.item.orderingInstant { return a.item.orderingInstant < b.item.orderingInstant }
+                if a.source != b.source { return a.source < b.source }
+                return lhs.offset < rhs.offset
+            }.map(\.element)
+            for (item, source) in all {
+                guard consumer.consume(item, from: source) else { break }
+            }
+            return reads.map(\.0)
+        case .readingThreads:
+            return deliverFromThreads(sources, to: &consumer)
+        }
+    }
+
+    /// ``deliver(_:sizes:handoff:to:)`` with a thread reading each source, a few batches ahead, into a bounded queue of
+    /// its own.
+    private func deliverFromThreads<Source: EventSource, Consumer: EventConsumer>(
+        _ sources: [Source], to consumer: inout Consumer
+    ) -> [SourceOutcome]? where Consumer.Item == Source.Item {
+        // A flag of this delivery's own (raised by Ctrl-C too): it stops the reading threads when the consumer says so.
+        let stop = Interruption(parent: reader.options.interruption)
+        var stoppable = self
+        stoppable.reader.options.interruption = stop
+        let pipeline = stoppable
+        let queues = sources.map { _ in BatchQueue<Batch<Source.Item>>(capacity: 4) }
+        let outcomes = sources.map { _ in SourceOutcomeSlot() }
+        for index in sources.indices {
+            let queue = queues[index], slot = outcomes[index], source = sources[index]
+            let started = threads.startDetached {
+                var sink = BatchingSink<Source.Item>(queue: queue)
+                slot.outcome = source.read(with: pipeline, handoff: .readingThreads, into: &sink)
+                sink.end()
+            }
+            if !started {
+                // Stopped at their next chunk; their queues emptied so that none waits to push.
+                stop.raise()
+                for earlier in 0..<index { while queues[earlier].pop() != nil {} }
+                return nil
             }
         }
-        result.diagnostics += diagnostics.diagnostics
-        result.summaries.append(summary)
+        // Each source's current batch (never exhausted: a thread hands over only batches that hold something).
+        var heads: [Batch<Source.Item>?] = queues.map { $0.pop() }
+        while true {
+            // The earliest head; on a tie the first source's, as a stable sort by source would give. (A head with notes
+            // only is taken first: its notes come before any later item.)
+            var chosen: Int?
+            var earliest = Int64.max
+            for source in heads.indices {
+                guard let head = heads[source] else { continue }
+                let instant = head.items.peekFirst({ $0.orderingInstant }) ?? .min
+                if chosen == nil || instant < earliest {
+                    chosen = source
+                    earliest = instant
+                }
+            }
+            guard let source = chosen, let head = heads[source] else { break }
+            head.takeNotes(into: &consumer)
+            var consumed = true
+            if let item = head.items.takeFirst() {
+                consumed = consumer.consume(item, from: source)
+                head.takeNotes(into: &consumer)
+            }
+            if head.isExhausted { heads[source] = queues[source].pop() }
+            if !consumed {
+                // The readers stop at their next chunk; their queues are emptied so that none waits to push.
+                stop.raise()
+                for index in heads.indices where heads[index] != nil {
+                    while queues[index].pop() != nil {}
+                }
+                break
+            }
+        }
+        // Every source's thread has ended (its queue said so): their outcomes.
+        return outcomes.map { $0.outcome! }
+    }
+
+    /// A source's outcome, written by its thread before it ends its queue.
+    private final class SourceOutcomeSlot: @unchecked Sendable {
+        var outcome: SourceOutcome?
     }
 
     static func sortSessions(_ sessions: inout [LaunchSession]) {
@@ -482,7 +439,7 @@ public struct SeparateCaptures: Sendable, Hashable {
 /// event another input already gave at the same instant (same pid, process and message) is counted as a
 /// duplicate and dropped before it is classified; the rest go through one classifier, so what one input
 /// teaches holds for all.
-private struct MergedSessionBuilder {
+struct MergedSessionBuilder {
     private var classifier: InputClassifier
     private var builder: LaunchSessionBuilder
     private var previousInstant: Int64?

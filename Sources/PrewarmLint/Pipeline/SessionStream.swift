@@ -6,7 +6,7 @@ import Darwin
 public import PrewarmLintModel
 public import PrewarmLintClassifier
 public import PrewarmLintSessions
-public import PrewarmLintReaders
+package import PrewarmLintReaders
 
 /// Launch sessions from one input's events as they are read: the incremental core of
 /// ``SessionPipeline``, for callers that have events rather than files (bytes from a network

@@ -1,0 +1,228 @@
+import PrewarmLintModel
+import PrewarmLintReaders
+import PrewarmLintClassifier
+import PrewarmLintSessions
+
+// The pieces `SessionPipeline.run` puts together: a source per input (read through the gate), a sink that hands the
+// source's items to the builder's thread (at once, in batches through a queue, or collected), and the consumer that
+// builds the sessions. Generic values rather than closures, so that each event is moved, never copied, on its way.
+
+/// One input read through the gate, its items handed to a sink in input order.
+protocol EventSource: Sendable {
+    /// What the source hands on: a classified event (a single input, classified as it is read) or an event (an input
+    /// of several, classified after the merge).
+    associatedtype Item: TimeOrdered & Sendable
+    /// Reads the input with `pipeline`'s reader, as `handoff` has it delivered, into `sink`.
+    func read<Sink: EventSink>(with pipeline: SessionPipeline, handoff: SessionPipeline.Arrangement.Handoff,
+                               into sink: inout Sink) -> SessionPipeline.SourceOutcome where Sink.Item == Item
+}
+
+/// Where a source puts what it reads.
+protocol EventSink {
+    associatedtype Item
+    /// The next item, moved in.
+    mutating func hand(_ item: consuming Item)
+    /// A diagnostic meant to be seen in its place among the items.
+    mutating func note(_ diagnostic: ReaderDiagnostic)
+}
+
+/// What the builder's thread does with the items of the sources, in order.
+protocol EventConsumer {
+    associatedtype Item
+    /// Takes the next item, from source `source`; false: stop reading.
+    mutating func consume(_ item: consuming Item, from source: Int) -> Bool
+    /// A source's diagnostic, in its place among its items.
+    mutating func note(_ diagnostic: ReaderDiagnostic)
+}
+
+extension SessionPipeline {
+    /// A single input's source: each event classified as it is read (the gate follows the classifier line by line),
+    /// the launch-relevant ones handed on, each reader diagnostic noted in its place.
+    struct ClassifyingSource: EventSource {
+        typealias Item = ClassifiedEvent
+        let input: DiscoveredInput
+
+        func read<Sink: EventSink>(with pipeline: SessionPipeline, handoff: Arrangement.Handoff,
+                                   into sink: inout Sink) -> SourceOutcome where Sink.Item == ClassifiedEvent {
+            var classifier = InputClassifier(inputName: input.input.name, signatures: pipeline.signatures,
+                                             maximumRememberedPIDs: pipeline.maximumRememberedPIDs)
+            let filter = pipeline.filtersRecords ? classifier.recordFilter : nil
+            let summary = pipeline.reader.read(input.input, foundInDirectory: input.foundInDirectory, recordFilter: filter,
+                                               scanningAheadWith: handoff == .readingThreads ? pipeline.threads : nil) { output in
+                switch output {
+                case .event(let event):
+                    guard let classified = classifier.classify(event) else { return }
+                    sink.hand(classified)
+                case .diagnostic(let diagnostic):
+                    sink.note(diagnostic)
+                }
+            }
+            return SourceOutcome(summary: summary, decisions: classifier.decisions, classifierDiagnostics: classifier.finish())
+        }
+    }
+
+    /// An input of several merged as one device's logs: every event that may matter once all inputs are known (the
+    /// gate judging for merged inputs), through a reorder window when `windowed`, each message cut at
+    /// ``SessionPipeline/collectedMessageLimit`` when `compacted`; its diagnostics kept for the end.
+    struct MergedSource: EventSource {
+        typealias Item = LogEvent
+        let input: DiscoveredInput
+        let windowed: Bool
+        let compacted: Bool
+
+        func read<Sink: EventSink>(with pipeline: SessionPipeline, handoff: Arrangement.Handoff,
+                                   into sink: inout Sink) -> SourceOutcome where Sink.Item == LogEvent {
+            var diagnostics = DiagnosticSample()
+            var window = ReorderWindow<LogEvent>(size: windowed ? SessionPipeline.reorderWindow : 1)
+            let filter = pipeline.filtersRecords ? LaunchLineFilter(table: pipeline.signatures, followsClassifier: false) : nil
+            let summary = pipeline.reader.read(input.input, foundInDirectory: input.foundInDirectory, recordFilter: filter) { output in
+                switch output {
+                case .event(let event):
+                    if compacted {
+                        var compact = event
+                        compact.message = SessionPipeline.collectedMessage(event.message)
+                        sink.hand(compact)
+                    } else if windowed {
+                        window.insert(event) { sink.hand($0) }
+                    } else {
+                        sink.hand(event)
+                    }
+                case .diagnostic(let diagnostic):
+                    diagnostics.add(diagnostic)
+                }
+            }
+            if windowed { window.drain { sink.hand($0) } }
+            return SourceOutcome(summary: summary, diagnostics: diagnostics.diagnostics)
+        }
+    }
+
+    /// Hands each item straight to the consumer, on the reading thread (``Arrangement/Handoff/sameThread``); once the
+    /// consumer says stop, the rest are dropped.
+    struct ConsumingSink<Consumer: EventConsumer>: EventSink {
+        var consumer: Consumer
+        private var consuming = true
+
+        init(consumer: Consumer) {
+            self.consumer = consumer
+        }
+
+        mutating func hand(_ item: consuming Consumer.Item) {
+            if consuming { consuming = consumer.consume(item, from: 0) }
+        }
+
+        mutating func note(_ diagnostic: ReaderDiagnostic) {
+            consumer.note(diagnostic)
+        }
+    }
+
+    /// Keeps every item and note, to be sorted with the other sources' (``Arrangement/Handoff/collected``).
+    struct CollectingSink<Item: Sendable>: EventSink, Sendable {
+        var items: [Item] = []
+        var notes: [ReaderDiagnostic] = []
+
+        mutating func hand(_ item: consuming Item) { items.append(item) }
+        mutating func note(_ diagnostic: ReaderDiagnostic) { notes.append(diagnostic) }
+    }
+
+    /// What a reading thread hands over at a time: items, moved in by the thread and out by the consumer (never
+    /// copied), and the notes among them, each with the number of items before it.
+    final class Batch<Item>: @unchecked Sendable {
+        let items = MovedRun<Item>(capacity: SessionPipeline.batchSize)
+        private(set) var notes: [(itemsBefore: Int, diagnostic: ReaderDiagnostic)] = []
+        /// The notes handed on so far.
+        private var notesTaken = 0
+
+        /// Whether it holds nothing: no item, no note.
+        var isEmpty: Bool { items.count == 0 && notes.isEmpty }
+        /// Whether nothing is left to take: no item, no note.
+        var isExhausted: Bool { items.isExhausted && notesTaken == notes.count }
+
+        func note(_ diagnostic: ReaderDiagnostic) {
+            notes.append((items.count, diagnostic))
+        }
+
+        /// Hands the notes that come before the next item to `consumer`.
+        func takeNotes<Consumer: EventConsumer>(into consumer: inout Consumer) {
+            while notesTaken < notes.count, notes[notesTaken].itemsBefore <= items.taken {
+                consumer.note(notes[notesTaken].diagnostic)
+                notesTaken += 1
+            }
+        }
+    }
+
+    /// Fills batches on a reading thread and hands each over through `queue` (``Arrangement/Handoff/readingThreads``):
+    /// at ``SessionPipeline/batchSize`` items or notes, or sooner once the items' messages hold
+    /// ``SessionPipeline/readAheadBatchBytes`` (messages may be 4 MiB long), so that the queue's memory is bounded in
+    /// bytes too.
+    struct BatchingSink<Item: TimeOrdered & Sendable>: EventSink {
+        let queue: BatchQueue<Batch<Item>>
+        private var batch = Batch<Item>()
+        private var batchBytes = 0
+
+        init(queue: BatchQueue<Batch<Item>>) {
+            self.queue = queue
+        }
+
+        mutating func hand(_ item: consuming Item) {
+            batchBytes += item.messageBytes
+            batch.items.append(item)
+            if batch.items.isFull || batchBytes >= SessionPipeline.readAheadBatchBytes { handOver() }
+        }
+
+        mutating func note(_ diagnostic: ReaderDiagnostic) {
+            batch.note(diagnostic)
+            if batch.notes.count == SessionPipeline.batchSize { handOver() }
+        }
+
+        /// Hands over what is left, then the end.
+        mutating func end() {
+            if !batch.isEmpty { queue.push(batch) }
+            queue.push(nil)
+        }
+
+        private mutating func handOver() {
+            queue.push(batch)
+            batch = Batch<Item>()
+            batchBytes = 0
+        }
+    }
+
+    /// A single input's consumer: its classified events through the reorder window to the builder
+    /// (``SessionAssembly``), each closed session to `onSession`, each reader diagnostic to `onDiagnostic`.
+    struct AssemblingConsumer: EventConsumer {
+        typealias Item = ClassifiedEvent
+        var assembly: SessionAssembly
+        let onDiagnostic: (ReaderDiagnostic) -> Void
+        let onSession: (LaunchSession) -> LaunchSession?
+        var sessions: [LaunchSession] = []
+        var diagnostics = DiagnosticSample()
+
+        mutating func consume(_ event: consuming ClassifiedEvent, from source: Int) -> Bool {
+            sessions += assembly.consume(event).compactMap(onSession)
+            return true
+        }
+
+        mutating func note(_ diagnostic: ReaderDiagnostic) {
+            diagnostics.add(diagnostic)
+            onDiagnostic(diagnostic)
+        }
+    }
+
+    /// Several inputs' consumer: their events, merged, through one ``MergedSessionBuilder``; stops once they show they
+    /// are separate captures, when `stopsAtSeparateCaptures`.
+    struct MergingConsumer: EventConsumer {
+        typealias Item = LogEvent
+        var merged: MergedSessionBuilder
+        let stopsAtSeparateCaptures: Bool
+        let onSession: (LaunchSession) -> LaunchSession?
+        var sessions: [LaunchSession] = []
+
+        mutating func consume(_ event: consuming LogEvent, from source: Int) -> Bool {
+            sessions += merged.consume(event, from: source).compactMap(onSession)
+            return !(stopsAtSeparateCaptures && merged.separateCaptures != nil)
+        }
+
+        /// (Merged sources keep their diagnostics for the end.)
+        mutating func note(_ diagnostic: ReaderDiagnostic) {}
+    }
+}
