@@ -109,8 +109,8 @@ public struct SessionPipeline: Sendable {
     /// sessions, not the log.
     ///
     /// One path whatever the inputs: each input is read through the gate (a source), its events are handed to the
-    /// builder's thread in order (``Arrangement/Handoff``), classified where the ``Arrangement`` says, and built
-    /// into sessions, which are handed on as they close.
+    /// builder's thread in order (at once, through a reading thread's queue, or collected and sorted), classified as
+    /// read (one input) or once merged (several), and built into sessions, which are handed on as they close.
     public func run(_ inputs: [DiscoveredInput], onDiagnostic: (ReaderDiagnostic) -> Void = { _ in },
                     onSession: (LaunchSession) -> LaunchSession? = { $0 }) -> Result {
         if inputs.isEmpty { return Result() }
@@ -294,8 +294,8 @@ public struct SessionPipeline: Sendable {
     /// thread (nothing was consumed then).
     ///
     /// Sources, sinks and consumers are generic values, not closures, and an item is an event, never an enum of an
-    /// event or a diagnostic: either way each event was copied (its strings retained and released) on its way to the
-    /// builder, a few percent of reading a device's day.
+    /// event or a diagnostic: through a closure of a generic type, or bound out of an enum, each event would be copied
+    /// (its strings retained and released) on its way to the builder.
     private func deliver<Source: EventSource, Consumer: EventConsumer>(
         _ sources: [Source], sizes: [Int]? = nil, handoff: Arrangement.Handoff, to consumer: inout Consumer
     ) -> [SourceOutcome]? where Consumer.Item == Source.Item {
