@@ -62,6 +62,15 @@ public struct LogStreamReader {
     /// - Throws: ``ReaderError`` when the input is not a supported log or cannot be decompressed;
     ///   events already emitted stay valid, and further calls do nothing.
     public mutating func read(_ chunk: UnsafeRawBufferPointer, emit: (ReaderOutput) -> Void) throws(ReaderError) {
+        guard configuration.start == .beginning else {
+            let start = configuration.start
+            return try readFromStart(chunk) { emit($0.placed(at: start)) }
+        }
+        try readFromStart(chunk, emit: emit)
+    }
+
+    /// ``read(_:emit:)``, the origins counted from the first byte read.
+    private mutating func readFromStart(_ chunk: UnsafeRawBufferPointer, emit: (ReaderOutput) -> Void) throws(ReaderError) {
         guard !chunk.isEmpty else { return }
         if case .start = stage {
             // gzip's magic number; also checked on a chunk of one byte by waiting for the second.
@@ -93,6 +102,15 @@ public struct LogStreamReader {
     /// Ends the input.
     /// - Throws: ``ReaderError`` when the input was not a supported log.
     public mutating func finish(emit: (ReaderOutput) -> Void) throws(ReaderError) {
+        guard configuration.start == .beginning else {
+            let start = configuration.start
+            return try finishFromStart { emit($0.placed(at: start)) }
+        }
+        try finishFromStart(emit: emit)
+    }
+
+    /// ``finish(emit:)``, the origins counted from the first byte read.
+    private mutating func finishFromStart(emit: (ReaderOutput) -> Void) throws(ReaderError) {
         if case .start = stage { stage = .sniffing }
         if case .sniffing = stage {
             try startDecoding(isComplete: true, emit: emit)

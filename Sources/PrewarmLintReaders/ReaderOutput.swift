@@ -6,6 +6,18 @@ public enum ReaderOutput: Sendable {
     case event(LogEvent)
     /// Something the reader could not use, with where and why.
     case diagnostic(ReaderDiagnostic)
+
+    /// The output with its origin counted from `start` (``InputPosition/placing(_:)``).
+    func placed(at start: InputPosition) -> ReaderOutput {
+        switch self {
+        case .event(var event):
+            event.origin = start.placing(event.origin)
+            return .event(event)
+        case .diagnostic(var diagnostic):
+            diagnostic.origin = start.placing(diagnostic.origin)
+            return .diagnostic(diagnostic)
+        }
+    }
 }
 
 /// Why a line that is not part of an event was skipped without a diagnostic.
@@ -122,6 +134,10 @@ public struct ReaderConfiguration: Sendable {
     /// Records a thread reading ahead found the decoder would count and not keep (``RecordPrescan``): asked by the
     /// ndjson decoder for each line, on the decoder's thread. Nil: every line is judged where it is decoded.
     package var prescan: (any RecordPrescan)?
+    /// Where the bytes read start in the input (``InputPosition/beginning`` for a whole input): a region of a document
+    /// is read with the line and byte offset of its first byte, and every event and diagnostic read from it points at
+    /// the document's line. The format is sniffed from the region alone.
+    public var start = InputPosition.beginning
     /// How many archives this input is inside (0: a file of its own); an archive deeper than
     /// ``ReaderLimits/maximumArchiveNesting`` is refused.
     var archiveDepth = 0

@@ -142,6 +142,7 @@ struct TarArchiveDecoder: LogDecoder {
                     var entryConfiguration = configuration
                     entryConfiguration.inputName = configuration.inputName + ":" + name
                     entryConfiguration.archiveDepth += 1
+                    entryConfiguration.start = .beginning  // (placed once, by the archive's own reader)
                     sink = .report(LogStreamReader(configuration: entryConfiguration), name: name)
                 }
             } else if name.hasSuffix("SystemVersion.plist"), size <= 64 << 10 {
@@ -150,6 +151,7 @@ struct TarArchiveDecoder: LogDecoder {
                 var entryConfiguration = configuration
                 entryConfiguration.inputName = configuration.inputName + ":" + name
                 entryConfiguration.archiveDepth += 1
+                entryConfiguration.start = .beginning  // (placed once, by the archive's own reader)
                 entryConfiguration.recordFilter = nil
                 entryConfiguration.prescan = nil  // (judged at the archive's offsets, not the entry's)
                 sink = .textLog(LogStreamReader(configuration: entryConfiguration), name: name)
