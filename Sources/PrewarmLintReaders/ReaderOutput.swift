@@ -7,7 +7,7 @@ public enum ReaderOutput: Sendable {
     /// Something the reader could not use, with where and why.
     case diagnostic(ReaderDiagnostic)
 
-    /// The output with its origin counted from `start` (``InputPosition/placing(_:)``).
+    /// The output with its origin counted from `start` (`InputPosition.placing(_:)`).
     func placed(at start: InputPosition) -> ReaderOutput {
         switch self {
         case .event(var event):
@@ -134,7 +134,7 @@ public struct ReaderConfiguration: Sendable {
     /// Records a thread reading ahead found the decoder would count and not keep (``RecordPrescan``): asked by the
     /// ndjson decoder for each line, on the decoder's thread. Nil: every line is judged where it is decoded.
     package var prescan: (any RecordPrescan)?
-    /// Where the bytes read start in the input (``InputPosition/beginning`` for a whole input): a region of a document
+    /// Where the bytes read start in the input (`InputPosition.beginning` for a whole input): a region of a document
     /// is read with the line and byte offset of its first byte, and every event and diagnostic read from it points at
     /// the document's line. The format is sniffed from the region alone.
     public var start = InputPosition.beginning

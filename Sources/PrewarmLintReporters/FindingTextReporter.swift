@@ -47,8 +47,8 @@ public struct FindingTextReporter: Sendable {
         var block = ""
         var current: String?
         func endBlock(_ id: String) {
-            if timelines, let session = sessions.session(id: id) {
-                block += timeline.render(session, id: id, markers: markers).split(separator: "\n").map { "  │ " + $0 }.joined(separator: "\n") + "\n"
+            if timelines, let (session, index) = sessions.session(id: id) {
+                block += timeline.render(session, id: id, input: report.input(ofSessionAt: index), markers: markers).split(separator: "\n").map { "  │ " + $0 }.joined(separator: "\n") + "\n"
             }
             block += "\n"
             output(block)
@@ -184,13 +184,14 @@ struct SessionsByID {
     /// finding's session; one not ahead means findings out of the listing's order (a report made by hand), and it is
     /// searched from the start. In a report with sessions not listed, an id not ahead is of one of those (they come
     /// after every listed session): none, and none of the ids ahead are looked at again.
-    mutating func session(id: String) -> LaunchSession? {
+    /// The session with this id, and its index among the report's sessions.
+    mutating func session(id: String) -> (session: LaunchSession, index: Int)? {
         let ids = report.sessionIDs
         var index = next
         while index < ids.count {
             if ids[index] == id {
                 next = index + 1
-                return report.sessions[index]
+                return (report.sessions[index], index)
             }
             index += 1
         }
@@ -198,6 +199,6 @@ struct SessionsByID {
             next = ids.count
             return nil
         }
-        return ids.firstIndex(of: id).map { report.sessions[$0] }
+        return ids.firstIndex(of: id).map { (report.sessions[$0], $0) }
     }
 }

@@ -75,8 +75,9 @@ public struct HTMLReporter: Sendable {
         // The second reading: each session's article, kept until its app's turn.
         var articles = SessionArticles(inFile: report.sessions.isSpooled)
         findingsOf = findingsRead.sessionFindings(report)
-        for (session, id) in zip(report.sessions, report.sessionIDs) {
-            articles.append(Self.session(session, id: id, findings: findingsOf.next(id: id), reference: reference))
+        for (index, (session, id)) in zip(report.sessions, report.sessionIDs).enumerated() {
+            articles.append(Self.session(session, id: id, input: report.input(ofSessionAt: index), findings: findingsOf.next(id: id),
+                                         reference: reference))
         }
         // Grouped by app, apps in the order their first session appears (the report's order).
         for (position, (app, members)) in zip(apps.apps, apps.membersByApp()).enumerated() {
@@ -287,10 +288,12 @@ public struct HTMLReporter: Sendable {
     }
 
     /// One session: its heading, its bar, its milestones in words and its findings' markers.
-    static func session(_ session: LaunchSession, id: String, findings: [(index: Int, finding: Finding)], reference: Int64) -> String {
+    static func session(_ session: LaunchSession, id: String, input: String? = nil, findings: [(index: Int, finding: Finding)],
+                        reference: Int64) -> String {
         var out = "<article class=\"session\" id=\"\(anchor(id))\"><div class=\"meta\"><code>\(escape(id))</code>"
         if let pid = session.app.pid { out += " <span class=\"muted\">pid \(pid)</span>" }
         if let name = session.app.processName, name != session.app.bundleID { out += " <span class=\"muted\">(\(escape(name)))</span>" }
+        if let input { out += " <span class=\"muted\">from <code>\(escape(input))</code></span>" }
         out += " <span class=\"kind kind-\(session.kind.rawValue)\">\(session.kind.rawValue)</span> <span class=\"confidence\">\(session.confidence.rawValue)</span>"
         if let launch = session.userPerceivedLaunch {
             out += " <span class=\"launch\">launch \(escape(UserPerceivedLaunch.milliseconds(launch.microseconds)))</span>"

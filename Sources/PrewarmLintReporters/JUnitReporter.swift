@@ -45,14 +45,15 @@ public struct JUnitReporter: Sendable {
             out += "      <error type=\"interrupted\" message=\"interrupted: the results cover what was read until then\"/>\n"
             out += "    </testcase>\n"
         }
-        for (session, id) in zip(report.sessions, report.sessionIDs) {
+        for (index, (session, id)) in zip(report.sessions, report.sessionIDs).enumerated() {
             if out.utf8.count >= 1 << 16 {
                 output(out)
                 out = ""
             }
             let findings = (findingsBySession[id] ?? []).map { report.findings[$0] }
             let app = session.app.bundleID ?? session.app.processName ?? "unknown"
-            let name = "\(id) \(session.kind.rawValue)"
+            // Read separately, the input too: test tabs show the test case's name.
+            let name = "\(id) \(session.kind.rawValue)" + (report.input(ofSessionAt: index).map { " from \($0)" } ?? "")
             let failures = findings.filter { $0.severity >= failOn }
             let others = findings.filter { $0.severity < failOn }
             if findings.isEmpty {

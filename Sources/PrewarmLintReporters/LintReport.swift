@@ -56,6 +56,11 @@ public struct LintReport: Sendable {
     public var sessions: ReportList<LaunchSession>
     /// One per session: ``sessionIDs(_:)`` of all the run's sessions (kept when sessions are filtered).
     public var sessionIDs: ReportList<String>
+    /// When several inputs were read separately (`--separately`): the input each run of listed sessions came from, in
+    /// listing order (one input's sessions are listed together). Empty when the inputs were read as one device's logs,
+    /// or there was one.
+    /// Every report that lists sessions names each one's input beside it.
+    public var separateInputs: [SessionGroup] = []
     /// The findings, by session and time.
     public var findings: ReportList<Finding>
     /// Every diagnostic of the run.
@@ -127,6 +132,49 @@ public struct LintReport: Sendable {
         var counts: [Severity: Int] = [:]
         for finding in findings { counts[finding.severity, default: 0] += 1 }
         return [Severity.error, .warning, .info].map { severity in (severity, counts[severity] ?? 0) }
+    }
+
+    /// A run of listed sessions that came from one input (``separateInputs``).
+    public struct SessionGroup: Sendable, Hashable {
+        /// The input, as the run named it.
+        public var input: String
+        /// The indices of its sessions in ``LintReport/sessions``.
+        public var sessions: Range<Int>
+
+        /// The sessions at `sessions` came from `input`.
+        public init(input: String, sessions: Range<Int>) {
+            self.input = input
+            self.sessions = sessions
+        }
+
+        /// The input of `groups` (in listing order) that the session at `index` came from; nil when none holds it.
+        public static func input(ofSessionAt index: Int, in groups: [SessionGroup]) -> String? {
+            // The first group whose end is past `index`.
+            var low = 0, high = groups.count
+            while low < high {
+                let middle = (low + high) / 2
+                if groups[middle].sessions.upperBound <= index { low = middle + 1 } else { high = middle }
+            }
+            return low < groups.count && groups[low].sessions.contains(index) ? groups[low].input : nil
+        }
+
+        /// `groups` for the sessions at `positions` (increasing) of theirs, numbered anew from 0.
+        public static func selecting(_ positions: [Int], from groups: [SessionGroup]) -> [SessionGroup] {
+            var selected: [SessionGroup] = []
+            var next = 0
+            for group in groups {
+                let start = next
+                while next < positions.count, group.sessions.contains(positions[next]) { next += 1 }
+                if next > start { selected.append(SessionGroup(input: group.input, sessions: start..<next)) }
+            }
+            return selected
+        }
+    }
+
+    /// The input the listed session at `index` came from, when the inputs were read separately (``separateInputs``);
+    /// nil otherwise.
+    public func input(ofSessionAt index: Int) -> String? {
+        SessionGroup.input(ofSessionAt: index, in: separateInputs)
     }
 
     /// The session with this id: a search of ``sessionIDs`` from the first. For the sessions of many ids (each
@@ -203,9 +251,9 @@ public struct LintReport: Sendable {
         writer.endArray()
         writer.key("sessions")
         writer.beginArray()
-        let sessions = self.sessions, sessionIDs = self.sessionIDs
+        let sessions = self.sessions, sessionIDs = self.sessionIDs, groups = separateInputs
         writeElements(count: sessions.count, to: &writer, output: output) { index, writer in
-            Self.write(sessions[index], id: sessionIDs[index], to: &writer)
+            Self.write(sessions[index], id: sessionIDs[index], input: SessionGroup.input(ofSessionAt: index, in: groups), to: &writer)
         }
         writer.endArray()
         writer.key("findings")
@@ -348,11 +396,13 @@ public struct LintReport: Sendable {
 
     /// Writes one session object. `evidence` writes a line reference; by default `{"path","line"}`
     /// (test goldens write the line's text instead, so one golden holds for every rendering).
-    public static func write(_ session: LaunchSession, id: String, to writer: inout JSONTextWriter,
+    /// `input`: the input the session came from, written when the inputs were read separately.
+    public static func write(_ session: LaunchSession, id: String, input: String? = nil, to writer: inout JSONTextWriter,
                              evidence: (EventOrigin, inout JSONTextWriter) -> Void = LintReport.writeOrigin) {
         func origin(_ origin: EventOrigin) { evidence(origin, &writer) }
         writer.beginObject()
         writer.field("id", id)
+        if let input { writer.field("input", input) }
         writer.field("bundleID", session.app.bundleID)
         writer.field("process", session.app.processName)
         writer.field("pid", session.app.pid)

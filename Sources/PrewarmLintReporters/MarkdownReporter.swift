@@ -62,24 +62,30 @@ public struct MarkdownReporter: Sendable {
             // (Lazily: collecting the sessions to filter held every session of a large run in memory at once.)
             var findingSessions: Set<String> = []
             for finding in report.findings { findingSessions.insert(finding.sessionID) }
-            let listed = report.sessions.count <= Self.sessionsListedInFull ? Array(zip(report.sessions, report.sessionIDs))
-                : Array(zip(report.sessions, report.sessionIDs).lazy.filter { findingSessions.contains($0.1) }.prefix(Self.sessionsWithFindingsListed))
+            // (Each with its index in the report's sessions.)
+            let indexed = zip(report.sessions, report.sessionIDs).enumerated().lazy.map { ($0.element.0, $0.element.1, $0.offset) }
+            let listed = report.sessions.count <= Self.sessionsListedInFull ? Array(indexed)
+                : Array(indexed.filter { findingSessions.contains($0.1) }.prefix(Self.sessionsWithFindingsListed))
             if report.sessions.count > Self.sessionsListedInFull {
                 let withFindings = report.sessionIDs.reduce(0) { $0 + (findingSessions.contains($1) ? 1 : 0) }
                 let which = listed.count < withFindings ? "the first \(listed.count) of the \(withFindings) with findings" : "the \(listed.count) with findings"
                 out += "<details><summary>\(report.sessions.count) sessions: \(which)</summary>\n\n"
             }
-            out += "| session | pid | kind | confidence | prewarm → activation | activation → active | findings |\n|---|---:|---|---|---:|---:|---|\n"
+            // Read separately, each session's input in a column of its own.
+            let separate = !report.separateInputs.isEmpty
+            out += "| session | \(separate ? "input | " : "")pid | kind | confidence | prewarm → activation | activation → active | findings |\n"
+                + "|---|\(separate ? "---|" : "")---:|---|---|---:|---:|---|\n"
             // The rules of the listed sessions' findings, in one pass (not a pass over every finding for each row).
             let listedIDs = Set(listed.map(\.1))
             var rulesOf: [String: [String]] = [:]
             for finding in report.findings where listedIDs.contains(finding.sessionID) {
                 rulesOf[finding.sessionID, default: []].append(MarkdownText.code(finding.ruleID))
             }
-            for (session, id) in listed {
+            for (session, id, index) in listed {
                 let findings = rulesOf[id] ?? []
-                let cells = [
-                    MarkdownText.code(id), session.app.pid.map(String.init) ?? "",
+                let input = separate ? [report.input(ofSessionAt: index).map(MarkdownText.code) ?? ""] : []
+                let cells = [MarkdownText.code(id)] + input + [
+                    session.app.pid.map(String.init) ?? "",
                     session.kind.rawValue + (session.evidenceIncomplete ? " ⚠︎" : ""), session.confidence.rawValue,
                     session.milliseconds(from: .prewarmRequest, to: .activation).map { SpokenDuration.text(microseconds: $0 * 1000) } ?? "",
                     session.milliseconds(from: .activation, to: .active).map { SpokenDuration.text(microseconds: $0 * 1000) } ?? "",

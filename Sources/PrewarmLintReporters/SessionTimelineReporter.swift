@@ -21,14 +21,16 @@ public struct SessionTimelineReporter: Sendable {
     public init() {}
 
     /// One session's timeline: its milestones, with the app's own points among them (`main`,
-    /// `did-finish-launching` when it logs them, and the named `markers` of the configuration).
-    public func render(_ session: LaunchSession, id: String, markers: [LintConfiguration.Marker] = []) -> String {
+    /// `did-finish-launching` when it logs them, and the named `markers` of the configuration). `input`: the input the
+    /// session came from, named in its title when the inputs were read separately.
+    public func render(_ session: LaunchSession, id: String, input: String? = nil, markers: [LintConfiguration.Marker] = []) -> String {
         // Written as UTF-8 bytes and made a `String` once: a `String` built by appending and padding counts graphemes
         // and removes trailing spaces a `Character` at a time.
         var text = TimelineText()
         var title = "\(id)"
         if let pid = session.app.pid { title += " pid \(pid)" }
         if let name = session.app.processName, name != session.app.bundleID { title += " (\(name))" }
+        if let input { title += " from \(input)" }
         title += ": \(session.kind.rawValue), \(session.confidence.rawValue)"
         if let decidedBy = session.decidedBy { title += " (\(decidedBy))" }
         text.line(title)

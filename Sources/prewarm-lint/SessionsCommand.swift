@@ -57,7 +57,7 @@ struct SessionsCommand: ParsableCommand {
         }
         // Timelines and the report need a session's outline, not its lines; past a few thousand, the outlines
         // wait in a temporary file, so memory does not grow with the sessions.
-        let (result, sessions, ids, notes) = pipeline.listedSessions(discovery.inputs, separately: separately, onDiagnostic: onDiagnostic)
+        let (result, sessions, ids, notes, groups) = pipeline.listedSessions(discovery.inputs, separately: separately, onDiagnostic: onDiagnostic)
         printer.finish()
         for note in notes { StandardStreams.err("warning: sessions kept in memory instead of a temporary file: \(note)") }
         var notLogs: [String] = []
@@ -70,13 +70,13 @@ struct SessionsCommand: ParsableCommand {
         }
         let wanted = Set(app)
         // Every session, or those of the apps asked for (named among all of them, as a lint names them).
-        let selected: (sessions: ReportList<LaunchSession>, ids: ReportList<String>)
+        let selected: (sessions: ReportList<LaunchSession>, ids: ReportList<String>, groups: [LintReport.SessionGroup])
         if wanted.isEmpty {
-            selected = (sessions, ids)
+            selected = (sessions, ids, groups)
         } else {
             // Their positions, not the sessions: a spooled listing stays in its temporary file.
             let positions = sessions.enumerated().compactMap { index, session in session.app.isSelected(by: wanted) ? index : nil }
-            selected = (sessions.selecting(positions), ids.selecting(positions))
+            selected = (sessions.selecting(positions), ids.selecting(positions), LintReport.SessionGroup.selecting(positions, from: groups))
         }
         switch format {
         case .json:
@@ -87,14 +87,15 @@ struct SessionsCommand: ParsableCommand {
                 diagnostics: result.diagnostics, partial: SignalHandling.interruption.isRaised
             )
             report.configuration = configurationPath
+            report.separateInputs = selected.groups
             // In pieces of about 64 KiB, as sessions are read back: never whole in memory.
             report.render(toUTF8: StandardStreams.outBytes)
         case .text:
             let timeline = SessionTimelineReporter()
             // Kinds counted as the sessions go by: a second pass decoded every spooled session again.
             var byKind: [LaunchSession.Kind: Int] = [:]
-            for (session, id) in zip(selected.sessions, selected.ids) {
-                StandardStreams.out(timeline.render(session, id: id, markers: configuration.markers))
+            for (index, (session, id)) in zip(selected.sessions, selected.ids).enumerated() {
+                StandardStreams.out(timeline.render(session, id: id, input: LintReport.SessionGroup.input(ofSessionAt: index, in: selected.groups), markers: configuration.markers))
                 StandardStreams.out("")
                 byKind[session.kind, default: 0] += 1
             }

@@ -105,6 +105,45 @@ struct LintCommandTests {
         #expect(printed == "6\n")
     }
 
+    @Test("--separately: every report that lists sessions names each one's input beside it; read together, none does")
+    func separatelyNamesEachSessionsInput() throws {
+        // Two stories that are not one device's: a watchdog kill and a scene app's prewarm, each with one app.
+        let inputs = [Self.watchdog, Self.scene]
+        let options = ["--no-config", "--date", "2024-03-18", "--separately"]
+        let json = try CLI.run(options + ["--format", "json"] + inputs, in: Self.root)
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let sessions = try #require(report["sessions"] as? [[String: Any]])
+        try #require(sessions.count >= 2)
+        // Each session's input is the file its milestones' evidence is in.
+        for session in sessions {
+            let input = try #require(session["input"] as? String)
+            #expect(inputs.contains(input))
+            let milestones = session["milestones"] as? [[String: Any]] ?? []
+            for milestone in milestones {
+                #expect((milestone["evidence"] as? [String: Any])?["path"] as? String == input)
+            }
+        }
+        #expect(Set(sessions.compactMap { $0["input"] as? String }) == Set(inputs))
+        // The text report's timelines, the sessions command's, Markdown's table, HTML's articles, JUnit's test cases.
+        let text = try CLI.run(options + inputs, in: Self.root).stdout
+        let sessionsText = try CLI.run(["sessions"] + options + inputs, in: Self.root).stdout
+        for input in inputs {
+            #expect(text.contains(" from \(input): "))
+            #expect(sessionsText.contains(" from \(input): "))
+        }
+        let markdown = try CLI.run(options + ["--format", "markdown"] + inputs, in: Self.root).stdout
+        #expect(markdown.contains("| session | input | pid |"))
+        for input in inputs { #expect(markdown.contains("`\(input)`")) }
+        let html = try CLI.run(options + ["--format", "html"] + inputs, in: Self.root).stdout
+        for input in inputs { #expect(html.contains("from <code>\(input)</code>")) }
+        let junit = try CLI.run(options + ["--format", "junit"] + inputs, in: Self.root).stdout
+        for input in inputs { #expect(junit.contains(" from \(input)\"")) }
+        // Read as one device's logs: a session may draw on several inputs, and none is named.
+        let together = try CLI.run(["--no-config", "--date", "2024-03-18", "--format", "json"] + inputs, in: Self.root)
+        #expect(!together.stdout.contains("\"input\""))
+        #expect(!(try CLI.run(["--no-config", "--date", "2024-03-18"] + inputs, in: Self.root).stdout.contains(" from Corpus/")))
+    }
+
     @Test("exit codes: 0 clean, 1 findings at --fail-on, 2 unreadable input, 64 usage; --strict and --lenient")
     func exitCodes() throws {
         let date = ["--date", "2024-03-18"]

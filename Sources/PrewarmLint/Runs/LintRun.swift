@@ -128,8 +128,11 @@ public struct LintRun: Sendable {
             (result, unreported) = (group.result, group.unreported)
             spools = [group.closed]
         }
+        // Read separately, one spool per input, in input order: each listed session's input is known (and named, when
+        // there is more than one).
         let listing = ClosedSessionSpool.listing(consume spools, limit: sessionsListed, sessionsInMemory: sessionsInMemory,
-                                                 directory: temporaryDirectory, pageLength: spoolPageLength)
+                                                 directory: temporaryDirectory, pageLength: spoolPageLength,
+                                                 inputs: separately && inputs.count > 1 ? inputs.map(\.input.name) : nil)
         let (total, notListed, failures) = (listing.total, listing.notListed, listing.failures)
         var diagnostics = result.diagnostics
         let origin = EventOrigin(input: inputs.first?.input.name ?? "-", line: 0, byteOffset: 0)
@@ -157,6 +160,7 @@ public struct LintRun: Sendable {
                                     sessionIDs: listing.ids, findings: listing.findings, diagnostics: diagnostics,
                                     partial: options.interruption?.isRaised == true, prewarmDecisions: result.decisions)
         lintReport.notListed = notListed
+        lintReport.separateInputs = listing.groups
         lintReport.renderingJobs = jobs
         lintReport.threads = threads
         return lintReport

@@ -308,10 +308,11 @@ struct ClosedSessionSpool {
     /// named in that order: arrays for at most `sessionsInMemory` sessions, pages of a new temporary file beyond.
     /// Sessions past `limit` are named and their findings kept, but not listed. `failures` says why sessions stayed
     /// in memory that were to be spooled.
+    /// `inputs` (one per spool, for inputs read separately): `groups` says which listed sessions came from each.
     static func listing(_ spools: consuming [ClosedSessionSpool], limit: Int, sessionsInMemory: Int, directory: String?,
-                        pageLength: Int = 256)
+                        pageLength: Int = 256, inputs: [String]? = nil)
         -> (sessions: ReportList<LaunchSession>, ids: ReportList<String>, findings: ReportList<Finding>, total: Int,
-            notListed: UnlistedSessions, failures: [String]) {
+            notListed: UnlistedSessions, failures: [String], groups: [LintReport.SessionGroup]) {
         let total = spools.reduce(0) { $0 + $1.count }
         var failures = spools.compactMap(\.failure)
         var file: SpoolFile?
@@ -324,9 +325,18 @@ struct ClosedSessionSpool {
         var names = SessionListing.Names()
         var listed = 0
         var notListed = UnlistedSessions()
+        var groups: [LintReport.SessionGroup] = []
+        var spoolIndex = 0
         while !spools.isEmpty {
             // Each group's file is released as soon as it is merged.
             let spool = spools.removeFirst()
+            let firstListed = listed
+            defer {
+                if let inputs, spoolIndex < inputs.count, listed > firstListed {
+                    groups.append(LintReport.SessionGroup(input: inputs[spoolIndex], sessions: firstListed..<listed))
+                }
+                spoolIndex += 1
+            }
             for entry in spool.entries() {
                 let id = entry.id ?? names.next(forApp: entry.name)
                 if listed < limit {
@@ -348,7 +358,7 @@ struct ClosedSessionSpool {
         }
         let lists = (sessions: sessions.finish(), ids: ids.finish(), findings: findings.finish())
         failures += [sessions.failure, ids.failure, findings.failure].compactMap { $0 }
-        return (lists.sessions, lists.ids, lists.findings, total, notListed, failures)
+        return (lists.sessions, lists.ids, lists.findings, total, notListed, failures, groups)
     }
 
     /// The warning that `total` sessions stayed in memory because the temporary file failed (`failure`).
@@ -411,10 +421,12 @@ extension SessionPipeline {
     /// `TMPDIR`, else `/tmp`) and read back a page at a time, so memory does not grow with the sessions.
     /// `separately` reads each input on its own, as ``runSeparately(_:onDiagnostic:onSession:)`` does.
     ///
-    /// `notes` says why sessions that were to be spooled stayed in memory (a disk that refused the file), if any.
+    /// `notes` says why sessions that were to be spooled stayed in memory (a disk that refused the file), if any;
+    /// `groups`, when more than one input is read separately, which sessions came from each.
     public func listedSessions(_ inputs: [DiscoveredInput], separately: Bool, sessionsInMemory: Int = 8_192,
                                temporaryDirectory: String? = nil, onDiagnostic: (ReaderDiagnostic) -> Void = { _ in })
-        -> (result: Result, sessions: ReportList<LaunchSession>, ids: ReportList<String>, notes: [String]) {
+        -> (result: Result, sessions: ReportList<LaunchSession>, ids: ReportList<String>, notes: [String],
+            groups: [LintReport.SessionGroup]) {
         var result = Result()
         var spools: [ClosedSessionSpool] = []
         for group in separately ? inputs.map({ [$0] }) : [inputs] {
@@ -427,7 +439,8 @@ extension SessionPipeline {
             spools.append(spool)
             result.append(one)
         }
-        let listing = ClosedSessionSpool.listing(consume spools, limit: .max, sessionsInMemory: sessionsInMemory, directory: temporaryDirectory)
-        return (result, listing.sessions, listing.ids, listing.failures)
+        let listing = ClosedSessionSpool.listing(consume spools, limit: .max, sessionsInMemory: sessionsInMemory, directory: temporaryDirectory,
+                                                 inputs: separately && inputs.count > 1 ? inputs.map(\.input.name) : nil)
+        return (result, listing.sessions, listing.ids, listing.failures, listing.groups)
     }
 }
