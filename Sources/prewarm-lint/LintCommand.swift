@@ -108,7 +108,7 @@ struct LintCommand: ParsableCommand {
     @Flag(name: .long, help: "Report errors as warnings (so only --fail-on warning fails).")
     var lenient = false
 
-    @Option(name: .long, help: ArgumentHelp("The configuration file (default: the nearest .prewarm-lint.yml in the working directory or above it).", valueName: "path"))
+    @Option(name: .long, help: ArgumentHelp("The configuration file (default: the nearest .prewarm-lint.yml in the working directory or above it).", valueName: "path"), completion: .file(extensions: ["yml", "yaml"]))
     var config: String?
 
     @Flag(name: .long, help: "Ignore any .prewarm-lint.yml.")
@@ -120,13 +120,13 @@ struct LintCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Only sessions of this app (bundle id or process name; repeatable; adds to the configuration's apps).", valueName: "bundle-id"))
     var app: [String] = []
 
-    @Option(name: .long, help: ArgumentHelp("Hide the findings recorded in this baseline file.", valueName: "path"))
+    @Option(name: .long, help: ArgumentHelp("Hide the findings recorded in this baseline file.", valueName: "path"), completion: .file())
     var baseline: String?
 
     @Flag(name: .long, help: "With --baseline: also fail (exit 1) when a baselined finding is gone, so the baseline is re-recorded and shrinks.")
     var strictBaseline = false
 
-    @Option(name: .long, help: ArgumentHelp("Record this run's findings as a baseline file, then exit 0.", valueName: "path"))
+    @Option(name: .long, help: ArgumentHelp("Record this run's findings as a baseline file, then exit 0.", valueName: "path"), completion: .file())
     var writeBaseline: String?
 
     @Flag(name: .long, help: "Replace user data (e-mails, tokens, UUIDs, home folder names) in every report, for public bug trackers.")
@@ -411,7 +411,7 @@ struct RulesCommand: ParsableCommand {
         abstract: "List the rules, or write their documentation pages."
     )
 
-    @Option(name: .long, help: ArgumentHelp("Write docs/rules: one Markdown page per rule and an index, generated from the rules.", valueName: "directory"))
+    @Option(name: .long, help: ArgumentHelp("Write docs/rules: one Markdown page per rule and an index, generated from the rules.", valueName: "directory"), completion: .directory)
     var writeDocs: String?
 
     func run() throws {

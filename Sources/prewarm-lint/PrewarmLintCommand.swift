@@ -30,7 +30,12 @@ struct PrewarmLintCommand: ParsableCommand {
     /// Runs with the arguments decoded without loss: a file name that is not UTF-8 stays openable
     /// (`CommandLine.arguments` would have repaired it to U+FFFD).
     static func main() {
-        main(Array(FileSystemName.commandLineArguments().dropFirst()))
+        let arguments = Array(FileSystemName.commandLineArguments().dropFirst())
+        if let shell = CompletionScripts.requestedShell(arguments) {
+            print(CompletionScripts.script(for: shell))
+            return
+        }
+        main(arguments)
     }
 }
 

@@ -34,7 +34,7 @@ struct SessionsCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Reader warnings printed in text format; the rest are counted and said (all are in --format json).", valueName: "n"))
     var maxDiagnostics = 20
 
-    @Option(name: .long, help: ArgumentHelp("The configuration file, for the app's markers (default: the nearest .prewarm-lint.yml in the working directory or above it).", valueName: "path"))
+    @Option(name: .long, help: ArgumentHelp("The configuration file, for the app's markers (default: the nearest .prewarm-lint.yml in the working directory or above it).", valueName: "path"), completion: .file(extensions: ["yml", "yaml"]))
     var config: String?
 
     @Flag(name: .long, help: "Ignore any .prewarm-lint.yml.")

@@ -87,7 +87,7 @@ struct StatsCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Only this app (bundle id or process name; repeatable).", valueName: "bundle-id"))
     var app: [String] = []
 
-    @Option(name: .long, help: ArgumentHelp("The configuration file (default: the nearest .prewarm-lint.yml in the working directory or above it).", valueName: "path"))
+    @Option(name: .long, help: ArgumentHelp("The configuration file (default: the nearest .prewarm-lint.yml in the working directory or above it).", valueName: "path"), completion: .file(extensions: ["yml", "yaml"]))
     var config: String?
 
     @Flag(name: .long, help: "Ignore any .prewarm-lint.yml.")
@@ -150,7 +150,7 @@ struct CompareCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Only this app (repeatable).", valueName: "bundle-id"))
     var app: [String] = []
 
-    @Option(name: .long, help: ArgumentHelp("The configuration file.", valueName: "path"))
+    @Option(name: .long, help: ArgumentHelp("The configuration file.", valueName: "path"), completion: .file(extensions: ["yml", "yaml"]))
     var config: String?
 
     @Flag(name: .long, help: "Ignore any .prewarm-lint.yml.")
