@@ -474,6 +474,8 @@ public struct HTMLReporter: Sendable {
         private(set) var perRule: [String: (severity: Severity, count: Int)] = [:]
         /// The rules in the order of their first finding, with the findings section's entries.
         private var rules: [(rule: String, shown: String)] = []
+        /// Whether a finding shown has an evidence time with an inferred part (marked `~`, and the mark explained).
+        private var inferredTimesShown = false
         private var ruleIndex: [String: Int] = [:]
         private var count = 0
 
@@ -498,7 +500,10 @@ public struct HTMLReporter: Sendable {
                 ruleIndex[finding.ruleID] = at
                 rules.append((finding.ruleID, ""))
             }
-            if ruleCount <= HTMLReporter.findingsShownPerRule { rules[at].shown += HTMLReporter.finding(finding, index: index) }
+            if ruleCount <= HTMLReporter.findingsShownPerRule {
+                rules[at].shown += HTMLReporter.finding(finding, index: index)
+                if finding.evidence.contains(where: { !$0.time.inferred.isEmpty }) { inferredTimesShown = true }
+            }
         }
 
         /// A reading of each listed session's findings, in the listing's order.
@@ -517,6 +522,7 @@ public struct HTMLReporter: Sendable {
                     out += "<p class=\"muted\">…and \(total - findingsShownPerRule) more (all in <code>--format json</code>).</p>\n"
                 }
             }
+            if inferredTimesShown { out += "<p class=\"muted\">\(escape(LogTimestamp.inferredMarkNote.prefix(1).uppercased() + LogTimestamp.inferredMarkNote.dropFirst())).</p>\n" }
             return out + "</section>\n"
         }
     }
@@ -558,7 +564,7 @@ public struct HTMLReporter: Sendable {
         var out = "<details class=\"finding\" id=\"finding-\(index + 1)\"><summary><span class=\"severity \(finding.severity.rawValue)\">\(finding.severity.rawValue)</span> "
             + "<a href=\"#\(anchor(finding.sessionID))\"><code>\(escape(finding.sessionID))</code></a> \(escape(finding.message))</summary><pre>"
         for evidence in finding.evidence {
-            out += "\(escape(evidence.origin.description)) \(escape(evidence.time.iso8601)) [\(escape(evidence.label))]\n  \(escape(evidence.text))\n"
+            out += "\(escape(evidence.origin.description)) \(escape(evidence.time.evidenceText)) [\(escape(evidence.label))]\n  \(escape(evidence.text))\n"
         }
         out += "</pre>"
         if let missing = finding.missingEvidence { out += "<p class=\"incomplete\">evidence incomplete: \(escape(missing))</p>" }

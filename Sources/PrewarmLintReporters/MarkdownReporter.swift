@@ -132,17 +132,22 @@ public struct MarkdownReporter: Sendable {
         }
         out += "\n## Findings\n\n"
         if report.findings.isEmpty { out += "None.\n" }
+        var inferredTimesShown = false
         // Grouped by rule (in the order of the table above); each rule's first findings in full, the rest counted.
         for rule in rulesInOrder {
             let count = perRule[rule]!.count
             if rulesInOrder.count > 1 || count > Self.findingsShownPerRule {
                 out += "### \(MarkdownText.code(rule)) (\(count))\n\n"
             }
-            for finding in shownPerRule[rule] ?? [] { out += Self.detail(finding) }
+            for finding in shownPerRule[rule] ?? [] {
+                out += Self.detail(finding)
+                if finding.evidence.contains(where: { !$0.time.inferred.isEmpty }) { inferredTimesShown = true }
+            }
             if count > Self.findingsShownPerRule {
                 out += "_…and \(count - Self.findingsShownPerRule) more \(MarkdownText.code(rule)) finding\(count - Self.findingsShownPerRule == 1 ? "" : "s") (all in `--format json` or `--output json=…`)._\n\n"
             }
         }
+        if inferredTimesShown { out += "_\(MarkdownText.inline(LogTimestamp.inferredMarkNote.prefix(1).uppercased() + LogTimestamp.inferredMarkNote.dropFirst()))._\n\n" }
         if !report.diagnostics.isEmpty {
             let shown = min(report.diagnostics.count, 10)
             out += "## Reading diagnostics\n\n\(report.diagnostics.count) diagnostic\(report.diagnostics.count == 1 ? "" : "s")"
@@ -169,7 +174,7 @@ public struct MarkdownReporter: Sendable {
         out += "#### \(finding.severity.rawValue): \(MarkdownText.code(finding.ruleID)) in \(MarkdownText.code(finding.sessionID))\(place)\n\n"
         out += "\(MarkdownText.inline(finding.message))\n\n"
         out += MarkdownText.fenced(finding.evidence.map { evidence in
-            "\(evidence.origin.input):\(evidence.origin.line) \(evidence.time.iso8601) [\(evidence.label)]\n  \(evidence.text)"
+            "\(evidence.origin.input):\(evidence.origin.line) \(evidence.time.evidenceText) [\(evidence.label)]\n  \(evidence.text)"
         }) + "\n"
         if let missing = finding.missingEvidence { out += "_Evidence incomplete: \(MarkdownText.inline(missing))._\n\n" }
         return out

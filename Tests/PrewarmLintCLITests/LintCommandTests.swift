@@ -144,6 +144,25 @@ struct LintCommandTests {
         #expect(!(try CLI.run(["--no-config", "--date", "2024-03-18"] + inputs, in: Self.root).stdout.contains(" from Corpus/")))
     }
 
+    @Test("Markdown and HTML evidence: a time the log does not date is marked ~ and the mark explained once; a dated one is not")
+    func inferredEvidenceTimes() throws {
+        // The scene story is a Console copy: no year, no date (given by --date).
+        let undated = ["--no-config", "--date", "2024-03-18", Self.scene]
+        let markdown = try CLI.run(undated + ["--format", "markdown"], in: Self.root).stdout
+        #expect(markdown.contains("2024-03-18T07:41:02.371990-07:00~ [keychain failure]"))
+        #expect(markdown.components(separatedBy: "has a part the log does not print").count == 2)
+        let html = try CLI.run(undated + ["--format", "html"], in: Self.root).stdout
+        #expect(html.contains("2024-03-18T07:41:02.371990-07:00~ [keychain failure]"))
+        #expect(html.components(separatedBy: "has a part the log does not print").count == 2)
+        // `log show`'s lines carry their date, year and offset: no mark, no note.
+        let log = "Corpus/formats/log-show-default-multiline-job-description/log.txt"
+        let dated = try CLI.run(["--no-config", "--format", "markdown", log], in: Self.root).stdout
+        let evidence = dated.components(separatedBy: "\n").filter { $0.hasPrefix(log + ":") && $0.hasSuffix("]") }
+        try #require(!evidence.isEmpty)
+        #expect(evidence.allSatisfy { !$0.contains("~ [") }, "\(evidence)")
+        #expect(!dated.contains("has a part the log does not print"))
+    }
+
     @Test("exit codes: 0 clean, 1 findings at --fail-on, 2 unreadable input, 64 usage; --strict and --lenient")
     func exitCodes() throws {
         let date = ["--date", "2024-03-18"]
