@@ -301,10 +301,12 @@ public struct HTMLReporter: Sendable {
         for (index, finding) in findings {
             out += " <a class=\"badge severity \(finding.severity.rawValue)\" href=\"#finding-\(index + 1)\" data-finding=\"finding-\(index + 1)\">\(escape(finding.ruleID))</a>"
         }
-        out += "</div>\n" + bar(session, findings: findings, reference: reference) + "\n"
+        out += "</div>\n"
+        // A bar places milestones; without one it would be an empty axis (the badges above open the findings).
+        if !session.milestones.isEmpty { out += bar(session, findings: findings, reference: reference) + "\n" }
         var steps = steps(session)
         let scaled = Axis(Axis.times(of: session, findings: findings)).scaledMicroseconds
-        if scaled > reference { steps += " <span class=\"muted\">(its bar is drawn to its own scale: \(escape(SpokenDuration.text(microseconds: scaled))) wide)</span>" }
+        if !session.milestones.isEmpty, scaled > reference { steps += " <span class=\"muted\">(its bar is drawn to its own scale: \(escape(SpokenDuration.text(microseconds: scaled))) wide)</span>" }
         out += "<p class=\"steps\">" + steps + "</p>\n"
         if session.evidenceIncomplete {
             out += "<p class=\"incomplete\">evidence incomplete: " + session.incompleteEvidence.map(escape).joined(separator: "; ") + "</p>\n"
@@ -419,7 +421,8 @@ public struct HTMLReporter: Sendable {
             let labelX = crowded ? max(middle, previousLabel + 2 * Axis.breakWidth) : middle
             previousLabel = labelX
             svg += "<g class=\"break\"><rect x=\(attribute(format(x))) y=\"8\" width=\(attribute(format(Axis.breakWidth))) height=\"24\"/>"
-                + "<path d=\"M\(format(middle - 6)) 6 l6 7 l-6 7 l6 7 l-6 7\"/><path d=\"M\(format(middle + 2)) 6 l6 7 l-6 7 l6 7 l-6 7\"/>"
+                // The zigzag ends at y 28, above the label's letters (its baseline at 39, 10 px high): it does not cross them.
+                + "<path d=\"M\(format(middle - 6)) 4 l6 6 l-6 6 l6 6 l-6 6\"/><path d=\"M\(format(middle + 2)) 4 l6 6 l-6 6 l6 6 l-6 6\"/>"
                 + "<text x=\(attribute(format(labelX))) y=\"39\">\(escape(label))</text>"
                 + "<title>\(escape(SpokenDuration.text(microseconds: microseconds))) not drawn to scale</title></g>"
         }
