@@ -92,7 +92,7 @@ let package = Package(
         .testTarget(name: "PrewarmLintPublicAPITests", dependencies: ["PrewarmLint"]),
         .testTarget(name: "PrewarmLintInsightsTests", dependencies: ["PrewarmLint", "PrewarmLintTesting"]),
         .testTarget(name: "PrewarmLintCorpusTests", dependencies: ["PrewarmLint", "PrewarmLintTesting"]),
-        .testTarget(name: "PrewarmLintCLITests", dependencies: ["PrewarmLintTesting", "prewarm-lint"], exclude: ["Goldens", "Schemas"]),
+        .testTarget(name: "PrewarmLintCLITests", dependencies: ["PrewarmLintTesting", "prewarm-lint"], exclude: ["Goldens", "Schemas", "Completion"]),
     ],
     swiftLanguageModes: [.v6]
 )
