@@ -3,7 +3,7 @@ import Testing
 
 /// The completion scripts, run in the shells they are for (`.ci/run` installs bash, zsh and fish): what a user gets
 /// on a tab.
-@Suite("shell completion")
+@Suite("shell completion", .serialized)
 struct CompletionTests {
     typealias CLI = EventsCommandTests
     static let harness = CLI.repositoryRoot.appendingPathComponent("Tests/PrewarmLintCLITests/Completion")
