@@ -6,6 +6,6 @@ extension LogTimestamp {
     /// as the event table marks it.
     public var evidenceText: String { inferred.isEmpty ? iso8601 : iso8601 + "~" }
 
-    /// What the `~` after an evidence time means, for a report that shows one.
-    public static let inferredMarkNote = "a time marked ~ has a part the log does not print (its year, date or UTC offset), inferred from --date, --year, --utc-offset or the file's date"
+    /// What the `~` after an evidence time means, for a report that shows one (a sentence, without its full stop).
+    public static let inferredMarkNote = "A time marked ~ has a part the log does not print (its year, date or UTC offset), inferred from --date, --year, --utc-offset or the file's date"
 }

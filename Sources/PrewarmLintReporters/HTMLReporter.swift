@@ -525,7 +525,7 @@ public struct HTMLReporter: Sendable {
                     out += "<p class=\"muted\">…and \(total - findingsShownPerRule) more (all in <code>--format json</code>).</p>\n"
                 }
             }
-            if inferredTimesShown { out += "<p class=\"muted\">\(escape(LogTimestamp.inferredMarkNote.prefix(1).uppercased() + LogTimestamp.inferredMarkNote.dropFirst())).</p>\n" }
+            if inferredTimesShown { out += "<p class=\"muted\">\(escape(LogTimestamp.inferredMarkNote)).</p>\n" }
             return out + "</section>\n"
         }
     }

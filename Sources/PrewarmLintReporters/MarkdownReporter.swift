@@ -147,7 +147,7 @@ public struct MarkdownReporter: Sendable {
                 out += "_…and \(count - Self.findingsShownPerRule) more \(MarkdownText.code(rule)) finding\(count - Self.findingsShownPerRule == 1 ? "" : "s") (all in `--format json` or `--output json=…`)._\n\n"
             }
         }
-        if inferredTimesShown { out += "_\(MarkdownText.inline(LogTimestamp.inferredMarkNote.prefix(1).uppercased() + LogTimestamp.inferredMarkNote.dropFirst()))._\n\n" }
+        if inferredTimesShown { out += "_\(MarkdownText.inline(LogTimestamp.inferredMarkNote))._\n\n" }
         if !report.diagnostics.isEmpty {
             let shown = min(report.diagnostics.count, 10)
             out += "## Reading diagnostics\n\n\(report.diagnostics.count) diagnostic\(report.diagnostics.count == 1 ? "" : "s")"

@@ -100,6 +100,8 @@ struct ReportEscapingPropertyTests {
         var report = LintReport(toolVersion: "0.1.0-dev", inputs: inputs, sessions: sessions, sessionIDs: ids, findings: findings,
                                 diagnostics: diagnostics, prewarmDecisions: [decision])
         report.configuration = text.next()
+        // Read separately: each session's input named beside it.
+        report.separateInputs = [LintReport.SessionGroup(input: text.next(), sessions: 0..<sessions.count)]
         return report
     }
 
