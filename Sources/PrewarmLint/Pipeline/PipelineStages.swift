@@ -44,20 +44,97 @@ extension SessionPipeline {
 
         func read<Sink: EventSink>(with pipeline: SessionPipeline, handoff: Arrangement.Handoff,
                                    into sink: inout Sink) -> SourceOutcome where Sink.Item == ClassifiedEvent {
-            var classifier = InputClassifier(inputName: input.input.name, signatures: pipeline.signatures,
-                                             maximumRememberedPIDs: pipeline.maximumRememberedPIDs)
-            let filter = pipeline.filtersRecords ? classifier.recordFilter : nil
+            var stage = ClassifyingStage(inputName: input.input.name, signatures: pipeline.signatures,
+                                         maximumRememberedPIDs: pipeline.maximumRememberedPIDs)
+            let filter = pipeline.filtersRecords ? stage.recordFilter : nil
             let summary = pipeline.reader.read(input.input, foundInDirectory: input.foundInDirectory, recordFilter: filter,
                                                scanningAheadWith: handoff == .readingThreads ? pipeline.threads : nil) { output in
-                switch output {
-                case .event(let event):
-                    guard let classified = classifier.classify(event) else { return }
-                    sink.hand(classified)
-                case .diagnostic(let diagnostic):
-                    sink.note(diagnostic)
-                }
+                stage.take(output, into: &sink)
             }
-            return SourceOutcome(summary: summary, decisions: classifier.decisions, classifierDiagnostics: classifier.finish())
+            return stage.outcome(summary: summary)
+        }
+    }
+
+    /// What a single input's source does with each reader output, whether the source pulls the input's bytes
+    /// (``ClassifyingSource``) or is pushed them (``PushedBytesSource``): an event is classified (the gate following the
+    /// classifier line by line) and handed on when it may matter; a diagnostic is noted in its place.
+    struct ClassifyingStage {
+        private var classifier: InputClassifier
+
+        init(inputName: String, signatures: SignatureTable, maximumRememberedPIDs: Int) {
+            classifier = InputClassifier(inputName: inputName, signatures: signatures, maximumRememberedPIDs: maximumRememberedPIDs)
+        }
+
+        /// What to give the input's reader so that it skips, unbuilt, the records the classifier would drop unread.
+        var recordFilter: LaunchLineFilter { classifier.recordFilter }
+
+        mutating func take<Sink: EventSink>(_ output: ReaderOutput, into sink: inout Sink) where Sink.Item == ClassifiedEvent {
+            switch output {
+            case .event(let event):
+                guard let classified = classifier.classify(event) else { return }
+                sink.hand(classified)
+            case .diagnostic(let diagnostic):
+                sink.note(diagnostic)
+            }
+        }
+
+        /// The prewarm decisions the input's dasd lines stated so far.
+        var decisions: [PrewarmDecision] { classifier.decisions }
+
+        /// What the classifier must report at the end of the input.
+        func endDiagnostics() -> [ReaderDiagnostic] { classifier.finish() }
+
+        /// The source's outcome at the end of its input, read as `summary` says.
+        func outcome(summary: InputSummary) -> SourceOutcome {
+            SourceOutcome(summary: summary, decisions: decisions, classifierDiagnostics: endDiagnostics())
+        }
+    }
+
+    /// A single input whose bytes are pushed in as they come (``LogAnalyzer``'s bytes and byte streams): read by a
+    /// reader of its own, through the same stage as a file (``ClassifyingStage``), into the sink each push is given.
+    struct PushedBytesSource {
+        private let name: String
+        private var reader: LogStreamReader
+        private var stage: ClassifyingStage
+
+        /// A source named `name`, read with `configuration` (its record filter set here when `filtersRecords`).
+        init(configuration: ReaderConfiguration, format: LogFormat?, signatures: SignatureTable, maximumRememberedPIDs: Int,
+             filtersRecords: Bool) {
+            name = configuration.inputName
+            stage = ClassifyingStage(inputName: configuration.inputName, signatures: signatures, maximumRememberedPIDs: maximumRememberedPIDs)
+            var configuration = configuration
+            if filtersRecords { configuration.recordFilter = stage.recordFilter }
+            reader = LogStreamReader(configuration: configuration, format: format)
+        }
+
+        /// The format the input was found to be in, once known.
+        var format: LogFormat? { reader.format }
+
+        /// Reads the next bytes of the input into `sink`.
+        mutating func push<Sink: EventSink>(_ chunk: UnsafeRawBufferPointer, into sink: inout Sink) throws(ReaderError)
+        where Sink.Item == ClassifiedEvent {
+            try Self.read(chunk, with: &reader, through: &stage, into: &sink)
+        }
+
+        /// Ends the input: what the reader held back goes into `sink`; the source's outcome.
+        mutating func finish<Sink: EventSink>(into sink: inout Sink) throws(ReaderError) -> SourceOutcome
+        where Sink.Item == ClassifiedEvent {
+            try Self.read(nil, with: &reader, through: &stage, into: &sink)
+            var summary = InputSummary(input: name)
+            summary.format = reader.format
+            summary.statistics = reader.statistics
+            return stage.outcome(summary: summary)
+        }
+
+        /// `chunk` read (nil: the end of input), each output through `stage` into `sink`.
+        private static func read<Sink: EventSink>(_ chunk: UnsafeRawBufferPointer?, with reader: inout LogStreamReader,
+                                                  through stage: inout ClassifyingStage, into sink: inout Sink) throws(ReaderError)
+        where Sink.Item == ClassifiedEvent {
+            if let chunk {
+                try reader.read(chunk) { stage.take($0, into: &sink) }
+            } else {
+                try reader.finish { stage.take($0, into: &sink) }
+            }
         }
     }
 
@@ -205,6 +282,18 @@ extension SessionPipeline {
         mutating func note(_ diagnostic: ReaderDiagnostic) {
             diagnostics.add(diagnostic)
             onDiagnostic(diagnostic)
+        }
+
+        /// Ends the input whose source ended with `outcome`: the sessions still open to `onSession` (those it keeps
+        /// into ``sessions``); the diagnostics of the end (the classifier's, then the builder's), each also to
+        /// `onDiagnostic`.
+        mutating func finish(after outcome: SourceOutcome) -> [ReaderDiagnostic] {
+            assembly.finish { session in
+                if let kept = onSession(session) { sessions.append(kept) }
+            }
+            let end = outcome.classifierDiagnostics + assembly.diagnostics(input: outcome.summary.input)
+            end.forEach(onDiagnostic)
+            return end
         }
     }
 

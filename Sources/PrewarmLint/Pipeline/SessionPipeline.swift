@@ -233,18 +233,12 @@ public struct SessionPipeline: Sendable {
                 var builder = AssemblingConsumer(assembly: SessionAssembly(maximumOpenSessions: maximumOpenSessions),
                                                  onDiagnostic: onDiagnostic, onSession: onSession)
                 guard let outcome = deliver([ClassifyingSource(input: input)], handoff: handoff, to: &builder)?.first else { return nil }
-                var assembly = builder.assembly
-                var sessions = builder.sessions
-                assembly.finish { session in
-                    if let kept = onSession(session) { sessions.append(kept) }
-                }
-                let endDiagnostics = outcome.classifierDiagnostics + assembly.diagnostics(input: input.input.name)
-                for diagnostic in endDiagnostics { onDiagnostic(diagnostic) }
+                let endDiagnostics = builder.finish(after: outcome)
                 var result = Result()
-                result.sessions = sessions
+                result.sessions = builder.sessions
                 result.diagnostics = builder.diagnostics.diagnostics + endDiagnostics
                 result.summaries = [outcome.summary]
-                result.sessionsClosedEarly = assembly.closedEarly
+                result.sessionsClosedEarly = builder.assembly.closedEarly
                 result.decisions = outcome.decisions
                 return result
             }

@@ -25,8 +25,8 @@ package import PrewarmLintReaders
 /// ```
 public struct SessionStream: Sendable {
     private let inputName: String
-    private var classifier: InputClassifier
-    private var assembly: SessionAssembly
+    private var stage: SessionPipeline.ClassifyingStage
+    private var sink: AssemblySink
 
     /// A stream for one input.
     ///
@@ -38,25 +38,27 @@ public struct SessionStream: Sendable {
     public init(inputName: String, signatures: SignatureTable = .builtIn, maximumOpenSessions: Int = 10_000,
                 maximumRememberedPIDs: Int = ProcessDirectory.defaultCapacity) {
         self.inputName = inputName
-        classifier = InputClassifier(inputName: inputName, signatures: signatures, maximumRememberedPIDs: maximumRememberedPIDs)
-        assembly = SessionAssembly(maximumOpenSessions: maximumOpenSessions)
+        stage = SessionPipeline.ClassifyingStage(inputName: inputName, signatures: signatures, maximumRememberedPIDs: maximumRememberedPIDs)
+        sink = AssemblySink(assembly: SessionAssembly(maximumOpenSessions: maximumOpenSessions))
     }
 
     /// What to give the reader of this stream's input (`ReaderConfiguration.recordFilter`), so that it
     /// skips, without building them, the records this stream would drop unread.
-    package var recordFilter: any RecordFilter { classifier.recordFilter }
+    package var recordFilter: any RecordFilter { stage.recordFilter }
 
     /// Sessions closed early because too many were open at once.
-    public var closedEarly: Int { assembly.closedEarly }
+    public var closedEarly: Int { sink.assembly.closedEarly }
 
     /// Takes the next event of the input; returns the sessions it let close (usually none).
     public mutating func consume(_ event: LogEvent) -> [LaunchSession] {
-        guard let classified = classifier.classify(event) else { return [] }
-        return assembly.consume(classified)
+        stage.take(.event(event), into: &sink)
+        guard !sink.closed.isEmpty else { return [] }
+        defer { sink.closed.removeAll() }
+        return sink.closed
     }
 
     /// The prewarm decisions the input's dasd lines stated so far.
-    public var decisions: [PrewarmDecision] { classifier.decisions }
+    public var decisions: [PrewarmDecision] { stage.decisions }
 
     /// Ends the input: the sessions still open, and the diagnostics about what the input lacked
     /// (launch lines naming their app `<private>`, pids forgotten past the limit).
@@ -69,14 +71,24 @@ public struct SessionStream: Sendable {
     /// Ends the input: the sessions still open handed to `body` one at a time, each freed from the stream before the
     /// next closes; returns the diagnostics about what the input lacked (as ``finish()`` does).
     public mutating func finish(_ body: (LaunchSession) -> Void) -> [ReaderDiagnostic] {
-        assembly.finish(body)
-        return classifier.finish() + assembly.diagnostics(input: inputName)
+        sink.assembly.finish(body)
+        return stage.endDiagnostics() + sink.assembly.diagnostics(input: inputName)
+    }
+
+    /// The classified events into the assembly, the sessions they close kept until taken.
+    private struct AssemblySink: EventSink, Sendable {
+        var assembly: SessionAssembly
+        var closed: [LaunchSession] = []
+
+        mutating func hand(_ item: consuming ClassifiedEvent) { closed += assembly.consume(item) }
+        /// (Events only: there is no reader diagnostic.)
+        mutating func note(_ diagnostic: ReaderDiagnostic) {}
     }
 }
 
 /// What follows classification for one input: the reorder window puts the classified events in time order, and the
-/// session builder closes sessions as later lines show them ended. `SessionStream` runs it after its classifier on
-/// one thread; `SessionPipeline`'s read-ahead runs it on the calling thread, the classifier on another.
+/// session builder closes sessions as later lines show them ended. It follows the classifying stage
+/// (`SessionPipeline.ClassifyingStage`) on the same thread, or on another when the pipeline reads ahead.
 struct SessionAssembly: Sendable {
     private var window = ReorderWindow<ClassifiedEvent>(size: SessionPipeline.reorderWindow)
     private var builder: LaunchSessionBuilder

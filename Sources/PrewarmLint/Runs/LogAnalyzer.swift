@@ -61,64 +61,96 @@ public struct LogAnalyzer: Sendable {
 
     /// Lints one input held in memory (a paste, a download).
     public func lint(bytes: [UInt8], named name: String) throws(ReaderError) -> LintReport {
-        var state = InputLint(name: name, analyzer: self, skipping: true)
-        try state.read(bytes: bytes) { _ in }
-        try state.finish { _ in }
+        var state = InputLint(name: name, analyzer: self)
+        try state.push(bytes) { _, _ in }
+        try state.finish { _, _ in }
         return state.report()
     }
 
     // MARK: Byte chunks, as they come
 
-    /// Events and reader diagnostics of an input arriving in chunks, as they are decoded.
+    /// Events and reader diagnostics of an input arriving in chunks, as they are decoded: every event, none skipped.
     public func outputs<Chunks: AsyncSequence & Sendable>(of chunks: Chunks, named name: String) -> AsyncThrowingStream<ReaderOutput, any Error>
     where Chunks.Element == [UInt8] {
-        stream(of: chunks, named: name, skipping: false) { item, continuation in
-            if case .output(let output) = item { continuation.yield(output) }
+        let configuration = readerConfiguration(named: name, skipping: false)
+        let format = options.format
+        return stream(of: chunks) { continuation in
+            var reader = LogStreamReader(configuration: configuration, format: format)
+            return ({ chunk throws(ReaderError) in
+                try withBytes(of: chunk) { (bytes) throws(ReaderError) in try reader.read(bytes) { continuation.yield($0) } }
+            }, { () throws(ReaderError) in
+                try reader.finish { continuation.yield($0) }
+            })
         }
     }
 
     /// Launch sessions of an input arriving in chunks, each as soon as the log shows it closed.
     public func sessions<Chunks: AsyncSequence & Sendable>(of chunks: Chunks, named name: String) -> AsyncThrowingStream<LaunchSession, any Error>
     where Chunks.Element == [UInt8] {
-        stream(of: chunks, named: name, skipping: true) { item, continuation in
-            if case .session(let session, _) = item { continuation.yield(session) }
-        }
+        lintStream(of: chunks, named: name) { session, _, continuation in continuation.yield(session) }
     }
 
     /// Findings of an input arriving in chunks, each as soon as its session closes.
     public func findings<Chunks: AsyncSequence & Sendable>(of chunks: Chunks, named name: String) -> AsyncThrowingStream<Finding, any Error>
     where Chunks.Element == [UInt8] {
-        stream(of: chunks, named: name, skipping: true) { item, continuation in
-            if case .session(_, let findings) = item { for finding in findings { continuation.yield(finding) } }
+        lintStream(of: chunks, named: name) { _, findings, continuation in
+            for finding in findings { continuation.yield(finding) }
         }
     }
 
     /// The whole report of an input arriving in chunks.
     public func lint<Chunks: AsyncSequence & Sendable>(_ chunks: Chunks, named name: String) async throws -> LintReport
     where Chunks.Element == [UInt8] {
-        var state = InputLint(name: name, analyzer: self, skipping: true)
+        var state = InputLint(name: name, analyzer: self)
         for try await chunk in chunks {
             try Task.checkCancellation()
-            try state.read(bytes: chunk) { _ in }
+            try state.push(chunk) { _, _ in }
         }
-        try state.finish { _ in }
+        try state.finish { _, _ in }
         return state.report()
     }
 
-    private func stream<Chunks: AsyncSequence & Sendable, Element>(
-        of chunks: Chunks, named name: String, skipping: Bool,
-        _ deliver: @escaping @Sendable (InputLint.Item, AsyncThrowingStream<Element, any Error>.Continuation) -> Void
+    /// How an input named `name` is read; `skipping`: whether the reader may leave unbuilt the records of the processes
+    /// that write no launch line (as the session pipeline's does), not when the caller wants every event.
+    func readerConfiguration(named name: String, skipping: Bool) -> ReaderConfiguration {
+        var inference = options.timeInference
+        inference.referenceInstant = inference.referenceInstant ?? options.standardInputReferenceInstant
+        return ReaderConfiguration(inputName: name, timeInference: inference, limits: options.limits,
+                                   skippedProcesses: skipping ? ProcessRole.namesWithoutLaunchLines : [])
+    }
+
+    /// Each closed session of `chunks` and its findings, handed to `deliver` as it closes.
+    private func lintStream<Chunks: AsyncSequence & Sendable, Element>(
+        of chunks: Chunks, named name: String,
+        _ deliver: @escaping @Sendable (LaunchSession, [Finding], AsyncThrowingStream<Element, any Error>.Continuation) -> Void
     ) -> AsyncThrowingStream<Element, any Error> where Chunks.Element == [UInt8] {
         let analyzer = self
-        return AsyncThrowingStream { continuation in
+        return stream(of: chunks) { continuation in
+            var state = InputLint(name: name, analyzer: analyzer)
+            return ({ chunk throws(ReaderError) in
+                try state.push(chunk) { deliver($0, $1, continuation) }
+            }, { () throws(ReaderError) in
+                try state.finish { deliver($0, $1, continuation) }
+            })
+        }
+    }
+
+    /// A stream fed by a task that reads `chunks`: `start` makes, for the stream's continuation, what takes each chunk
+    /// and what ends the input. The task stops at the next chunk once the stream's consumer is gone.
+    private func stream<Chunks: AsyncSequence & Sendable, Element>(
+        of chunks: Chunks,
+        _ start: @escaping @Sendable (AsyncThrowingStream<Element, any Error>.Continuation)
+            -> (take: ([UInt8]) throws(ReaderError) -> Void, end: () throws(ReaderError) -> Void)
+    ) -> AsyncThrowingStream<Element, any Error> where Chunks.Element == [UInt8] {
+        AsyncThrowingStream { continuation in
             let task = Task {
                 do {
-                    var state = InputLint(name: name, analyzer: analyzer, skipping: skipping)
+                    let (take, end) = start(continuation)
                     for try await chunk in chunks {
                         try Task.checkCancellation()
-                        try state.read(bytes: chunk) { deliver($0, continuation) }
+                        try take(chunk)
                     }
-                    try state.finish { deliver($0, continuation) }
+                    try end()
                     continuation.finish()
                 } catch {
                     continuation.finish(throwing: error)
@@ -129,102 +161,92 @@ public struct LogAnalyzer: Sendable {
     }
 }
 
-/// One input linted incrementally: reader → ``SessionStream`` → linter, keeping what a report needs.
+/// One input linted as its bytes are pushed in: the session pipeline's single-input stages (`PushedBytesSource` →
+/// `AssemblingConsumer`), each closed session checked as it closes, keeping what a report needs.
 struct InputLint {
-    enum Item {
-        case output(ReaderOutput)
-        case session(LaunchSession, [Finding])
-    }
+    private typealias Sink = SessionPipeline.ConsumingSink<SessionPipeline.AssemblingConsumer>
 
     private let name: String
     private let linter: Linter
-    private var reader: LogStreamReader
-    private var stream: SessionStream
+    private var source: SessionPipeline.PushedBytesSource
+    private var sink: Sink
+    private var outcome: SessionPipeline.SourceOutcome?
+    private var endDiagnostics: [ReaderDiagnostic] = []
     /// The closed sessions' outlines and findings, spooled past a few thousand (``LintRun/sessionsInMemory``).
     private var closed: ClosedSessionSpool
-    private var diagnostics = DiagnosticSample()
     private var names = SessionListing.Names()
     private var unreported: [UnreportedHazard] = []
 
-    /// `skipping`: whether the reader may skip, unbuilt, the records the session stream would drop
-    /// unread (daemons by name, and its record filter), as the session pipeline's does; not when the
-    /// caller wants every event (`outputs(of:named:)`).
-    init(name: String, analyzer: LogAnalyzer, skipping: Bool) {
+    init(name: String, analyzer: LogAnalyzer) {
         self.name = name
         linter = analyzer.linter
         closed = ClosedSessionSpool(runLength: analyzer.sessionsInMemory, directory: nil)
-        var inference = analyzer.options.timeInference
-        inference.referenceInstant = inference.referenceInstant ?? analyzer.options.standardInputReferenceInstant
-        stream = SessionStream(inputName: name, signatures: analyzer.linter.configuration.signatureTable(),
-                               maximumOpenSessions: analyzer.maximumOpenSessions)
-        let configuration = ReaderConfiguration(inputName: name, timeInference: inference, limits: analyzer.options.limits,
-                                                skippedProcesses: skipping ? ProcessRole.namesWithoutLaunchLines : [],
-                                                recordFilter: skipping ? stream.recordFilter : nil)
-        reader = LogStreamReader(configuration: configuration, format: analyzer.options.format)
+        source = SessionPipeline.PushedBytesSource(configuration: analyzer.readerConfiguration(named: name, skipping: true),
+                                                   format: analyzer.options.format,
+                                                   signatures: analyzer.linter.configuration.signatureTable(),
+                                                   maximumRememberedPIDs: ProcessDirectory.defaultCapacity, filtersRecords: true)
+        sink = Sink(consumer: SessionPipeline.AssemblingConsumer(
+            assembly: SessionAssembly(maximumOpenSessions: analyzer.maximumOpenSessions),
+            onDiagnostic: { _ in }, onSession: { $0 }))
     }
 
-    mutating func read(bytes: [UInt8], _ deliver: (Item) -> Void) throws(ReaderError) {
-        var failure: ReaderError?
-        bytes.withUnsafeBytes { buffer in
-            do throws(ReaderError) { try read(buffer, deliver) } catch { failure = error }
-        }
-        if let failure { throw failure }
+    /// Reads the next bytes of the input; each session they closed, with its findings, to `deliver`.
+    mutating func push(_ bytes: [UInt8], _ deliver: (LaunchSession, [Finding]) -> Void) throws(ReaderError) {
+        try withBytes(of: bytes) { (chunk) throws(ReaderError) in try source.push(chunk, into: &sink) }
+        checkClosed(deliver)
     }
 
-    mutating func read(_ chunk: UnsafeRawBufferPointer, _ deliver: (Item) -> Void) throws(ReaderError) {
-        var closed: [LaunchSession] = []
-        var outputs: [ReaderOutput] = []
-        try reader.read(chunk) { output in
-            outputs.append(output)
-            if case .event(let event) = output { closed += stream.consume(event) }
-        }
-        for output in outputs {
-            if case .diagnostic(let diagnostic) = output { diagnostics.add(diagnostic) }
-            deliver(.output(output))
-        }
-        for session in closed { deliver(check(session)) }
+    /// Ends the input; each session still open, with its findings, to `deliver`.
+    mutating func finish(_ deliver: (LaunchSession, [Finding]) -> Void) throws(ReaderError) {
+        let outcome = try source.finish(into: &sink)
+        self.outcome = outcome
+        endDiagnostics = sink.consumer.finish(after: outcome)
+        checkClosed(deliver)
     }
 
-    mutating func finish(_ deliver: (Item) -> Void) throws(ReaderError) {
-        var outputs: [ReaderOutput] = []
-        var closed: [LaunchSession] = []
-        try reader.finish { output in
-            outputs.append(output)
-            if case .event(let event) = output { closed += stream.consume(event) }
+    /// Checks the sessions closed since last asked.
+    private mutating func checkClosed(_ deliver: (LaunchSession, [Finding]) -> Void) {
+        guard !sink.consumer.sessions.isEmpty else { return }
+        let sessions = sink.consumer.sessions
+        sink.consumer.sessions.removeAll()
+        for session in sessions {
+            let findings = check(session)
+            deliver(session, findings)
         }
-        let end = stream.finish()
-        closed += end.sessions
-        for diagnostic in end.diagnostics { diagnostics.add(diagnostic) }
-        for output in outputs {
-            if case .diagnostic(let diagnostic) = output { diagnostics.add(diagnostic) }
-            deliver(.output(output))
-        }
-        for diagnostic in end.diagnostics { deliver(.output(.diagnostic(diagnostic))) }
-        for session in closed { deliver(check(session)) }
     }
 
-    /// Checks a closed session, names it `app#n` by the order the app's sessions closed, and keeps its outline.
-    private mutating func check(_ session: LaunchSession) -> Item {
+    /// Checks a closed session, names it `app#n` by the order the app's sessions closed, and keeps its outline; its
+    /// findings.
+    private mutating func check(_ session: LaunchSession) -> [Finding] {
         let id = names.next(for: session)
         let findings = linter.findings(in: [session], ids: [id])
         LintRun.add(linter.unreportedHazards(in: session, findings: findings), to: &unreported)
         closed.add(session, findings: findings, id: id)
-        return .session(session, findings)
+        return findings
     }
 
     func report() -> LintReport {
-        let statistics = reader.statistics
-        let input = LintReport.Input(path: name, format: reader.format?.rawValue, events: statistics.events,
+        let statistics = outcome?.summary.statistics ?? DecoderStatistics()
+        let input = LintReport.Input(path: name, format: source.format?.rawValue, events: statistics.events,
                                      diagnostics: statistics.diagnostics.values.reduce(0, +))
         // In time order, as every report lists sessions; ids stay those the findings were given (the order they closed).
         // (A copy: reading it back changes nothing, so the report may be asked for again.)
         let listing = ClosedSessionSpool.listing([closed], limit: .max, sessionsInMemory: closed.runLength, directory: nil)
-        var notes = diagnostics.diagnostics + LintRun.diagnostics(of: unreported)
+        var notes = sink.consumer.diagnostics.diagnostics + endDiagnostics + LintRun.diagnostics(of: unreported)
         if let failure = listing.failures.first {
             notes.append(ClosedSessionSpool.keptInMemoryDiagnostic(total: listing.total, failure: failure, input: name))
         }
         return LintReport(toolVersion: LogAnalyzer.libraryVersion, inputs: [input], sessions: listing.sessions,
                           sessionIDs: listing.ids, findings: listing.findings, diagnostics: notes,
-                          prewarmDecisions: stream.decisions)
+                          prewarmDecisions: outcome?.decisions ?? [])
     }
+}
+
+/// `body` run on the bytes of `array`, its typed error passed on (`withUnsafeBytes` rethrows any error).
+private func withBytes(of array: [UInt8], _ body: (UnsafeRawBufferPointer) throws(ReaderError) -> Void) throws(ReaderError) {
+    var failure: ReaderError?
+    array.withUnsafeBytes { bytes in
+        do throws(ReaderError) { try body(bytes) } catch { failure = error }
+    }
+    if let failure { throw failure }
 }
