@@ -264,7 +264,7 @@ public struct ComparisonReporter: Sendable {
                     out += "median \(PhaseSummary.duration(row.baseline.median)) (n=\(row.baseline.count)) → \(PhaseSummary.duration(row.candidate.median)) (n=\(row.candidate.count)), \(delta), p=\(p)\n"
                     let detect = row.runsToDetectThreshold.map { "about \($0) run\($0 == 1 ? "" : "s") per side would detect a \(Int(comparison.thresholdMilliseconds)) ms shift" }
                         ?? "no spread in these runs to estimate how many would detect a \(Int(comparison.thresholdMilliseconds)) ms shift"
-                    let pin = row.runsForError.map { "; \($0) run\($0 == 1 ? "" : "s") pin the median within ±\(Int(comparison.errorMilliseconds)) ms" } ?? ""
+                    let pin = row.runsForError.map { "; \($0) run\($0 == 1 ? " pins" : "s pin") the median within ±\(Int(comparison.errorMilliseconds)) ms" } ?? ""
                     out += "    \(detect)\(pin)\n"
                 }
             }
