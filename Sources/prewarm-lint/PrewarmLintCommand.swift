@@ -41,7 +41,7 @@ struct PrewarmLintCommand: ParsableCommand {
 
 enum ToolVersion {
     /// The version reports carry (`toolVersion`).
-    static let current = "0.1.0-dev"
+    static let current = "0.1.0"
 
     /// What `--version` prints: the version and, when the binary sits in the git checkout it was built in
     /// (`swift run`, `.build/…/prewarm-lint`), that checkout's commit — read from `.git` without running git.

@@ -717,7 +717,7 @@ struct LintCommandTests {
         let git = try CLI.run(["-C", Self.root.path, "rev-parse", "HEAD"], executable: URL(fileURLWithPath: "/usr/bin/git"))
         if git.status == 0, CLI.binary.path.hasPrefix(Self.root.path) {
             let hash = String(git.stdout.prefix(12))
-            #expect(version.stdout.hasPrefix("0.1.0-dev (commit \(hash)"), "\(version.stdout)")
+            #expect(version.stdout.hasPrefix("0.1.0 (commit \(hash)"), "\(version.stdout)")
         }
         // A copy outside any checkout says the version alone.
         let folder = try Self.temporaryFolder()
@@ -734,7 +734,7 @@ struct LintCommandTests {
                 usleep(100_000)
             }
         }
-        #expect(copied?.stdout == "0.1.0-dev\n")
+        #expect(copied?.stdout == "0.1.0\n")
         let always = try CLI.run(["--color", "always", "--date", "2024-03-18", Self.scene], in: Self.root, environment: ["NO_COLOR": "1"])
         #expect(always.stdout.contains("\u{1B}["))
         let auto = try CLI.run(["--date", "2024-03-18", Self.scene], in: Self.root)

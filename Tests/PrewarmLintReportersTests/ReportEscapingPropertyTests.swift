@@ -97,7 +97,7 @@ struct ReportEscapingPropertyTests {
                            ReaderDiagnostic(code: .malformedLine, severity: .note, message: text.next(), origin: EventOrigin(input: inputs[1].path, line: 1, byteOffset: 0))]
         let decision = PrewarmDecision(reason: PrewarmDecision.Reason.allCases.first!, app: text.next(), time: time(10),
                                        evidence: EventOrigin(input: log, line: 9, byteOffset: 0), text: text.next())
-        var report = LintReport(toolVersion: "0.1.0-dev", inputs: inputs, sessions: sessions, sessionIDs: ids, findings: findings,
+        var report = LintReport(toolVersion: "0.1.0", inputs: inputs, sessions: sessions, sessionIDs: ids, findings: findings,
                                 diagnostics: diagnostics, prewarmDecisions: [decision])
         report.configuration = text.next()
         // Read separately: each session's input named beside it.

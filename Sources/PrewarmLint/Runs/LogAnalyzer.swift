@@ -55,7 +55,7 @@ public struct LogAnalyzer: Sendable {
     }
 
     /// The version reports name when the caller does not give one.
-    public static let libraryVersion = "0.1.0-dev"
+    public static let libraryVersion = "0.1.0"
 
     // MARK: Bytes in memory
 
