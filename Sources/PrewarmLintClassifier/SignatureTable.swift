@@ -375,6 +375,14 @@ public struct SignatureTable: Sendable {
             example: "[app<com.hightowerai.MobileJarvisNative>:9964] Dropping launch assertion.",
             source: "real-logs 44–46 (about a second after the first screen)"),
         MessageSignature(
+            // FrontBoard describes a watchdog kill it requested by the exit reason and the request's label, not by the
+            // RunningBoard exit status `fb-process-exited` reads: a kill, not an exit.
+            id: "fb-exit-context-watchdog", roles: [.springboard], meaning: .watchdog,
+            all: ["Process exited: <FBProcessExitContext", "watchdog (\""],
+            seenOn: "iOS 13–14",
+            example: "[application<com.example.ledger>:2231] Process exited: <FBProcessExitContext: 0x283a6c960; watchdog (\"watchdog provision violated\">.",
+            source: "template: FrontBoard's '%{public}@ Process exited: %{public}@.' with FBProcessExitContext's description of a watchdog exit, '<FBProcessExitContext: 0x…; watchdog (\"<label>\"' (decompiled FBProcessExitContext.m), the label 'watchdog provision violated' (FBProcess.m)"),
+        MessageSignature(
             id: "fb-process-exited", roles: [.springboard], meaning: .termination,
             all: ["Process exited: "], detailAfter: "<RBSProcessExitStatus| ", detailEnds: [">"],
             seenOn: "iOS 15–26",

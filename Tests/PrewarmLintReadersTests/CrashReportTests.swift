@@ -170,6 +170,35 @@ struct CrashReportTests {
         }
     }
 
+    @Test("a header annotated by the person who pasted it: the bundle identifier and pid are read, the remarks after them are not")
+    func annotatedHeader() throws {
+        // The header of a real text report (firebase/firebase-ios-sdk#5463, an iOS 13.3.1 scene-create watchdog kill),
+        // with the remarks a reporter adds after a value when pasting it into an issue.
+        let header = """
+            Process:             theloungerz [1935]   <-- the app
+            Identifier:          games.spontom.theloungerz   <-- our bundle
+            Date/Time:           2020-05-11 17:49:43.0476 +0530
+            Launch Time:         2020-05-11 17:49:32.2554 +0530
+            Exception Type:  EXC_CRASH (SIGKILL)
+            Termination Reason: Namespace SPRINGBOARD, Code 0x8badf00d
+
+            """
+        let plain = Self.read(Array(header.replacingOccurrences(of: "   <-- the app", with: "")
+            .replacingOccurrences(of: "   <-- our bundle", with: "").utf8))
+        #expect(plain.events.map(\.reportedBundleID) == ["games.spontom.theloungerz", "games.spontom.theloungerz"])
+        for remark in ["   <-- our bundle", " // ours", "\t# the app that dies", "  (ours)"] {
+            let annotated = Self.read(Array(header.replacingOccurrences(of: "   <-- our bundle", with: remark).utf8))
+            #expect(annotated.events.map(\.reportedBundleID) == plain.events.map(\.reportedBundleID), "\(remark)")
+            #expect(annotated.events.map(\.process) == ["theloungerz", "theloungerz"], "\(remark)")
+            #expect(annotated.events.map(\.pid) == [1935, 1935], "\(remark)")
+            #expect(annotated.events.map(\.message) == plain.events.map(\.message), "\(remark)")
+        }
+        // A process name with a space and brackets of its own keeps them; the pid is the first bracketed number.
+        let spaced = Self.read(Array(header.replacingOccurrences(of: "theloungerz [1935]", with: "Ledger [Pro] [2231] [arm64e]").utf8))
+        #expect(spaced.events.map(\.process) == ["Ledger [Pro]", "Ledger [Pro]"])
+        #expect(spaced.events.map(\.pid) == [2231, 2231])
+    }
+
     @Test("two reports pasted one after another are two reports")
     func twoReports() throws {
         let text = String(decoding: try Self.bytes(Self.text), as: UTF8.self)

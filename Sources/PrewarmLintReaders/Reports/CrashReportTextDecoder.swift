@@ -75,16 +75,17 @@ struct CrashReportTextDecoder: LogDecoder {
         }
         if text.hasPrefix("Incident Identifier:"), reportHasContent { endReport(emit: emit) }
         if let value = Self.value(of: "Process:", in: text) {
-            // `Ledger Pro [2231]`
-            if let open = value.lastIndex(of: "["), value.hasSuffix("]") {
-                report.processName = String(value[..<open]).trimmingSpaces
-                report.pid = Int(value[value.index(after: open)..<value.index(before: value.endIndex)])
+            // `Ledger Pro [2231]`; what follows the pid is a reader's annotation (`Ledger Pro [2231]   <-- ours`).
+            if let process = Self.processAndPID(value) {
+                report.processName = process.name
+                report.pid = process.pid
             } else {
                 report.processName = value
             }
             reportHasContent = true
         } else if let value = Self.value(of: "Identifier:", in: text), !text.hasPrefix("Incident") {
-            report.bundleID = value
+            // A bundle identifier holds no space: what follows one is a reader's annotation (`com.example.ledger  # ours`).
+            report.bundleID = String(value.prefix { $0 != " " && $0 != "\t" })
             reportHasContent = true
         } else if let value = Self.value(of: "Date/Time:", in: text) {
             report.captureTime = value
@@ -123,6 +124,21 @@ struct CrashReportTextDecoder: LogDecoder {
     private func isHeaderKey(_ text: String) -> Bool {
         ["Triggered by Thread:", "Exception Type:", "Exception Codes:", "Exception Note:", "Thread 0", "Crashed Thread:", "Highlighted by Thread:",
          "Last Exception Backtrace:", "Binary Images:", "Incident Identifier:"].contains { text.hasPrefix($0) }
+    }
+
+    /// A `Process:` value's name and pid: the text before its first ` [digits]`, and the digits; nil without one.
+    static func processAndPID(_ value: String) -> (name: String, pid: Int)? {
+        var search = value.startIndex
+        while let open = value[search...].firstIndex(of: "[") {
+            let digits = value[value.index(after: open)...].prefix { $0.isASCII && $0.isNumber }
+            if !digits.isEmpty, digits.count <= 9, digits.endIndex < value.endIndex, value[digits.endIndex] == "]",
+               let pid = Int(digits) {
+                let name = String(value[..<open]).trimmingSpaces
+                if !name.isEmpty { return (name, pid) }
+            }
+            search = value.index(after: open)
+        }
+        return nil
     }
 
     /// The value after `key` at the start of `text`, trimmed; nil when the line is not that key.

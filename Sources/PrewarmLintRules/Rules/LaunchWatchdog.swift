@@ -32,7 +32,8 @@ public struct LaunchWatchdog: Rule {
         `scene-update` one kills a process that was quitting or already running: not a launch.
 
         Kill evidence is a termination only: runningboardd's `RBSTerminateContext` with `0x8BADF00D`, a \
-        `watchdog transgression`, FrontBoard's exit status `watchdog(2343432205)`. FrontBoard also logs \
+        `watchdog transgression`, FrontBoard's exit status `watchdog(2343432205)` or, on iOS 13–14, its exit context \
+        `<FBProcessExitContext: 0x…; watchdog ("watchdog provision violated">`. FrontBoard also logs \
         watchdogs it does not enforce — `Ignoring <FBProcessWatchdog …; name: process-launch> for reason: \
         process is being debugged`, `Provision violated for watchdog process-launch`, `Not terminating …` — \
         and the process goes on: that is a warning (the launch exceeded its budget, and without the \
@@ -47,6 +48,9 @@ public struct LaunchWatchdog: Rule {
                     + "▶ E 06:10:08.910000 runningboardd[33]: [app<com.example.ledger(501)>:2231] Terminating with context: <RBSTerminateContext| domain:10 code:0x8BADF00D explanation:scene-create watchdog transgression: app<com.example.ledger(501)>:2231 exhausted CPU time allowance of 3.37 seconds\n"
                     + "\tWatchdogEvent: scene-create\n\tWatchdogVisibility: Background\n\t) reportType:CrashLog maxTerminationResistance:Interactive>\n"
                     + "06:10:08.920000 SpringBoard[34]: [app<com.example.ledger>:2231] Process exited: <RBSProcessExitContext| specific, status:<RBSProcessExitStatus| domain:frontboard(10) code:watchdog(2343432205)>>."),
+            RuleExample("iOS 13–14: FrontBoard's exit context names the watchdog that killed a background launch (FBProcessExitContext's description of a watchdog exit)",
+                "06:10:00.000000 SpringBoard[34]: Application process state changed for com.example.ledger: <SBApplicationProcessState: 0x281a5ea00; pid: 2231; taskState: Running; visibility: Background>\n"
+                    + "▶ E 06:10:09.910000 SpringBoard[34]: [application<com.example.ledger>:2231] Process exited: <FBProcessExitContext: 0x283a6c960; watchdog (\"watchdog provision violated\">."),
             RuleExample("a debugged launch over its budget, not killed: a warning, not a kill (the lines of flutter/flutter#68558)",
                 "08:16:28.223956 SpringBoard[34]: [FBSystemService][0x7f7e] Received request to open \"com.example.ledger\" from debugserver:1461.\n"
                     + "08:16:28.442645 SpringBoard[34]: Application process state changed for com.example.ledger: <SBApplicationProcessState: 0x2836ef980; pid: 2231; taskState: Running; visibility: Foreground>\n"
