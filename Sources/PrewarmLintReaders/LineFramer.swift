@@ -125,23 +125,33 @@ import Darwin
 protocol LineFramedDecoder: LogDecoder {
     /// The decoder's framer (taken out while it runs, so that `handle` may change the decoder).
     var framer: LineFramer { get set }
-    /// One line, cut at the framer's limit when `truncated`.
-    mutating func handle(_ line: ByteLine, truncated: Bool, emit: (ReaderOutput) -> Void)
+    /// One line, cut at the framer's limit when `truncated`; its record offered to `offers` when the decoder offers.
+    mutating func handle(_ line: ByteLine, truncated: Bool, offers: RecordOffers, emit: (ReaderOutput) -> Void)
 }
 
 extension LineFramedDecoder {
     /// Frames the next chunk and handles its complete lines.
     @inline(__always)
-    mutating func feedLines(_ bytes: UnsafeRawBufferPointer, emit: (ReaderOutput) -> Void) {
+    mutating func feedLines(_ bytes: UnsafeRawBufferPointer, offers: RecordOffers, emit: (ReaderOutput) -> Void) {
         var framer = self.framer
-        framer.feed(bytes) { line, truncated in handle(line, truncated: truncated, emit: emit) }
+        framer.feed(bytes) { line, truncated in handle(line, truncated: truncated, offers: offers, emit: emit) }
         self.framer = framer
     }
 
     /// Handles the last line, one without a line break.
-    mutating func finishLines(emit: (ReaderOutput) -> Void) {
+    mutating func finishLines(offers: RecordOffers, emit: (ReaderOutput) -> Void) {
         var framer = self.framer
-        framer.finish { line, truncated in handle(line, truncated: truncated, emit: emit) }
+        framer.finish { line, truncated in handle(line, truncated: truncated, offers: offers, emit: emit) }
         self.framer = framer
+    }
+
+    /// Decodes as ``LogDecoder/decode(_:offers:emit:)`` with nothing offered.
+    mutating func decode(_ bytes: UnsafeRawBufferPointer, emit: (ReaderOutput) -> Void) {
+        decode(bytes, offers: takesEveryRecord, emit: emit)
+    }
+
+    /// Ends as ``LogDecoder/decodeLast(offers:emit:)`` with nothing offered.
+    mutating func decodeLast(emit: (ReaderOutput) -> Void) {
+        decodeLast(offers: takesEveryRecord, emit: emit)
     }
 }

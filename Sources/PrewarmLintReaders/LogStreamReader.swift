@@ -62,15 +62,21 @@ public struct LogStreamReader {
     /// - Throws: ``ReaderError`` when the input is not a supported log or cannot be decompressed;
     ///   events already emitted stay valid, and further calls do nothing.
     public mutating func read(_ chunk: UnsafeRawBufferPointer, emit: (ReaderOutput) -> Void) throws(ReaderError) {
-        guard configuration.start == .beginning else {
-            let start = configuration.start
-            return try readFromStart(chunk) { emit($0.placed(at: start)) }
-        }
-        try readFromStart(chunk, emit: emit)
+        try read(chunk, offers: takesEveryRecord, emit: emit)
     }
 
-    /// ``read(_:emit:)``, the origins counted from the first byte read.
-    private mutating func readFromStart(_ chunk: UnsafeRawBufferPointer, emit: (ReaderOutput) -> Void) throws(ReaderError) {
+    /// ``read(_:emit:)``, each record offered to `offers` before it is built when the configuration says so
+    /// (``ReaderConfiguration/offersRecords``).
+    package mutating func read(_ chunk: UnsafeRawBufferPointer, offers: RecordOffers, emit: (ReaderOutput) -> Void) throws(ReaderError) {
+        guard configuration.start == .beginning else {
+            let start = configuration.start
+            return try readFromStart(chunk, offers: offers) { emit($0.placed(at: start)) }
+        }
+        try readFromStart(chunk, offers: offers, emit: emit)
+    }
+
+    /// ``read(_:offers:emit:)``, the origins counted from the first byte read.
+    private mutating func readFromStart(_ chunk: UnsafeRawBufferPointer, offers: RecordOffers, emit: (ReaderOutput) -> Void) throws(ReaderError) {
         guard !chunk.isEmpty else { return }
         if case .start = stage {
             // gzip's magic number; also checked on a chunk of one byte by waiting for the second.
@@ -87,36 +93,41 @@ public struct LogStreamReader {
                 sample.removeAll()
                 var failure: ReaderError?
                 held.withUnsafeBytes { bytes in
-                    do throws(ReaderError) { try inflate(bytes, emit: emit) } catch { failure = error }
+                    do throws(ReaderError) { try inflate(bytes, offers: offers, emit: emit) } catch { failure = error }
                 }
                 if let failure { throw failure }
             }
         }
         if inflater != nil {
-            try inflate(chunk, emit: emit)
+            try inflate(chunk, offers: offers, emit: emit)
         } else {
-            try decompressed(chunk, emit: emit)
+            try decompressed(chunk, offers: offers, emit: emit)
         }
     }
 
     /// Ends the input.
     /// - Throws: ``ReaderError`` when the input was not a supported log.
     public mutating func finish(emit: (ReaderOutput) -> Void) throws(ReaderError) {
-        guard configuration.start == .beginning else {
-            let start = configuration.start
-            return try finishFromStart { emit($0.placed(at: start)) }
-        }
-        try finishFromStart(emit: emit)
+        try finish(offers: takesEveryRecord, emit: emit)
     }
 
-    /// ``finish(emit:)``, the origins counted from the first byte read.
-    private mutating func finishFromStart(emit: (ReaderOutput) -> Void) throws(ReaderError) {
+    /// ``finish(emit:)``, offering as ``read(_:offers:emit:)`` does.
+    package mutating func finish(offers: RecordOffers, emit: (ReaderOutput) -> Void) throws(ReaderError) {
+        guard configuration.start == .beginning else {
+            let start = configuration.start
+            return try finishFromStart(offers: offers) { emit($0.placed(at: start)) }
+        }
+        try finishFromStart(offers: offers, emit: emit)
+    }
+
+    /// ``finish(offers:emit:)``, the origins counted from the first byte read.
+    private mutating func finishFromStart(offers: RecordOffers, emit: (ReaderOutput) -> Void) throws(ReaderError) {
         if case .start = stage { stage = .sniffing }
         if case .sniffing = stage {
-            try startDecoding(isComplete: true, emit: emit)
+            try startDecoding(isComplete: true, offers: offers, emit: emit)
         }
         guard case .decoding(var decoder) = stage else { return }
-        decoder.decodeLast(emit: emit)
+        decoder.decodeLast(offers: offers, emit: emit)
         // What the gzip stream's end says, if anything: cut short, or padded with zeros (nothing lost).
         var note: ReaderDiagnostic?
         let origin = EventOrigin(input: configuration.inputName, line: decoder.statistics.lines, byteOffset: 0)
@@ -137,12 +148,12 @@ public struct LogStreamReader {
         stage = .failed
     }
 
-    private mutating func inflate(_ chunk: UnsafeRawBufferPointer, emit: (ReaderOutput) -> Void) throws(ReaderError) {
+    private mutating func inflate(_ chunk: UnsafeRawBufferPointer, offers: RecordOffers, emit: (ReaderOutput) -> Void) throws(ReaderError) {
         guard let inflater else { return }
         var failure: ReaderError?
         do throws(GzipInflater.Failure) {
             try inflater.inflate(chunk) { bytes in
-                do throws(ReaderError) { try decompressed(bytes, emit: emit) } catch { failure = error }
+                do throws(ReaderError) { try decompressed(bytes, offers: offers, emit: emit) } catch { failure = error }
                 return failure == nil
             }
         } catch {
@@ -156,7 +167,7 @@ public struct LogStreamReader {
         if let failure { throw failure }
     }
 
-    private mutating func decompressed(_ chunk: UnsafeRawBufferPointer, emit: (ReaderOutput) -> Void) throws(ReaderError) {
+    private mutating func decompressed(_ chunk: UnsafeRawBufferPointer, offers: RecordOffers, emit: (ReaderOutput) -> Void) throws(ReaderError) {
         switch stage {
         case .start, .sniffing:
             stage = .sniffing
@@ -165,17 +176,17 @@ public struct LogStreamReader {
                 return
             }
             sample.append(contentsOf: chunk)
-            try startDecoding(isComplete: false, emit: emit)
+            try startDecoding(isComplete: false, offers: offers, emit: emit)
         case .decoding(var decoder):
             stage = .failed  // keep the existential uniquely referenced while it decodes
-            decoder.decode(chunk, emit: emit)
+            decoder.decode(chunk, offers: offers, emit: emit)
             stage = .decoding(decoder)
         case .failed:
             return
         }
     }
 
-    private mutating func startDecoding(isComplete: Bool, emit: (ReaderOutput) -> Void) throws(ReaderError) {
+    private mutating func startDecoding(isComplete: Bool, offers: RecordOffers, emit: (ReaderOutput) -> Void) throws(ReaderError) {
         let held = sample
         sample = []
         let format: LogFormat
@@ -196,7 +207,7 @@ public struct LogStreamReader {
         }
         decodedFormat = format
         var decoder = held.withUnsafeBytes { LogStreamReader.makeDecoder(format, sample: $0, configuration: configuration) }
-        held.withUnsafeBytes { decoder.decode($0, emit: emit) }
+        held.withUnsafeBytes { decoder.decode($0, offers: offers, emit: emit) }
         stage = .decoding(decoder)
     }
 

@@ -1,6 +1,6 @@
 /// The process names of recent records, by their bytes: each name's `String`, whether it is valid UTF-8,
-/// whether the reader skips its records, and the record filter's class of it — what a text decoder asks of every
-/// record's first line.
+/// whether the reader skips its records, and the caller's note on it (``RecordOffer/nameNote``) — what a text decoder
+/// asks of every record's first line.
 ///
 /// One lookup where there were three (the interner's, then the skipped-process cache's hash and string
 /// comparison): a direct-mapped table of 256 names of at most 64 bytes, each keyed by its length and its
@@ -48,20 +48,8 @@ struct ProcessNameTable {
         var isValid: Bool
         /// Whether its records are skipped, once the reader has said (``remember(skipped:for:)``).
         var skipped: Bool?
-        /// The record filter's class of it, once the reader has asked (``remember(filterClass:for:)``).
-        var filterClass: FilterClass
-    }
-
-    /// What a record filter made of a name (``RecordFilter/processClass(of:)``), as the table remembers it.
-    enum FilterClass {
-        /// Not asked yet.
-        case unasked
-        /// The filter has no class for it: it is asked by name.
-        case byName
-        /// The filter's class.
-        case known(RecordFilterProcessClass)
-
-        init(_ answer: RecordFilterProcessClass?) { self = answer.map { .known($0) } ?? .byName }
+        /// The caller's note on it (0: none yet), handed back with each record of the name (``RecordOffer/nameNote``).
+        var note: UInt8
     }
 
     /// The key of each slot (a count of -1: empty), and what the table knows of its name.
@@ -69,7 +57,7 @@ struct ProcessNameTable {
     private var texts = [String](repeating: "", count: slotCount)
     private var valid = [Bool](repeating: false, count: slotCount)
     private var skipped = [Bool?](repeating: nil, count: slotCount)
-    private var filterClasses = [FilterClass](repeating: .unasked, count: slotCount)
+    private var notes = [UInt8](repeating: 0, count: slotCount)
     /// The bytes of names longer than sixteen, for the comparison their key does not make.
     private var longNames = [UInt8](repeating: 0, count: slotCount * maximumLength)
     /// The text of the last name looked up that was too long to be kept.
@@ -81,25 +69,25 @@ struct ProcessNameTable {
         guard bytes.count <= Self.maximumLength else {
             let decoded = UTF8Text.decode(bytes)
             lastLongName = decoded.text
-            return Entry(slot: -1, isValid: decoded.isValid, skipped: nil, filterClass: .unasked)
+            return Entry(slot: -1, isValid: decoded.isValid, skipped: nil, note: 0)
         }
         let key = Key(bytes)
         let slot = key.slot
         if keys[slot] == key, key.count <= 16 || sameLongName(bytes, at: slot) {
-            return Entry(slot: slot, isValid: valid[slot], skipped: skipped[slot], filterClass: filterClasses[slot])
+            return Entry(slot: slot, isValid: valid[slot], skipped: skipped[slot], note: notes[slot])
         }
         let decoded = UTF8Text.decode(bytes)
         keys[slot] = key
         texts[slot] = decoded.text
         valid[slot] = decoded.isValid
         skipped[slot] = nil
-        filterClasses[slot] = .unasked
+        notes[slot] = 0
         if key.count > 16 {
             longNames.withUnsafeMutableBytes { names in
                 (names.baseAddress! + slot * Self.maximumLength).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
             }
         }
-        return Entry(slot: slot, isValid: decoded.isValid, skipped: nil, filterClass: .unasked)
+        return Entry(slot: slot, isValid: decoded.isValid, skipped: nil, note: 0)
     }
 
     /// The name spelt by `bytes`, decoded (and remembered, as ``entry(for:)`` does).
@@ -126,15 +114,11 @@ struct ProcessNameTable {
         return answer
     }
 
-    /// The record filter's class of the name of `entry` (the last one looked up): `classify` is asked the first time,
-    /// and its answer remembered with the name.
-    mutating func filterClass(of entry: inout Entry, by classify: (String) -> RecordFilterProcessClass?) -> FilterClass {
-        if case .unasked = entry.filterClass {
-            let answer = FilterClass(classify(text(of: entry)))
-            entry.filterClass = answer
-            if entry.slot >= 0 { filterClasses[entry.slot] = answer }
-        }
-        return entry.filterClass
+    /// Keeps `note` as the caller's note on the name of `entry` (the last one looked up).
+    mutating func remember(note: UInt8, for entry: inout Entry) {
+        guard entry.note != note else { return }
+        entry.note = note
+        if entry.slot >= 0 { notes[entry.slot] = note }
     }
 
     private func sameLongName(_ bytes: UnsafeRawBufferPointer, at slot: Int) -> Bool {

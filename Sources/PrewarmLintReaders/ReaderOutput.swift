@@ -124,10 +124,10 @@ public struct ReaderConfiguration: Sendable {
     /// and their lines accounted for, but their messages are never decoded and no event is emitted
     /// (``DecoderStatistics/eventsSkipped`` counts them). Empty: every event is emitted.
     public var skippedProcesses: Set<String>
-    /// Asked before a record is built whether its consumer could want it (``RecordFilter``): by the
-    /// text and JSON readers (not the XML ones, which hand events on in batches); `nil`: every
-    /// record is built. The session pipeline's, within the package.
-    package var recordFilter: (any RecordFilter)?
+    /// Whether the text and JSON readers (not the XML ones, which hand events on in batches) offer each record's head to
+    /// their caller before building it (``RecordOffer``), so that the caller may leave unbuilt the records it does not
+    /// want. False: every record is built. The session pipeline's reading, within the package.
+    package var offersRecords = false
     /// Takes a tar archive's `*.logarchive/` entries (a sysdiagnose's unified log) so that it can be exported
     /// after the archive is read; nil: they are passed over and a note gives the command that exports them.
     public var archiveEntryExtractor: (any ArchiveEntryExtractor)?
@@ -151,11 +151,12 @@ public struct ReaderConfiguration: Sendable {
         self.skippedProcesses = skippedProcesses
     }
 
-    /// The configuration of one input whose records `recordFilter` may refuse before they are built.
+    /// The configuration of one input whose records are offered to the caller before they are built, when
+    /// `offersRecords`.
     package init(inputName: String, timeInference: TimeInference = TimeInference(), limits: ReaderLimits = ReaderLimits(),
-                 skippedProcesses: Set<String> = [], recordFilter: (any RecordFilter)?) {
+                 skippedProcesses: Set<String> = [], offersRecords: Bool) {
         self.init(inputName: inputName, timeInference: timeInference, limits: limits, skippedProcesses: skippedProcesses)
-        self.recordFilter = recordFilter
+        self.offersRecords = offersRecords
     }
 }
 
@@ -174,6 +175,11 @@ package protocol LogDecoder {
     mutating func decode(_ bytes: UnsafeRawBufferPointer, emit: (ReaderOutput) -> Void)
     /// Ends the input: emits what is pending and reports what is incomplete.
     mutating func decodeLast(emit: (ReaderOutput) -> Void)
+    /// ``decode(_:emit:)``, each record offered to `offers` before it is built when the configuration says so
+    /// (``ReaderConfiguration/offersRecords``).
+    mutating func decode(_ bytes: UnsafeRawBufferPointer, offers: RecordOffers, emit: (ReaderOutput) -> Void)
+    /// ``decodeLast(emit:)``, offering as ``decode(_:offers:emit:)`` does.
+    mutating func decodeLast(offers: RecordOffers, emit: (ReaderOutput) -> Void)
     /// A judge of this decoder's lines for a thread reading ahead of it (``RecordPrescan``), made from what the decoder
     /// has learnt so far; nil when its format, its configuration (no record filter with an ahead filter) or what it
     /// has read leaves nothing to judge ahead.
@@ -183,4 +189,14 @@ package protocol LogDecoder {
 extension LogDecoder {
     /// None.
     package func makePrescanner() -> (any LinePrescanner)? { nil }
+
+    /// A decoder that offers no record decodes as ever.
+    package mutating func decode(_ bytes: UnsafeRawBufferPointer, offers: RecordOffers, emit: (ReaderOutput) -> Void) {
+        decode(bytes, emit: emit)
+    }
+
+    /// A decoder that offers no record ends as ever.
+    package mutating func decodeLast(offers: RecordOffers, emit: (ReaderOutput) -> Void) {
+        decodeLast(emit: emit)
+    }
 }

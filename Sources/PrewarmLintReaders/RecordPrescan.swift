@@ -3,12 +3,12 @@ import PrewarmLintModel
 /// Lines of an input judged ahead of its decoder, on another thread: what a decoder asks of each line it frames
 /// (``ReaderConfiguration/prescan``), on the decoder's own thread.
 ///
-/// Most of a device's day is records no launch needs: the decoder frames each line, finds its process and asks the
-/// record filter, which says no. A thread reading a few chunks ahead can find most of those answers without the
-/// consumer's state (``RecordFilter/makeAheadFilter()``): an ndjson decoder then only counts such a record, a text
-/// decoder takes a chunk's lines from a table and a judged head's answer instead of working them out. The decoder's
-/// output is the same whatever is judged ahead and whatever is not: a line is judged only as far as nothing before it
-/// can change what the decoder does with it.
+/// Most of a device's day is records no launch needs: the decoder frames each line, finds its process and offers the
+/// record to its caller, which says no. A thread reading a few chunks ahead can find most of those answers without the
+/// caller's state (an ``AheadJudge``): an ndjson decoder then only counts such a record, a text decoder takes a chunk's
+/// lines from a table and a judged head's answer instead of working them out. The decoder's output is the same
+/// whatever is judged ahead and whatever is not: a line is judged only as far as nothing before it can change what the
+/// decoder does with it.
 package protocol RecordPrescan: AnyObject, Sendable {
     /// The judgement made of `line` ahead, if one was: the decoder then counts the line and keeps nothing of it.
     /// Nil: the decoder decodes the line itself.
@@ -31,8 +31,8 @@ extension RecordPrescan {
 /// for a thread reading ahead of the decoder (``RecordPrescan``).
 package protocol LinePrescanner: Sendable {
     /// Judges the complete lines of `chunk`, which starts `byteOffset` bytes into the input (at the start of a line
-    /// when `startsLine`).
-    mutating func judge(_ chunk: UnsafeRawBufferPointer, at byteOffset: Int, startsLine: Bool) -> ChunkJudgement
+    /// when `startsLine`), each record's head offered to `judge`.
+    mutating func judge(_ chunk: UnsafeRawBufferPointer, at byteOffset: Int, startsLine: Bool, with judge: AheadJudge) -> ChunkJudgement
 
     /// A table this prescanner made and the decoder is done with, to fill again for the next chunk judged instead of
     /// a new one.
@@ -93,8 +93,8 @@ package struct PrescannedSkip: Sendable {
     let timestamp: PackedTimestamp
     /// Its length, without the line break.
     private let length: Int32
-    /// The pid whose record is refused only while the filter has not learnt it (`AheadJudgement.refusedUnlessLearnt`);
-    /// -1: refused (or its process skipped) whatever the filter learns.
+    /// The pid whose record is refused only while the caller has not learnt it (`RecordAdmission.refusedUnlessLearnt`);
+    /// -1: refused (or its process skipped) whatever the caller learns.
     private let learntPID: Int32
     /// Whether ``timestamp`` is passed to the resolver (not for a time in epoch nanoseconds, which is not resolved).
     let resolvesTime: Bool
@@ -116,8 +116,17 @@ package struct PrescannedSkip: Sendable {
         resolvesTime = timestamp != nil
     }
 
-    /// The pid whose record is refused only while the filter has not learnt it; nil: refused whatever it learns.
+    /// The pid whose record is refused only while the caller has not learnt it; nil: refused whatever it learns.
     var unlessLearnt: Int? { learntPID < 0 ? nil : Int(learntPID) }
+
+    /// Whether the record is refused now: whatever the caller learnt, or unless it has learnt the pid, which is then
+    /// offered to it (an offer that holds that question alone: ``RecordOffer/unlessLearnt``).
+    func isRefused(offers: RecordOffers) -> Bool {
+        guard let pid = unlessLearnt else { return true }
+        var offer = RecordOffer(processName: UnsafeRawBufferPointer(start: nil, count: 0), pid: pid,
+                                message: UnsafeRawBufferPointer(start: nil, count: 0), unlessLearnt: pid)
+        return !offers(&offer)
+    }
 
     /// Whether `line` is the line judged: the same offset, length and ends.
     package func matches(_ line: ByteLine) -> Bool {

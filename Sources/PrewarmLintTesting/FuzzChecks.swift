@@ -27,9 +27,9 @@ public enum FuzzChecks {
         let statistics = plain.statistics
         if let broken = accountingProblem(plain, format: format) { return broken }
 
-        let filter = ArbitraryFilter(seed: data.count)
-        let filtered = ReaderVerifier.read(bytes, configuration: ReaderConfiguration(inputName: "fuzz", limits: limits, recordFilter: filter),
-                                           format: format, chunkSize: chunk)
+        var answers = ArbitraryAnswers(seed: data.count)
+        let filtered = ReaderVerifier.read(bytes, configuration: ReaderConfiguration(inputName: "fuzz", limits: limits, offersRecords: true),
+                                           format: format, chunkSize: chunk, offers: { answers.takes($0) })
         guard filtered.failure == nil else { return "the filtered read failed where the plain one did not, for \(format.rawValue)" }
         var kept = filtered.events.makeIterator()
         var next = kept.next()
@@ -128,13 +128,13 @@ public enum FuzzChecks {
         return nil
     }
 
-    /// A record filter answering from the text it is shown and how often it was asked: any answer is
+    /// A caller answering each offered record from the text it is shown and how often it was asked: any answer is
     /// allowed to a reader, which may only leave events out for it.
-    final class ArbitraryFilter: RecordFilter, @unchecked Sendable {
+    struct ArbitraryAnswers {
         private var state: Int
         init(seed: Int) { state = seed }
-        func admits(process: String, pid: Int?, firstLine: UnsafeRawBufferPointer) -> Bool {
-            state = state &* 1_103_515_245 &+ 12_345 &+ firstLine.count
+        mutating func takes(_ offer: RecordOffer) -> Bool {
+            state = state &* 1_103_515_245 &+ 12_345 &+ offer.message.count
             return (state >> 16) & 3 == 0
         }
     }

@@ -31,14 +31,26 @@ public enum ReaderVerifier {
 
     /// Reads `bytes` in chunks of `chunkSize` (nil: all at once).
     public static func read(_ bytes: [UInt8], configuration: ReaderConfiguration, format: LogFormat? = nil, chunkSize: Int? = nil) -> Outcome {
+        read(bytes, configuration: configuration, format: format, chunkSize: chunkSize, offers: takesEveryRecord)
+    }
+
+    /// ``read(_:configuration:format:chunkSize:)``, each record offered to `offers` when the configuration offers them.
+    package static func read(_ bytes: [UInt8], configuration: ReaderConfiguration, format: LogFormat? = nil, chunkSize: Int? = nil,
+                             offers: RecordOffers) -> Outcome {
         let size = max(1, chunkSize ?? max(1, bytes.count))
-        return read(bytes, configuration: configuration, format: format, cuts: Array(stride(from: size, to: bytes.count, by: size)))
+        return read(bytes, configuration: configuration, format: format, cuts: Array(stride(from: size, to: bytes.count, by: size)), offers: offers)
     }
 
     /// Reads `bytes` cut at the offsets `cuts` (ascending), each piece handed over in one buffer that is overwritten as
     /// soon as the reader returns, as a file reader's buffer is by its next read: a reader that kept a pointer into a
     /// piece it was given, past the call, reads garbage and its outcome differs.
     public static func read(_ bytes: [UInt8], configuration: ReaderConfiguration, format: LogFormat? = nil, cuts: [Int]) -> Outcome {
+        read(bytes, configuration: configuration, format: format, cuts: cuts, offers: takesEveryRecord)
+    }
+
+    /// ``read(_:configuration:format:cuts:)``, each record offered to `offers` when the configuration offers them.
+    package static func read(_ bytes: [UInt8], configuration: ReaderConfiguration, format: LogFormat? = nil, cuts: [Int],
+                             offers: RecordOffers) -> Outcome {
         var outcome = Outcome()
         var reader = LogStreamReader(configuration: configuration, format: format)
         let emit: (ReaderOutput) -> Void = { output in
@@ -60,9 +72,9 @@ public enum ReaderVerifier {
                 let chunk = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<piece.count])
                 chunk.copyBytes(from: bytes[piece])
                 defer { chunk.initializeMemory(as: UInt8.self, repeating: overwrittenByte) }
-                try reader.read(UnsafeRawBufferPointer(chunk), emit: emit)
+                try reader.read(UnsafeRawBufferPointer(chunk), offers: offers, emit: emit)
             }
-            try reader.finish(emit: emit)
+            try reader.finish(offers: offers, emit: emit)
         } catch {
             outcome.failure = error
         }

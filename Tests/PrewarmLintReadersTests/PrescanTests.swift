@@ -8,23 +8,27 @@ import Testing
 /// what it passed over.
 @Suite("ndjson lines judged ahead of the decoder")
 struct PrescanTests {
-    /// A filter with state, as the session pipeline's: lines of `noise` are wanted only once a line has taught their
-    /// pid (`learn N`, read by the consumer), lines of `quiet` never, every other line always.
-    final class LearningFilter: RecordFilter, AheadRecordFilter, @unchecked Sendable {
+    /// A caller with state, as the session pipeline is: lines of `noise` are wanted only once a line has taught their
+    /// pid (`learn N`, read by the caller), lines of `quiet` never, every other line always. Its ahead judge says what
+    /// holds whatever it learns.
+    final class LearningCaller {
         var learnt: Set<Int> = []
-        func admits(process: String, pid: Int?, firstLine: UnsafeRawBufferPointer) -> Bool {
-            switch process {
-            case "quiet": false
-            case "noise": pid.map { learnt.contains($0) } ?? false
-            default: true
+
+        static func name(_ offer: RecordOffer) -> String { offer.processText ?? String(decoding: offer.processName, as: UTF8.self) }
+
+        func takes(_ offer: inout RecordOffer) -> Bool {
+            if let pid = offer.unlessLearnt { return learnt.contains(pid) }
+            switch Self.name(offer) {
+            case "quiet": return false
+            case "noise": return offer.pid.map { learnt.contains($0) } ?? false
+            default: return true
             }
         }
-        func makeAheadFilter() -> (any AheadRecordFilter)? { LearningFilter() }
-        func admitsLearnt(pid: Int) -> Bool { learnt.contains(pid) }
-        func judge(process: String, pid: Int?, firstLine: UnsafeRawBufferPointer) -> AheadJudgement {
-            switch process {
+
+        func admission(_ offer: inout RecordOffer) -> RecordAdmission {
+            switch Self.name(offer) {
             case "quiet": .refused
-            case "noise": pid.map { .refusedUnlessLearnt(pid: $0) } ?? .refused
+            case "noise": offer.pid.map { .refusedUnlessLearnt(pid: $0) } ?? .refused
             default: .admitted
             }
         }
@@ -38,7 +42,8 @@ struct PrescanTests {
         var asked = 0, used = 0, tablesUsed = 0
         init(_ bytes: [UInt8], prescanner: some LinePrescanner) {
             var prescanner = prescanner
-            let judgement = bytes.withUnsafeBytes { prescanner.judge($0, at: 0, startsLine: true) }
+            let judge = LearningCaller()
+            let judgement = bytes.withUnsafeBytes { prescanner.judge($0, at: 0, startsLine: true) { judge.admission(&$0) } }
             for skip in judgement.skips { skips[skip.byteOffset] = skip }
             table = judgement.lines
             count = bytes.count
@@ -92,9 +97,9 @@ struct PrescanTests {
         var statistics = DecoderStatistics()
     }
 
-    static func read(_ bytes: [UInt8], format: LogFormat = .logShowNDJSON, prescan: AllJudged?, filter: LearningFilter,
+    static func read(_ bytes: [UInt8], format: LogFormat = .logShowNDJSON, prescan: AllJudged?, caller: LearningCaller,
                      skipping skippedProcesses: Set<String> = [], chunkSize: Int?) -> Outcome {
-        var configuration = ReaderConfiguration(inputName: "log", recordFilter: filter)
+        var configuration = ReaderConfiguration(inputName: "log", offersRecords: true)
         configuration.skippedProcesses = skippedProcesses
         configuration.prescan = prescan
         var outcome = Outcome()
@@ -103,7 +108,7 @@ struct PrescanTests {
             switch output {
             case .event(let event):
                 // The consumer learns as it reads, as the session pipeline's classifier does.
-                if event.message.hasPrefix("learn "), let pid = Int(event.message.dropFirst(6)) { filter.learnt.insert(pid) }
+                if event.message.hasPrefix("learn "), let pid = Int(event.message.dropFirst(6)) { caller.learnt.insert(pid) }
                 outcome.events.append(event)
             case .diagnostic(let diagnostic):
                 outcome.diagnostics.append(diagnostic)
@@ -114,10 +119,10 @@ struct PrescanTests {
             var start = 0
             while start < all.count {
                 let end = min(all.count, start + size)
-                try? reader.read(UnsafeRawBufferPointer(rebasing: all[start..<end]), emit: emit)
+                try? reader.read(UnsafeRawBufferPointer(rebasing: all[start..<end]), offers: { caller.takes(&$0) }, emit: emit)
                 start = end
             }
-            try? reader.finish(emit: emit)
+            try? reader.finish(offers: { caller.takes(&$0) }, emit: emit)
         }
         outcome.statistics = reader.statistics
         return outcome
@@ -125,10 +130,10 @@ struct PrescanTests {
 
     @Test("the same events, diagnostics and counts as judging every line in the decoder", arguments: [nil, 1, 7, 300] as [Int?])
     func sameOutcome(chunkSize: Int?) throws {
-        let plain = Self.read(Self.log, prescan: nil, filter: LearningFilter(), chunkSize: chunkSize)
-        let prescanner = try #require(NDJSONPrescanner(format: .logShowNDJSON, configuration: ReaderConfiguration(inputName: "log", recordFilter: LearningFilter())))
+        let plain = Self.read(Self.log, prescan: nil, caller: LearningCaller(), chunkSize: chunkSize)
+        let prescanner = try #require(NDJSONPrescanner(format: .logShowNDJSON, configuration: ReaderConfiguration(inputName: "log", offersRecords: true)))
         let ahead = AllJudged(Self.log, prescanner: prescanner)
-        let judged = Self.read(Self.log, prescan: ahead, filter: LearningFilter(), chunkSize: chunkSize)
+        let judged = Self.read(Self.log, prescan: ahead, caller: LearningCaller(), chunkSize: chunkSize)
         #expect(plain == judged)
         // What the comparison rests on: noise before its pid was learnt is skipped, after it is built; the line
         // without an offset takes the +09:30 of the quiet lines passed over before it.
@@ -176,13 +181,13 @@ struct PrescanTests {
     @Test("text: the same events, diagnostics and counts with the chunk's lines framed and judged ahead")
     func sameTextOutcome() throws {
         let skipped: Set<String> = ["skipme"]
-        let plain = Self.read(Self.textLog, format: .logShow, prescan: nil, filter: LearningFilter(), skipping: skipped, chunkSize: nil)
-        var configuration = ReaderConfiguration(inputName: "log", recordFilter: LearningFilter())
+        let plain = Self.read(Self.textLog, format: .logShow, prescan: nil, caller: LearningCaller(), skipping: skipped, chunkSize: nil)
+        var configuration = ReaderConfiguration(inputName: "log", offersRecords: true)
         configuration.skippedProcesses = skipped
         let prescanner = try #require(TextPrescanner(grammar: .logShow(LogShowGrammar()), configuration: configuration,
                                                      maximumLineLength: 1 << 20))
         let ahead = AllJudged(Self.textLog, prescanner: prescanner)
-        let judged = Self.read(Self.textLog, format: .logShow, prescan: ahead, filter: LearningFilter(), skipping: skipped, chunkSize: nil)
+        let judged = Self.read(Self.textLog, format: .logShow, prescan: ahead, caller: LearningCaller(), skipping: skipped, chunkSize: nil)
         #expect(plain == judged)
         #expect(ahead.tablesUsed == 1)
         // What the comparison rests on: noise before its pid was learnt is refused, after it is built, its further

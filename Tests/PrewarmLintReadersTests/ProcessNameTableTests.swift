@@ -21,11 +21,11 @@ struct ProcessNameTableTests {
         return names
     }
 
-    @Test("every name, looked up in many orders, decodes as UTF8Text does; skipped answers and filter classes stay with their name")
+    @Test("every name, looked up in many orders, decodes as UTF8Text does; skipped answers and the caller's notes stay with their name")
     func sameAsDecoding() {
         let names = Self.names()
         var table = ProcessNameTable()
-        var remembered: [[UInt8]: (skipped: Bool, filterClass: RecordFilterProcessClass)] = [:]
+        var remembered: [[UInt8]: (skipped: Bool, note: UInt8)] = [:]
         var state: UInt32 = 7
         for step in 0..<20_000 {
             state = state &* 1_103_515_245 &+ 12_345
@@ -42,27 +42,20 @@ struct ProcessNameTableTests {
                 #expect(table.text(of: entry) == decoded.text && entry.isValid == decoded.isValid, "\(name)")
                 // A remembered answer may be forgotten (another name took the slot), never given to another name.
                 if let skipped = entry.skipped { #expect(remembered[name]?.skipped == skipped, "\(name)") }
-                if case .known(let filterClass) = entry.filterClass { #expect(remembered[name]?.filterClass == filterClass, "\(name)") }
+                if entry.note != 0 { #expect(remembered[name]?.note == entry.note, "\(name)") }
                 // Asked only when not remembered, with the name's own text; the answer then stays with the name.
                 let skipped = step % 3 == 0
-                let filterClass = RecordFilterProcessClass(rawValue: UInt8(truncatingIfNeeded: step / 2))
                 let knewSkipped = entry.skipped
                 let answer = table.isSkipped(&entry) { text in
                     #expect(knewSkipped == nil && text == decoded.text)
                     return skipped
                 }
                 #expect(answer == (knewSkipped ?? skipped) && entry.skipped == answer)
-                var knownClass: RecordFilterProcessClass?
-                if case .known(let known) = entry.filterClass { knownClass = known }
-                guard case .known(let answerClass) = table.filterClass(of: &entry, by: { text in
-                    #expect(knownClass == nil && text == decoded.text)
-                    return filterClass
-                }) else {
-                    Issue.record("a filter with classes gives every name one")
-                    return
-                }
-                #expect(answerClass == (knownClass ?? filterClass))
-                if name.count <= ProcessNameTable.maximumLength { remembered[name] = (answer, answerClass) }
+                // The caller notes a name the first time it sees it without a note, as the session pipeline does.
+                let note = entry.note != 0 ? entry.note : UInt8(truncatingIfNeeded: step / 2) | 1
+                table.remember(note: note, for: &entry)
+                #expect(entry.note == note)
+                if name.count <= ProcessNameTable.maximumLength { remembered[name] = (answer, note) }
             }
         }
     }

@@ -30,16 +30,19 @@ struct SkippedProcessesTests {
     }
 }
 
-/// `ReaderConfiguration.recordFilter`: a text decoder asks it on each record's first line; a refused
-/// record is counted and not emitted, unless further lines follow (the filter saw only the first),
+/// `ReaderConfiguration.offersRecords`: a text decoder offers each record on its first line; a refused
+/// record is counted and not emitted, unless further lines follow (the caller saw only the first),
 /// or its line is not all ASCII (so invalid UTF-8 is still reported).
-@Suite("record filter")
-struct RecordFilterContractTests {
-    /// Refuses every record and remembers what it was asked.
-    final class RefusingFilter: RecordFilter, @unchecked Sendable {
+@Suite("records offered before they are built")
+struct RecordOfferContractTests {
+    /// The name an offer carries, as text.
+    static func name(_ offer: RecordOffer) -> String { offer.processText ?? String(decoding: offer.processName, as: UTF8.self) }
+
+    /// Refuses every record and remembers what it was offered.
+    final class RefusingCaller {
         var asked: [(process: String, pid: Int?, firstLine: String)] = []
-        func admits(process: String, pid: Int?, firstLine: UnsafeRawBufferPointer) -> Bool {
-            asked.append((process, pid, String(decoding: firstLine, as: UTF8.self)))
+        func takes(_ offer: inout RecordOffer) -> Bool {
+            asked.append((RecordOfferContractTests.name(offer), offer.pid, String(decoding: offer.message, as: UTF8.self)))
             return false
         }
     }
@@ -65,9 +68,9 @@ struct RecordFilterContractTests {
         #expect(!multiLine.isEmpty, "the day must hold multi-line records")
         #expect(expected.map(\.message) == ["Grüße aus dem Hintergrund"], "the day must end with its only non-ASCII record")
         for chunkSize in [nil, 1, 7, 4096] as [Int?] {
-            let filter = RefusingFilter()
-            let configuration = ReaderConfiguration(inputName: "day", timeInference: Self.inference, recordFilter: filter)
-            let outcome = ReaderVerifier.read(bytes, configuration: configuration, chunkSize: chunkSize)
+            let filter = RefusingCaller()
+            let configuration = ReaderConfiguration(inputName: "day", timeInference: Self.inference, offersRecords: true)
+            let outcome = ReaderVerifier.read(bytes, configuration: configuration, chunkSize: chunkSize, offers: { filter.takes(&$0) })
             #expect(outcome.events == expected, "chunk size \(chunkSize.map(String.init) ?? "whole")")
             expectSameAccounting(outcome, as: everything, skipped: everything.events.count - expected.count)
             // Asked once per all-ASCII record, with its process, pid and the message's first line — after
@@ -97,13 +100,13 @@ struct RecordFilterContractTests {
         }
     }
 
-    /// Admits only a message holding `marker`.
-    final class MarkerFilter: RecordFilter, @unchecked Sendable {
+    /// Takes only a message holding `marker`.
+    final class MarkerCaller {
         let marker: String
         var asked: [String] = []
         init(marker: String) { self.marker = marker }
-        func admits(process: String, pid: Int?, firstLine: UnsafeRawBufferPointer) -> Bool {
-            let text = String(decoding: firstLine, as: UTF8.self)
+        func takes(_ offer: inout RecordOffer) -> Bool {
+            let text = String(decoding: offer.message, as: UTF8.self)
             asked.append(text)
             return text.contains(marker)
         }
@@ -126,9 +129,9 @@ struct RecordFilterContractTests {
         let everything = ReaderVerifier.read(bytes, configuration: ReaderConfiguration(inputName: "rb", timeInference: Self.inference))
         #expect(everything.events.count == 3)
         for chunkSize in [nil, 1, 5] as [Int?] {
-            let filter = MarkerFilter(marker: "DYLDLaunch")
-            let outcome = ReaderVerifier.read(bytes, configuration: ReaderConfiguration(inputName: "rb", timeInference: Self.inference, recordFilter: filter),
-                                              chunkSize: chunkSize)
+            let filter = MarkerCaller(marker: "DYLDLaunch")
+            let outcome = ReaderVerifier.read(bytes, configuration: ReaderConfiguration(inputName: "rb", timeInference: Self.inference, offersRecords: true),
+                                              chunkSize: chunkSize, offers: { filter.takes(&$0) })
             #expect(outcome.events == [everything.events[1]])
             #expect(outcome.events.first?.message.hasSuffix("sourceEnvironment:\"(null)\">\n\t]>") == true)
             #expect(outcome.events.first?.subsystem == "com.apple.runningboard")
@@ -151,9 +154,9 @@ struct RecordFilterContractTests {
         // it, where the whole line is in a buffer about to be overwritten.
         let cuts = (1..<bytes.count).map { [$0] } + (1...heldLineStart).map { [$0, heldLineEnd] }
         for cut in cuts {
-            let filter = MarkerFilter(marker: "DYLDLaunch")
-            let outcome = ReaderVerifier.read(bytes, configuration: ReaderConfiguration(inputName: "rb", timeInference: Self.inference, recordFilter: filter),
-                                              format: .logShow, cuts: cut)
+            let filter = MarkerCaller(marker: "DYLDLaunch")
+            let outcome = ReaderVerifier.read(bytes, configuration: ReaderConfiguration(inputName: "rb", timeInference: Self.inference, offersRecords: true),
+                                              format: .logShow, cuts: cut, offers: { filter.takes(&$0) })
             #expect(outcome.events == [everything.events[1]], "cut at \(cut)")
             #expect(filter.asked.count == 4, "cut at \(cut)")
             expectSameAccounting(outcome, as: everything, skipped: 2)
@@ -173,10 +176,10 @@ struct RecordFilterContractTests {
             let plain = ReaderConfiguration(inputName: "rb", timeInference: Self.inference, limits: limits)
             let everything = ReaderVerifier.read(bytes, configuration: plain)
             #expect(everything.diagnostics.map(\.code) == (limit == 200 ? [.messageTooLong] : []))
-            let filter = MarkerFilter(marker: "nothing admits this")
+            let filter = MarkerCaller(marker: "nothing admits this")
             var filtered = plain
-            filtered.recordFilter = filter
-            let outcome = ReaderVerifier.read(bytes, configuration: filtered)
+            filtered.offersRecords = true
+            let outcome = ReaderVerifier.read(bytes, configuration: filtered, offers: { filter.takes(&$0) })
             #expect(outcome.events == [everything.events[1]])
             #expect(filter.asked.count == 3, "each first line, and no second question")
             expectSameAccounting(outcome, as: everything, skipped: 2)
@@ -189,9 +192,9 @@ struct RecordFilterContractTests {
         let (bytes, _) = DeviceLogGenerator.generate(.init(seed: 5, targetBytes: 200_000, format: format, apps: 8, sessionsPerDay: 2_000))
         let everything = ReaderVerifier.read(bytes, configuration: ReaderConfiguration(inputName: "day", timeInference: Self.inference))
         for chunkSize in [nil, 7] as [Int?] {
-            let filter = RefusingFilter()
-            let configuration = ReaderConfiguration(inputName: "day", timeInference: Self.inference, recordFilter: filter)
-            let outcome = ReaderVerifier.read(bytes, configuration: configuration, chunkSize: chunkSize)
+            let filter = RefusingCaller()
+            let configuration = ReaderConfiguration(inputName: "day", timeInference: Self.inference, offersRecords: true)
+            let outcome = ReaderVerifier.read(bytes, configuration: configuration, chunkSize: chunkSize, offers: { filter.takes(&$0) })
             // The events kept are the unfiltered ones, in order; the ones dropped had a message the
             // filter could read as it is (one line, no quote or backslash, ASCII).
             var kept = outcome.events.makeIterator()

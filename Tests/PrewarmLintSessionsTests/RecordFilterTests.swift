@@ -150,8 +150,11 @@ struct RecordFilterTests {
             guard classifier.classifyIfMeaningful(line) != nil || classifier.lastDecision != nil else { continue }
             var stream = SessionStream(inputName: "x")
             _ = stream.consume(start)
-            let admitted = Array(signature.example.utf8).withUnsafeBytes {
-                stream.recordFilter.admits(process: process.name, pid: process.pid, firstLine: $0)
+            let admitted = Array(signature.example.utf8).withUnsafeBytes { message in
+                Array(process.name.utf8).withUnsafeBytes { name in
+                    var offer = RecordOffer(processName: name, pid: process.pid, message: message)
+                    return stream.takes(&offer)
+                }
             }
             #expect(admitted, "the filter drops \(id)'s example from \(process.name), which the classifier keeps")
             checked += 1

@@ -77,7 +77,9 @@ struct ScanAheadTests {
 
     /// A judge that judges nothing: every chunk is poor, as on a log that is nothing but launches.
     struct JudgesNothing: LinePrescanner {
-        mutating func judge(_ chunk: UnsafeRawBufferPointer, at byteOffset: Int, startsLine: Bool) -> ChunkJudgement { ChunkJudgement() }
+        mutating func judge(_ chunk: UnsafeRawBufferPointer, at byteOffset: Int, startsLine: Bool, with judge: AheadJudge) -> ChunkJudgement {
+            ChunkJudgement()
+        }
     }
 
     @Test("a judge that stops (four poor chunks, or the decoder's end) gives its spare buffers back then, not when it is freed")
@@ -86,7 +88,7 @@ struct ScanAheadTests {
         defer { folder.remove() }
         let chunkSize = 1 << 16, chunks = 24
         let scan = try Self.scanAhead(chunks: chunks, of: chunkSize, in: folder)
-        scan.start(JudgesNothing(), from: 0)
+        scan.start(JudgesNothing(), judgedBy: LaunchLineGate(table: .builtIn), from: 0)
         // Time for the thread to judge the chunks it may run ahead (3 to 6: the chunks nearer are the read loop's), so that
         // the read loop finds them.
         usleep(200_000)
@@ -106,7 +108,7 @@ struct ScanAheadTests {
         private let lock = NSLock()
         private var offsets: [Int] = []
         var judged: [Int] { lock.withLock { offsets } }
-        func judge(_ chunk: UnsafeRawBufferPointer, at byteOffset: Int, startsLine: Bool) -> ChunkJudgement {
+        func judge(_ chunk: UnsafeRawBufferPointer, at byteOffset: Int, startsLine: Bool, with judge: AheadJudge) -> ChunkJudgement {
             lock.withLock { offsets.append(byteOffset) }
             var judgement = ChunkJudgement()
             judgement.judgedBytes = chunk.count
@@ -126,7 +128,7 @@ struct ScanAheadTests {
         let chunkSize = 1 << 16
         let scan = try Self.scanAhead(chunks: 40, of: chunkSize, in: folder)
         let judge = JudgesEverything()
-        scan.start(judge, from: 0)
+        scan.start(judge, judgedBy: LaunchLineGate(table: .builtIn), from: 0)
         defer { scan.finish() }
         // With the read loop at the start, the thread judges as far as its buffers go: from `gap` chunks on.
         Self.waitUntil { judge.judged.count == ScanAhead.lookahead + 1 }
@@ -260,47 +262,60 @@ struct ScanAheadTests {
         ("", nil, "Executing launch request for app<com.example.ledger(501)> (DAS Prewarm launch)"),
     ]
 
-    @Test("a process's class (worked out once per name by the decoder) gets the answer its name gets, from both filters",
-          arguments: [true, false])
-    func classAnswersAsName(followsClassifier: Bool) throws {
-        let filter = LaunchLineFilter(table: SignatureTable.builtIn, followsClassifier: followsClassifier)
-        let ahead = filter.makeAheadFilter()
-        #expect((ahead == nil) == !followsClassifier)
-        for line in Self.filterLines {
-            let processClass = try #require(filter.processClass(of: line.process))
-            Array(line.message.utf8).withUnsafeBytes { message in
-                #expect(filter.admits(processClass: processClass, pid: line.pid, firstLine: message)
-                        == filter.admits(process: line.process, pid: line.pid, firstLine: message), "\(line)")
-                if let ahead, let judgingClass = ahead.judgingClass(of: line.process) {
-                    #expect(ahead.judge(judgingClass: judgingClass, pid: line.pid, firstLine: message)
-                            == ahead.judge(process: line.process, pid: line.pid, firstLine: message), "\(line)")
-                } else {
-                    #expect(ahead == nil, "the pipeline's ahead filter has a class for every name")
-                }
+    /// The offer a reader makes of `line`: the name as text (a JSON reader's), as bytes (a text reader's), with a note.
+    static func answers(_ line: (process: String, pid: Int?, message: String), note: UInt8 = 0,
+                        _ answer: (inout RecordOffer) -> Bool) -> (text: Bool, bytes: Bool, note: UInt8) {
+        Array(line.message.utf8).withUnsafeBytes { message in
+            Array(line.process.utf8).withUnsafeBytes { name in
+                var byText = RecordOffer(processName: UnsafeRawBufferPointer(start: nil, count: 0), processText: line.process, pid: line.pid,
+                                         message: message, nameNote: note)
+                var byBytes = RecordOffer(processName: name, pid: line.pid, message: message, nameNote: note)
+                let text = answer(&byText), bytes = answer(&byBytes)
+                return (text, bytes, byBytes.nameNote)
             }
         }
-        // A class is its role, both ways.
-        for role in ProcessRole.allCases.map(Optional.some) + [nil] { #expect(RecordFilterProcessClass(role: role).role == role) }
-        // Names of different roles get different classes; names of one role, one class.
-        #expect(filter.processClass(of: "runningboardd") != filter.processClass(of: "SpringBoard"))
-        #expect(filter.processClass(of: "Ledger Pro") == filter.processClass(of: "geod"))
-        #expect(filter.processClass(of: "Ledger Pro") != filter.processClass(of: "locationd"))
     }
 
-    @Test("the ahead filter refuses only what the filter refuses whatever it has learnt")
-    func aheadFilterAgreesWithFilter() throws {
-        let table = SignatureTable.builtIn
-        let filter = LaunchLineFilter(table: table)
-        let ahead = try #require(filter.makeAheadFilter())
+    @Test("a process's name note (worked out once per name, kept by the reader) gets the answer its name gets, from both gatings",
+          arguments: [true, false])
+    func noteAnswersAsName(followsClassifier: Bool) throws {
+        var gating = LaunchLineGating(table: SignatureTable.builtIn, followsClassifier: followsClassifier)
+        var ahead = AheadLaunchLineGating(gate: gating.aheadGate)
         for line in Self.filterLines {
-            let judgement = Array(line.message.utf8).withUnsafeBytes { ahead.judge(process: line.process, pid: line.pid, firstLine: $0) }
-            let admits = Array(line.message.utf8).withUnsafeBytes { filter.admits(process: line.process, pid: line.pid, firstLine: $0) }
+            let first = Self.answers(line) { gating.takes(&$0) }
+            #expect(first.text == first.bytes, "\(line)")
+            #expect(first.note != 0, "the gating notes every name it works out")
+            let noted = Self.answers(line, note: first.note) { gating.takes(&$0) }
+            #expect(noted.text == first.text && noted.bytes == first.text, "\(line)")
+            var judged: [RecordAdmission] = []
+            _ = Self.answers(line) { judged.append(ahead.admission(&$0)); return true }
+            _ = Self.answers(line, note: first.note) { judged.append(ahead.admission(&$0)); return true }
+            #expect(Set(judged.map { "\($0)" }).count == 1, "\(line): \(judged)")
+        }
+        // A note is its role, both ways; names of different roles get different notes, names of one role one note.
+        for role in ProcessRole.allCases.map(Optional.some) + [nil] { #expect(ProcessRole(nameNote: role.nameNote) == role) }
+        func note(_ process: String) -> UInt8 { Self.answers((process, nil, "")) { gating.takes(&$0) }.note }
+        #expect(note("runningboardd") != note("SpringBoard"))
+        #expect(note("Ledger Pro") == note("geod"))
+        #expect(note("Ledger Pro") != note("locationd"))
+    }
+
+    @Test("the ahead judge refuses only what the gating refuses whatever it has learnt")
+    func aheadJudgeAgreesWithGating() throws {
+        var gating = LaunchLineGating(table: SignatureTable.builtIn)
+        var ahead = AheadLaunchLineGating(gate: gating.aheadGate)
+        for line in Self.filterLines {
+            var judgement = RecordAdmission.admitted
+            _ = Self.answers(line) { judgement = ahead.admission(&$0); return true }
+            let takes = Self.answers(line) { gating.takes(&$0) }.bytes
             switch judgement {
             case .refused:
-                #expect(!admits, "\(line)")
+                #expect(!takes, "\(line)")
             case .refusedUnlessLearnt(let pid):
                 #expect(pid == line.pid)
-                #expect(admits == filter.admitsLearnt(pid: pid), "\(line)")
+                var question = RecordOffer(processName: UnsafeRawBufferPointer(start: nil, count: 0), pid: pid,
+                                           message: UnsafeRawBufferPointer(start: nil, count: 0), unlessLearnt: pid)
+                #expect(takes == gating.takes(&question), "\(line)")
             case .admitted:
                 break
             }

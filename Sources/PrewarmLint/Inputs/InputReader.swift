@@ -1,5 +1,6 @@
 import PrewarmLintModel
 public import PrewarmLintReaders
+import PrewarmLintClassifier
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -94,20 +95,16 @@ public struct InputReader: Sendable {
     /// Reads one input to the end. Never throws: a failure is in the summary, and everything
     /// emitted before it stays valid.
     public func read(_ input: LogInput, foundInDirectory: Bool = false, emit: (ReaderOutput) -> Void) -> InputSummary {
-        read(input, foundInDirectory: foundInDirectory, recordFilter: nil, scanningAheadWith: nil, emit: emit)
+        read(input, foundInDirectory: foundInDirectory, offering: false, offers: takesEveryRecord, aheadGate: nil, scanningAheadWith: nil,
+             emit: emit)
     }
 
-    /// ``read(_:foundInDirectory:emit:)`` with `recordFilter` asked before each text record is built whether the
-    /// caller could want it (`RecordFilter`, the session pipeline's); one filter per input.
-    package func read(_ input: LogInput, foundInDirectory: Bool = false, recordFilter: (any RecordFilter)?,
-                      emit: (ReaderOutput) -> Void) -> InputSummary {
-        read(input, foundInDirectory: foundInDirectory, recordFilter: recordFilter, scanningAheadWith: nil, emit: emit)
-    }
-
-    /// ``read(_:foundInDirectory:emit:)`` with a record filter, and with `scanningAheadWith` a regular, uncompressed file's
-    /// lines (ndjson or text) are judged a few chunks ahead of the decoder on a thread from it (`ScanAhead`), when the
-    /// filter has an ahead filter: the same output, the work shared between two cores.
-    package func read(_ input: LogInput, foundInDirectory: Bool = false, recordFilter: (any RecordFilter)?,
+    /// ``read(_:foundInDirectory:emit:)``, each text and JSON record offered to `offers` before it is built when
+    /// `offering` (`RecordOffer`: the session pipeline leaves unbuilt what its gate refuses). With `aheadGate` and
+    /// `scanningAheadWith`, a regular, uncompressed file's lines (ndjson or text) are judged a few chunks ahead of the
+    /// decoder on a thread from it (`ScanAhead`), by that gate knowing nothing yet: the same output, the work shared
+    /// between two cores.
+    package func read(_ input: LogInput, foundInDirectory: Bool = false, offering: Bool, offers: RecordOffers, aheadGate: LaunchLineGate?,
                       scanningAheadWith threads: ThreadStarter?, emit: (ReaderOutput) -> Void) -> InputSummary {
         // An input refused whole (its first diagnostic a refusal, no event before it) is an unreadable input,
         // not an empty log: remembered here, set as the summary's failure at the end.
@@ -135,8 +132,8 @@ public struct InputReader: Sendable {
             }
             emit(output)
         }
-        var summary = readToEnd(input, foundInDirectory: foundInDirectory, recordFilter: recordFilter, scanningAheadWith: threads,
-                                emit: counting)
+        var summary = readToEnd(input, foundInDirectory: foundInDirectory, offering: offering, offers: offers,
+                                aheadGate: offering ? aheadGate : nil, scanningAheadWith: threads, emit: counting)
         if outside.before + outside.after > 0, let first = outside.first {
             var parts: [String] = []
             if outside.before > 0 { parts.append("\(outside.before) before --since") }
@@ -152,8 +149,8 @@ public struct InputReader: Sendable {
         return summary
     }
 
-    private func readToEnd(_ input: LogInput, foundInDirectory: Bool, recordFilter: (any RecordFilter)?, scanningAheadWith threads: ThreadStarter?,
-                           emit: (ReaderOutput) -> Void) -> InputSummary {
+    private func readToEnd(_ input: LogInput, foundInDirectory: Bool, offering: Bool, offers: RecordOffers, aheadGate: LaunchLineGate?,
+                           scanningAheadWith threads: ThreadStarter?, emit: (ReaderOutput) -> Void) -> InputSummary {
         var summary = InputSummary(input: input.name)
         var descriptor: Int32
         var child: pid_t?
@@ -219,11 +216,11 @@ public struct InputReader: Sendable {
         let extraction: LogArchiveExtraction? = if case .logArchive = input { nil } else if options.logArchiveTool != nil { LogArchiveExtraction() } else { nil }
         defer { extraction?.remove() }
         var configuration = ReaderConfiguration(inputName: input.name, timeInference: inference, limits: options.limits,
-                                                skippedProcesses: options.skippedProcesses, recordFilter: recordFilter)
+                                                skippedProcesses: options.skippedProcesses, offersRecords: offering)
         configuration.archiveEntryExtractor = extraction
         // Lines judged ahead (`ScanAhead`), once the format is known and its decoder can judge: a regular file's.
         var scanAhead: ScanAhead?
-        if let threads, case .file(let path) = input, recordFilter?.makeAheadFilter() != nil,
+        if let threads, case .file(let path) = input, aheadGate != nil,
            fileSize(descriptor) >= 4 * options.chunkSize {
             scanAhead = ScanAhead(path: path, fileSize: fileSize(descriptor), chunkSize: options.chunkSize, threads: threads)
             configuration.prescan = scanAhead
@@ -245,7 +242,7 @@ public struct InputReader: Sendable {
             while true {
                 if options.interruption?.isRaised == true {
                     // Stop here: what was read stands; an input not begun is not reported as empty.
-                    if readAny { try reader.finish(emit: emit) }
+                    if readAny { try reader.finish(offers: offers, emit: emit) }
                     summary.interrupted = true
                     break
                 }
@@ -254,11 +251,11 @@ public struct InputReader: Sendable {
                 if let scanAhead, let lent = scanAhead.lend(at: bytesRead) {
                     defer { scanAhead.giveBack(lent) }
                     readAny = true
-                    try reader.read(UnsafeRawBufferPointer(lent), emit: emit)
+                    try reader.read(UnsafeRawBufferPointer(lent), offers: offers, emit: emit)
                     bytesRead += lent.count
                     guard lseek(descriptor, off_t(bytesRead), SEEK_SET) == off_t(bytesRead) else {
                         let reason = String(cString: strerror(errno))
-                        try reader.finish(emit: emit)
+                        try reader.finish(offers: offers, emit: emit)
                         summary.failure = ReaderError(code: .unreadable, input: input.name, message: "seek failed: \(reason); the input is cut short")
                         break
                     }
@@ -269,20 +266,20 @@ public struct InputReader: Sendable {
                 if count < 0 {
                     if errno == EINTR { continue }  // the loop checks for an interruption first
                     let reason = String(cString: strerror(errno))
-                    try reader.finish(emit: emit)
+                    try reader.finish(offers: offers, emit: emit)
                     summary.failure = ReaderError(code: .unreadable, input: input.name, message: "read failed: \(reason); the input is cut short")
                     break
                 }
                 if count == 0 {
-                    try reader.finish(emit: emit)
+                    try reader.finish(offers: offers, emit: emit)
                     break
                 }
                 readAny = true
                 extraction?.inputBytesRead = Int64(bytesRead + count)
-                try reader.read(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), emit: emit)
+                try reader.read(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), offers: offers, emit: emit)
                 bytesRead += count
                 if let scanAhead, !scanAhead.started, reader.format != nil {
-                    scanAhead.start(reader.makePrescanner(), from: bytesRead)
+                    scanAhead.start(reader.makePrescanner(), judgedBy: aheadGate!, from: bytesRead)
                 }
             }
         } catch {
@@ -309,7 +306,8 @@ public struct InputReader: Sendable {
         summary.chunksJudgedAhead = scanAhead?.chunksLent ?? 0
         summary.statistics = reader.statistics
         if let extraction, extraction.archiveRoot != nil || extraction.problem != nil {
-            exportExtractedArchive(extraction, of: input, summary: &summary, held: held, configuration: configuration, emit: passOn)
+            exportExtractedArchive(extraction, of: input, summary: &summary, held: held, configuration: configuration, offers: offers,
+                                   emit: passOn)
         }
         return summary
     }
@@ -319,7 +317,7 @@ public struct InputReader: Sendable {
     /// time order) merged in by time. The tool's failure is a warning of the archive — its reports were read — not
     /// an unreadable input.
     private func exportExtractedArchive(_ extraction: LogArchiveExtraction, of input: LogInput, summary: inout InputSummary, held: [LogEvent],
-                                        configuration: ReaderConfiguration, emit: (ReaderOutput) -> Void) {
+                                        configuration: ReaderConfiguration, offers: RecordOffers, emit: (ReaderOutput) -> Void) {
         var pending = held[...]
         let origin = EventOrigin(input: input.name, line: 1, byteOffset: 0)
         func say(_ severity: ReaderDiagnostic.Severity, _ code: DiagnosticCode, _ message: String) {
@@ -357,7 +355,7 @@ public struct InputReader: Sendable {
             }
             var failure: ReaderError?
             var exited: Int32?
-            let end = drain(started.descriptor, of: started.pid, into: &reader, emit: merged, failure: &failure, status: &exited)
+            let end = drain(started.descriptor, of: started.pid, into: &reader, offers: offers, emit: merged, failure: &failure, status: &exited)
             close(started.descriptor)
             let status = exited ?? (end == .interrupted || failure != nil ? LogArchiveTool.stop(started.pid) : LogArchiveTool.wait(started.pid))
             summary.statistics.add(reader.statistics)
@@ -419,7 +417,7 @@ public struct InputReader: Sendable {
         return false
     }
 
-    private func drain(_ descriptor: Int32, of child: pid_t, into reader: inout LogStreamReader, emit: (ReaderOutput) -> Void,
+    private func drain(_ descriptor: Int32, of child: pid_t, into reader: inout LogStreamReader, offers: RecordOffers, emit: (ReaderOutput) -> Void,
                        failure: inout ReaderError?, status: inout Int32?) -> DrainEnd {
         let buffer = Self.allocateReadBuffer(byteCount: options.chunkSize)
         defer { buffer.deallocate() }
@@ -432,9 +430,9 @@ public struct InputReader: Sendable {
                 if count < 0, errno == EINTR { continue }
                 if count < 0 { end = .readFailed; break }
                 if count == 0 { break }
-                try reader.read(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), emit: emit)
+                try reader.read(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), offers: offers, emit: emit)
             }
-            try reader.finish(emit: emit)
+            try reader.finish(offers: offers, emit: emit)
         } catch {
             failure = error
         }

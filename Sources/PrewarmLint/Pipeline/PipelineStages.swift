@@ -46,9 +46,10 @@ extension SessionPipeline {
                                    into sink: inout Sink) -> SourceOutcome where Sink.Item == ClassifiedEvent {
             var stage = ClassifyingStage(inputName: input.input.name, signatures: pipeline.signatures,
                                          maximumRememberedPIDs: pipeline.maximumRememberedPIDs)
-            let filter = pipeline.filtersRecords ? stage.recordFilter : nil
-            let summary = pipeline.reader.read(input.input, foundInDirectory: input.foundInDirectory, recordFilter: filter,
-                                               scanningAheadWith: handoff == .readingThreads ? pipeline.threads : nil) { output in
+            let aheadGate = handoff == .readingThreads && pipeline.filtersRecords ? stage.aheadGate : nil
+            let summary = pipeline.reader.read(input.input, foundInDirectory: input.foundInDirectory, offering: pipeline.filtersRecords,
+                                               offers: { stage.takes(&$0) }, aheadGate: aheadGate,
+                                               scanningAheadWith: aheadGate == nil ? nil : pipeline.threads) { output in
                 stage.take(output, into: &sink)
             }
             return stage.outcome(summary: summary)
@@ -65,8 +66,12 @@ extension SessionPipeline {
             classifier = InputClassifier(inputName: inputName, signatures: signatures, maximumRememberedPIDs: maximumRememberedPIDs)
         }
 
-        /// What to give the input's reader so that it skips, unbuilt, the records the classifier would drop unread.
-        var recordFilter: LaunchLineFilter { classifier.recordFilter }
+        /// Whether the classifier could want the record the input's reader offers: the reader leaves the others unbuilt.
+        @inline(__always)
+        mutating func takes(_ offer: inout RecordOffer) -> Bool { classifier.takes(&offer) }
+
+        /// The gate, for a thread that reads the input ahead of the classifier.
+        var aheadGate: LaunchLineGate { classifier.gating.aheadGate }
 
         mutating func take<Sink: EventSink>(_ output: ReaderOutput, into sink: inout Sink) where Sink.Item == ClassifiedEvent {
             switch output {
@@ -97,13 +102,13 @@ extension SessionPipeline {
         private var reader: LogStreamReader
         private var stage: ClassifyingStage
 
-        /// A source named `name`, read with `configuration` (its record filter set here when `filtersRecords`).
+        /// A source named `name`, read with `configuration` (its records offered to the stage when `filtersRecords`).
         init(configuration: ReaderConfiguration, format: LogFormat?, signatures: SignatureTable, maximumRememberedPIDs: Int,
              filtersRecords: Bool) {
             name = configuration.inputName
             stage = ClassifyingStage(inputName: configuration.inputName, signatures: signatures, maximumRememberedPIDs: maximumRememberedPIDs)
             var configuration = configuration
-            if filtersRecords { configuration.recordFilter = stage.recordFilter }
+            configuration.offersRecords = filtersRecords
             reader = LogStreamReader(configuration: configuration, format: format)
         }
 
@@ -131,9 +136,9 @@ extension SessionPipeline {
                                                   through stage: inout ClassifyingStage, into sink: inout Sink) throws(ReaderError)
         where Sink.Item == ClassifiedEvent {
             if let chunk {
-                try reader.read(chunk) { stage.take($0, into: &sink) }
+                try reader.read(chunk, offers: { stage.takes(&$0) }) { stage.take($0, into: &sink) }
             } else {
-                try reader.finish { stage.take($0, into: &sink) }
+                try reader.finish(offers: { stage.takes(&$0) }) { stage.take($0, into: &sink) }
             }
         }
     }
@@ -151,8 +156,9 @@ extension SessionPipeline {
                                    into sink: inout Sink) -> SourceOutcome where Sink.Item == LogEvent {
             var diagnostics = DiagnosticSample()
             var window = ReorderWindow<LogEvent>(size: windowed ? SessionPipeline.reorderWindow : 1)
-            let filter = pipeline.filtersRecords ? LaunchLineFilter(table: pipeline.signatures, followsClassifier: false) : nil
-            let summary = pipeline.reader.read(input.input, foundInDirectory: input.foundInDirectory, recordFilter: filter) { output in
+            var gating = LaunchLineGating(table: pipeline.signatures, followsClassifier: false)
+            let summary = pipeline.reader.read(input.input, foundInDirectory: input.foundInDirectory, offering: pipeline.filtersRecords,
+                                               offers: { gating.takes(&$0) }, aheadGate: nil, scanningAheadWith: nil) { output in
                 switch output {
                 case .event(let event):
                     if compacted {

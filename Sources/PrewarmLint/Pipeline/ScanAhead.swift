@@ -1,5 +1,6 @@
 import PrewarmLintModel
 import PrewarmLintReaders
+import PrewarmLintClassifier
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -112,7 +113,7 @@ final class ScanAhead: RecordPrescan, @unchecked Sendable {
     /// Starts judging with `prescanner`, from byte `offset` on (where the read loop is). Called once, when the
     /// decoder's format is known; does nothing more when `prescanner` is nil or the thread is refused (the read loop
     /// then reads, and the decoder judges, every line).
-    func start(_ prescanner: (any LinePrescanner)?, from offset: Int) {
+    func start(_ prescanner: (any LinePrescanner)?, judgedBy gate: LaunchLineGate, from offset: Int) {
         guard !started else { return }
         started = true
         guard let prescanner, offset & (chunkSize - 1) == 0 else { return }
@@ -122,7 +123,7 @@ final class ScanAhead: RecordPrescan, @unchecked Sendable {
         readerChunk = first
         running = true
         let ok = threads.startDetached { [self] in
-            judge(with: prescanner, descriptor: descriptor, from: first)
+            judge(with: prescanner, gate: gate, descriptor: descriptor, from: first)
             close(descriptor)
         }
         if ok {
@@ -233,8 +234,9 @@ final class ScanAhead: RecordPrescan, @unchecked Sendable {
     }
 
     /// The thread: reads and judges its chunks until the end of the file, the decoder's end, or four poor chunks.
-    private func judge(with prescanner: any LinePrescanner, descriptor: Int32, from first: Int) {
+    private func judge(with prescanner: any LinePrescanner, gate: LaunchLineGate, descriptor: Int32, from first: Int) {
         var prescanner = prescanner
+        var judging = AheadLaunchLineGating(gate: gate)
         var next = first
         var poorChunks = 0
         var buffersMade = 0
@@ -276,7 +278,9 @@ final class ScanAhead: RecordPrescan, @unchecked Sendable {
             // A chunk cut short (the file shrank, or a read failed) is not lent: the read loop reads it itself.
             let whole = count == min(chunkSize, fileSize - offset)
             if whole {
-                judgement = prescanner.judge(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), at: offset, startsLine: startsLine)
+                judgement = prescanner.judge(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), at: offset, startsLine: startsLine) {
+                    judging.admission(&$0)
+                }
             }
 
             pthread_mutex_lock(&mutex)

@@ -42,9 +42,11 @@ public struct SessionStream: Sendable {
         sink = AssemblySink(assembly: SessionAssembly(maximumOpenSessions: maximumOpenSessions))
     }
 
-    /// What to give the reader of this stream's input (`ReaderConfiguration.recordFilter`), so that it
-    /// skips, without building them, the records this stream would drop unread.
-    package var recordFilter: any RecordFilter { stage.recordFilter }
+    /// Whether this stream could want the record its input's reader offers (`ReaderConfiguration.offersRecords`), so
+    /// that the reader leaves unbuilt the records this stream would drop unread.
+    package mutating func takes(_ offer: inout RecordOffer) -> Bool {
+        stage.takes(&offer)
+    }
 
     /// Sessions closed early because too many were open at once.
     public var closedEarly: Int { sink.assembly.closedEarly }
@@ -143,19 +145,25 @@ struct InputClassifier: Sendable {
     private(set) var decisions: [PrewarmDecision] = []
     static let maximumDecisions = 10_000
 
-    /// Tells this input's decoder which records the classifier would drop unread; kept up to date here.
-    let recordFilter: LaunchLineFilter
+    /// Answers this input's reader, record by record, whether the classifier could want a record; kept up to date here.
+    private(set) var gating: LaunchLineGating
 
     init(inputName: String, signatures: SignatureTable, maximumRememberedPIDs: Int) {
         self.inputName = inputName
         classifier = EventClassifier(table: signatures, directoryCapacity: maximumRememberedPIDs)
-        recordFilter = LaunchLineFilter(table: signatures)
+        gating = LaunchLineGating(table: signatures)
+    }
+
+    /// Whether the classifier could want the record the reader offers (``LaunchLineGating``).
+    @inline(__always)
+    mutating func takes(_ offer: inout RecordOffer) -> Bool {
+        gating.takes(&offer)
     }
 
     /// The event classified, when it means something for a launch.
     mutating func classify(_ event: LogEvent) -> ClassifiedEvent? {
         let classified = classifier.classifyIfMeaningful(event)
-        recordFilter.follow(classifier.directory)
+        gating.follow(classifier.directory)
         // What is asked of the classified event, read in place: optional chaining on it (`classified?.subject`) copied
         // the whole event, its strings retained and released, for every line kept.
         let isKept: Bool

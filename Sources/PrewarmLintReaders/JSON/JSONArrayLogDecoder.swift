@@ -45,6 +45,10 @@ struct JSONArrayLogDecoder: LogDecoder {
     }
 
     mutating func decode(_ bytes: UnsafeRawBufferPointer, emit: (ReaderOutput) -> Void) {
+        decode(bytes, offers: takesEveryRecord, emit: emit)
+    }
+
+    mutating func decode(_ bytes: UnsafeRawBufferPointer, offers: RecordOffers, emit: (ReaderOutput) -> Void) {
         var index = 0
         let chunkOffset = consumed
         consumed += bytes.count
@@ -115,7 +119,7 @@ struct JSONArrayLogDecoder: LogDecoder {
                     }
                 }
                 if finished {
-                    finishRecord(emit: emit)
+                    finishRecord(offers: offers, emit: emit)
                     state = .between
                 }
             }
@@ -136,7 +140,7 @@ struct JSONArrayLogDecoder: LogDecoder {
         state = .between
     }
 
-    private mutating func finishRecord(emit: (ReaderOutput) -> Void) {
+    private mutating func finishRecord(offers: RecordOffers, emit: (ReaderOutput) -> Void) {
         let spanned = line - max(recordLine, lastCountedLine + 1) + 1
         lastCountedLine = line
         let origin = EventOrigin(input: configuration.inputName, line: recordLine, byteOffset: recordOffset)
@@ -148,7 +152,7 @@ struct JSONArrayLogDecoder: LogDecoder {
         var invalidUTF8 = false
         let result = record.withUnsafeBytes { bytes in
             RecordOutcome.decodeObject(bytes, what: "JSON object", origin: origin, resolver: &resolver, interner: &interner,
-                                       skipping: &skipping, invalidUTF8: &invalidUTF8)
+                                       skipping: &skipping, offers: offers, invalidUTF8: &invalidUTF8)
         }
         switch result {
         case .accepted(let event):

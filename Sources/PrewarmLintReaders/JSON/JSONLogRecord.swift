@@ -3,18 +3,18 @@ import PrewarmLintModel
 /// A decoded JSON record: an event, or the diagnostic that says why it is not one.
 enum RecordOutcome {
     /// A valid record: its event, or nil for a record of a process in
-    /// `ReaderConfiguration.skippedProcesses` or refused by its `recordFilter` (counted, not built).
+    /// `ReaderConfiguration.skippedProcesses` or one its caller refused when offered (counted, not built).
     case accepted(LogEvent?)
     case rejected(ReaderDiagnostic)
 }
 
-/// What ``JSONLogRecord/makeEvent(schema:bytes:origin:resolver:interner:skipping:invalidUTF8:into:)`` made of a
+/// What ``JSONLogRecord/makeEvent(schema:bytes:origin:resolver:interner:skipping:offers:invalidUTF8:into:)`` made of a
 /// record. The event itself goes to the caller's variable: returned in an enum, the event would be copied several
 /// times per record, refused ones included.
 enum RecordVerdict {
     /// The event was built.
     case built
-    /// A record of a skipped process, or one the filter refused: counted, not built.
+    /// A record of a skipped process, or one the caller refused: counted, not built.
     case notKept
     case rejected(ReaderDiagnostic)
 }
@@ -24,7 +24,7 @@ extension RecordOutcome {
     /// (`JSON object`, `plist entry`); `invalidUTF8` is set when text had to be repaired.
     static func decodeObject(_ bytes: UnsafeRawBufferPointer, what: String, origin: EventOrigin,
                              resolver: inout TimestampResolver, interner: inout StringInterner, skipping: inout RecordSkipping,
-                             invalidUTF8: inout Bool) -> RecordOutcome {
+                             offers: RecordOffers, invalidUTF8: inout Bool) -> RecordOutcome {
         do throws(JSONSyntaxError) {
             var record = JSONLogRecord()
             _ = try record.scan(bytes, from: 0)
@@ -34,7 +34,7 @@ extension RecordOutcome {
             }
             var event: LogEvent?
             switch record.makeEvent(schema: schema, bytes: bytes, origin: origin, resolver: &resolver, interner: &interner,
-                                    skipping: &skipping, invalidUTF8: &invalidUTF8, into: &event) {
+                                    skipping: &skipping, offers: offers, invalidUTF8: &invalidUTF8, into: &event) {
             case .built, .notKept: return .accepted(event)
             case .rejected(let diagnostic): return .rejected(diagnostic)
             }
@@ -175,7 +175,7 @@ struct JSONLogRecord {
     }
 
     func makeEvent(schema: Schema, bytes: UnsafeRawBufferPointer, origin: EventOrigin,
-                   resolver: inout TimestampResolver, interner: inout StringInterner, skipping: inout RecordSkipping,
+                   resolver: inout TimestampResolver, interner: inout StringInterner, skipping: inout RecordSkipping, offers: RecordOffers,
                    invalidUTF8: inout Bool, into built: inout LogEvent?) -> RecordVerdict {
         func string(_ value: JSONValue?) -> String? {
             guard let value, value.kind == .string, !value.range.isEmpty else { return nil }
@@ -223,14 +223,14 @@ struct JSONLogRecord {
             let raw = bytes.slice(value.range.lowerBound, value.range.upperBound)
             return UTF8Text.isASCII(raw) && (!value.hasEscapes || !raw.containsUnicodeEscape())
         }
-        // Asked of a record the filter can judge from its bytes: a message without escapes (the bytes
-        // the filter sees are the message's text), and the fields the event would decode all clean (an
-        // invalid one must still be reported).
+        // Offered when the caller can judge the record from its bytes: a message without escapes (the bytes it sees are
+        // the message's text), and the fields the event would decode all clean (an invalid one must still be reported).
         // (Three fields by name, not variadic: a variadic list is an array made on every call.)
         func refused(process: String, pid: Int?, message: JSONValue?, decoded first: JSONValue?, _ second: JSONValue?, _ third: JSONValue?) -> Bool {
-            guard skipping.filters, let message, message.kind == .string, !message.hasEscapes,
-                  skipping.refuses(process: process, pid: pid, firstLine: bytes.slice(message.range.lowerBound, message.range.upperBound))
-            else { return false }
+            guard skipping.offers, let message, message.kind == .string, !message.hasEscapes else { return false }
+            var offer = RecordOffer(processName: UnsafeRawBufferPointer(start: nil, count: 0), processText: process, pid: pid,
+                                    message: bytes.slice(message.range.lowerBound, message.range.upperBound))
+            guard !offers(&offer) else { return false }
             return decodesCleanly(message) && decodesCleanly(first) && decodesCleanly(second) && decodesCleanly(third)
         }
         func invalid(_ text: String) -> RecordVerdict {

@@ -19,8 +19,6 @@ struct NDJSONLogDecoder: LineFramedDecoder {
     private var interner = StringInterner()
     private var skipping: RecordSkipping
     private let configuration: ReaderConfiguration
-    /// A prescanner's own decoder only: its record filter, which remembers on which pid its last refusal depends.
-    var aheadRefusals: AheadRefusals?
     /// A run of consecutive lines that are not JSON, reported as one diagnostic when it ends.
     private var nonJSONRun: (origin: EventOrigin, count: Int)?
 
@@ -32,12 +30,12 @@ struct NDJSONLogDecoder: LineFramedDecoder {
         self.resolver = TimestampResolver(inference: configuration.timeInference)
     }
 
-    mutating func decode(_ bytes: UnsafeRawBufferPointer, emit: (ReaderOutput) -> Void) {
-        feedLines(bytes, emit: emit)
+    mutating func decode(_ bytes: UnsafeRawBufferPointer, offers: RecordOffers, emit: (ReaderOutput) -> Void) {
+        feedLines(bytes, offers: offers, emit: emit)
     }
 
-    mutating func decodeLast(emit: (ReaderOutput) -> Void) {
-        finishLines(emit: emit)
+    mutating func decodeLast(offers: RecordOffers, emit: (ReaderOutput) -> Void) {
+        finishLines(offers: offers, emit: emit)
         flushNonJSONRun(emit: emit)
     }
 
@@ -52,7 +50,7 @@ struct NDJSONLogDecoder: LineFramedDecoder {
         report(ReaderDiagnostic(code: .malformedLine, severity: .warning, message: "\(what); skipped", origin: run.origin, lineCount: run.count), emit: emit)
     }
 
-    mutating func handle(_ line: ByteLine, truncated: Bool, emit: (ReaderOutput) -> Void) {
+    mutating func handle(_ line: ByteLine, truncated: Bool, offers: RecordOffers, emit: (ReaderOutput) -> Void) {
         statistics.lines += 1
         let origin = EventOrigin(input: configuration.inputName, line: line.number, byteOffset: line.byteOffset)
         if truncated {
@@ -63,8 +61,9 @@ struct NDJSONLogDecoder: LineFramedDecoder {
             return
         }
         // Judged ahead on another thread (`RecordPrescan`): a record that would be counted and not kept is counted here
-        // as below, its time passed over, without being scanned again.
-        if let prescan = configuration.prescan, let skipped = prescan.skip(line), skipping.refuses(skipped) {
+        // as below, its time passed over, without being scanned again (one refused unless a pid is learnt is offered
+        // with that question alone).
+        if let prescan = configuration.prescan, let skipped = prescan.skip(line), skipped.isRefused(offers: offers) {
             flushNonJSONRun(emit: emit)
             if skipped.resolvesTime { _ = resolver.advance(past: skipped.timestamp) }
             statistics.accept(nil, lines: 1, origin: origin, notes: resolver.takeNotes(), invalidUTF8: false, emit: emit)
@@ -113,7 +112,7 @@ struct NDJSONLogDecoder: LineFramedDecoder {
         var invalidUTF8 = false
         var event: LogEvent?
         switch record.makeEvent(schema: schema, bytes: bytes, origin: origin, resolver: &resolver, interner: &interner,
-                                skipping: &skipping, invalidUTF8: &invalidUTF8, into: &event) {
+                                skipping: &skipping, offers: offers, invalidUTF8: &invalidUTF8, into: &event) {
         case .built:
             statistics.accept(event, lines: 1, origin: origin, notes: resolver.takeNotes(), invalidUTF8: invalidUTF8, emit: emit)
         case .notKept:
@@ -123,12 +122,12 @@ struct NDJSONLogDecoder: LineFramedDecoder {
         }
     }
 
-    /// The judgement of a thread reading ahead (``NDJSONPrescanner``): the line's skip when ``handle(_:truncated:emit:)``
+    /// The judgement of a thread reading ahead (``NDJSONPrescanner``): the line's skip when ``handle(_:truncated:offers:emit:)``
     /// would, whatever it had decoded before, only count it — an object of a log record, alone on its line, whose
-    /// process is skipped or refused by the configuration's filter (an ahead filter, `RecordFilter.makeAheadFilter()`),
-    /// with fields that decode cleanly and a valid time whose validity needs nothing the lines before told (a date with
-    /// its year, or epoch nanoseconds). Nil for anything else, which the decoder then judges itself.
-    mutating func prescan(_ line: ByteLine) -> PrescannedSkip? {
+    /// process is skipped or which `judge` refuses when offered it, with fields that decode cleanly and a valid time
+    /// whose validity needs nothing the lines before told (a date with its year, or epoch nanoseconds). Nil for anything
+    /// else, which the decoder then judges itself.
+    mutating func prescan(_ line: ByteLine, judge: AheadJudge) -> PrescannedSkip? {
         let bytes = line.bytes
         let start = bytes.skippingSpaces(from: bytes.skippingByteOrderMark(from: bytes.skippingSpaces(from: 0)))
         guard start < bytes.count, bytes[start] == UInt8(ascii: "{") else { return nil }
@@ -157,13 +156,23 @@ struct NDJSONLogDecoder: LineFramedDecoder {
         var invalidUTF8 = false
         var event: LogEvent?
         let origin = EventOrigin(input: configuration.inputName, line: line.number, byteOffset: line.byteOffset)
-        aheadRefusals?.reset()
+        // The judge's refusal, and the pid it depends on, if any.
+        var unlessLearnt: Int?
+        let refusing: RecordOffers = { offer in
+            switch judge(&offer) {
+            case .admitted: return true
+            case .refused: return false
+            case .refusedUnlessLearnt(let pid):
+                unlessLearnt = pid
+                return false
+            }
+        }
         guard case .notKept = record.makeEvent(schema: schema, bytes: bytes, origin: origin, resolver: &resolver, interner: &interner,
-                                               skipping: &skipping, invalidUTF8: &invalidUTF8, into: &event),
+                                               skipping: &skipping, offers: refusing, invalidUTF8: &invalidUTF8, into: &event),
               !invalidUTF8, event == nil else { return nil }
         // (The notes of this resolver are said by the decoder's, which passes over the same times.)
         _ = resolver.takeNotes()
-        return PrescannedSkip(line, timestamp: timestamp, unlessLearnt: aheadRefusals?.unlessLearnt)
+        return PrescannedSkip(line, timestamp: timestamp, unlessLearnt: unlessLearnt)
     }
 
     private mutating func report(_ diagnostic: ReaderDiagnostic, emit: (ReaderOutput) -> Void) {

@@ -152,7 +152,7 @@ struct TarArchiveDecoder: LogDecoder {
                 entryConfiguration.inputName = configuration.inputName + ":" + name
                 entryConfiguration.archiveDepth += 1
                 entryConfiguration.start = .beginning  // (placed once, by the archive's own reader)
-                entryConfiguration.recordFilter = nil
+                entryConfiguration.offersRecords = false
                 entryConfiguration.prescan = nil  // (judged at the archive's offsets, not the entry's)
                 sink = .textLog(LogStreamReader(configuration: entryConfiguration), name: name)
             } else if name.contains(".logarchive/") {

@@ -30,9 +30,9 @@ struct TextLogDecoder: LineFramedDecoder {
         case discarded
         /// Of a skipped process: its lines are counted, nothing else.
         case skipped
-        /// Refused by the ``RecordFilter`` on its first line and kept as bytes, in `held` and `heldBytes`:
-        /// skipped at its end, unless further lines came and the filter admits the whole message (or a
-        /// line it cannot be shown came: then it is built at once).
+        /// Refused by the caller on its first line and kept as bytes, in `held` and `heldBytes`: skipped at its
+        /// end, unless further lines came and the caller takes the whole message (or a line it cannot be shown
+        /// came: then it is built at once).
         case held
     }
     private var open = OpenRecord.none
@@ -91,7 +91,7 @@ struct TextLogDecoder: LineFramedDecoder {
         self.resolver = TimestampResolver(inference: configuration.timeInference)
     }
 
-    mutating func decode(_ bytes: UnsafeRawBufferPointer, emit: (ReaderOutput) -> Void) {
+    mutating func decode(_ bytes: UnsafeRawBufferPointer, offers: RecordOffers, emit: (ReaderOutput) -> Void) {
         chunk = bytes
         defer {
             // The chunk goes back to the reader: a held first line still in it is copied now.
@@ -101,12 +101,12 @@ struct TextLogDecoder: LineFramedDecoder {
         // (A table that starts at the chunk's start is only for a framer at a line's start, as the judge saw it.)
         if let prescan = configuration.prescan, let table = prescan.lineTable(at: framer.consumedBytes, count: bytes.count) {
             let judged = table.firstLineStart > 0 || framer.isAtLineStart
-            if judged { decodeJudged(bytes, table: table, emit: emit) }
+            if judged { decodeJudged(bytes, table: table, offers: offers, emit: emit) }
             // Its storage goes back to the judge, to be filled again.
             prescan.giveBack(table)
             if judged { return }
         }
-        feedLines(bytes, emit: emit)
+        feedLines(bytes, offers: offers, emit: emit)
     }
 
     func makePrescanner() -> (any LinePrescanner)? {
@@ -116,27 +116,28 @@ struct TextLogDecoder: LineFramedDecoder {
     /// A chunk whose lines were framed and judged ahead (`TextPrescanner`): the bytes before its first complete line
     /// end the line carried over and go through the framer, as do those after its last; each complete line is handed
     /// over from the table, and a judged one taken as judged (``startJudgedRecord(_:_:table:emit:)``).
-    private mutating func decodeJudged(_ bytes: UnsafeRawBufferPointer, table: TextLineTable, emit: (ReaderOutput) -> Void) {
-        if table.firstLineStart > 0 { feedLines(bytes.slice(0, table.firstLineStart), emit: emit) }
+    private mutating func decodeJudged(_ bytes: UnsafeRawBufferPointer, table: TextLineTable, offers: RecordOffers,
+                                       emit: (ReaderOutput) -> Void) {
+        if table.firstLineStart > 0 { feedLines(bytes.slice(0, table.firstLineStart), offers: offers, emit: emit) }
         for entry in table.entries {
             let start = Int(entry.start)
             let line = framer.passLine(bytes.slice(start, start + Int(entry.length)), breakLength: Int(entry.breakLength))
             if entry.kind == .line || incompleteHead != nil {
-                handle(line, truncated: false, emit: emit)
+                handle(line, truncated: false, offers: offers, emit: emit)
             } else {
-                startJudgedRecord(line, entry, table: table, emit: emit)
+                startJudgedRecord(line, entry, table: table, offers: offers, emit: emit)
             }
         }
-        if table.end < bytes.count { feedLines(bytes.slice(table.end, bytes.count), emit: emit) }
+        if table.end < bytes.count { feedLines(bytes.slice(table.end, bytes.count), offers: offers, emit: emit) }
     }
 
-    /// A line judged to start a record of a skipped process, or one the filter refuses (unless its pid is learnt by
-    /// now): what ``handle(_:truncated:emit:)`` and ``startRecord(in:lines:emit:)`` do with it, without classifying it,
-    /// naming its process or asking the filter.
+    /// A line judged to start a record of a skipped process, or one the judge refused (unless its pid is learnt by
+    /// now, which is offered to the caller): what ``handle(_:truncated:offers:emit:)`` and
+    /// ``startRecord(in:lines:offers:emit:)`` do with it, without classifying it, naming its process or offering it.
     private mutating func startJudgedRecord(_ line: ByteLine, _ entry: TextLineTable.Entry, table: TextLineTable,
-                                            emit: (ReaderOutput) -> Void) {
+                                            offers: RecordOffers, emit: (ReaderOutput) -> Void) {
         statistics.lines += 1
-        flushPending(emit: emit)
+        flushPending(offers: offers, emit: emit)
         flushOrphans(emit: emit)
         let bytes = line.bytes
         let judgedTime = table.times[Int(entry.time)]
@@ -152,33 +153,40 @@ struct TextLogDecoder: LineFramedDecoder {
             statistics.eventsSkipped += 1
             return
         }
-        if entry.learntPID < 0 || !skipping.admitsLearnt(pid: Int(entry.learntPID)) {
+        if entry.learntPID < 0 || !Self.takes(learnt: Int(entry.learntPID), offers) {
             // The judged head goes straight to the held record (through `head`, it was copied twice, on most lines of a
             // device's day).
             held.head = table.heads[Int(entry.head)]
             hold(line, time: time)
             return
         }
-        // Learnt since it was judged: built, as the filter now admits it.
+        // Learnt since it was judged: built, as the caller now takes it.
         head = table.heads[Int(entry.head)]
         var process = ""
         if let range = head.process, !range.isEmpty { process = processNames.text(for: bytes.slice(range.lowerBound, range.upperBound)) }
         buildStarted(line, time: time, process: process, invalid: false)
     }
 
-    mutating func decodeLast(emit: (ReaderOutput) -> Void) {
-        finishLines(emit: emit)
+    mutating func decodeLast(offers: RecordOffers, emit: (ReaderOutput) -> Void) {
+        finishLines(offers: offers, emit: emit)
         if let head = incompleteHead {
             incompleteHead = nil
             report(.truncatedInput, .warning, "input ends inside a record head", line: head.number, offset: head.offset, lines: 1, emit: emit)
         }
-        flushPending(emit: emit)
+        flushPending(offers: offers, emit: emit)
         flushOrphans(emit: emit)
+    }
+
+    /// Whether the caller takes a record judged ahead as refused unless `pid` is learnt: the question offered alone.
+    private static func takes(learnt pid: Int, _ offers: RecordOffers) -> Bool {
+        var offer = RecordOffer(processName: UnsafeRawBufferPointer(start: nil, count: 0), pid: pid,
+                                message: UnsafeRawBufferPointer(start: nil, count: 0), unlessLearnt: pid)
+        return offers(&offer)
     }
 
     // MARK: - Lines
 
-    mutating func handle(_ line: ByteLine, truncated: Bool, emit: (ReaderOutput) -> Void) {
+    mutating func handle(_ line: ByteLine, truncated: Bool, offers: RecordOffers, emit: (ReaderOutput) -> Void) {
         statistics.lines += 1
         if truncated {
             report(.lineTooLong, .warning, "line longer than \(maximumLineLength) bytes; the rest of it was skipped",
@@ -191,7 +199,7 @@ struct TextLogDecoder: LineFramedDecoder {
             joined.append(contentsOf: line.bytes)
             let handled = joined.withUnsafeBytes { bytes -> Bool in
                 if case .head = grammar.classify(bytes, into: &self.head) {
-                    startRecord(in: ByteLine(bytes: bytes, number: head.number, byteOffset: head.offset), lines: 2, emit: emit)
+                    startRecord(in: ByteLine(bytes: bytes, number: head.number, byteOffset: head.offset), lines: 2, offers: offers, emit: emit)
                     return true
                 }
                 return false
@@ -203,16 +211,16 @@ struct TextLogDecoder: LineFramedDecoder {
 
         switch grammar.classify(line.bytes, into: &head) {
         case .head:
-            startRecord(in: line, lines: 1, emit: emit)
+            startRecord(in: line, lines: 1, offers: offers, emit: emit)
         case .incompleteHead:
-            flushPending(emit: emit)
+            flushPending(offers: offers, emit: emit)
             flushOrphans(emit: emit)
             incompleteHead = (Array(line.bytes), line.number, line.byteOffset)
         case .skipped(let reason):
             if reason == .blank, inRecord {
                 continueRecord(line, emit: emit)
             } else {
-                flushPending(emit: emit)
+                flushPending(offers: offers, emit: emit)
                 if reason == .blank, orphans != nil {
                     orphans!.count += 1
                 } else {
@@ -231,10 +239,10 @@ struct TextLogDecoder: LineFramedDecoder {
     }
 
     /// Starts the record whose first line (or hard-wrapped head joined from two lines) the grammar has
-    /// just written into `head`. A record not built (of a skipped process, or refused by the filter)
+    /// just written into `head`. A record not built (of a skipped process, or refused by the caller)
     /// costs no string, no timestamp text, and none of the fields the grammar left to be read.
-    private mutating func startRecord(in line: ByteLine, lines: Int, emit: (ReaderOutput) -> Void) {
-        flushPending(emit: emit)
+    private mutating func startRecord(in line: ByteLine, lines: Int, offers: RecordOffers, emit: (ReaderOutput) -> Void) {
+        flushPending(offers: offers, emit: emit)
         flushOrphans(emit: emit)
         let bytes = line.bytes
         guard let time = resolver.advance(past: head.packedTime) else {
@@ -242,8 +250,8 @@ struct TextLogDecoder: LineFramedDecoder {
             return
         }
         if resolver.hasNotes { reportNotes(line, emit: emit) }
-        // The name's text is taken from the table only for a record that is built; the filter is asked with its class
-        // of the name, worked out once per name the table holds.
+        // The name's text is taken from the table only for a record that is built; the offer carries the caller's note
+        // on the name, kept with it in the table.
         var entry: ProcessNameTable.Entry?
         var invalid = false
         var skipped = false
@@ -263,10 +271,11 @@ struct TextLogDecoder: LineFramedDecoder {
             return
         }
         // A record whose fields are not all ASCII is always built, so that invalid UTF-8 in them is reported
-        // as before. The filter is shown the message with any prefixes still unread before it: more text
-        // than the message, which may only make it admit more.
-        if skipping.filters, !invalid, head.fieldsAreASCII(in: bytes),
-           refuses(entry: &entry, pid: head.pid, firstLine: bytes.slice(head.message.lowerBound, head.message.upperBound)) {
+        // as before. The caller is shown the message with any prefixes still unread before it: more text
+        // than the message, which may only make it take more.
+        if skipping.offers, !invalid, head.fieldsAreASCII(in: bytes),
+           refuses(entry: &entry, name: head.process.map { bytes.slice($0.lowerBound, $0.upperBound) }, pid: head.pid,
+                   message: bytes.slice(head.message.lowerBound, head.message.upperBound), offers) {
             held.head = head
             hold(line, time: time)
             return
@@ -274,19 +283,19 @@ struct TextLogDecoder: LineFramedDecoder {
         buildStarted(line, time: time, process: entry.map { processNames.text(of: $0) } ?? "", invalid: invalid)
     }
 
-    /// Whether the filter refuses the record of the process of `entry` (nil: a record without a process name): asked
-    /// with the filter's class of the name, which is worked out and remembered the first time.
+    /// Whether the caller refuses the record of the process of `entry` (nil: a record without a process name), whose
+    /// name's bytes are `name`, when offered it: the caller's note on the name goes with the offer and is kept.
     @inline(__always)
-    private mutating func refuses(entry: inout ProcessNameTable.Entry?, pid: Int?, firstLine: UnsafeRawBufferPointer) -> Bool {
-        guard var named = entry else { return skipping.refuses(process: "", pid: pid, firstLine: firstLine) }
-        let filterClass = processNames.filterClass(of: &named) { skipping.processClass(of: $0) }
-        entry = named
-        switch filterClass {
-        case .known(let processClass):
-            return skipping.refuses(processClass: processClass, pid: pid, firstLine: firstLine)
-        case .byName, .unasked:
-            return skipping.refuses(process: processNames.text(of: named), pid: pid, firstLine: firstLine)
+    private mutating func refuses(entry: inout ProcessNameTable.Entry?, name: UnsafeRawBufferPointer?, pid: Int?,
+                                  message: UnsafeRawBufferPointer, _ offers: RecordOffers) -> Bool {
+        var offer = RecordOffer(processName: name ?? UnsafeRawBufferPointer(start: nil, count: 0), pid: pid, message: message,
+                                nameNote: entry?.note ?? 0)
+        let taken = offers(&offer)
+        if var named = entry {
+            processNames.remember(note: offer.nameNote, for: &named)
+            entry = named
         }
+        return !taken
     }
 
     /// Builds the record `line` starts (its head in `head`), admitted on its first line.
@@ -316,7 +325,7 @@ struct TextLogDecoder: LineFramedDecoder {
         }
     }
 
-    /// Holds the record `line` starts (its head in `held.head`), refused by the filter on its first line.
+    /// Holds the record `line` starts (its head in `held.head`), refused by the caller on its first line.
     private mutating func hold(_ line: ByteLine, time: TimestampResolver.ResolvedTime) {
         if let start = line.bytes.baseAddress, let chunkStart = chunk.baseAddress, start >= chunkStart,
            start + line.bytes.count <= chunkStart + chunk.count {
@@ -347,8 +356,8 @@ struct TextLogDecoder: LineFramedDecoder {
         EventOrigin(input: configuration.inputName, line: line, byteOffset: byteOffset)
     }
 
-    /// Keeps a further line of the held record, to show the filter the whole message at the record's end:
-    /// false when the filter could not be shown it, so that the record is to be built now — a line not all
+    /// Keeps a further line of the held record, to offer the whole message at the record's end:
+    /// false when the caller could not be shown it, so that the record is to be built now — a line not all
     /// ASCII (its invalid UTF-8 is reported), one taking the message past its limit (which is reported
     /// as its lines come), one past ``maximumHeldLines``, or one that may hold the prefixes of a head
     /// hard-wrapped before them.
@@ -377,16 +386,19 @@ struct TextLogDecoder: LineFramedDecoder {
         return true
     }
 
-    /// Whether the filter refuses the held record with all its lines, asked again at its end.
-    private mutating func refusesWholeHeldRecord() -> Bool {
-        assert(heldInChunk == nil, "asked again only with further lines, whose first one copied the held line")
+    /// Whether the caller refuses the held record with all its lines, offered again at its end.
+    private mutating func refusesWholeHeldRecord(_ offers: RecordOffers) -> Bool {
+        assert(heldInChunk == nil, "offered again only with further lines, whose first one copied the held line")
         let head = held.head
-        return heldBytes.withUnsafeBytes { bytes in
-            var process = ""
+        let kept = heldBytes
+        return kept.withUnsafeBytes { bytes in
+            var entry: ProcessNameTable.Entry?
+            var name: UnsafeRawBufferPointer?
             if let range = head.process, !range.isEmpty {
-                process = processNames.text(for: bytes.slice(range.lowerBound, range.upperBound))
+                name = bytes.slice(range.lowerBound, range.upperBound)
+                entry = processNames.entry(for: name!)
             }
-            return skipping.refuses(process: process, pid: head.pid, firstLine: bytes.slice(head.message.lowerBound, bytes.count))
+            return refuses(entry: &entry, name: name, pid: head.pid, message: bytes.slice(head.message.lowerBound, bytes.count), offers)
         }
     }
 
@@ -513,7 +525,7 @@ struct TextLogDecoder: LineFramedDecoder {
     /// of a device's day; the rest in ``flushOpenRecord(emit:)``, so that most lines make no call with a frame for the
     /// event it may emit.
     @inline(__always)
-    private mutating func flushPending(emit: (ReaderOutput) -> Void) {
+    private mutating func flushPending(offers: RecordOffers, emit: (ReaderOutput) -> Void) {
         switch open {
         case .none:
             return
@@ -525,18 +537,18 @@ struct TextLogDecoder: LineFramedDecoder {
             statistics.events += 1
             statistics.eventsSkipped += 1
         default:
-            flushOpenRecord(emit: emit)
+            flushOpenRecord(offers: offers, emit: emit)
         }
     }
 
-    private mutating func flushOpenRecord(emit: (ReaderOutput) -> Void) {
+    private mutating func flushOpenRecord(offers: RecordOffers, emit: (ReaderOutput) -> Void) {
         let record = open
         open = .none
         switch record {
         case .none, .skipped:
             return
         case .held:
-            guard !heldFurtherLines.isEmpty, !refusesWholeHeldRecord() else {
+            guard !heldFurtherLines.isEmpty, !refusesWholeHeldRecord(offers) else {
                 heldInChunk = nil  // ended at its first line: nothing of it is kept
                 statistics.events += 1
                 statistics.eventsSkipped += 1

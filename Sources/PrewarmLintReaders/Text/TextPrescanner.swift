@@ -1,6 +1,6 @@
 /// A chunk of a text log framed and judged ahead of its decoder (`TextPrescanner`): its complete lines, each with
 /// what the decoder may take instead of working it out — that it starts a record of a skipped process, or one the
-/// record filter refuses (whatever the consumer learns, or unless a pid is learnt), with the record's head.
+/// judge refuses (whatever the caller learns, or unless a pid is learnt), with the record's head.
 ///
 /// Public only as an opaque value that a thread judging lines ahead hands to the decoder (``RecordPrescan``).
 package struct TextLineTable: Sendable {
@@ -9,7 +9,7 @@ package struct TextLineTable: Sendable {
         case line
         /// Starts a record of a skipped process (`ReaderConfiguration.skippedProcesses`).
         case skippedProcess
-        /// Starts a record the filter refuses, unless ``Entry/learntPID`` is learnt; its head is in ``heads``.
+        /// Starts a record the judge refuses, unless ``Entry/learntPID`` is learnt; its head is in ``heads``.
         case refused
     }
 
@@ -61,11 +61,11 @@ package struct TextLineTable: Sendable {
 
 /// Frames and judges the lines of a chunk of a text log (`log show` in each style, a Console copy, idevicesyslog, …)
 /// for a thread reading ahead of its decoder (``LinePrescanner``): the chunk's complete lines, each a start and a
-/// length, and for each line that starts a record of a skipped process, or one the filter's ahead filter refuses, its
+/// length, and for each line that starts a record of a skipped process, or one the judge (``AheadJudge``) refuses, its
 /// head. The decoder takes the lines instead of searching for their breaks, and a judged line's head and answer
-/// instead of classifying it, naming its process and asking the filter — most of its work on a line of a device's
-/// day — and goes on as it would have: it resolves the time, counts the record, and holds a refused one, so that
-/// further lines of it and a filter that admits the whole message are handled as ever (`TextLogDecoder`).
+/// instead of classifying it, naming its process and offering it — most of its work on a line of a device's day — and
+/// goes on as it would have: it resolves the time, counts the record, and holds a refused one, so that further lines
+/// of it and a caller that takes the whole message are handled as ever (`TextLogDecoder`).
 ///
 /// Made by the decoder once its grammar is settled (`TextGrammar.isSettled`): a line's head then depends on the line
 /// alone. A line whose process name is not valid UTF-8 or whose fields are not ASCII is left to the decoder, which
@@ -75,7 +75,6 @@ package struct TextLineTable: Sendable {
 /// Unchecked `Sendable`: made on the decoder's thread and then used by the judging thread alone.
 struct TextPrescanner: LinePrescanner, @unchecked Sendable {
     private var grammar: TextGrammar
-    private let ahead: any AheadRecordFilter
     private var skipping: RecordSkipping
     private let maximumLineLength: Int
     private var head = TextRecordHead.placeholder
@@ -84,13 +83,12 @@ struct TextPrescanner: LinePrescanner, @unchecked Sendable {
     private var spare: TextLineTable?
 
     /// A prescanner for a decoder with `grammar` (settled) and `configuration`, whose framer keeps lines of up to
-    /// `maximumLineLength` bytes; nil when the grammar is not settled or the configuration has no ahead filter.
+    /// `maximumLineLength` bytes; nil when the grammar is not settled or the configuration offers no record.
     init?(grammar: TextGrammar, configuration: ReaderConfiguration, maximumLineLength: Int) {
-        guard grammar.isSettled, let ahead = configuration.recordFilter?.makeAheadFilter() else { return nil }
+        guard grammar.isSettled, configuration.offersRecords else { return nil }
         self.grammar = grammar
-        self.ahead = ahead
         var own = configuration
-        own.recordFilter = nil
+        own.offersRecords = false
         own.prescan = nil
         own.archiveEntryExtractor = nil
         skipping = RecordSkipping(own)
@@ -102,7 +100,7 @@ struct TextPrescanner: LinePrescanner, @unchecked Sendable {
 
     mutating func reuse(_ table: TextLineTable) { spare = table }
 
-    mutating func judge(_ chunk: UnsafeRawBufferPointer, at byteOffset: Int, startsLine: Bool) -> ChunkJudgement {
+    mutating func judge(_ chunk: UnsafeRawBufferPointer, at byteOffset: Int, startsLine: Bool, with judge: AheadJudge) -> ChunkJudgement {
         var judgement = ChunkJudgement()
         guard chunk.count < Int32.max else { return judgement }
         var start = 0
@@ -129,7 +127,7 @@ struct TextPrescanner: LinePrescanner, @unchecked Sendable {
             let line = chunk.slice(start, end)
             var entry = TextLineTable.Entry(start: Int32(start), length: Int32(end - start), breakLength: UInt8(newline + 1 - end),
                                             kind: .line)
-            if case .head = grammar.classify(line, into: &head), let kind = judge(line, &entry) {
+            if case .head = grammar.classify(line, into: &head), let kind = self.judge(line, &entry, with: judge) {
                 entry.kind = kind
                 entry.time = Int32(table.times.count)
                 let text = head.timeText
@@ -149,27 +147,27 @@ struct TextPrescanner: LinePrescanner, @unchecked Sendable {
     }
 
     /// What the decoder would do with the record the line starts (its head in `head`), as far as it holds whatever the
-    /// consumer learns first: nil when the decoder is to judge it itself.
-    private mutating func judge(_ line: UnsafeRawBufferPointer, _ entry: inout TextLineTable.Entry) -> TextLineTable.Kind? {
-        // As the decoder does: the name's skipping and the ahead filter's class of it are remembered with it.
-        let judgement: AheadJudgement
-        let firstLine = line.slice(head.message.lowerBound, head.message.upperBound)
+    /// caller learns first: nil when the decoder is to judge it itself.
+    private mutating func judge(_ line: UnsafeRawBufferPointer, _ entry: inout TextLineTable.Entry, with judge: AheadJudge) -> TextLineTable.Kind? {
+        // As the decoder does: the name's skipping and the judge's note on it are remembered with it.
+        let admission: RecordAdmission
+        let message = line.slice(head.message.lowerBound, head.message.upperBound)
         if let range = head.process, !range.isEmpty {
-            var name = processNames.entry(for: line.slice(range.lowerBound, range.upperBound))
+            let nameBytes = line.slice(range.lowerBound, range.upperBound)
+            var name = processNames.entry(for: nameBytes)
             guard name.isValid else { return nil }
             if processNames.isSkipped(&name, by: { skipping.skips(process: $0) }) { return .skippedProcess }
             guard head.fieldsAreASCII(in: line) else { return nil }
-            if case .known(let processClass) = processNames.filterClass(of: &name, by: { ahead.judgingClass(of: $0) }) {
-                judgement = ahead.judge(judgingClass: processClass, pid: head.pid, firstLine: firstLine)
-            } else {
-                judgement = ahead.judge(process: processNames.text(of: name), pid: head.pid, firstLine: firstLine)
-            }
+            var offer = RecordOffer(processName: nameBytes, pid: head.pid, message: message, nameNote: name.note)
+            admission = judge(&offer)
+            processNames.remember(note: offer.nameNote, for: &name)
         } else {
             if skipping.skips(process: "") { return .skippedProcess }
             guard head.fieldsAreASCII(in: line) else { return nil }
-            judgement = ahead.judge(process: "", pid: head.pid, firstLine: firstLine)
+            var offer = RecordOffer(processName: UnsafeRawBufferPointer(start: nil, count: 0), pid: head.pid, message: message)
+            admission = judge(&offer)
         }
-        switch judgement {
+        switch admission {
         case .admitted:
             return nil
         case .refused:

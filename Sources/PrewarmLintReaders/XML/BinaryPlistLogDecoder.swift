@@ -46,6 +46,10 @@ struct BinaryPlistLogDecoder: LogDecoder {
     }
 
     mutating func decodeLast(emit: (ReaderOutput) -> Void) {
+        decodeLast(offers: takesEveryRecord, emit: emit)
+    }
+
+    mutating func decodeLast(offers: RecordOffers, emit: (ReaderOutput) -> Void) {
         let start = EventOrigin(input: configuration.inputName, line: 1, byteOffset: 0)
         if tooLarge {
             report(.lineTooLong, "binary property list of \(received) bytes is larger than \(Self.maximumSize) bytes, the most read whole; convert it with `plutil -convert xml1` to read it as a stream",
@@ -86,7 +90,7 @@ struct BinaryPlistLogDecoder: LogDecoder {
                 var invalidUTF8 = false
                 let outcome = json.withUnsafeBytes { bytes in
                     RecordOutcome.decodeObject(bytes, what: "plist entry", origin: origin, resolver: &resolver, interner: &interner,
-                                               skipping: &skipping, invalidUTF8: &invalidUTF8)
+                                               skipping: &skipping, offers: offers, invalidUTF8: &invalidUTF8)
                 }
                 switch outcome {
                 case .accepted(let event):

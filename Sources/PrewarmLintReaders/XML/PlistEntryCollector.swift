@@ -64,7 +64,7 @@ final class PlistEntryCollector: XMLRecordCollector {
         var invalidUTF8 = false
         let outcome = machine.pointee.json.withUnsafeBytes { bytes in
             RecordOutcome.decodeObject(bytes, what: "plist entry", origin: origin, resolver: &resolver, interner: &interner,
-                                       skipping: &skipping, invalidUTF8: &invalidUTF8)
+                                       skipping: &skipping, offers: takesEveryRecord, invalidUTF8: &invalidUTF8)
         }
         switch outcome {
         case .accepted(let event): accept(event, lines: spanned, invalidUTF8: invalidUTF8, origin: origin)

@@ -82,7 +82,7 @@ class XMLRecordCollector: XMLEventHandler {
     init(configuration: ReaderConfiguration) {
         self.configuration = configuration
         self.resolver = TimestampResolver(inference: configuration.timeInference)
-        self.skipping = RecordSkipping(configuration, filtering: false)
+        self.skipping = RecordSkipping(configuration, offering: false)
     }
 
     func startElement(_ name: UnsafeRawBufferPointer, attributes: XMLAttributes, at location: XMLLocation) {}
