@@ -76,7 +76,7 @@ public struct ProcessDirectory: Sendable {
     }
 
     /// `name` is the process at `pid`: remembered only for an app's pid (a name paired with another pid
-    /// teaches nothing the classifier uses, and the reader's record filter refuses such lines).
+    /// teaches nothing the classifier uses, and the gate refuses such lines).
     mutating func learn(name: String, pid: Int) {
         guard pid > 0, !name.isEmpty, let bundle = bundleByPID[pid] else { return }
         if let known = nameByPID[pid] {

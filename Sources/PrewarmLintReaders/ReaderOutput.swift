@@ -46,7 +46,7 @@ public struct DecoderStatistics: Sendable, Hashable {
     /// Events read, emitted or not.
     public var events = 0
     /// Events read but not emitted, being of a process in ``ReaderConfiguration/skippedProcesses`` or
-    /// refused by the session pipeline's record filter before they were built.
+    /// refused by the reader's caller (``RecordOffer``) before they were built.
     public var eventsSkipped = 0
     /// Lines that are part of an event.
     public var eventLines = 0
@@ -181,8 +181,8 @@ package protocol LogDecoder {
     /// ``decodeLast(emit:)``, offering as ``decode(_:offers:emit:)`` does.
     mutating func decodeLast(offers: RecordOffers, emit: (ReaderOutput) -> Void)
     /// A judge of this decoder's lines for a thread reading ahead of it (``RecordPrescan``), made from what the decoder
-    /// has learnt so far; nil when its format, its configuration (no record filter with an ahead filter) or what it
-    /// has read leaves nothing to judge ahead.
+    /// has learnt so far; nil when its format, its configuration (records not offered) or what it has read leaves
+    /// nothing to judge ahead.
     func makePrescanner() -> (any LinePrescanner)?
 }
 

@@ -8,8 +8,8 @@ import PrewarmLint
 public enum FuzzChecks {
     /// Byte 0 picks the format (forced, so every decoder sees every input), byte 1 the chunk size
     /// (1…256), the rest is the input. Invariants: the line accounting holds, events are counted; read
-    /// again with a record filter answering at random, the events are those of the first read less the
-    /// refused ones, each the same, with the same diagnostics and line accounting.
+    /// again with every record offered to a caller answering at random, the events are those of the first read less
+    /// the refused ones, each the same, with the same diagnostics and line accounting.
     public static func readers(_ data: UnsafeRawBufferPointer) -> String? {
         guard data.count >= 2 else { return nil }
         let formats = LogFormat.allCases

@@ -68,7 +68,7 @@ struct AnchorPrefilterTests {
         #expect(found > 500)
     }
 
-    @Test("the record filter's questions never say no where the classifier would say yes, on a message or any prefix of a longer one")
+    @Test("the gate's questions never say no where the classifier would say yes, on a message or any prefix of a longer one")
     func filterQuestionsAreConservative() throws {
         let table = SignatureTable.builtIn
         var checked = 0

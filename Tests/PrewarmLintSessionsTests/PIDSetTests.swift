@@ -2,7 +2,7 @@
 import PrewarmLintTesting
 import Testing
 
-/// The record filter keeps the pids of apps in a `PIDSet` (bits below 131,072, a `Set` beyond): it must
+/// The gate keeps the pids of apps in a `PIDSet` (bits below 131,072, a `Set` beyond): it must
 /// answer as a `Set<Int>` does after any sequence of insertions and removals, at the edges of its bits too.
 @Suite("PIDSet")
 struct PIDSetTests {

@@ -13,7 +13,7 @@ struct ParallelRenderingTests {
         defer { folder.remove() }
         let (bytes, _) = DeviceLogGenerator.generate(.init(seed: 51, targetBytes: 3_000_000, format: .ndjson, apps: 40, sessionsPerDay: 4_000))
         let path = try folder.write(bytes, named: "day.ndjson")
-        var report = LintRun(options: RecordFilterTests.dayOptions, toolVersion: "test").run([DiscoveredInput(input: .file(path), foundInDirectory: false)])
+        var report = LintRun(options: GatedReadingTests.dayOptions, toolVersion: "test").run([DiscoveredInput(input: .file(path), foundInDirectory: false)])
         #expect(report.sessions.count > 300)
         #expect(report.findings.count > 300)
         // Repeated, for several windows of 256 elements per thread and a last window cut short

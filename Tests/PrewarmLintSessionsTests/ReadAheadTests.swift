@@ -11,7 +11,7 @@ import Testing
 struct ReadAheadTests {
     /// A run's result with what its callbacks saw, in order.
     struct Observed: Equatable {
-        var outcome: RecordFilterTests.Outcome
+        var outcome: GatedReadingTests.Outcome
         var closedEarly: Int
         /// Each input's summary but its statistics (in `outcome`): it is not `Equatable`.
         var summaries: [SummaryFields]
@@ -53,7 +53,7 @@ struct ReadAheadTests {
             calls += "s"
             return session
         })
-        return Observed(outcome: RecordFilterTests.Outcome(result), closedEarly: result.sessionsClosedEarly, summaries: result.summaries.map(SummaryFields.init),
+        return Observed(outcome: GatedReadingTests.Outcome(result), closedEarly: result.sessionsClosedEarly, summaries: result.summaries.map(SummaryFields.init),
                         handedOn: handedOn, said: said, calls: calls)
     }
 
@@ -70,7 +70,7 @@ struct ReadAheadTests {
     }
 
     static let corpusFiles: [String] = {
-        let root = RecordFilterTests.packageRoot.appendingPathComponent("Corpus")
+        let root = GatedReadingTests.packageRoot.appendingPathComponent("Corpus")
         let walker = FileManager.default.enumerator(atPath: root.path)
         var files: [String] = []
         while let path = walker?.nextObject() as? String {
@@ -89,7 +89,7 @@ struct ReadAheadTests {
         let options = ReadOptions(timeInference: TimeInference(date: CivilDateTime(year: 2022, month: 6, day: 8), year: 2022))
         var withSessions = 0, withDiagnostics = 0
         for file in Self.corpusFiles {
-            let path = RecordFilterTests.packageRoot.appendingPathComponent("Corpus").appendingPathComponent(file).path
+            let path = GatedReadingTests.packageRoot.appendingPathComponent("Corpus").appendingPathComponent(file).path
             let input = DiscoveredInput(input: .file(path), foundInDirectory: true)
             let one = Self.observe(input, options: options, readingAhead: false)
             let two = Self.observe(input, options: options, readingAhead: true)
@@ -108,8 +108,8 @@ struct ReadAheadTests {
         defer { folder.remove() }
         let (input, sessions) = try Self.writtenDay(.init(seed: 37, targetBytes: 600_000, format: format, apps: 10, sessionsPerDay: 600),
                                                       named: "day.\(format.rawValue)", in: folder)
-        let one = Self.observe(input, options: RecordFilterTests.dayOptions, readingAhead: false)
-        let two = Self.observe(input, options: RecordFilterTests.dayOptions, readingAhead: true)
+        let one = Self.observe(input, options: GatedReadingTests.dayOptions, readingAhead: false)
+        let two = Self.observe(input, options: GatedReadingTests.dayOptions, readingAhead: true)
         #expect(one.handedOn.count >= sessions / 2, "the day must hold sessions to compare")
         #expect(one == two)
     }
@@ -153,7 +153,7 @@ struct ReadAheadTests {
         defer { folder.remove() }
         let (input, _) = try Self.writtenDay(.init(seed: 41, targetBytes: 200_000, format: .logShow, apps: 5, sessionsPerDay: 100),
                                                named: "day.log", in: folder)
-        var options = RecordFilterTests.dayOptions
+        var options = GatedReadingTests.dayOptions
         let flag = Interruption()
         flag.raise()
         options.interruption = flag
@@ -169,7 +169,7 @@ struct ReadAheadTests {
         let (input, _) = try Self.writtenDay(.init(seed: 43, targetBytes: 2_500_000, format: .ndjson, apps: 30, sessionsPerDay: 20_000),
                                                named: "dense.ndjson", in: folder)
         func report(jobs: Int) -> String {
-            var run = LintRun(options: RecordFilterTests.dayOptions, toolVersion: "test")
+            var run = LintRun(options: GatedReadingTests.dayOptions, toolVersion: "test")
             run.jobs = jobs
             let report = run.run([input])
             var text = ""

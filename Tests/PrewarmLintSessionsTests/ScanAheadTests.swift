@@ -198,7 +198,7 @@ struct ScanAheadTests {
         defer { folder.remove() }
         let input = try ReadAheadTests.writtenDay(Self.day(seed: 11, format), named: "day.\(format.rawValue)", in: folder).input
         for chunkSize in [1 << 20, 1 << 16] {
-            var options = RecordFilterTests.dayOptions
+            var options = GatedReadingTests.dayOptions
             options.chunkSize = chunkSize
             let one = ReadAheadTests.observe([input], options: options, jobs: 1)
             #expect(one == ReadAheadTests.observe([input], options: options, jobs: 2))

@@ -21,7 +21,7 @@ struct SpooledReportTests {
 
     /// A lint run with the day's options, and (`inMemory` sessions, pages of `pageLength`) spooling past that many.
     static func lintRun(sessionsInMemory inMemory: Int? = nil, pageLength: Int? = nil) -> LintRun {
-        var run = LintRun(options: RecordFilterTests.dayOptions, toolVersion: "test")
+        var run = LintRun(options: GatedReadingTests.dayOptions, toolVersion: "test")
         if let inMemory { run.sessionsInMemory = inMemory }
         if let pageLength { run.spoolPageLength = pageLength }
         return run
@@ -225,7 +225,7 @@ struct SpooledReportTests {
         let folder = try TemporaryFolder("prewarm-lint-spool-separately")
         defer { folder.remove() }
         let inputs = [try Self.day(seed: 62, in: folder, named: "a.ndjson"), try Self.day(seed: 63, in: folder, named: "b.ndjson")]
-        var memory = LintRun(options: RecordFilterTests.dayOptions, toolVersion: "test", separately: true)
+        var memory = LintRun(options: GatedReadingTests.dayOptions, toolVersion: "test", separately: true)
         memory.jobs = 2
         var spooling = memory
         spooling.sessionsInMemory = 9
@@ -240,7 +240,7 @@ struct SpooledReportTests {
         let folder = try TemporaryFolder("prewarm-lint-spool-sessions")
         defer { folder.remove() }
         let inputs = [try Self.day(seed: 67, in: folder, named: "a.ndjson"), try Self.day(seed: 68, in: folder, named: "b.ndjson")]
-        let pipeline = SessionPipeline(reader: InputReader(options: RecordFilterTests.dayOptions))
+        let pipeline = SessionPipeline(reader: InputReader(options: GatedReadingTests.dayOptions))
         for separately in [false, true] {
             let inMemory = pipeline.listedSessions(inputs, separately: separately)
             let spooled = pipeline.listedSessions(inputs, separately: separately, sessionsInMemory: 11)
@@ -258,7 +258,7 @@ struct SpooledReportTests {
     @Test("the library's analyzer of bytes spools as a lint does: the same report, its ids those given as sessions closed")
     func analyzerOfBytes() throws {
         let (bytes, _) = DeviceLogGenerator.generate(.init(seed: 69, targetBytes: 3_000_000, format: .ndjson, apps: 30, sessionsPerDay: 8_000))
-        var analyzer = LogAnalyzer(options: RecordFilterTests.dayOptions)
+        var analyzer = LogAnalyzer(options: GatedReadingTests.dayOptions)
         let inMemory = try analyzer.lint(bytes: bytes, named: "day.ndjson")
         analyzer.sessionsInMemory = 7
         let spooled = try analyzer.lint(bytes: bytes, named: "day.ndjson")
@@ -292,7 +292,7 @@ struct SpooledReportTests {
         defer { folder.remove() }
         var sessions = RealLogSessionsTests.files.flatMap(RealLogSessionsTests.sessions)
         let input = try Self.day(seed: 65, in: folder, named: "day.ndjson")
-        sessions += SessionPipeline(reader: InputReader(options: RecordFilterTests.dayOptions)).run([input]).sessions
+        sessions += SessionPipeline(reader: InputReader(options: GatedReadingTests.dayOptions)).run([input]).sessions
         #expect(sessions.count > 200)
         #expect(sessions.contains { !$0.events.isEmpty && $0.decidedBy != nil && $0.firstSeen != nil })
         let linter = Linter()

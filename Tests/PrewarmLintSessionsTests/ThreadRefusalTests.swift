@@ -31,8 +31,8 @@ struct ThreadRefusalTests {
         defer { folder.remove() }
         let (input, _) = try ReadAheadTests.writtenDay(.init(seed: 53, targetBytes: 400_000, format: .logShow, apps: 10, sessionsPerDay: 600),
                                                          named: "day.log", in: folder)
-        let one = ReadAheadTests.observe([input], options: RecordFilterTests.dayOptions, jobs: 1)
-        let refused = try #require(Self.finishes { ReadAheadTests.observe([input], options: RecordFilterTests.dayOptions, jobs: 2, threads: Self.refusing) })
+        let one = ReadAheadTests.observe([input], options: GatedReadingTests.dayOptions, jobs: 1)
+        let refused = try #require(Self.finishes { ReadAheadTests.observe([input], options: GatedReadingTests.dayOptions, jobs: 2, threads: Self.refusing) })
         #expect(one.handedOn.count > 50)
         #expect(refused == one)
     }
@@ -49,8 +49,8 @@ struct ThreadRefusalTests {
         let second = Array(lines[half...].joined(separator: [0x0A]))
         let inputs = [try ReadAheadTests.input(first, named: "first.ndjson", in: folder),
                       try ReadAheadTests.input(second, named: "second.ndjson", in: folder)]
-        let streamed = ReadAheadTests.observe(inputs, options: RecordFilterTests.dayOptions, jobs: jobs)
-        let refused = try #require(Self.finishes { ReadAheadTests.observe(inputs, options: RecordFilterTests.dayOptions, jobs: jobs, threads: Self.refusing) })
+        let streamed = ReadAheadTests.observe(inputs, options: GatedReadingTests.dayOptions, jobs: jobs)
+        let refused = try #require(Self.finishes { ReadAheadTests.observe(inputs, options: GatedReadingTests.dayOptions, jobs: jobs, threads: Self.refusing) })
         #expect(streamed.handedOn.count > 50)
         #expect(refused.outcome == streamed.outcome)
         #expect(refused.summaries == streamed.summaries)
@@ -69,7 +69,7 @@ struct ThreadRefusalTests {
         }
         let inputs = collected
         @Sendable func report(jobs: Int, threads: ThreadStarter = ThreadStarter()) -> String {
-            var run = LintRun(options: RecordFilterTests.dayOptions, toolVersion: "test", separately: separately)
+            var run = LintRun(options: GatedReadingTests.dayOptions, toolVersion: "test", separately: separately)
             run.jobs = jobs
             run.threads = threads
             var text = ""

@@ -11,12 +11,13 @@ import Darwin
 
 /// A file's lines judged ahead of its decoder, on a thread of its own (`RecordPrescan`).
 ///
-/// On a device's day most records concern no launch: the decoder finds each one's process and asks the record filter,
-/// which says no. Here the file is read in chunks of the read loop's size, and some chunks are read by a second
-/// thread, which judges their lines with the decoder's judge (`LogDecoder.makePrescanner`: an `NDJSONPrescanner` or a
-/// `TextPrescanner`) and the filter's ahead filter before it lends each chunk to the read loop. The decoder takes what
-/// was judged: an ndjson record it would only count, it counts; a text chunk's lines it takes from the table, and a
-/// judged head's answer instead of classifying the line and asking the filter. The read loop reads the other chunks
+/// On a device's day most records concern no launch: the decoder finds each one's process and offers the record to the
+/// pipeline, whose gate says no. Here the file is read in chunks of the read loop's size, and some chunks are read by a
+/// second thread, which judges their lines with the decoder's prescanner (`LogDecoder.makePrescanner`: an
+/// `NDJSONPrescanner` or a `TextPrescanner`), each head offered to the same gate knowing nothing yet
+/// (`AheadLaunchLineGating`), before it lends each chunk to the read loop. The decoder takes what was judged: an ndjson
+/// record it would only count, it counts; a text chunk's lines it takes from the table, and a judged head's answer
+/// instead of classifying the line and offering it. The read loop reads the other chunks
 /// itself, so that the two threads share the work (a judged chunk costs the decoder a fraction of what it does
 /// unjudged; judging a line costs about what decoding it does). Each byte is read from the file once, by one
 /// thread (two threads reading the same pages of the page cache at once made the kernel's copies many times slower).
@@ -33,7 +34,7 @@ import Darwin
 /// then reads every chunk.
 ///
 /// The decoder's output does not depend on what was judged ahead: a judged line is one it would have handled that way
-/// whatever came before. Used by `InputReader` for a regular, uncompressed file read with a record filter, when the
+/// whatever came before. Used by `InputReader` for a regular, uncompressed file whose records are offered, when the
 /// session pipeline reads it ahead (`--jobs` above 1).
 final class ScanAhead: RecordPrescan, @unchecked Sendable {
     /// The thread's buffers, besides the one lent: it judges at most this many chunks (and one more while the read loop

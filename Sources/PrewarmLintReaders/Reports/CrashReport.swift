@@ -197,7 +197,7 @@ extension DecoderStatistics {
         if rest > 0 { skip(.structure, lines: rest) }
     }
 
-    /// Accounts for a report's events and emits them. A record filter is not asked: it judges a log line by its
+    /// Accounts for a report's events and emits them. They are not offered to the caller: a gate judges a log line by its
     /// process and text, and a report's few events name their app themselves (``LogEvent/reportedBundleID``).
     mutating func acceptReport(_ events: [(event: LogEvent, lines: Int)], emit: (ReaderOutput) -> Void) {
         for (event, lines) in events {

@@ -65,8 +65,8 @@ class XMLRecordCollector: XMLEventHandler {
     var resolver: TimestampResolver
     /// Reuses the strings of process names, subsystems and categories from record to record.
     var interner = StringInterner()
-    /// Skipped processes only: outputs are held until the parse call returns, so a record filter
-    /// would be asked before the events ahead of it were classified.
+    /// Skipped processes only: outputs are held until the parse call returns, so a record would be
+    /// offered before the events ahead of it were classified.
     var skipping: RecordSkipping
     var collected = DecoderStatistics()
     private var pending: [ReaderOutput] = []

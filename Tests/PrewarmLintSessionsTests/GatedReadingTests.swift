@@ -3,11 +3,12 @@ import PrewarmLint
 import PrewarmLintTesting
 import Testing
 
-/// The session pipeline tells each input's reader which text records its classifier would drop unread
-/// (`SessionPipeline.filtersRecords`, a `RecordFilter`); the reader then skips them without building
-/// them. Nothing the pipeline returns may change but the count of skipped events.
-@Suite("the pipeline's record filter")
-struct RecordFilterTests {
+/// Each input's reader offers every record's head to the session pipeline before building it
+/// (`SessionPipeline.filtersRecords`, `RecordOffer`), and the pipeline's gate refuses those its classifier would drop
+/// unread; the reader then skips them without building them. Nothing the pipeline returns may change but the count of
+/// skipped events.
+@Suite("the pipeline's gate on offered records")
+struct GatedReadingTests {
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// Everything a run returns, with the skipped-event counts apart.
@@ -125,9 +126,9 @@ struct RecordFilterTests {
         """
 
     /// The filter and the classifier cannot drift apart: for every signature of the table, from every role it names,
-    /// its own example line — after a line that makes pid 2231 an app's, as logs do — is admitted by the filter
-    /// whenever the classifier would keep it (for a session, or as a dasd decision). A new signature whose anchor the filter does not know fails here.
-    @Test("the record filter admits every signature's own example the classifier keeps, from every role it names",
+    /// its own example line — after a line that makes pid 2231 an app's, as logs do — is taken by the gate
+    /// whenever the classifier would keep it (for a session, or as a dasd decision). A new signature whose anchor the gate does not know fails here.
+    @Test("the gate takes every signature's own example the classifier keeps, from every role it names",
           arguments: SignatureTable.builtIn.signatures.map(\.id))
     func filterFollowsTheClassifier(id: String) throws {
         let signature = try #require(SignatureTable.builtIn.signatures.first { $0.id == id })
