@@ -48,6 +48,20 @@ struct ArchitectureTests {
         #expect(askers == ["Sources/PrewarmLintClassifier/LaunchLineGate.swift"], "\(askers.sorted())")
     }
 
+    @Test("a reader holds nothing of its caller: it asks only through the offers it is handed per call, and no reader type names the classifier")
+    func readersOnlyRead() throws {
+        // A class-bound protocol a caller implements and a reader keeps is how a caller's state reaches into decoding; the
+        // readers' own are an archive's entry taker, the bytes read ahead, and libxml2's callbacks within a decoder.
+        let classBound = /protocol\s+(\w+)\s*:\s*AnyObject/
+        var protocols: [String] = []
+        for file in try Self.sources(under: "Sources/PrewarmLintReaders") {
+            let code = file.text.split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("//") }.joined(separator: "\n")
+            protocols += code.matches(of: classBound).map { String($0.output.1) }
+            #expect(!code.contains("Classifier") && !code.contains("LaunchLineGate"), "\(file.path) names the classifier")
+        }
+        #expect(protocols.sorted() == ["ArchiveEntryExtractor", "RecordPrescan", "XMLEventHandler"], "\(protocols.sorted())")
+    }
+
     @Test("every meaning the classifier gives reaches the session of the app it names: a milestone of its line, or a line it keeps")
     func everyMeaningReachesItsSession() {
         let app = AppIdentity(bundleID: "com.example.ledger", processName: "Ledger Pro", pid: 2231)
