@@ -56,10 +56,18 @@ public enum ProcessRole: String, Sendable, Hashable, CaseIterable, Codable {
 /// Remembers ``ProcessRole/known(processName:)`` for the process names seen lately (a
 /// `ProcessNameCache`): the lookup compares against five names and hashes into a set.
 public struct ProcessRoleCache: Sendable {
-    private var cache = ProcessNameCache<ProcessRole?>()
+    @usableFromInline var cache = ProcessNameCache<ProcessRole?>()
 
     /// An empty cache.
     public init() {}
+
+    /// ``ProcessRole/known(processName:)`` of the name spelt by `bytes` (UTF-8): no `String` is made unless the name
+    /// is not remembered.
+    @inlinable
+    public mutating func role(ofBytes bytes: UnsafeRawBufferPointer) -> ProcessRole? {
+        if let role = cache.value(forBytes: bytes) { return role }
+        return role(of: String(decoding: bytes, as: UTF8.self))
+    }
 
     /// ``ProcessRole/known(processName:)`` of `name`.
     public mutating func role(of name: String) -> ProcessRole? {

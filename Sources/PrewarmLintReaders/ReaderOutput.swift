@@ -46,7 +46,7 @@ public struct DecoderStatistics: Sendable, Hashable {
     /// Events read, emitted or not.
     public var events = 0
     /// Events read but not emitted, being of a process in ``ReaderConfiguration/skippedProcesses`` or
-    /// refused by the reader's caller (``RecordOffer``) before they were built.
+    /// refused by the reader's caller (`RecordOffer`) before they were built.
     public var eventsSkipped = 0
     /// Lines that are part of an event.
     public var eventLines = 0
@@ -125,7 +125,7 @@ public struct ReaderConfiguration: Sendable {
     /// (``DecoderStatistics/eventsSkipped`` counts them). Empty: every event is emitted.
     public var skippedProcesses: Set<String>
     /// Whether the text and JSON readers (not the XML ones, which hand events on in batches) offer each record's head to
-    /// their caller before building it (``RecordOffer``), so that the caller may leave unbuilt the records it does not
+    /// their caller before building it (`RecordOffer`), so that the caller may leave unbuilt the records it does not
     /// want. False: every record is built. The session pipeline's reading, within the package.
     package var offersRecords = false
     /// Takes a tar archive's `*.logarchive/` entries (a sysdiagnose's unified log) so that it can be exported

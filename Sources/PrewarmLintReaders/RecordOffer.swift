@@ -17,10 +17,8 @@ import PrewarmLintModel
 /// is offered, so invalid UTF-8 is reported as before. A refused record is counted
 /// (``DecoderStatistics/eventsSkipped``) and its lines accounted for, like a skipped process's.
 package struct RecordOffer {
-    /// The process's name, undecoded (empty when ``processText`` holds it, or when the record names none).
+    /// The process's name, undecoded (empty: the record names none).
     package let processName: UnsafeRawBufferPointer
-    /// The name as text, when the decoder has it at hand (a JSON reader's); nil: read ``processName``.
-    package let processText: String?
     /// The pid, when the format prints one.
     package let pid: Int?
     /// The bytes of the message's first line, undecoded — or the whole message, when offered at the record's end. It
@@ -35,10 +33,9 @@ package struct RecordOffer {
     /// 0 until the caller sets one (and always 0 from a decoder that does not remember names).
     package var nameNote: UInt8
 
-    package init(processName: UnsafeRawBufferPointer, processText: String? = nil, pid: Int?, message: UnsafeRawBufferPointer,
+    package init(processName: UnsafeRawBufferPointer, pid: Int?, message: UnsafeRawBufferPointer,
                  unlessLearnt: Int? = nil, nameNote: UInt8 = 0) {
         self.processName = processName
-        self.processText = processText
         self.pid = pid
         self.message = message
         self.unlessLearnt = unlessLearnt

@@ -14,7 +14,7 @@ struct PrescanTests {
     final class LearningCaller {
         var learnt: Set<Int> = []
 
-        static func name(_ offer: RecordOffer) -> String { offer.processText ?? String(decoding: offer.processName, as: UTF8.self) }
+        static func name(_ offer: RecordOffer) -> String { String(decoding: offer.processName, as: UTF8.self) }
 
         func takes(_ offer: inout RecordOffer) -> Bool {
             if let pid = offer.unlessLearnt { return learnt.contains(pid) }

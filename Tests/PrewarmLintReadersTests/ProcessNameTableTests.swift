@@ -1,3 +1,4 @@
+import PrewarmLintModel
 @testable import PrewarmLintReaders
 import Testing
 
@@ -57,6 +58,22 @@ struct ProcessNameTableTests {
                 #expect(entry.note == note)
                 if name.count <= ProcessNameTable.maximumLength { remembered[name] = (answer, note) }
             }
+        }
+    }
+
+    @Test("a name cache asked by a name's bytes answers as asked by its string: what is remembered for that name, never another's")
+    func cacheByBytes() {
+        let names = Self.names().filter { $0.withUnsafeBytes { UTF8Text.decode($0).isValid } }
+        var cache = ProcessNameCache<Int>()
+        var state: UInt32 = 11
+        for step in 0..<20_000 {
+            state = state &* 1_103_515_245 &+ 12_345
+            let name = names[Int(state >> 8) % names.count]
+            let text = String(decoding: name, as: UTF8.self)
+            let byBytes = name.withUnsafeBytes { cache.value(forBytes: $0) }
+            #expect(byBytes == cache.value(for: text), "\(text)")
+            if let remembered = byBytes { #expect(remembered == names.firstIndex(of: name), "\(text)") }
+            if step % 2 == 0 { cache.remember(names.firstIndex(of: name)!, for: text) }
         }
     }
 }

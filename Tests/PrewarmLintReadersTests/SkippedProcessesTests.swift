@@ -36,7 +36,7 @@ struct SkippedProcessesTests {
 @Suite("records offered before they are built")
 struct RecordOfferContractTests {
     /// The name an offer carries, as text.
-    static func name(_ offer: RecordOffer) -> String { offer.processText ?? String(decoding: offer.processName, as: UTF8.self) }
+    static func name(_ offer: RecordOffer) -> String { String(decoding: offer.processName, as: UTF8.self) }
 
     /// Refuses every record and remembers what it was offered.
     final class RefusingCaller {

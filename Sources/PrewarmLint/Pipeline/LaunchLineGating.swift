@@ -42,7 +42,7 @@ struct LaunchLineGating {
     @inline(__always)
     static func role(of offer: inout RecordOffer, roles: inout ProcessRoleCache) -> ProcessRole? {
         if offer.nameNote != 0 { return ProcessRole(nameNote: offer.nameNote) }
-        let role = roles.role(of: offer.processText ?? String(decoding: offer.processName, as: UTF8.self))
+        let role = roles.role(ofBytes: offer.processName)
         offer.nameNote = role.nameNote
         return role
     }

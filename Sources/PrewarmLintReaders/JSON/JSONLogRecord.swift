@@ -228,9 +228,14 @@ struct JSONLogRecord {
         // (Three fields by name, not variadic: a variadic list is an array made on every call.)
         func refused(process: String, pid: Int?, message: JSONValue?, decoded first: JSONValue?, _ second: JSONValue?, _ third: JSONValue?) -> Bool {
             guard skipping.offers, let message, message.kind == .string, !message.hasEscapes else { return false }
-            var offer = RecordOffer(processName: UnsafeRawBufferPointer(start: nil, count: 0), processText: process, pid: pid,
-                                    message: bytes.slice(message.range.lowerBound, message.range.upperBound))
-            guard !offers(&offer) else { return false }
+            // The name's bytes are the interned string's own (stored in the offer, the string would be retained and
+            // released once more on every record).
+            let taken = process.utf8.withContiguousStorageIfAvailable { name in
+                var offer = RecordOffer(processName: UnsafeRawBufferPointer(name), pid: pid,
+                                        message: bytes.slice(message.range.lowerBound, message.range.upperBound))
+                return offers(&offer)
+            } ?? true
+            guard !taken else { return false }
             return decodesCleanly(message) && decodesCleanly(first) && decodesCleanly(second) && decodesCleanly(third)
         }
         func invalid(_ text: String) -> RecordVerdict {
