@@ -30,6 +30,9 @@ public struct RuleDocumentation: Sendable {
     /// middle of ``page(_:)``, and SARIF's `help.markdown` (what code scanning shows beside an alert).
     public func help(_ rule: RuleDescription) -> String {
         var out = "Default severity: **\(rule.defaultSeverity.rawValue)**\n\n"
+        out += "Decided: **\(rule.decided.rawValue)**"
+        out += rule.decided == .atItsLine ? " (once its deciding line has been read, the finding is known but for the session's final words)\n\n"
+            : " (the finding needs what follows its line in the session)\n\n"
         out += rule.summary + "\n\n## Why\n\n" + rule.rationale + "\n"
         if !rule.options.isEmpty {
             out += "\n## Options\n\n| option | default | meaning |\n|---|---:|---|\n"

@@ -27,11 +27,15 @@ public struct RuleDescription: Sendable, Hashable {
     /// Every message the rule gives (``RuleMessage``); empty for a rule that does not declare them.
     public var messages: [RuleMessage]
 
+    /// When its findings are decided: by their deciding line, or only by the session's end.
+    public var decided: FindingDecision
+
     /// A description; the examples are also the rule's tests.
     public init(id: String, name: String, defaultSeverity: Severity, summary: String, rationale: String, options: [RuleOption] = [],
-                reportsEvidence: Set<EventMeaning> = [], messages: [RuleMessage] = [], triggeringExamples: [RuleExample],
-                nonTriggeringExamples: [RuleExample]) {
+                reportsEvidence: Set<EventMeaning> = [], messages: [RuleMessage] = [], decided: FindingDecision = .atSessionEnd,
+                triggeringExamples: [RuleExample], nonTriggeringExamples: [RuleExample]) {
         self.reportsEvidence = reportsEvidence
+        self.decided = decided
         self.messages = messages
         self.id = id
         self.name = name
@@ -42,6 +46,17 @@ public struct RuleDescription: Sendable, Hashable {
         self.triggeringExamples = triggeringExamples
         self.nonTriggeringExamples = nonTriggeringExamples
     }
+}
+
+/// When a rule's finding is decided, for a run that answers while the log is still arriving.
+public enum FindingDecision: String, Sendable, Hashable, CaseIterable {
+    /// By its deciding line: once that line has arrived, the finding's rule, app, pid and line are what the whole log
+    /// gives (the tests check it on every example, the log cut right after the line). What only the session's end can
+    /// say — its kind, how long before the activation — may still change the message.
+    case atItsLine = "at its line"
+    /// Only by the session's end: a prewarm never activated, a launch measured to its end, a state read judged by what
+    /// the user did next.
+    case atSessionEnd = "at the session's end"
 }
 
 /// A number a rule reads from the configuration (`slow-activation: {warning-ms: 1000}`).

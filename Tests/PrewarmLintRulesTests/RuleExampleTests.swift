@@ -68,6 +68,42 @@ struct RuleExampleTests {
         }
     }
 
+    /// `example` cut right after its `index`-th marked line (and the further lines of that line's record).
+    static func cut(_ example: RuleExample, afterMarked index: Int) -> RuleExample {
+        var kept: [Substring] = []
+        var marked = -1
+        for raw in example.text.split(separator: "\n", omittingEmptySubsequences: true) {
+            let startsRecord = !raw.hasPrefix("\t")
+            if startsRecord, marked == index { break }
+            if startsRecord, raw.hasPrefix("▶ ") { marked += 1 }
+            kept.append(raw)
+        }
+        return RuleExample(example.title, date: example.date, kept.joined(separator: "\n"))
+    }
+
+    /// What a live run and a batch run must agree on for a finding: its rule, app, pid and deciding line.
+    static func decision(_ finding: Finding) -> String {
+        "\(finding.ruleID) \(finding.appName) \(finding.app.pid.map(String.init) ?? "-") \(finding.evidence.first?.time.iso8601 ?? "") \(finding.evidence.first?.text ?? "")"
+    }
+
+    @Test("a rule decided at its line finds, in each example cut right after a marked line, what the whole example finds there: the same rule, app, pid and line",
+          arguments: RuleRegistry.builtIn.rules.map(\.description).filter { $0.decided == .atItsLine }.map(\.id))
+    func decidedAtItsLine(id: String) throws {
+        let rule = try #require(Self.rules.first { $0.id == id })
+        for example in rule.triggeringExamples {
+            let whole = try RuleExampleRendering.consoleCopy.lint(example, registry: .builtIn).findings.filter { $0.ruleID == id }
+            for (index, line) in example.markedLines.enumerated() {
+                let atLine = whole.filter { $0.evidence.first?.text == RuleExampleRendering.quoted(line) }.map(Self.decision)
+                #expect(!atLine.isEmpty, "\(id) '\(example.title)': no finding on marked line \(index)")
+                let cut = try RuleExampleRendering.consoleCopy.lint(Self.cut(example, afterMarked: index), registry: .builtIn)
+                let found = Set(cut.findings.filter { $0.ruleID == id }.map(Self.decision))
+                for decision in atLine {
+                    #expect(found.contains(decision), "\(id) '\(example.title)': cut after marked line \(index), no \(decision); found \(found.sorted())")
+                }
+            }
+        }
+    }
+
     @Test("fires exactly on the marked lines, in every rendering", arguments: cases.indices)
     func example(index: Int) throws {
         let (id, number, triggering) = Self.cases[index]

@@ -25,6 +25,7 @@ public struct KeychainBeforeActivation: Rule {
         `errSecInteractionNotAllowed`.
         """,
         messages: [Self.touched],
+        decided: .atItsLine,
         triggeringExamples: [
             RuleExample("the app reads the keychain while prewarmed, and the user comes later",
                 ExampleLog.prewarm(at: "06:02:11") + "\n"

@@ -43,6 +43,7 @@ public struct KeychainWhileLocked: Rule {
         """,
         reportsEvidence: [.keychainFailure],
         messages: [Self.locked],
+        decided: .atItsLine,
         triggeringExamples: [
             RuleExample("securityd refuses a prewarmed process's read (real-logs 03's line, in a prewarm)",
                 ExampleLog.prewarm(at: "06:02:11") + "\n"

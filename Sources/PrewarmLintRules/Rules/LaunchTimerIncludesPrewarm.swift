@@ -33,6 +33,7 @@ public struct LaunchTimerIncludesPrewarm: Rule {
         """,
         options: [Self.toleranceMilliseconds],
         messages: [Self.timerSpansPrewarm, Self.reportedTooLong],
+        decided: .atItsLine,
         triggeringExamples: [
             RuleExample("the app logs a launch of 2 hours",
                 ExampleLog.prewarm(at: "06:02:11") + "\n"

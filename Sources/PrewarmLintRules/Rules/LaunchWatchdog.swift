@@ -41,6 +41,7 @@ public struct LaunchWatchdog: Rule {
         """,
         reportsEvidence: [.watchdog],
         messages: [Self.killed, Self.notEnforced],
+        decided: .atItsLine,
         triggeringExamples: [
             RuleExample("scene-create watchdog in the background (real-logs 19's context, as runningboardd logs it)",
                 "06:10:00.001000 runningboardd[33]: Acquiring assertion targeting [app<com.example.ledger(501)>:2231] from originator [osservice<com.apple.SpringBoard>:34] with description <RBSAssertionDescriptor| \"FBWorkspace (BackgroundActive)\" ID:33-34-4107 target:2231 attributes:[\n"

@@ -27,6 +27,7 @@ public struct LaunchWorkDuringPrewarm: Rule {
         one, else at the first launch callback.
         """,
         messages: [Self.ranDuringPrewarm],
+        decided: .atItsLine,
         triggeringExamples: [
             RuleExample("an analytics SDK starts a session in a prewarmed process",
                 ExampleLog.prewarm(at: "06:02:11") + "\n"

@@ -28,6 +28,7 @@ public struct ProtectedDataBeforeUnlock: Rule {
         """,
         reportsEvidence: [.dataProtectionFailure],
         messages: [Self.unavailable],
+        decided: .atItsLine,
         triggeringExamples: [
             RuleExample("a prewarmed process cannot open its store",
                 ExampleLog.prewarm(at: "06:02:11") + "\n"
