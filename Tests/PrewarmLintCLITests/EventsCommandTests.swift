@@ -92,6 +92,19 @@ struct EventsCommandTests {
         #expect(run.stderr.contains("-: console-copy, 3 events from 3 lines"))
     }
 
+    @Test("an empty standard input (the command before the pipe failed, as idevicesyslog does with no device) says so, exit 2")
+    func emptyStandardInput() throws {
+        for command in [["-"], ["events", "-"], ["sessions", "-"]] {
+            let run = try Self.run(command, stdin: Data())
+            #expect(run.status == 2, "\(command)")
+            #expect(run.stderr.contains("-: error: standard input is empty: nothing was piped in"), "\(command): \(run.stderr)")
+        }
+        // Bytes that are not a log are still named as such.
+        let run = try Self.run(["-"], stdin: Data("No device found. Plug in a device or pass UDID with -u to wait for device to be available.\n".utf8))
+        #expect(run.status == 2)
+        #expect(run.stderr.contains("not a recognized log format: no line of its first 91 bytes"), "\(run.stderr)")
+    }
+
     @Test("a missing file is an error with exit 2, and the other inputs are still read")
     func missingFile() throws {
         let log = Self.corpus.appendingPathComponent("xcode-console-app-lines/log.txt").path

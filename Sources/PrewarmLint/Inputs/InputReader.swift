@@ -285,6 +285,12 @@ public struct InputReader: Sendable {
         } catch {
             summary.failure = error
             summary.skippedAsNotALog = foundInDirectory && error.code == .unrecognizedFormat
+            if case .standardInput = input, error.code == .unrecognizedFormat, bytesRead == 0 {
+                // `idevicesyslog | prewarm-lint -` with no device: the command before the pipe printed its error and
+                // wrote nothing.
+                summary.failure = ReaderError(code: error.code, input: input.name,
+                                              message: "standard input is empty: nothing was piped in (when a command writes to the pipe, its own error is above)")
+            }
         }
         if let child {
             // The exporting tool: stopped when the run is interrupted; its exit status decides whether the archive was read.
