@@ -43,6 +43,15 @@ package struct RecordOffer {
     }
 }
 
+extension RecordOffer {
+    /// The offer of a record judged ahead as refused unless the caller has learnt `pid`: that question alone, no name
+    /// or message.
+    static func askingLearnt(_ pid: Int) -> RecordOffer {
+        let nothing = UnsafeRawBufferPointer(start: nil, count: 0)
+        return RecordOffer(processName: nothing, pid: pid, message: nothing, unlessLearnt: pid)
+    }
+}
+
 /// The caller's answer to each offered record: true to have it built.
 package typealias RecordOffers = (inout RecordOffer) -> Bool
 

@@ -123,8 +123,7 @@ package struct PrescannedSkip: Sendable {
     /// offered to it (an offer that holds that question alone: ``RecordOffer/unlessLearnt``).
     func isRefused(offers: RecordOffers) -> Bool {
         guard let pid = unlessLearnt else { return true }
-        var offer = RecordOffer(processName: UnsafeRawBufferPointer(start: nil, count: 0), pid: pid,
-                                message: UnsafeRawBufferPointer(start: nil, count: 0), unlessLearnt: pid)
+        var offer = RecordOffer.askingLearnt(pid)
         return !offers(&offer)
     }
 

@@ -52,9 +52,9 @@ struct TextLogDecoder: LineFramedDecoder {
     private var heldBytes = ReusedBytes()
     /// The held record's first line while it is still in the chunk being decoded, not yet copied into `heldBytes`: most
     /// held records end at the next line, with nothing more to keep, and copying each first line was a tenth of decoding
-    /// a device's day. Copied before the chunk is given back (the end of ``decode(_:emit:)``) or a further line comes.
+    /// a device's day. Copied before the chunk is given back (the end of ``decode(_:offers:emit:)``) or a further line comes.
     private var heldInChunk: UnsafeRawBufferPointer?
-    /// The chunk ``decode(_:emit:)`` is decoding: a held first line inside it may stay there until it returns.
+    /// The chunk ``decode(_:offers:emit:)`` is decoding: a held first line inside it may stay there until it returns.
     private var chunk = UnsafeRawBufferPointer(start: nil, count: 0)
     /// Where each further line of the held record is in `heldBytes`, and in the input.
     private var heldFurtherLines: [(range: Range<Int>, number: Int, byteOffset: Int)] = []
@@ -115,7 +115,7 @@ struct TextLogDecoder: LineFramedDecoder {
 
     /// A chunk whose lines were framed and judged ahead (`TextPrescanner`): the bytes before its first complete line
     /// end the line carried over and go through the framer, as do those after its last; each complete line is handed
-    /// over from the table, and a judged one taken as judged (``startJudgedRecord(_:_:table:emit:)``).
+    /// over from the table, and a judged one taken as judged (``startJudgedRecord(_:_:table:offers:emit:)``).
     private mutating func decodeJudged(_ bytes: UnsafeRawBufferPointer, table: TextLineTable, offers: RecordOffers,
                                        emit: (ReaderOutput) -> Void) {
         if table.firstLineStart > 0 { feedLines(bytes.slice(0, table.firstLineStart), offers: offers, emit: emit) }
@@ -153,7 +153,12 @@ struct TextLogDecoder: LineFramedDecoder {
             statistics.eventsSkipped += 1
             return
         }
-        if entry.learntPID < 0 || !Self.takes(learnt: Int(entry.learntPID), offers) {
+        var learnt = false
+        if entry.learntPID >= 0 {
+            var question = RecordOffer.askingLearnt(Int(entry.learntPID))
+            learnt = offers(&question)
+        }
+        if !learnt {
             // The judged head goes straight to the held record (through `head`, it was copied twice, on most lines of a
             // device's day).
             held.head = table.heads[Int(entry.head)]
@@ -175,13 +180,6 @@ struct TextLogDecoder: LineFramedDecoder {
         }
         flushPending(offers: offers, emit: emit)
         flushOrphans(emit: emit)
-    }
-
-    /// Whether the caller takes a record judged ahead as refused unless `pid` is learnt: the question offered alone.
-    private static func takes(learnt pid: Int, _ offers: RecordOffers) -> Bool {
-        var offer = RecordOffer(processName: UnsafeRawBufferPointer(start: nil, count: 0), pid: pid,
-                                message: UnsafeRawBufferPointer(start: nil, count: 0), unlessLearnt: pid)
-        return offers(&offer)
     }
 
     // MARK: - Lines
