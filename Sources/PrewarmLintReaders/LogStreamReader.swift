@@ -120,6 +120,34 @@ public struct LogStreamReader {
         try finishFromStart(offers: offers, emit: emit)
     }
 
+    /// The input paused: a live stream has sent nothing for a while (`endingRecords`), or has kept sending for a while
+    /// without the format being known. A format still being sniffed is decided from the complete lines held, when they
+    /// are enough; when `endingRecords`, a record that further lines could continue ends (the decoder's
+    /// `decodePause`). Reading goes on with the next chunk as if there had been no pause, but for those two.
+    public mutating func pause(endingRecords: Bool = true, emit: (ReaderOutput) -> Void) throws(ReaderError) {
+        try pause(endingRecords: endingRecords, offers: takesEveryRecord, emit: emit)
+    }
+
+    /// ``pause(endingRecords:emit:)``, offering as ``read(_:offers:emit:)`` does.
+    package mutating func pause(endingRecords: Bool, offers: RecordOffers, emit: (ReaderOutput) -> Void) throws(ReaderError) {
+        guard configuration.start == .beginning else {
+            let start = configuration.start
+            return try pauseFromStart(endingRecords: endingRecords, offers: offers) { emit($0.placed(at: start)) }
+        }
+        try pauseFromStart(endingRecords: endingRecords, offers: offers, emit: emit)
+    }
+
+    private mutating func pauseFromStart(endingRecords: Bool, offers: RecordOffers, emit: (ReaderOutput) -> Void) throws(ReaderError) {
+        if case .sniffing = stage, inflater == nil, !sample.isEmpty,
+           sample.withUnsafeBytes({ FormatSniffer.sniff($0, isComplete: false) }) != nil {
+            try startDecoding(isComplete: false, offers: offers, emit: emit)
+        }
+        guard endingRecords, case .decoding(var decoder) = stage else { return }
+        stage = .failed  // keep the existential uniquely referenced while it decodes
+        decoder.decodePause(offers: offers, emit: emit)
+        stage = .decoding(decoder)
+    }
+
     /// ``finish(offers:emit:)``, the origins counted from the first byte read.
     private mutating func finishFromStart(offers: RecordOffers, emit: (ReaderOutput) -> Void) throws(ReaderError) {
         if case .start = stage { stage = .sniffing }

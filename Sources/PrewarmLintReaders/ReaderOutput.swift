@@ -180,6 +180,11 @@ package protocol LogDecoder {
     mutating func decode(_ bytes: UnsafeRawBufferPointer, offers: RecordOffers, emit: (ReaderOutput) -> Void)
     /// ``decodeLast(emit:)``, offering as ``decode(_:offers:emit:)`` does.
     mutating func decodeLast(offers: RecordOffers, emit: (ReaderOutput) -> Void)
+    /// The input paused: a live stream has sent nothing for a while. A record that later lines could still continue
+    /// (a multi-line message) ends now, as a writer that sends whole records has sent it whole; a line cut short waits
+    /// for its end, and what spans records (the year, the layout) stays. Nothing by default: most formats end each
+    /// record at its own last byte.
+    mutating func decodePause(offers: RecordOffers, emit: (ReaderOutput) -> Void)
     /// A judge of this decoder's lines for a thread reading ahead of it (``RecordPrescan``), made from what the decoder
     /// has learnt so far; nil when its format, its configuration (records not offered) or what it has read leaves
     /// nothing to judge ahead.
@@ -199,4 +204,7 @@ extension LogDecoder {
     package mutating func decodeLast(offers: RecordOffers, emit: (ReaderOutput) -> Void) {
         decodeLast(emit: emit)
     }
+
+    /// Nothing is held past a record's last byte.
+    package mutating func decodePause(offers: RecordOffers, emit: (ReaderOutput) -> Void) {}
 }

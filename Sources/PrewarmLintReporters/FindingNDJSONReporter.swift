@@ -1,4 +1,5 @@
 import PrewarmLintRules
+public import PrewarmLintSessions
 
 /// One finding per line, the objects of the JSON report's `findings` array: for pipelines that
 /// stream findings into another tool.
@@ -13,6 +14,30 @@ public struct FindingNDJSONReporter: Sendable {
     /// memory.
     public func render(_ report: LintReport, to output: (String) -> Void) {
         render(report) { bytes in output(String(decoding: bytes, as: UTF8.self)) }
+    }
+
+    /// What a run that reads a log as it arrives (`lint --follow`) prints at a time: the `findings` just given, one record
+    /// each as in a report, then, when a session closed, one record for it: `{"session": {…}, "findings": […]}`, the
+    /// session object and its findings in their final words as the JSON report has them. UTF-8 to `output`.
+    public func renderLive(findings: [Finding], closed: (session: LaunchSession, id: String, findings: [Finding])?,
+                           toUTF8 output: (UnsafeRawBufferPointer) -> Void) {
+        var writer = JSONTextWriter()
+        for finding in findings {
+            LintReport.write(finding, to: &writer)
+            writer.endJSONLine()
+        }
+        if let closed {
+            writer.beginObject()
+            writer.key("session")
+            LintReport.write(closed.session, id: closed.id, to: &writer)
+            writer.key("findings")
+            writer.beginArray()
+            for finding in closed.findings { LintReport.write(finding, to: &writer) }
+            writer.endArray()
+            writer.endObject()
+            writer.endJSONLine()
+        }
+        if writer.byteCount > 0 { writer.takeBytes(output) }
     }
 
     /// The report's UTF-8, handed to `output` in pieces of about 64 KiB, each valid only during the call.

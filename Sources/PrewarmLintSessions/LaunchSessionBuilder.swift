@@ -377,6 +377,32 @@ public struct LaunchSessionBuilder: Sendable {
         pendingTap = nil
     }
 
+    /// Closes each session whose process's exit was seen and that has had no line since before `instant` (log time),
+    /// handing it to `body`; the others stay open. For a log still arriving: the lines that follow an exit (FrontBoard's
+    /// clean-up, the exit status) come within a moment of it, and what comes later about the app is its next process,
+    /// which would close the session anyway. Open sessions are walked once.
+    public mutating func closeEnded(quietSince instant: Int64, _ body: (LaunchSession) -> Void) {
+        var index = openingHead
+        while index < openingOrder.count {
+            let (slot, sequence) = openingOrder[index]
+            index += 1
+            guard slots[slot].sequence == sequence, slots[slot].terminated, slots[slot].held.isEmpty,
+                  let lastSeen = slots[slot].session?.lastSeen, lastSeen.microsecondsSinceEpoch < instant else { continue }
+            body(close(slot, Self.takeSession(from: &slots[slot])))
+        }
+    }
+
+    /// The open session of the app keyed `name` (its bundle id, else its process name) as it would be handed on if it
+    /// closed now, but for the lines held for the app's next process; nil when the app has no open session. For a log
+    /// still arriving, to check what a line already decides.
+    public func openSession(named name: String) -> LaunchSession? {
+        guard let slot = slotOf[AppKey(name)], let session = slots[slot].session else { return nil }
+        return finalize(session, droppedForBudget: slots[slot].budgetDrops)
+    }
+
+    /// How many sessions are open.
+    public var openSessions: Int { slotOf.count }
+
     /// Closes the session in `slot` (given as it ends, taken out of the slot) and frees the slot, with the app's
     /// per-session state.
     private mutating func close(_ slot: Int, _ session: LaunchSession) -> LaunchSession {

@@ -135,6 +135,9 @@ struct LintCommand: ParsableCommand {
     @Flag(name: .long, help: "Rebuild each input's sessions on its own instead of merging the inputs as one device's logs.")
     var separately = false
 
+    @Flag(name: .long, help: "Read one input as it arrives — standard input (`idevicesyslog | prewarm-lint --follow -`) or a file being appended to, across rotation — and print each finding and each closed session as soon as it is decided (text, ndjson or github); the end of the input or Ctrl-C ends the run, with the summary and the findings' exit status.")
+    var follow = false
+
     @OptionGroup var colorOptions: ColorOptions
 
     @Flag(name: .shortAndLong, help: "No status lines on standard error — the progress line, the note naming the configuration file, the counts by rule — as SwiftLint's --quiet; findings, warnings, errors and the summary are printed as ever (for the summary alone, send standard output to /dev/null).")
@@ -190,6 +193,15 @@ struct LintCommand: ParsableCommand {
             throw ValidationError("unknown rule '\(id)'; the rules are \(known.joined(separator: ", "))")
         }
         if config != nil && noConfig { throw ValidationError("--config and --no-config cannot be used together") }
+        if follow {
+            if reading.paths.count > 1 { throw ValidationError("--follow reads one input as it arrives: give one file, or - for standard input") }
+            if !FollowRun.formats.contains(format) {
+                throw ValidationError("--follow prints as the log arrives, in \(FollowRun.formats.map(\.rawValue).joined(separator: ", ")); --format \(format.rawValue) is a document of every session, written at the end: save the log and lint it without --follow")
+            }
+            let refused = [(separately, "--separately"), (!output.isEmpty, "--output"), (writeBaseline != nil, "--write-baseline"),
+                           (baseline != nil, "--baseline")].filter(\.0).map(\.1)
+            if let first = refused.first { throw ValidationError("\(first) cannot be used with --follow, which prints each answer as the log arrives: save the log and lint it without --follow") }
+        }
     }
 
     func run() throws {
@@ -200,6 +212,10 @@ struct LintCommand: ParsableCommand {
                                                                                     quiet: quiet)
         configuration.apps += app
         configuration.severityPolicy = strict ? .warningsAsErrors : lenient ? .errorsAsWarnings : .asConfigured
+        if follow {
+            try lintFollowing(options: options, linter: Linter(registry: registry, configuration: configuration), configurationPath: configurationPath)
+            return
+        }
         let discovery = InputDiscovery.expand(reading.paths)
         try checkOutputsBeforeReading(discovery)
         for failure in discovery.failures { StandardStreams.err("\(failure.path): error: \(failure.message)") }
@@ -238,6 +254,41 @@ struct LintCommand: ParsableCommand {
             throw ExitCode(1)
         }
         if let threshold, report.findings.contains(where: { $0.severity >= threshold }) { throw ExitCode(1) }
+    }
+
+    /// `--follow`: the one input read as it arrives, each answer printed as it is decided; at its end or on Ctrl-C, the
+    /// summary, and the exit status of the findings (2 when the input could not be read).
+    private func lintFollowing(options: ReadOptions, linter: Linter, configurationPath: String?) throws {
+        let path = reading.paths.first ?? "-"
+        var options = options
+        // A stream with no year or no date is dated by when it is read, in this machine's time zone unless it says
+        // otherwise (`--date` and `--utc-offset` still win).
+        options.timeInference.referenceInstant = options.timeInference.referenceInstant ?? StandardStreams.now()
+        options.timeInference.referenceDescription = "the time it was read (--follow)"
+        if options.timeInference.utcOffsetSeconds == nil { options.timeInference.utcOffsetSeconds = TimeZone.current.secondsFromGMT() }
+        let input: FollowedInput
+        do throws(FollowedInput.FollowFailure) { input = try FollowedInput(path: path) } catch {
+            StandardStreams.err("\(path): error: \(error.message)")
+            throw ExitCode(2)
+        }
+        let analyzer = LogAnalyzer(options: options, linter: linter, maximumOpenSessions: maxOpenSessions)
+        var settings = ReportFormat.Settings(rules: linter.registry.rules.map(\.description), failOn: failOn.severity ?? .error,
+                                             markers: linter.configuration.markers, ruleDocumentationURL: ruleDocsURL)
+        settings.color = format == .text && colorOptions.enabled
+        StandardStreams.colors = settings.color
+        var run = FollowRun(input: input, live: LiveLint(inputName: path, analyzer: analyzer, toolVersion: ToolVersion.current), format: format,
+                            settings: settings, showsStatus: !quiet, maximumDiagnostics: maxDiagnostics)
+        let (finished, failure) = run.run()
+        if let failure { StandardStreams.err("\(path): error: \(failure)") }
+        guard var report = finished else { throw ExitCode(2) }
+        report.configuration = configurationPath
+        if format == .text {
+            if !quiet, let counts = Self.countsByRule(report.findings) { StandardStreams.err(counts) }
+            StandardStreams.err(FindingTextReporter(color: false, markers: settings.markers).summary(report))
+        }
+        StandardStreams.flush()
+        if failure != nil { throw ExitCode(2) }
+        if let threshold = failOn.severity, report.findings.contains(where: { $0.severity >= threshold }) { throw ExitCode(1) }
     }
 
     /// A first argument that is no file and is a subcommand's name misspelled (`lnt`, `sesions`): the default

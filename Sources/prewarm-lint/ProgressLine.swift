@@ -17,17 +17,23 @@ final class ProgressLine: @unchecked Sendable {
     private var startBytes: Int64 = 0
     private var started = Date()
 
-    /// Starts the line for a run of `totalBytes` (nil: unknown, standard input or a log archive among the inputs).
-    func start(totalBytes: Int64?) {
+    /// What the line says instead of how much was read (a live run's status), when set.
+    private var describe: (@Sendable () -> String)?
+
+    /// Starts the line for a run of `totalBytes` (nil: unknown, standard input or a log archive among the inputs);
+    /// `describe`, when given, says what the line shows, from half a second into the run.
+    func start(totalBytes: Int64?, describe: (@Sendable () -> String)? = nil) {
         guard isatty(2) == 1, ProcessInfo.processInfo.environment["TERM"] != "dumb" else { return }
         lock.lock()
         self.totalBytes = totalBytes
         startBytes = Self.bytesRead() ?? 0
         started = Date()
         running = true
+        self.describe = describe
         lock.unlock()
+        let delay: TimeInterval = describe == nil ? 2 : 0.5
         let thread = Thread { [self] in
-            Thread.sleep(forTimeInterval: 2)
+            Thread.sleep(forTimeInterval: delay)
             while true {
                 lock.lock()
                 guard running else { lock.unlock(); return }
@@ -62,6 +68,11 @@ final class ProgressLine: @unchecked Sendable {
     }
 
     private func draw() {
+        if let describe {
+            Self.write("\r\u{1B}[K" + describe())
+            showing = true
+            return
+        }
         let seconds = Int(Date().timeIntervalSince(started))
         var text = "prewarm-lint: reading"
         if let now = Self.bytesRead() {

@@ -121,6 +121,15 @@ extension SessionPipeline {
             try Self.read(chunk, with: &reader, through: &stage, into: &sink)
         }
 
+        /// The input paused: what the reader decides at a pause goes into `sink` (see
+        /// `LogStreamReader.pause(endingRecords:emit:)`).
+        mutating func pause<Sink: EventSink>(endingRecords: Bool, into sink: inout Sink) throws(ReaderError) where Sink.Item == ClassifiedEvent {
+            try reader.pause(endingRecords: endingRecords, offers: { stage.takes(&$0) }) { stage.take($0, into: &sink) }
+        }
+
+        /// Lines the reader has framed so far.
+        var linesRead: Int { reader.statistics.lines }
+
         /// Ends the input: what the reader held back goes into `sink`; the source's outcome.
         mutating func finish<Sink: EventSink>(into sink: inout Sink) throws(ReaderError) -> SourceOutcome
         where Sink.Item == ClassifiedEvent {
@@ -288,6 +297,12 @@ extension SessionPipeline {
         mutating func note(_ diagnostic: ReaderDiagnostic) {
             diagnostics.add(diagnostic)
             onDiagnostic(diagnostic)
+        }
+
+        /// For a log still arriving (see ``SessionAssembly/settle(releasing:closingEndedBefore:)``): the sessions that
+        /// closed to `onSession`.
+        mutating func settle(releasing: Int64?, closingEndedBefore instant: Int64?) {
+            sessions += assembly.settle(releasing: releasing, closingEndedBefore: instant).compactMap(onSession)
         }
 
         /// Ends the input whose source ended with `outcome`: the sessions still open to `onSession` (those it keeps

@@ -62,6 +62,14 @@ struct ReorderWindow<Element: TimeOrdered>: Sendable where Element: Sendable {
         heldBytes -= held.moveOut(count, to: release)
     }
 
+    /// Hands on, in order, the elements stamped before `instant` (each moved out); the later ones stay.
+    mutating func release(before instant: Int64, _ release: (consuming Element) -> Void) {
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+        var count = 0
+        while count < storage.count, storage.element(count).pointee.orderingInstant < instant { count += 1 }
+        if count > 0 { heldBytes -= storage.moveOut(count, to: release) }
+    }
+
     /// Hands on everything still held, in order, each moved out.
     mutating func drain(_ release: (consuming Element) -> Void) {
         if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }

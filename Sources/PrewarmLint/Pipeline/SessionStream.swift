@@ -102,11 +102,75 @@ struct SessionAssembly: Sendable {
     /// Sessions closed early because too many were open at once.
     var closedEarly: Int { builder.closedEarly }
 
+    /// What a log still arriving asks of the lines handed to the builder.
+    private var handedOn = HandedOn()
+
     /// Takes the next classified event, in input order; returns the sessions it let close (usually none).
     mutating func consume(_ classified: consuming ClassifiedEvent) -> [LaunchSession] {
         var closed: [LaunchSession] = []
+        let instant = classified.event.timestamp.microsecondsSinceEpoch
+        if latestRead.map({ instant > $0 }) ?? true { latestRead = instant }
         // Moved through the window to the builder (no copy, retained and released, of each event's strings).
-        window.insert(classified) { released in closed += builder.consume(released) }
+        window.insert(classified) { released in
+            handedOn.note(released)
+            closed += builder.consume(released)
+        }
+        return closed
+    }
+
+    /// The latest instant of a line handed to the builder.
+    var latestInstant: Int64? { handedOn.latestInstant }
+    /// The latest instant of a line taken in (held in the window or handed on).
+    private(set) var latestRead: Int64?
+
+    /// What is noted of each line handed to the builder: its instant, and for a log still arriving the apps (their
+    /// keys: bundle id, else process name) whose sessions lines went to since last asked (nil: not asked for).
+    private struct HandedOn: Sendable {
+        var latestInstant: Int64?
+        var touched: [String]?
+
+        @inline(__always)
+        mutating func note(_ released: borrowing ClassifiedEvent) {
+            let instant = released.event.timestamp.microsecondsSinceEpoch
+            if latestInstant.map({ instant > $0 }) ?? true { latestInstant = instant }
+            if touched != nil, let subject = released.subject, let name = subject.bundleID ?? subject.processName,
+               touched!.last != name {
+                touched!.append(name)
+            }
+        }
+    }
+
+    /// Starts noting the apps whose sessions lines go to (``takeTouched()``).
+    mutating func tracksTouchedApps() {
+        if handedOn.touched == nil { handedOn.touched = [] }
+    }
+
+    /// The apps whose sessions lines went to since last asked, each once, in the order they were first touched.
+    mutating func takeTouched() -> [String] {
+        guard let names = handedOn.touched, !names.isEmpty else { return [] }
+        handedOn.touched = []
+        var seen = Set<String>()
+        return names.filter { seen.insert($0).inserted }
+    }
+
+    /// The open session of the app keyed `name`, as it would be handed on if it closed now (see
+    /// `LaunchSessionBuilder.openSession(named:)`).
+    func openSession(named name: String) -> LaunchSession? { builder.openSession(named: name) }
+
+    /// How many sessions are open.
+    var openSessions: Int { builder.openSessions }
+
+    /// For a log still arriving: the lines held in the window stamped before `releasing` (all of them when nil) go to
+    /// the builder, and when `closingEndedBefore` is given, the sessions whose process ended and that had no line since
+    /// before it close. The sessions that closed.
+    mutating func settle(releasing: Int64?, closingEndedBefore instant: Int64?) -> [LaunchSession] {
+        var closed: [LaunchSession] = []
+        func hand(_ released: consuming ClassifiedEvent) {
+            handedOn.note(released)
+            closed += builder.consume(released)
+        }
+        if let releasing { window.release(before: releasing, hand) } else { window.drain(hand) }
+        if let instant { builder.closeEnded(quietSince: instant) { closed.append($0) } }
         return closed
     }
 
@@ -120,6 +184,7 @@ struct SessionAssembly: Sendable {
     /// Ends the input: what ``finish()`` returns, handed to `body` one session at a time.
     mutating func finish(_ body: (LaunchSession) -> Void) {
         window.drain { released in
+            handedOn.note(released)
             for session in builder.consume(released) { body(session) }
         }
         builder.finish(body)

@@ -62,8 +62,8 @@ public struct LogAnalyzer: Sendable {
     /// Lints one input held in memory (a paste, a download).
     public func lint(bytes: [UInt8], named name: String) throws(ReaderError) -> LintReport {
         var state = InputLint(name: name, analyzer: self)
-        try state.push(bytes) { _, _ in }
-        try state.finish { _, _ in }
+        try state.push(bytes) { _, _, _ in }
+        try state.finish { _, _, _ in }
         return state.report()
     }
 
@@ -104,9 +104,9 @@ public struct LogAnalyzer: Sendable {
         var state = InputLint(name: name, analyzer: self)
         for try await chunk in chunks {
             try Task.checkCancellation()
-            try state.push(chunk) { _, _ in }
+            try state.push(chunk) { _, _, _ in }
         }
-        try state.finish { _, _ in }
+        try state.finish { _, _, _ in }
         return state.report()
     }
 
@@ -128,9 +128,9 @@ public struct LogAnalyzer: Sendable {
         return stream(of: chunks) { continuation in
             var state = InputLint(name: name, analyzer: analyzer)
             return ({ chunk throws(ReaderError) in
-                try state.push(chunk) { deliver($0, $1, continuation) }
+                try state.push(chunk) { deliver($0, $2, continuation) }
             }, { () throws(ReaderError) in
-                try state.finish { deliver($0, $1, continuation) }
+                try state.finish { deliver($0, $2, continuation) }
             })
         }
     }
@@ -177,7 +177,7 @@ struct InputLint {
     private var names = SessionListing.Names()
     private var unreported: [UnreportedHazard] = []
 
-    init(name: String, analyzer: LogAnalyzer) {
+    init(name: String, analyzer: LogAnalyzer, onDiagnostic: @escaping (ReaderDiagnostic) -> Void = { _ in }) {
         self.name = name
         linter = analyzer.linter
         closed = ClosedSessionSpool(runLength: analyzer.sessionsInMemory, directory: nil)
@@ -187,17 +187,44 @@ struct InputLint {
                                                    maximumRememberedPIDs: ProcessDirectory.defaultCapacity, filtersRecords: true)
         sink = Sink(consumer: SessionPipeline.AssemblingConsumer(
             assembly: SessionAssembly(maximumOpenSessions: analyzer.maximumOpenSessions),
-            onDiagnostic: { _ in }, onSession: { $0 }))
+            onDiagnostic: onDiagnostic, onSession: { $0 }))
     }
 
     /// Reads the next bytes of the input; each session they closed, with its findings, to `deliver`.
-    mutating func push(_ bytes: [UInt8], _ deliver: (LaunchSession, [Finding]) -> Void) throws(ReaderError) {
+    mutating func push(_ bytes: [UInt8], _ deliver: (LaunchSession, String, [Finding]) -> Void) throws(ReaderError) {
         try withBytes(of: bytes) { (chunk) throws(ReaderError) in try source.push(chunk, into: &sink) }
         checkClosed(deliver)
     }
 
+    /// ``push(_:_:)`` of bytes the caller holds.
+    mutating func push(_ chunk: UnsafeRawBufferPointer, _ deliver: (LaunchSession, String, [Finding]) -> Void) throws(ReaderError) {
+        try source.push(chunk, into: &sink)
+        checkClosed(deliver)
+    }
+
+    /// For a log still arriving: when `pausing`, the reader decides what a pause decides
+    /// (`LogStreamReader.pause(endingRecords:emit:)`, ending records when `endingRecords`); the
+    /// lines the reorder window held stamped before `releasing` (all when nil) go to the builder, and when
+    /// `closingEndedBefore` is given, the sessions whose process ended and that had no line since before it close.
+    /// Each session closed, with its id and findings, to `deliver`.
+    mutating func settle(pausing: Bool, endingRecords: Bool = true, releasing: Int64?, closingEndedBefore instant: Int64?,
+                         _ deliver: (LaunchSession, String, [Finding]) -> Void) throws(ReaderError) {
+        if pausing { try source.pause(endingRecords: endingRecords, into: &sink) }
+        sink.consumer.settle(releasing: releasing, closingEndedBefore: instant)
+        checkClosed(deliver)
+    }
+
+    /// The session stages after the reader, for a log still arriving to ask what it is open.
+    var assembly: SessionAssembly {
+        get { sink.consumer.assembly }
+        _modify { yield &sink.consumer.assembly }
+    }
+
+    /// Lines the reader has framed so far.
+    var linesRead: Int { source.linesRead }
+
     /// Ends the input; each session still open, with its findings, to `deliver`.
-    mutating func finish(_ deliver: (LaunchSession, [Finding]) -> Void) throws(ReaderError) {
+    mutating func finish(_ deliver: (LaunchSession, String, [Finding]) -> Void) throws(ReaderError) {
         let outcome = try source.finish(into: &sink)
         self.outcome = outcome
         endDiagnostics = sink.consumer.finish(after: outcome)
@@ -205,27 +232,27 @@ struct InputLint {
     }
 
     /// Checks the sessions closed since last asked.
-    private mutating func checkClosed(_ deliver: (LaunchSession, [Finding]) -> Void) {
+    private mutating func checkClosed(_ deliver: (LaunchSession, String, [Finding]) -> Void) {
         guard !sink.consumer.sessions.isEmpty else { return }
         let sessions = sink.consumer.sessions
         sink.consumer.sessions.removeAll()
         for session in sessions {
-            let findings = check(session)
-            deliver(session, findings)
+            let (id, findings) = check(session)
+            deliver(session, id, findings)
         }
     }
 
     /// Checks a closed session, names it `app#n` by the order the app's sessions closed, and keeps its outline; its
     /// findings.
-    private mutating func check(_ session: LaunchSession) -> [Finding] {
+    private mutating func check(_ session: LaunchSession) -> (id: String, findings: [Finding]) {
         let id = names.next(for: session)
         let findings = linter.findings(in: [session], ids: [id])
         LintRun.add(linter.unreportedHazards(in: session, findings: findings), to: &unreported)
         closed.add(session, findings: findings, id: id)
-        return findings
+        return (id, findings)
     }
 
-    func report() -> LintReport {
+    func report(toolVersion: String = LogAnalyzer.libraryVersion, partial: Bool = false) -> LintReport {
         let statistics = outcome?.summary.statistics ?? DecoderStatistics()
         let input = LintReport.Input(path: name, format: source.format?.rawValue, events: statistics.events,
                                      diagnostics: statistics.diagnostics.values.reduce(0, +))
@@ -236,8 +263,8 @@ struct InputLint {
         if let failure = listing.failures.first {
             notes.append(ClosedSessionSpool.keptInMemoryDiagnostic(total: listing.total, failure: failure, input: name))
         }
-        return LintReport(toolVersion: LogAnalyzer.libraryVersion, inputs: [input], sessions: listing.sessions,
-                          sessionIDs: listing.ids, findings: listing.findings, diagnostics: notes,
+        return LintReport(toolVersion: toolVersion, inputs: [input], sessions: listing.sessions,
+                          sessionIDs: listing.ids, findings: listing.findings, diagnostics: notes, partial: partial,
                           prewarmDecisions: outcome?.decisions ?? [])
     }
 }

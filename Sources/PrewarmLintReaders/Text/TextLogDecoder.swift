@@ -182,6 +182,13 @@ struct TextLogDecoder: LineFramedDecoder {
         flushOrphans(emit: emit)
     }
 
+    /// The open record ends at a pause, when the input paused at a line's end: its further lines, if any, have come.
+    /// (A head cut in two by a hard wrap waits for its second line.)
+    mutating func decodePause(offers: RecordOffers, emit: (ReaderOutput) -> Void) {
+        guard framer.isAtLineStart, incompleteHead == nil else { return }
+        flushPending(offers: offers, emit: emit)
+    }
+
     // MARK: - Lines
 
     mutating func handle(_ line: ByteLine, truncated: Bool, offers: RecordOffers, emit: (ReaderOutput) -> Void) {

@@ -1,0 +1,244 @@
+public import PrewarmLintModel
+public import PrewarmLintReaders
+public import PrewarmLintSessions
+public import PrewarmLintRules
+public import PrewarmLintReporters
+
+/// One input linted while it is still arriving (a device's log piped in, a file being appended to): each finding as
+/// soon as its deciding line has been read when its rule is decided at its line, each session and the rest of its
+/// findings as soon as it closes, and at the end the report a batch run of the same bytes gives.
+///
+/// The caller reads the input and hands over what comes (``push(_:_:)``), says when the input has been quiet for a
+/// while (``pause(quietFor:_:)``, after ``quietPeriod`` on the wall clock) and ends it (``finish(_:)``, at its end or
+/// when the user stops the run). How fast the bytes come changes when an answer is given, not what it is:
+/// - a record that later lines could continue (a multi-line message) ends at a pause, as a writer that sends whole
+///   records has sent it whole;
+/// - lines held in the reorder window to put them in time order go on at a pause;
+/// - a session whose process ended (an exit line) closes once no line has come for ``endedSessionGrace`` of log time
+///   after its last one (during a pause, the log's time runs on with the wall clock from its latest line), instead of
+///   at the app's next process or the end of the input;
+/// - a rule decided at its line (`RuleDescription.decided`) is checked on the open sessions lines went to: a finding
+///   given early has its rule, app, pid and deciding line as final, and its message says what was known then (its
+///   session has no id yet); the finding comes again, in its final words, with its session when it closes.
+///
+/// Memory follows the open sessions, not the length of the stream: closed sessions are kept as outlines, spooled to a
+/// temporary file past a few thousand, for the final report.
+///
+/// ```swift
+/// var live = LiveLint(inputName: "-")
+/// try live.push(bytes) { update in print(update) }     // as bytes come
+/// try live.pause(quietFor: 300_000) { update in … }    // when nothing came for a while
+/// let report = try live.finish { update in … }        // at the end, or on Ctrl-C
+/// ```
+public struct LiveLint {
+    /// What the run has to say as the input arrives.
+    public enum Update {
+        /// A finding its deciding line decides (a rule decided at its line), given as soon as the line has been read:
+        /// its rule, app, pid and deciding line are final; its message says what was known then, and its session has
+        /// no id yet.
+        case finding(Finding)
+        /// A session has closed: its findings in their final words (those given early among them, said so).
+        case session(ClosedSession)
+        /// A reader diagnostic, in its place.
+        case diagnostic(ReaderDiagnostic)
+    }
+
+    /// A session as it closed, with its findings.
+    public struct ClosedSession {
+        /// The session.
+        public var session: LaunchSession
+        /// Its id in the final report: `app#n`, n counting the app's sessions in the order they closed.
+        public var id: String
+        /// Its findings, final.
+        public var findings: [Finding]
+        /// For each finding, whether it was given early (``Update/finding(_:)``).
+        public var givenEarly: [Bool]
+    }
+
+    /// How far the run is, for a status line.
+    public struct Status: Sendable, Hashable {
+        /// Lines read.
+        public var lines: Int
+        /// Sessions open.
+        public var openSessions: Int
+        /// Findings given so far (early, or with their closed sessions).
+        public var findings: Int
+
+        /// A status.
+        public init(lines: Int, openSessions: Int, findings: Int) {
+            self.lines = lines
+            self.openSessions = openSessions
+            self.findings = findings
+        }
+    }
+
+    /// How long the input must have been quiet, on the wall clock, before the caller says it paused: 250 ms. A writer
+    /// that sends whole records (idevicesyslog, `log stream`, pymobiledevice3 write a record at a time) leaves no such
+    /// gap inside a record, and a finding then comes well within a second of its line.
+    public static let quietPeriod: Duration = .milliseconds(250)
+
+    /// How long, in log time, a session whose process ended stays open for the lines that follow the exit: 2 s. The
+    /// lines after an exit (FrontBoard's clean-up, runningboardd's and launchd's exit status) came within 0.1 s of it
+    /// in the real logs read; a later line about the app is its next process, which closes the session anyway.
+    public static let endedSessionGrace: Int64 = 2_000_000
+
+    private var input: InputLint
+    private let toolVersion: String
+    /// The rules decided at their line, checked on the open sessions lines went to.
+    private let earlyLinter: Linter
+    /// The findings given early whose sessions are still open.
+    private var givenEarly: [EarlyKey] = []
+    private let diagnostics = DiagnosticInbox()
+    private var findingsGiven = 0
+    /// The latest instant among the lines read at the last tick: the lines stamped up to it have waited a tick.
+    private var latestAtLastTick: Int64?
+
+    /// What makes a finding given early the same as one of its session's final findings: its rule, pid and deciding
+    /// line (its app's name may be completed later, a process name first, then the bundle id).
+    private struct EarlyKey: Equatable {
+        var ruleID: String
+        var app: String
+        var pid: Int?
+        var line: EventOrigin?
+
+        init(_ finding: Finding) {
+            ruleID = finding.ruleID
+            app = finding.appName
+            pid = finding.app.pid
+            line = finding.location
+        }
+
+        static func == (lhs: EarlyKey, rhs: EarlyKey) -> Bool {
+            lhs.ruleID == rhs.ruleID && lhs.pid == rhs.pid && lhs.line == rhs.line
+        }
+
+        /// Whether it was given for `session`'s process.
+        func belongs(to session: LaunchSession) -> Bool {
+            session.app.pid.map { $0 == pid } ?? (pid == nil && app == (session.app.bundleID ?? session.app.processName ?? "unknown app"))
+        }
+    }
+
+    /// The reader diagnostics said since last asked (the reader's stages hand them on as they come).
+    private final class DiagnosticInbox {
+        var waiting: [ReaderDiagnostic] = []
+    }
+
+    /// A run over the input named `inputName`, read, classified and checked as `analyzer` says; its report names
+    /// `toolVersion`.
+    public init(inputName: String, analyzer: LogAnalyzer = LogAnalyzer(), toolVersion: String = LogAnalyzer.libraryVersion) {
+        let inbox = diagnostics
+        input = InputLint(name: inputName, analyzer: analyzer) { inbox.waiting.append($0) }
+        input.assembly.tracksTouchedApps()
+        self.toolVersion = toolVersion
+        var early = analyzer.linter
+        early.registry = early.registry.filter { $0.decided == .atItsLine }
+        earlyLinter = early
+    }
+
+    /// How far the run is.
+    public var status: Status {
+        Status(lines: input.linesRead, openSessions: input.assembly.openSessions, findings: findingsGiven)
+    }
+
+    /// How late, in log time, a line may come after later-stamped ones and still be put before them while lines keep
+    /// coming: 1 s (a device's log is in time order but for a few lines a few milliseconds late). Past it, the reorder
+    /// window hands its lines on (a batch run holds them for 512 launch lines, which a live device may take minutes to
+    /// log); a pause hands on every line.
+    public static let reorderDelay: Int64 = 1_000_000
+
+    /// Reads the next bytes of the input.
+    /// - Throws: `ReaderError` when the input is not a supported log; what was said before stands.
+    public mutating func push(_ chunk: UnsafeRawBufferPointer, _ update: (Update) -> Void) throws(ReaderError) {
+        var closed: [Closed] = []
+        var failure: ReaderError?
+        do throws(ReaderError) {
+            try input.push(chunk) { closed.append(Closed(session: $0, id: $1, findings: $2)) }
+            // The log's own time says what may go on.
+            if let latest = input.assembly.latestRead {
+                try input.settle(pausing: false, releasing: latest - Self.reorderDelay, closingEndedBefore: latest - Self.endedSessionGrace) {
+                    closed.append(Closed(session: $0, id: $1, findings: $2))
+                }
+            }
+        } catch { failure = error }
+        answer(closed, update)
+        if let failure { throw failure }
+    }
+
+    /// The input has been quiet for `microseconds` of wall-clock time (at least ``quietPeriod``): what waited for
+    /// later lines is decided now.
+    public mutating func pause(quietFor microseconds: Int64, _ update: (Update) -> Void) throws(ReaderError) {
+        var closed: [Closed] = []
+        var failure: ReaderError?
+        do throws(ReaderError) {
+            try input.settle(pausing: true, releasing: nil, closingEndedBefore: nil) { closed.append(Closed(session: $0, id: $1, findings: $2)) }
+            // The log's time runs on with the wall clock from its latest line.
+            if let latest = input.assembly.latestRead {
+                try input.settle(pausing: false, releasing: nil, closingEndedBefore: latest + max(0, microseconds) - Self.endedSessionGrace) {
+                    closed.append(Closed(session: $0, id: $1, findings: $2))
+                }
+            }
+        } catch { failure = error }
+        answer(closed, update)
+        if let failure { throw failure }
+    }
+
+    /// Bytes have kept coming for a ``quietPeriod`` since the last tick or pause (call it that often while they do):
+    /// the lines that were already in the reorder window at the last tick go on (they had that long for a late line to
+    /// come before them), and a format not known yet is decided from the complete lines held, when they are enough,
+    /// rather than after the 64 KiB a file's format is sniffed from (a slow stream takes minutes to send them). Records
+    /// are not ended: more lines are coming.
+    public mutating func tick(_ update: (Update) -> Void) throws(ReaderError) {
+        var closed: [Closed] = []
+        var failure: ReaderError?
+        do throws(ReaderError) {
+            try input.settle(pausing: true, endingRecords: false, releasing: latestAtLastTick.map { $0 + 1 }, closingEndedBefore: nil) {
+                closed.append(Closed(session: $0, id: $1, findings: $2))
+            }
+        } catch { failure = error }
+        latestAtLastTick = input.assembly.latestRead
+        answer(closed, update)
+        if let failure { throw failure }
+    }
+
+    /// Ends the input (its end, or the user stopped the run): the sessions still open close; the report of the run,
+    /// as a batch run of the same bytes gives it (`partial` marks a run the user stopped).
+    public mutating func finish(partial: Bool = false, _ update: (Update) -> Void) throws(ReaderError) -> LintReport {
+        var closed: [Closed] = []
+        var failure: ReaderError?
+        do throws(ReaderError) { try input.finish { closed.append(Closed(session: $0, id: $1, findings: $2)) } } catch { failure = error }
+        answer(closed, update)
+        if let failure { throw failure }
+        return input.report(toolVersion: toolVersion, partial: partial)
+    }
+
+    /// A session that closed, with its id and findings.
+    private struct Closed {
+        var session: LaunchSession
+        var id: String
+        var findings: [Finding]
+    }
+
+    /// Says what the input's latest bytes decided: the reader's diagnostics, the sessions they closed with their
+    /// findings, then the findings they decide on the sessions still open.
+    private mutating func answer(_ closed: [Closed], _ update: (Update) -> Void) {
+        for diagnostic in diagnostics.waiting { update(.diagnostic(diagnostic)) }
+        diagnostics.waiting.removeAll()
+        for one in closed {
+            let given = one.findings.map { finding in givenEarly.contains(EarlyKey(finding)) }
+            // The session is gone: what was given early of it is forgotten (memory follows the open sessions).
+            givenEarly.removeAll { $0.belongs(to: one.session) }
+            findingsGiven += given.filter { !$0 }.count
+            update(.session(ClosedSession(session: one.session, id: one.id, findings: one.findings, givenEarly: given)))
+        }
+        for app in input.assembly.takeTouched() {
+            guard let session = input.assembly.openSession(named: app) else { continue }
+            for finding in earlyLinter.findings(inUnlisted: session) {
+                let key = EarlyKey(finding)
+                guard !givenEarly.contains(key) else { continue }
+                givenEarly.append(key)
+                findingsGiven += 1
+                update(.finding(finding))
+            }
+        }
+    }
+}

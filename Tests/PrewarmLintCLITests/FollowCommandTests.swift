@@ -1,0 +1,198 @@
+import Foundation
+import Testing
+
+/// `lint --follow`: the built binary fed by a writer that replays a log slowly and keeps the pipe open, its output read
+/// as it comes.
+@Suite("prewarm-lint --follow")
+struct FollowCommandTests {
+    static let scenarios = EventsCommandTests.repositoryRoot.appendingPathComponent("Corpus/scenarios")
+    static let realLogs = EventsCommandTests.repositoryRoot.appendingPathComponent("Corpus/real-logs")
+
+    /// A running `prewarm-lint --follow`, its standard output read line by line as it comes, each line with when it came.
+    final class LiveTool: @unchecked Sendable {
+        let process = Process()
+        let input = Pipe()
+        private let output = Pipe()
+        private let errorFile: URL
+        private let lock = NSLock()
+        private var lines: [(time: Date, text: String)] = []
+        private var reader: Thread?
+
+        init(_ arguments: [String]) throws {
+            errorFile = FileManager.default.temporaryDirectory.appendingPathComponent("prewarm-lint-follow-\(UUID().uuidString)")
+            _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
+            process.executableURL = EventsCommandTests.binary
+            process.arguments = ["lint", "--follow"] + arguments
+            process.standardInput = input
+            process.standardOutput = output
+            process.standardError = try FileHandle(forWritingTo: errorFile)
+            try process.run()
+            let handle = output.fileHandleForReading
+            let thread = Thread { [self] in
+                var pending = Data()
+                while true {
+                    let data = handle.availableData
+                    if data.isEmpty { break }
+                    pending.append(data)
+                    while let newline = pending.firstIndex(of: 0x0A) {
+                        let line = String(decoding: pending[pending.startIndex..<newline], as: UTF8.self)
+                        pending.removeSubrange(pending.startIndex...newline)
+                        lock.lock()
+                        lines.append((Date(), line))
+                        lock.unlock()
+                    }
+                }
+            }
+            reader = thread
+            thread.start()
+        }
+
+        deinit { try? FileManager.default.removeItem(at: errorFile) }
+
+        func write(_ line: Data) {
+            input.fileHandleForWriting.write(line)
+        }
+
+        /// The lines printed so far.
+        var printed: [(time: Date, text: String)] {
+            lock.lock()
+            defer { lock.unlock() }
+            return lines
+        }
+
+        /// Waits until a printed line satisfies `matches`, at most `timeout` seconds; when it came.
+        func waitFor(timeout: TimeInterval, _ matches: (String) -> Bool) -> Date? {
+            let deadline = Date().addingTimeInterval(timeout)
+            while Date() < deadline {
+                if let found = printed.first(where: { matches($0.text) }) { return found.time }
+                Thread.sleep(forTimeInterval: 0.01)
+            }
+            return nil
+        }
+
+        /// Ends the run by closing its input (`close: true`) or by `signal`; its exit status and standard error.
+        func end(closing: Bool = true, signal: Int32 = SIGINT) throws -> (status: Int32, stderr: String) {
+            if closing { try input.fileHandleForWriting.close() } else { kill(process.processIdentifier, signal) }
+            process.waitUntilExit()
+            while reader?.isFinished == false { Thread.sleep(forTimeInterval: 0.01) }
+            return (process.terminationStatus, String(decoding: try Data(contentsOf: errorFile), as: UTF8.self))
+        }
+    }
+
+    /// The lines of a log, each with its line break.
+    static func lines(of url: URL) throws -> [Data] {
+        let bytes = try Data(contentsOf: url)
+        var lines: [Data] = []
+        var start = bytes.startIndex
+        while start < bytes.endIndex {
+            let end = bytes[start...].firstIndex(of: 0x0A).map { $0 + 1 } ?? bytes.endIndex
+            lines.append(bytes[start..<end])
+            start = end
+        }
+        return lines
+    }
+
+    /// The target: a finding within 1 s of its deciding line. The test fails only at ten times that.
+    static let latencyBound: TimeInterval = 10
+
+    @Test("a finding decided at its line is printed within a second of the line, while the pipe stays open")
+    func findingSoonAfterItsLine() throws {
+        let log = Self.scenarios.appendingPathComponent("prewarm-then-launch-scene-app/log.ndjson")
+        let tool = try LiveTool(["--format", "ndjson", "--date", "2024-03-18", "-"])
+        var written: [Int: Date] = [:]
+        for (index, line) in try Self.lines(of: log).enumerated() {
+            tool.write(line)
+            written[index + 1] = Date()
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        // The pipe stays open: the keychain failure (line 7) must not wait for its end.
+        let arrived = try #require(tool.waitFor(timeout: Self.latencyBound) { $0.contains("\"rule\":\"keychain-while-locked\"") },
+                                   "no keychain-while-locked finding while the pipe was open: \(tool.printed.map(\.text))")
+        let latency = arrived.timeIntervalSince(try #require(written[7]))
+        #expect(latency < Self.latencyBound, "printed \(latency) s after its line")
+        let record = try #require(tool.printed.first { $0.text.contains("\"rule\":\"keychain-while-locked\"") }?.text)
+        let finding = try #require(try JSONSerialization.jsonObject(with: Data(record.utf8)) as? [String: Any])
+        #expect((finding["location"] as? [String: Any])?["line"] as? Int == 7)
+        #expect(finding["pid"] as? Int == 2231)
+        let end = try tool.end()
+        #expect(end.status == 1)
+        // Each finding once; the session's record at its close holds them all in their final words.
+        let texts = tool.printed.map(\.text)
+        #expect(texts.filter { $0.contains("\"rule\":\"keychain-while-locked\"") && !$0.hasPrefix("{\"session\"") }.count == 1)
+        let session = try #require(texts.first { $0.hasPrefix("{\"session\"") })
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(session.utf8)) as? [String: Any])
+        #expect((object["session"] as? [String: Any])?["kind"] as? String == "prewarm-then-launch")
+        #expect((object["findings"] as? [Any])?.count == 4)
+    }
+
+    @Test("a real Console copy: the keychain failure is printed before the input ends, and Ctrl-C ends the run with the findings' status")
+    func realConsoleCopyThenCtrlC() throws {
+        let log = Self.realLogs.appendingPathComponent("03-salesforce3437-securityd-25308-keychain-locked.log")
+        let tool = try LiveTool(["-"])
+        for line in try Self.lines(of: log) {
+            tool.write(line)
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        let arrived = tool.waitFor(timeout: Self.latencyBound) { $0.contains("[keychain-while-locked]") }
+        #expect(arrived != nil, "\(tool.printed.map(\.text))")
+        let end = try tool.end(closing: false, signal: SIGINT)
+        #expect(end.status == 1, "Ctrl-C is a live run's normal end: \(end.stderr)")
+        #expect(end.stderr.contains("1 finding (1 error) in 1 session"), "\(end.stderr)")
+        #expect(!end.stderr.contains("interrupted"))
+    }
+
+    @Test("a session that ended is closed, with its finding, while the pipe stays open")
+    func endedSessionClosesWhileOpen() throws {
+        let log = Self.scenarios.appendingPathComponent("prewarm-unused-jetsam/log.ndjson")
+        let tool = try LiveTool(["--format", "ndjson", "--date", "2024-03-18", "-"])
+        for line in try Self.lines(of: log) { tool.write(line) }
+        let closed = tool.waitFor(timeout: Self.latencyBound) { $0.hasPrefix("{\"session\"") && $0.contains("prewarm-unused") }
+        #expect(closed != nil, "\(tool.printed.map(\.text))")
+        #expect(tool.printed.contains { $0.text.contains("\"rule\":\"prewarm-wasted\"") })
+        _ = try tool.end()
+    }
+
+    @Test("formats that are documents of every session, and options that need the whole run, are refused with --follow")
+    func refusedCombinations() throws {
+        for (arguments, expected) in [(["--format", "json"], "--format json is a document of every session"),
+                                      (["--output", "json=/tmp/x.json"], "--output cannot be used with --follow"),
+                                      (["--separately"], "--separately cannot be used with --follow"),
+                                      (["a.log", "b.log"], "--follow reads one input as it arrives")] {
+            let run = try EventsCommandTests.run(["lint", "--follow"] + arguments + (arguments.contains("a.log") ? [] : ["-"]), stdin: Data())
+            #expect(run.status == 64, "\(arguments): \(run.status)")
+            #expect(run.stderr.contains(expected), "\(arguments): \(run.stderr)")
+        }
+    }
+
+    @Test("an empty standard input is said to be empty, exit 2")
+    func emptyInput() throws {
+        let run = try EventsCommandTests.run(["lint", "--follow", "-"], stdin: Data())
+        #expect(run.status == 2)
+        #expect(run.stderr.contains("-: error: standard input is empty"), "\(run.stderr)")
+    }
+
+    @Test("a followed file is read as it grows and across rotation, as tail -F does")
+    func followsAFileAcrossRotation() throws {
+        let folder = try LintCommandTests.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("device.log")
+        let lines = try Self.lines(of: Self.scenarios.appendingPathComponent("prewarm-then-launch-scene-app/log.ndjson"))
+        try lines.prefix(3).reduce(Data(), +).write(to: path)
+        let tool = try LiveTool(["--format", "ndjson", "--date", "2024-03-18", path.path])
+        Thread.sleep(forTimeInterval: 0.3)
+        let appending = try FileHandle(forWritingTo: path)
+        appending.seekToEndOfFile()
+        appending.write(lines[3..<8].reduce(Data(), +))
+        try appending.close()
+        #expect(tool.waitFor(timeout: Self.latencyBound) { $0.contains("\"rule\":\"keychain-while-locked\"") } != nil,
+                "\(tool.printed.map(\.text))")
+        // Rotated: the old file moved aside, a new one under the name with the rest.
+        try FileManager.default.moveItem(at: path, to: folder.appendingPathComponent("device.log.1"))
+        try lines[8...].reduce(Data(), +).write(to: path)
+        Thread.sleep(forTimeInterval: 0.5)
+        let end = try tool.end(closing: false, signal: SIGINT)
+        #expect(end.status == 1, "\(end.stderr)")
+        let session = try #require(tool.printed.last { $0.text.hasPrefix("{\"session\"") }?.text, "\(tool.printed.map(\.text))")
+        #expect(session.contains("\"kind\":\"prewarm-then-launch\""), "the rotated file's lines joined the session: \(session)")
+    }
+}

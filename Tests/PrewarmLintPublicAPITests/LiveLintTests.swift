@@ -1,0 +1,91 @@
+import Foundation
+import PrewarmLint
+import Testing
+
+@Suite("a log linted while it arrives")
+struct LiveLintTests {
+    static let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Corpus")
+    static let analyzer = LogAnalyzer(options: ReadOptions(timeInference: TimeInference(
+        date: CivilDateTime(year: 2024, month: 3, day: 18), year: 2024, utcOffsetSeconds: 0, referenceInstant: 1_710_720_000_000_000)))
+
+    /// What a finding is, whenever it is given: its rule, app, pid and deciding line.
+    struct Decision: Hashable, CustomStringConvertible {
+        var rule: String
+        var app: String
+        var pid: Int?
+        var line: Int?
+
+        init(_ finding: Finding) {
+            rule = finding.ruleID
+            app = finding.appName
+            pid = finding.app.pid
+            line = finding.location?.line
+        }
+
+        var description: String { "\(rule) \(app)[\(pid.map(String.init) ?? "-")] line \(line.map(String.init) ?? "-")" }
+    }
+
+    /// A live run's updates and final report.
+    struct LiveRun {
+        var early: [Finding] = []
+        var closed: [LiveLint.ClosedSession] = []
+        var report: LintReport
+    }
+
+    /// `bytes` fed to a live run a line at a time; `pauses` says before which lines the input went quiet.
+    static func live(_ bytes: [UInt8], named name: String, pauses: ([UInt8]) -> Bool) throws -> LiveRun {
+        var live = LiveLint(inputName: name, analyzer: analyzer)
+        var early: [Finding] = [], closed: [LiveLint.ClosedSession] = []
+        func take(_ update: LiveLint.Update) {
+            switch update {
+            case .finding(let finding): early.append(finding)
+            case .session(let session): closed.append(session)
+            case .diagnostic: break
+            }
+        }
+        var start = 0
+        while start < bytes.count {
+            let end = (bytes[start...].firstIndex(of: 0x0A).map { $0 + 1 }) ?? bytes.count
+            let line = Array(bytes[start..<end])
+            if pauses(line) { try live.pause(quietFor: 300_000, take) }
+            try line.withUnsafeBytes { try live.push($0, take) }
+            start = end
+        }
+        let report = try live.finish(take)
+        return LiveRun(early: early, closed: closed, report: report)
+    }
+
+    /// Every corpus log (and bundled real log) read as a file, and fed to a live run a line at a time: the same
+    /// findings (rule, app, pid, deciding line) and the same summary; a finding given early is one of the final
+    /// findings.
+    @Test("fed a line at a time, every corpus log gives the batch run's findings and summary", arguments: [false, true])
+    func sameAnswerLineByLine(pausing: Bool) throws {
+        let text = FindingTextReporter()
+        var compared = 0, early = 0, findings = 0
+        for input in InputDiscovery.expand([Self.corpus.path]).inputs {
+            guard case .file(let path) = input.input, let bytes = try? [UInt8](Data(contentsOf: URL(fileURLWithPath: path))),
+                  let batch = try? Self.analyzer.lint(bytes: bytes, named: path) else { continue }
+            // A pause before a line that starts a record in every text format read here (a date, a month, a JSON object).
+            let run = try Self.live(bytes, named: path) { line in
+                pausing && line.first.map { (0x30...0x39).contains($0) || $0 == UInt8(ascii: "{") } == true
+            }
+            let batchDecisions = batch.findings.map(Decision.init)
+            let liveDecisions = run.report.findings.map(Decision.init)
+            #expect(Set(liveDecisions) == Set(batchDecisions), "\(path): live \(liveDecisions), batch \(batchDecisions)")
+            #expect(text.summary(run.report) == text.summary(batch), "\(path)")
+            let closedDecisions = Set(run.closed.flatMap { $0.findings.map(Decision.init) })
+            #expect(closedDecisions == Set(batchDecisions), "\(path): closed sessions' findings differ")
+            for finding in run.early {
+                #expect(Set(batchDecisions).contains(Decision(finding)), "\(path): given early and not final: \(Decision(finding))")
+            }
+            compared += 1
+            early += run.early.count
+            findings += batchDecisions.count
+        }
+        #expect(compared > 60)
+        print("live: \(compared) logs, \(early) of \(findings) findings given early, pausing \(pausing)")
+        // Without a pause, a log shorter than the 64 KiB its format is sniffed from is read at its end.
+        if pausing { #expect(early > 10, "few findings given early (\(early) of \(findings))") }
+    }
+}
