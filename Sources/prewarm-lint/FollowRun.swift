@@ -135,6 +135,9 @@ struct LivePrinter {
             write(findings: [finding], session: nil, givenEarly: [false])
         case .session(let closed):
             write(findings: closed.findings, session: closed, givenEarly: closed.givenEarly)
+        case .report:
+            // The summary is the command's to print, after the run.
+            break
         }
     }
 

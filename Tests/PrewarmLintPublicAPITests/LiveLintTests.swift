@@ -1,5 +1,6 @@
 import Foundation
 import PrewarmLint
+import Synchronization
 import Testing
 
 @Suite("a log linted while it arrives")
@@ -41,7 +42,7 @@ struct LiveLintTests {
             switch update {
             case .finding(let finding): early.append(finding)
             case .session(let session): closed.append(session)
-            case .diagnostic: break
+            case .diagnostic, .report: break
             }
         }
         var start = 0
@@ -88,4 +89,46 @@ struct LiveLintTests {
         // Without a pause, a log shorter than the 64 KiB its format is sniffed from is read at its end.
         if pausing { #expect(early > 10, "few findings given early (\(early) of \(findings))") }
     }
+
+    @Test("the library's live stream: a finding arrives while the input is still open, and the report ends the stream")
+    func asyncLiveStream() async throws {
+        let path = Self.corpus.appendingPathComponent("scenarios/prewarm-then-launch-scene-app/log.ndjson").path
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        let lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false).map { Array($0) + [0x0A] }
+        // The input: its lines, then it stays open until the finding has been seen (at most 10 s).
+        let seen = SeenFlag(), ended = SeenFlag()
+        let chunks = AsyncStream<[UInt8]> { continuation in
+            Task {
+                for line in lines { continuation.yield(line) }
+                for _ in 0..<1000 where !seen.value.load(ordering: .relaxed) { try? await Task.sleep(for: .milliseconds(10)) }
+                ended.value.store(true, ordering: .relaxed)
+                continuation.finish()
+            }
+        }
+        var findings: [Finding] = []
+        var report: LintReport?
+        var beforeTheEnd = false
+        for try await update in Self.analyzer.live(chunks, named: path) {
+            switch update {
+            case .finding(let finding):
+                findings.append(finding)
+                if finding.ruleID == "keychain-while-locked" {
+                    beforeTheEnd = !ended.value.load(ordering: .relaxed)
+                    seen.value.store(true, ordering: .relaxed)
+                }
+            case .report(let final): report = final
+            case .session, .diagnostic: break
+            }
+        }
+        #expect(beforeTheEnd, "no keychain-while-locked finding while the input was open: \(findings.map(\.ruleID))")
+        let batch = try Self.analyzer.lint(bytes: bytes, named: path)
+        let final = try #require(report)
+        #expect(FindingTextReporter().summary(final) == FindingTextReporter().summary(batch))
+        #expect(Set(final.findings.map(Decision.init)) == Set(batch.findings.map(Decision.init)))
+    }
+}
+
+/// A flag the test sets and the input's task reads.
+final class SeenFlag: Sendable {
+    let value = Atomic<Bool>(false)
 }

@@ -1,5 +1,6 @@
 // launch-gap-report: how long prewarmed processes waited for their user, as CSV, plus one rule of
 // this team's own. Usage: swift run launch-gap-report [PATH…]   (default: ../Corpus/scenarios)
+//                         idevicesyslog | swift run launch-gap-report --live   (a row per session as it closes)
 import Foundation
 import PrewarmLint
 
@@ -28,19 +29,45 @@ struct GapCSV: ReportRenderer {
     func render(_ report: LintReport) -> String {
         var out = "session,kind,confidence,prewarm_to_activation_s,activation_to_active_ms,findings\n"
         for (session, id) in zip(report.sessions, report.sessionIDs) {
-            let gap = session.milliseconds(from: .prewarmRequest, to: .activation).map { String($0 / 1000) } ?? ""
-            let active = session.milliseconds(from: .activation, to: .active).map(String.init) ?? ""
-            let rules = report.findings.filter { $0.sessionID == id }.map(\.ruleID).joined(separator: " ")
-            out += "\(id),\(session.kind.rawValue),\(session.confidence.rawValue),\(gap),\(active),\(rules)\n"
+            out += row(session, id: id, findings: report.findings.filter { $0.sessionID == id }) + "\n"
         }
         return out
     }
+}
+
+/// One CSV row of a session.
+func row(_ session: LaunchSession, id: String, findings: [Finding]) -> String {
+    let gap = session.milliseconds(from: .prewarmRequest, to: .activation).map { String($0 / 1000) } ?? ""
+    let active = session.milliseconds(from: .activation, to: .active).map(String.init) ?? ""
+    return "\(id),\(session.kind.rawValue),\(session.confidence.rawValue),\(gap),\(active),\(findings.map(\.ruleID).joined(separator: " "))"
 }
 
 let paths = CommandLine.arguments.count > 1 ? Array(CommandLine.arguments.dropFirst()) : ["../Corpus/scenarios"]
 var options = ReadOptions()
 options.timeInference.date = CivilDateTime(dateText: "2024-03-18")  // the Console copies of the corpus have no date
 let analyzer = LogAnalyzer(options: options, linter: Linter(registry: RuleRegistry.builtIn.adding(StalePrewarm())))
+
+if paths == ["--live"] {
+    // A log streamed on standard input: a finding as soon as its line decides it, a row as each session closes.
+    let chunks = AsyncStream<[UInt8]> { continuation in
+        Thread {
+            while case let data = FileHandle.standardInput.availableData, !data.isEmpty { continuation.yield([UInt8](data)) }
+            continuation.finish()
+        }.start()
+    }
+    print("session,kind,confidence,prewarm_to_activation_s,activation_to_active_ms,findings")
+    for try await update in analyzer.live(chunks, named: "-") {
+        switch update {
+        case .finding(let finding): FileHandle.standardError.write(Data("\(finding.ruleID): \(finding.message)\n".utf8))
+        case .session(let closed):
+            print(row(closed.session, id: closed.id, findings: closed.findings))
+            fflush(stdout)
+        case .report(let report): FileHandle.standardError.write(Data("\(report.sessions.count) sessions, \(report.findings.count) findings\n".utf8))
+        case .diagnostic: break
+        }
+    }
+    exit(0)
+}
 let report = analyzer.lint(paths: paths, separately: true)
 print(GapCSV().render(report), terminator: "")
 let stale = report.findings.filter { $0.ruleID == "stale-prewarm" }.count

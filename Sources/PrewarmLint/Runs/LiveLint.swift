@@ -1,4 +1,5 @@
 public import PrewarmLintModel
+import Synchronization
 public import PrewarmLintReaders
 public import PrewarmLintSessions
 public import PrewarmLintRules
@@ -32,7 +33,7 @@ public import PrewarmLintReporters
 /// ```
 public struct LiveLint {
     /// What the run has to say as the input arrives.
-    public enum Update {
+    public enum Update: Sendable {
         /// A finding its deciding line decides (a rule decided at its line), given as soon as the line has been read:
         /// its rule, app, pid and deciding line are final; its message says what was known then, and its session has
         /// no id yet.
@@ -41,10 +42,13 @@ public struct LiveLint {
         case session(ClosedSession)
         /// A reader diagnostic, in its place.
         case diagnostic(ReaderDiagnostic)
+        /// The input has ended (or the user stopped the run): the report of everything read, as a batch run of the same
+        /// bytes gives it. The last update.
+        case report(LintReport)
     }
 
     /// A session as it closed, with its findings.
-    public struct ClosedSession {
+    public struct ClosedSession: Sendable {
         /// The session.
         public var session: LaunchSession
         /// Its id in the final report: `app#n`, n counting the app's sessions in the order they closed.
@@ -208,7 +212,9 @@ public struct LiveLint {
         do throws(ReaderError) { try input.finish { closed.append(Closed(session: $0, id: $1, findings: $2)) } } catch { failure = error }
         answer(closed, update)
         if let failure { throw failure }
-        return input.report(toolVersion: toolVersion, partial: partial)
+        let report = input.report(toolVersion: toolVersion, partial: partial)
+        update(.report(report))
+        return report
     }
 
     /// A session that closed, with its id and findings.
@@ -239,6 +245,111 @@ public struct LiveLint {
                 findingsGiven += 1
                 update(.finding(finding))
             }
+        }
+    }
+}
+
+extension LogAnalyzer {
+    /// A run over an input arriving in chunks (a device's log streamed from a socket, a child process's output), its
+    /// updates as they are decided (``LiveLint``): the findings its lines decide, each session as it closes, the reader's
+    /// diagnostics, and at the end of `chunks` the report. The pauses ``LiveLint`` needs are measured here, on the
+    /// continuous clock: a ``LiveLint/quietPeriod`` with no chunk is a pause, and while chunks keep coming the run ticks
+    /// that often. Stops when the consuming task is cancelled; ends by throwing `ReaderError` when the input is not a log.
+    ///
+    /// ```swift
+    /// for try await update in LogAnalyzer().live(chunks, named: "device") {
+    ///     if case .finding(let finding) = update { print(finding.ruleID, finding.message) }
+    /// }
+    /// ```
+    public func live<Chunks: AsyncSequence & Sendable>(_ chunks: Chunks, named name: String,
+                                                       toolVersion: String = LogAnalyzer.libraryVersion)
+        -> AsyncThrowingStream<LiveLint.Update, any Error> where Chunks.Element == [UInt8] {
+        let analyzer = self
+        return AsyncThrowingStream { continuation in
+            let run = LiveRunState(LiveRun(live: LiveLint(inputName: name, analyzer: analyzer, toolVersion: toolVersion)))
+            let clock = ContinuousClock()
+            let say: @Sendable (LiveLint.Update) -> Void = { continuation.yield($0) }
+            // The clock's side: a pause once the input is quiet, a tick while it keeps coming.
+            let ticker = Task {
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: .milliseconds(100))
+                    let now = clock.now
+                    let failure: ReaderError? = run.state.withLock { run in
+                        do throws(ReaderError) { try run.settle(at: now, say); return nil } catch { return error }
+                    }
+                    if let failure {
+                        continuation.finish(throwing: failure)
+                        return
+                    }
+                }
+            }
+            let reader = Task {
+                do {
+                    for try await chunk in chunks {
+                        try Task.checkCancellation()
+                        let now = clock.now
+                        let failure: ReaderError? = run.state.withLock { run in
+                            run.arrived(at: now)
+                            return chunk.withUnsafeBytes { bytes in
+                                do throws(ReaderError) { try run.live.push(bytes, say); return nil } catch { return error }
+                            }
+                        }
+                        if let failure { throw failure }
+                    }
+                    ticker.cancel()
+                    try run.state.withLock { (run) throws(ReaderError) in _ = try run.live.finish(say) }
+                    continuation.finish()
+                } catch {
+                    ticker.cancel()
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in
+                reader.cancel()
+                ticker.cancel()
+            }
+        }
+    }
+}
+
+/// The run the reading task and the clock's task share.
+private final class LiveRunState: Sendable {
+    let state: Mutex<LiveRun>
+
+    init(_ run: consuming sending LiveRun) {
+        state = Mutex(run)
+    }
+}
+
+/// A run of ``LogAnalyzer/live(_:named:toolVersion:)`` with when its input last arrived, ticked and paused.
+private struct LiveRun: ~Copyable {
+    var live: LiveLint
+    var lastArrival: ContinuousClock.Instant?
+    var lastTick: ContinuousClock.Instant?
+    var lastPause: ContinuousClock.Instant?
+
+    init(live: consuming LiveLint) {
+        self.live = live
+    }
+
+    mutating func arrived(at now: ContinuousClock.Instant) {
+        lastArrival = now
+        lastPause = nil
+        if lastTick == nil { lastTick = now }
+    }
+
+    /// A pause after a quiet period (again each second of quiet), a tick each quiet period while the input keeps coming.
+    mutating func settle(at now: ContinuousClock.Instant, _ say: (LiveLint.Update) -> Void) throws(ReaderError) {
+        guard let lastArrival else { return }
+        let quiet = now - lastArrival
+        if quiet >= LiveLint.quietPeriod {
+            guard lastPause.map({ now - $0 >= .seconds(1) }) ?? true else { return }
+            lastPause = now
+            let (seconds, attoseconds) = quiet.components
+            try live.pause(quietFor: seconds * 1_000_000 + attoseconds / 1_000_000_000_000, say)
+        } else if let lastTick, now - lastTick >= LiveLint.quietPeriod {
+            self.lastTick = now
+            try live.tick(say)
         }
     }
 }
