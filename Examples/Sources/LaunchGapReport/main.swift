@@ -55,13 +55,13 @@ if paths == ["--live"] {
             continuation.finish()
         }.start()
     }
-    print("session,kind,confidence,prewarm_to_activation_s,activation_to_active_ms,findings")
+    FileHandle.standardOutput.write(Data("session,kind,confidence,prewarm_to_activation_s,activation_to_active_ms,findings\n".utf8))
     for try await update in analyzer.live(chunks, named: "-") {
         switch update {
         case .finding(let finding): FileHandle.standardError.write(Data("\(finding.ruleID): \(finding.message)\n".utf8))
         case .session(let closed):
-            print(row(closed.session, id: closed.id, findings: closed.findings))
-            fflush(stdout)
+            // Written at once (print buffers standard output when it is a pipe).
+            FileHandle.standardOutput.write(Data((row(closed.session, id: closed.id, findings: closed.findings) + "\n").utf8))
         case .report(let report): FileHandle.standardError.write(Data("\(report.sessions.count) sessions, \(report.findings.count) findings\n".utf8))
         case .diagnostic: break
         }
