@@ -152,6 +152,40 @@ struct FollowCommandTests {
         _ = try tool.end()
     }
 
+    /// Real captures of each format a device's log streams in (provenance in `Corpus/real-logs/PROVENANCE.md`).
+    static let streamedRealLogs = [
+        "03-salesforce3437-securityd-25308-keychain-locked.log",      // Console copy
+        "44-juniper-ios26-full-cold-launch-first-screen-1859bad.log", // Console copy, 1,307 lines
+        "14-macios10086-idevicesyslog-ipad-bootstrap-success.log",    // idevicesyslog
+        "22-nativescript8920-idevicesyslog-icon-tap-indented.log",    // idevicesyslog
+        "32-blockblock1-macos-log-show-default-wrapped.log",          // log show, wrapped multi-line messages
+        "35-offsider-ndjson-springboard-sending-launch-request.log",  // log stream --style ndjson
+        "40-flumeng16-xcode-console-rbs-assertion-errors.log",        // Xcode's console
+    ]
+
+    @Test("a real capture replayed slowly, with pauses, gives the summary and findings of the same file linted whole",
+          arguments: streamedRealLogs)
+    func realCaptureReplayed(name: String) throws {
+        let log = Self.realLogs.appendingPathComponent(name)
+        let pinned = ["--date", "2024-03-18", "--year", "2024", "--utc-offset", "+00:00"]
+        let batch = try EventsCommandTests.run(["lint"] + pinned + ["-"], stdin: Data(contentsOf: log))
+        let tool = try LiveTool(pinned + ["-"])
+        let lines = try Self.lines(of: log)
+        for (index, line) in lines.enumerated() {
+            tool.write(line)
+            // A pause longer than the quiet period now and then, at a line's end; a short gap otherwise.
+            Thread.sleep(forTimeInterval: index % (lines.count > 200 ? 150 : 7) == 6 ? 0.35 : lines.count > 200 ? 0.0005 : 0.02)
+        }
+        let end = try tool.end()
+        #expect(end.status == batch.status, "\(end.stderr)")
+        // The same findings (`-:line: severity: [rule]`), each given once or more as it was decided; the same summary.
+        func findings(_ lines: [String]) -> Set<String> {
+            Set(lines.filter { $0.hasPrefix("-:") && $0.contains(": [") }.map { String($0.prefix { $0 != "]" }) })
+        }
+        #expect(findings(tool.printed.map(\.text)) == findings(batch.stdout.split(separator: "\n").map(String.init)))
+        #expect(end.stderr.split(separator: "\n").last == batch.stderr.split(separator: "\n").last, "\(end.stderr)")
+    }
+
     @Test("formats that are documents of every session, and options that need the whole run, are refused with --follow")
     func refusedCombinations() throws {
         for (arguments, expected) in [(["--format", "json"], "--format json is a document of every session"),
@@ -169,6 +203,16 @@ struct FollowCommandTests {
         let run = try EventsCommandTests.run(["lint", "--follow", "-"], stdin: Data())
         #expect(run.status == 2)
         #expect(run.stderr.contains("-: error: standard input is empty"), "\(run.stderr)")
+    }
+
+    @Test("behind the installed idevicesyslog with no device: its own error, then standard input is empty, exit 2")
+    func idevicesyslogWithoutADevice() throws {
+        // Debian's libimobiledevice-utils (`.ci/run` installs it): with no device it prints its error and writes nothing.
+        let run = try EventsCommandTests.run(["-c", "idevicesyslog | \"$0\" lint --follow -", EventsCommandTests.binary.path],
+                                             executable: URL(fileURLWithPath: "/bin/sh"))
+        #expect(run.stderr.contains("No device found"), "\(run.stderr)")
+        #expect(run.stderr.contains("-: error: standard input is empty"), "\(run.stderr)")
+        #expect(run.status == 2)
     }
 
     @Test("a followed file is read as it grows and across rotation, as tail -F does")

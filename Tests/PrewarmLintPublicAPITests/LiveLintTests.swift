@@ -90,6 +90,30 @@ struct LiveLintTests {
         if pausing { #expect(early > 10, "few findings given early (\(early) of \(findings))") }
     }
 
+    @Test("a session whose process exited closes after the grace, on the wall clock during a pause; one still alive stays open")
+    func endedSessionsCloseAfterTheGrace() throws {
+        // A prewarm killed by jetsam (an exit line), and a cold launch whose process is still alive.
+        let unused = try [UInt8](Data(contentsOf: Self.corpus.appendingPathComponent("scenarios/prewarm-unused-jetsam/log.ndjson")))
+        var live = LiveLint(inputName: "t", analyzer: Self.analyzer)
+        var closed: [LiveLint.ClosedSession] = []
+        func take(_ update: LiveLint.Update) { if case .session(let session) = update { closed.append(session) } }
+        try unused.withUnsafeBytes { try live.push($0, take) }
+        try live.pause(quietFor: 300_000, take)
+        #expect(closed.isEmpty, "closed before its grace: \(closed.map(\.id))")
+        try live.pause(quietFor: LiveLint.endedSessionGrace + 1_000_000, take)
+        #expect(closed.map(\.session.kind) == [.prewarmUnused])
+        #expect(closed.first?.findings.map(\.ruleID) == ["prewarm-wasted"])
+        #expect(live.status.openSessions == 0)
+
+        let cold = try [UInt8](Data(contentsOf: Self.corpus.appendingPathComponent("scenarios/cold-launch/log.ndjson")))
+        var alive = LiveLint(inputName: "t", analyzer: Self.analyzer)
+        var aliveClosed: [LiveLint.ClosedSession] = []
+        try cold.withUnsafeBytes { try alive.push($0) { if case .session(let session) = $0 { aliveClosed.append(session) } } }
+        try alive.pause(quietFor: 3_600_000_000) { if case .session(let session) = $0 { aliveClosed.append(session) } }
+        #expect(aliveClosed.isEmpty)
+        #expect(alive.status.openSessions == 1)
+    }
+
     @Test("the library's live stream: a finding arrives while the input is still open, and the report ends the stream")
     func asyncLiveStream() async throws {
         let path = Self.corpus.appendingPathComponent("scenarios/prewarm-then-launch-scene-app/log.ndjson").path
