@@ -173,8 +173,10 @@ struct LivePrinter {
                    sessionIDs: closed.map { [$0.id] } ?? [], findings: findings, diagnostics: [])
     }
 
-    /// Sends what was printed on its way.
-    func flush() { StandardStreams.flush() }
+    /// Sends what was printed on its way, the status line cleared first (standard output may be the same terminal).
+    func flush() {
+        if StandardStreams.hasBufferedOutput { ProgressLine.shared.around { StandardStreams.flush() } }
+    }
 
     /// The diagnostics' count, when some were not printed.
     mutating func finish() {

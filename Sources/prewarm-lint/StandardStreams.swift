@@ -45,6 +45,9 @@ enum StandardStreams {
 
     static func flush() { flushOut() }
 
+    /// Whether standard output holds bytes not yet written.
+    static var hasBufferedOutput: Bool { !buffer.isEmpty }
+
     private static func flushOut() {
         guard !buffer.isEmpty else { return }
         writeAll(1, buffer)

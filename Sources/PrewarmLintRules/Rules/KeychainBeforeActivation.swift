@@ -8,7 +8,7 @@ public struct KeychainBeforeActivation: Rule {
     public init() {}
 
     /// The message it gives: `keychain-before-activation`.
-    public static let touched = RuleMessage(id: "keychain-before-activation", shape: "prewarmed process touched the keychain[ ‹time› before the user activated it | and was never activated by the user][ (the access failed: keychain locked)][; ‹n› accesses before activation]")
+    public static let touched = RuleMessage(id: "keychain-before-activation", shape: "prewarmed process touched the keychain[ ‹time› before the user activated it | and was never activated by the user | ; the log does not show the user activating it][ (the access failed: keychain locked)][; ‹n› accesses before activation]")
 
     /// Its id, severity, rationale, options, and the examples that test and document it.
     public let description = RuleDescription(
@@ -61,8 +61,11 @@ public struct KeychainBeforeActivation: Rule {
         if let activation = session.milestone(.activation) {
             message += " \(SpokenDuration.between(first, activation)) before the user activated it"
             if let line = session.evidence(.activation, label: "activation") { evidence.append(line) }
-        } else {
+        } else if session.kind == .prewarmUnused {
             message += " and was never activated by the user"
+        } else {
+            // The log ends (or, read as it arrives, has not yet come) before any activation: not proof that none came.
+            message += "; the log does not show the user activating it"
         }
         if first.meaning == .keychainFailure { message += " (the access failed: keychain locked)" }
         if touches.count > 1 { message += "; \(touches.count) accesses before activation" }

@@ -8,7 +8,7 @@ public struct LaunchWorkDuringPrewarm: Rule {
     public init() {}
 
     /// The message it gives: `work-during-prewarm`.
-    public static let ranDuringPrewarm = RuleMessage(id: "work-during-prewarm", shape: "‹work› ran during prewarm[, ‹time› before the user activated the app | ; the user never activated this process]")
+    public static let ranDuringPrewarm = RuleMessage(id: "work-during-prewarm", shape: "‹work› ran during prewarm[, ‹time› before the user activated the app | ; the user never activated this process | ; the log does not show the user activating it]")
 
     /// Its id, severity, rationale, options, and the examples that test and document it.
     public let description = RuleDescription(
@@ -75,8 +75,11 @@ public struct LaunchWorkDuringPrewarm: Rule {
         if let activation = session.milestone(.activation) {
             message += ", \(SpokenDuration.between(decisive, activation)) before the user activated the app"
             if let line = session.evidence(.activation, label: "activation") { evidence.append(line) }
-        } else {
+        } else if session.kind == .prewarmUnused {
             message += "; the user never activated this process"
+        } else {
+            // The log ends (or, read as it arrives, has not yet come) before any activation: not proof that none came.
+            message += "; the log does not show the user activating it"
         }
         return [context.finding(Self.ranDuringPrewarm, message, evidence: evidence)]
     }
