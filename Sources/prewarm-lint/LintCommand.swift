@@ -199,7 +199,8 @@ struct LintCommand: ParsableCommand {
                 throw ValidationError("--follow prints as the log arrives, in \(FollowRun.formats.map(\.rawValue).joined(separator: ", ")); --format \(format.rawValue) is a document of every session, written at the end: save the log and lint it without --follow")
             }
             let refused = [(separately, "--separately"), (!output.isEmpty, "--output"), (writeBaseline != nil, "--write-baseline"),
-                           (baseline != nil, "--baseline")].filter(\.0).map(\.1)
+                           (baseline != nil, "--baseline"), (reading.input.since != nil, "--since"),
+                           (reading.input.until != nil, "--until")].filter(\.0).map(\.1)
             if let first = refused.first { throw ValidationError("\(first) cannot be used with --follow, which prints each answer as the log arrives: save the log and lint it without --follow") }
         }
     }

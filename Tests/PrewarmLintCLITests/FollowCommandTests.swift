@@ -186,11 +186,40 @@ struct FollowCommandTests {
         #expect(end.stderr.split(separator: "\n").last == batch.stderr.split(separator: "\n").last, "\(end.stderr)")
     }
 
+    /// The resident memory of a process, in MB (Linux's /proc).
+    static func residentMegabytes(_ pid: Int32) -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+              let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "") else { return nil }
+        return kilobytes / 1024
+    }
+
+    @Test("a stream that never ends a line, then pauses: bounded memory, and Ctrl-C ends it at once with the findings")
+    func hostileStreamThenCtrlC() throws {
+        let tool = try LiveTool(["-"])
+        for line in try Self.lines(of: Self.realLogs.appendingPathComponent("03-salesforce3437-securityd-25308-keychain-locked.log")) {
+            tool.write(line)
+        }
+        // 64 MiB with no line break, then nothing: the writer keeps the pipe open.
+        let endless = Data(repeating: UInt8(ascii: "x"), count: 1 << 20)
+        for _ in 0..<64 { tool.write(endless) }
+        Thread.sleep(forTimeInterval: 0.5)
+        let resident = try #require(Self.residentMegabytes(tool.process.processIdentifier))
+        #expect(resident < 200, "\(resident) MB resident after a 64 MiB line")
+        let asked = Date()
+        let end = try tool.end(closing: false, signal: SIGINT)
+        #expect(Date().timeIntervalSince(asked) < Self.latencyBound, "Ctrl-C took \(Date().timeIntervalSince(asked)) s")
+        #expect(end.status == 1, "\(end.stderr)")
+        #expect(end.stderr.contains("line-too-long"), "\(end.stderr)")
+        #expect(end.stderr.contains("1 finding (1 error)"), "\(end.stderr)")
+    }
+
     @Test("formats that are documents of every session, and options that need the whole run, are refused with --follow")
     func refusedCombinations() throws {
         for (arguments, expected) in [(["--format", "json"], "--format json is a document of every session"),
                                       (["--output", "json=/tmp/x.json"], "--output cannot be used with --follow"),
                                       (["--separately"], "--separately cannot be used with --follow"),
+                                      (["--since", "2024-03-18 07:00:00"], "--since cannot be used with --follow"),
                                       (["a.log", "b.log"], "--follow reads one input as it arrives")] {
             let run = try EventsCommandTests.run(["lint", "--follow"] + arguments + (arguments.contains("a.log") ? [] : ["-"]), stdin: Data())
             #expect(run.status == 64, "\(arguments): \(run.status)")
