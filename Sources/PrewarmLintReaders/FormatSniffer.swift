@@ -13,7 +13,8 @@ public enum FormatSniffer {
     /// The most likely format of an input starting with `sample`, or nil when no line of it
     /// looks like any supported format. `isComplete` says the sample is the whole input, so its
     /// last line is complete too.
-    public static func sniff(_ sample: UnsafeRawBufferPointer, isComplete: Bool) -> LogFormat? {
+    /// `allowsDocument`: whether the input may be a pasted document (not for a region of one).
+    public static func sniff(_ sample: UnsafeRawBufferPointer, isComplete: Bool, allowsDocument: Bool = true) -> LogFormat? {
         var bytes = sample
         if bytes.hasPrefix("\u{FEFF}") { bytes = bytes.slice(3, bytes.count) }
         if bytes.hasPrefix("bplist00") { return .binaryPlist }
@@ -32,6 +33,8 @@ public enum FormatSniffer {
             }
             if prolog.hasPrefix("<?xml") || prolog.hasPrefix("<!DOCTYPE") { return nil }
         }
+        // A pasted document, once an archive and XML are ruled out (a tar's headers and an XML file may hold any line).
+        if allowsDocument, isDocument(bytes, isComplete: isComplete) { return .document }
         if isIPSReport(bytes) { return .crashReport }
         if first < bytes.count, bytes[first] == UInt8(ascii: "{") || bytes[first] == UInt8(ascii: "["), isMetricKit(bytes.slice(first, bytes.count)) {
             return .metricKit
@@ -85,6 +88,28 @@ public enum FormatSniffer {
         // look like a log; a log with a report pasted into it stays a log.
         if crashReportKeys >= 2, crashReportKeys > best?.votes ?? 0 { return .crashReportText }
         return best?.format
+    }
+
+    /// A pasted document rather than one export: a line of its first ``sampleLines`` opens a Markdown fence (three
+    /// backticks or tildes, up to three spaces before) or is a `<details>` or `<pre>` tag, or two lines in a row are
+    /// quoted (`>` first, up to three spaces before: an e-mail reply, a Markdown quote) — lines no log export prints at
+    /// a line's start. A log with a few stray lines (a pasted preamble) has none, and is read as that log, its stray
+    /// lines said (`orphan-lines`).
+    static func isDocument(_ bytes: UnsafeRawBufferPointer, isComplete: Bool) -> Bool {
+        var lineStart = 0, lines = 0, quotedInARow = 0
+        while lineStart < bytes.count, lines < sampleLines {
+            guard let newline = bytes.firstIndex(of: .newline, from: lineStart) ?? (isComplete ? bytes.count : nil) else { break }
+            var line = bytes.slice(lineStart, newline)
+            lineStart = newline + 1
+            lines += 1
+            if line.last == .carriageReturn { line = line.slice(0, line.count - 1) }
+            if DocumentOutline.opensFence(line) != nil || DocumentOutline.isTag(line, "<details>") || DocumentOutline.isTag(line, "<pre>") {
+                return true
+            }
+            quotedInARow = DocumentOutline.quotePrefix(line) == nil ? 0 : quotedInARow + 1
+            if quotedInARow == 2 { return true }
+        }
+        return false
     }
 
     /// The two-part `.ips` form: a first line that is a JSON object with a `bug_type`, or a body pasted alone

@@ -39,6 +39,9 @@ public enum LogFormat: String, Sendable, Hashable, CaseIterable, Codable {
     case metricKit = "metrickit"
     /// A tar archive (a sysdiagnose, gzip undone first): the crash and jetsam reports inside it.
     case tarArchive = "tar"
+    /// A pasted document (an issue body, an e-mail): Markdown fences, quotes, indented and `<pre>` blocks around its
+    /// logs, each block read on its own.
+    case document
 
     /// A human name for summaries.
     public var displayName: String {
@@ -61,6 +64,7 @@ public enum LogFormat: String, Sendable, Hashable, CaseIterable, Codable {
         case .crashReportText: "crash report (text)"
         case .metricKit: "MetricKit JSON (diagnostic or metric payloads)"
         case .tarArchive: "tar archive (a sysdiagnose): its reports, text logs and unified log"
+        case .document: "a pasted document (an issue body, an e-mail): each block read on its own"
         }
     }
 }

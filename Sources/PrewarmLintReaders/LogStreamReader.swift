@@ -139,7 +139,7 @@ public struct LogStreamReader {
 
     private mutating func pauseFromStart(endingRecords: Bool, offers: RecordOffers, emit: (ReaderOutput) -> Void) throws(ReaderError) {
         if case .sniffing = stage, inflater == nil, !sample.isEmpty,
-           sample.withUnsafeBytes({ FormatSniffer.sniff($0, isComplete: false) }) != nil {
+           sample.withUnsafeBytes({ FormatSniffer.sniff($0, isComplete: false, allowsDocument: !configuration.isDocumentRegion) }) != nil {
             try startDecoding(isComplete: false, offers: offers, emit: emit)
         }
         guard endingRecords, case .decoding(var decoder) = stage else { return }
@@ -156,6 +156,14 @@ public struct LogStreamReader {
         }
         guard case .decoding(var decoder) = stage else { return }
         decoder.decodeLast(offers: offers, emit: emit)
+        if let reason = decoder.endsUnread {
+            finalStatistics = decoder.statistics
+            // Not a log after all: no format is reported for it.
+            decodedFormat = nil
+            stage = .failed
+            throw ReaderError(code: .unrecognizedFormat, input: configuration.inputName,
+                              message: "not a recognized log format: \(reason) (see `prewarm-lint formats`)")
+        }
         // What the gzip stream's end says, if anything: cut short, or padded with zeros (nothing lost).
         var note: ReaderDiagnostic?
         let origin = EventOrigin(input: configuration.inputName, line: decoder.statistics.lines, byteOffset: 0)
@@ -220,7 +228,7 @@ public struct LogStreamReader {
         let format: LogFormat
         if let forcedFormat {
             format = forcedFormat
-        } else if let sniffed = held.withUnsafeBytes({ FormatSniffer.sniff($0, isComplete: isComplete) }) {
+        } else if let sniffed = held.withUnsafeBytes({ FormatSniffer.sniff($0, isComplete: isComplete, allowsDocument: !configuration.isDocumentRegion) }) {
             format = sniffed
         } else {
             stage = .failed
@@ -267,6 +275,8 @@ public struct LogStreamReader {
             CrashReportTextDecoder(configuration: configuration)
         case .metricKit:
             MetricKitDecoder(configuration: configuration)
+        case .document:
+            DocumentDecoder(configuration: configuration)
         case .tarArchive:
             TarArchiveDecoder(configuration: configuration)
         }

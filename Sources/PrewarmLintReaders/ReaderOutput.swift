@@ -30,8 +30,11 @@ public enum SkippedLineReason: String, Sendable, Hashable, CaseIterable, Codable
     case preamble
     /// Lines the exporter prints after the records (the `log show` totals, `{"count":N,"finished":1}`).
     case trailer
-    /// JSON punctuation between the records of a `log show --style json` array (`[`, `]`, `,`).
+    /// JSON punctuation between the records of a `log show --style json` array (`[`, `]`, `,`); a pasted document's
+    /// fences and tags.
     case structure
+    /// A pasted document's text that no reader takes: its prose (``LogFormat/document``).
+    case prose
 
     /// Orders by name, for stable summaries.
     public static func < (lhs: SkippedLineReason, rhs: SkippedLineReason) -> Bool { lhs.rawValue < rhs.rawValue }
@@ -138,6 +141,8 @@ public struct ReaderConfiguration: Sendable {
     /// is read with the line and byte offset of its first byte, and every event and diagnostic read from it points at
     /// the document's line. The format is sniffed from the region alone.
     public var start = InputPosition.beginning
+    /// Whether the input is a region of a pasted document: it is never read as a document itself.
+    var isDocumentRegion = false
     /// How many archives this input is inside (0: a file of its own); an archive deeper than
     /// ``ReaderLimits/maximumArchiveNesting`` is refused.
     var archiveDepth = 0
@@ -185,6 +190,9 @@ package protocol LogDecoder {
     /// for its end, and what spans records (the year, the layout) stays. Nothing by default: most formats end each
     /// record at its own last byte.
     mutating func decodePause(offers: RecordOffers, emit: (ReaderOutput) -> Void)
+    /// Read to its end, why the input holds nothing this decoder's format could read, so that it is refused as not a
+    /// log (a document none of whose blocks is one); nil when it holds something, as by default.
+    var endsUnread: String? { get }
     /// A judge of this decoder's lines for a thread reading ahead of it (``RecordPrescan``), made from what the decoder
     /// has learnt so far; nil when its format, its configuration (records not offered) or what it has read leaves
     /// nothing to judge ahead.
@@ -207,4 +215,7 @@ extension LogDecoder {
 
     /// Nothing is held past a record's last byte.
     package mutating func decodePause(offers: RecordOffers, emit: (ReaderOutput) -> Void) {}
+
+    /// An input of a log format holds what its records hold.
+    package var endsUnread: String? { nil }
 }

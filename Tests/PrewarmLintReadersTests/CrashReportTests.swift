@@ -155,16 +155,17 @@ struct CrashReportTests {
     func pastedText() throws {
         let text = String(decoding: try Self.bytes(Self.text), as: UTF8.self)
         let plain = Self.read(Array(text.utf8))
-        #expect(plain.format == .crashReportText)
+        #expect(plain.format == .document)
         #expect(plain.events.map(\.process) == ["Ledger", "Ledger"])
         #expect(plain.events.map(\.pid) == [2231, 2231])
         #expect(plain.events.map(\.reportedBundleID) == ["com.example.ledger", "com.example.ledger"])
         #expect(plain.events.map { String($0.message.prefix(13)) } == ["Launch Time: ", "Termination R"])
         #expect(plain.events.last?.message.split(separator: "\n").count == 2)
-        for decorate in [{ (line: Substring) in "> " + line }, { (line: Substring) in "    " + line }] {
+        // Quoted, it is a pasted document whose one block is the report; indented, the report itself.
+        for (decorate, format) in [({ (line: Substring) in "> " + line }, LogFormat.document), ({ (line: Substring) in "    " + line }, .crashReportText)] {
             let pasted = text.split(separator: "\n", omittingEmptySubsequences: false).map(decorate).joined(separator: "\n")
             let outcome = Self.read(Array(pasted.utf8))
-            #expect(outcome.format == .crashReportText)
+            #expect(outcome.format == format)
             #expect(outcome.events.map(\.message) == plain.events.map(\.message))
             #expect(outcome.events.map(\.timestamp) == plain.events.map(\.timestamp))
         }

@@ -54,7 +54,7 @@ struct DecoderTests {
     func orphans() throws {
         let outcome = try events("""
             Here is my log:
-            ```
+            (from the iPad)
             default\t21:28:47.038326-0500\tSpringBoard\tIcon tapped
             default\t21:28:47.039088-0500\tSpringBoard\tPrewarming for launch of com.x
 

@@ -10,7 +10,7 @@ public import PrewarmLintReporters
 /// findings as soon as it closes, and at the end the report a batch run of the same bytes gives.
 ///
 /// The caller reads the input and hands over what comes (``push(_:_:)``), says when the input has been quiet for a
-/// while (``pause(quietFor:_:)``, after ``quietPeriod`` on the wall clock) and ends it (``finish(_:)``, at its end or
+/// while (``pause(quietFor:_:)``, after ``quietPeriod`` on the wall clock) and ends it (``finish(partial:_:)``, at its end or
 /// when the user stops the run). How fast the bytes come changes when an answer is given, not what it is:
 /// - a record that later lines could continue (a multi-line message) ends at a pause, as a writer that sends whole
 ///   records has sent it whole;

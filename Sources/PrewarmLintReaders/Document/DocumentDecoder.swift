@@ -1,0 +1,174 @@
+import PrewarmLintModel
+
+/// Reads a pasted document (``LogFormat/document``): its lines fall into regions (``DocumentOutline``), and each region
+/// is read on its own by a reader of its own — sniffed, decoded, ended — with the document's line numbers, so that an
+/// issue body holding a crash report in one block and a Console copy in another gives the events of both.
+///
+/// A region no reader takes is never dropped silently: a block (fenced, quoted, indented, `<pre>`) is named in a
+/// warning with its lines and its first line; plain text is counted as prose (`skipped.prose`). Markup lines (fences,
+/// tags) are counted as the document's structure. Byte offsets within a region whose lines had markers taken off (a
+/// quote's `> `) count the bytes read, so they are a line's offset only at each region's first line.
+struct DocumentDecoder: LineFramedDecoder {
+    let format = LogFormat.document
+    private(set) var statistics = DecoderStatistics()
+    var framer: LineFramer
+    private let configuration: ReaderConfiguration
+    private var outline = DocumentOutline()
+    /// The region being read.
+    private var region: Region?
+    /// Regions read so far, and those no reader took.
+    private(set) var regionsRead = 0
+    private(set) var regionsUnread = 0
+    /// The warnings about blocks no reader took, held until a block is read: a document none of whose blocks is a log
+    /// (a README found in a folder) is refused whole, as any file that is not a log, rather than warned about block by
+    /// block. At most ``heldWarnings`` are held; the rest are counted in the refusal.
+    private var heldUnread: [ReaderDiagnostic] = []
+    static let heldWarnings = 100
+    /// The first block no reader took, for the refusal.
+    private var firstUnread: String?
+
+    private struct Region {
+        var kind: DocumentOutline.Kind
+        var reader: LogStreamReader
+        var firstLine: Int
+        var lastLine: Int
+        /// The region's first non-blank line, as it was (for the warning that names a region no reader takes).
+        var firstText: String?
+        /// Whether a reader took it (its format is known) or it failed.
+        var failure: ReaderError?
+        var lines = 0
+    }
+
+    init(configuration: ReaderConfiguration) {
+        self.configuration = configuration
+        framer = LineFramer(maximumLineLength: configuration.limits.maximumLineLength)
+    }
+
+    mutating func decode(_ bytes: UnsafeRawBufferPointer, offers: RecordOffers, emit: (ReaderOutput) -> Void) {
+        feedLines(bytes, offers: offers, emit: emit)
+    }
+
+    mutating func decodeLast(offers: RecordOffers, emit: (ReaderOutput) -> Void) {
+        finishLines(offers: offers, emit: emit)
+        endRegion(offers: offers, emit: emit)
+    }
+
+    mutating func decodePause(offers: RecordOffers, emit: (ReaderOutput) -> Void) {
+        guard framer.isAtLineStart, var open = region else { return }
+        region = nil
+        do throws(ReaderError) { try open.reader.pause(endingRecords: true, offers: offers, emit: emit) } catch { open.failure = error }
+        region = open
+    }
+
+    mutating func handle(_ line: ByteLine, truncated: Bool, offers: RecordOffers, emit: (ReaderOutput) -> Void) {
+        statistics.lines += 1
+        switch outline.take(line.bytes) {
+        case .markup(let ends):
+            if ends { endRegion(offers: offers, emit: emit) }
+            statistics.skip(.structure)
+        case .blank:
+            statistics.skip(.blank)
+        case .content(let kind, let prefix, let suffix, let starts):
+            if starts || region == nil || region?.kind != kind {
+                endRegion(offers: offers, emit: emit)
+                startRegion(kind, at: line, prefix: prefix)
+            }
+            let end = max(prefix, line.bytes.count - suffix)
+            let content = line.bytes.slice(min(prefix, line.bytes.count), end)
+            feed(content, line: line, offers: offers, emit: emit)
+        }
+    }
+
+    private mutating func startRegion(_ kind: DocumentOutline.Kind, at line: ByteLine, prefix: Int) {
+        var regionConfiguration = configuration
+        regionConfiguration.start = InputPosition(line: line.number, byteOffset: line.byteOffset + prefix)
+        regionConfiguration.isDocumentRegion = true
+        region = Region(kind: kind, reader: LogStreamReader(configuration: regionConfiguration), firstLine: line.number,
+                        lastLine: line.number)
+    }
+
+    /// A content line (its markers taken off) to the region's reader, with its line break.
+    private mutating func feed(_ content: UnsafeRawBufferPointer, line: ByteLine, offers: RecordOffers, emit: (ReaderOutput) -> Void) {
+        guard var open = region.take() else { return }
+        open.lastLine = line.number
+        open.lines += 1
+        if open.firstText == nil, !DocumentOutline.isBlank(content) {
+            open.firstText = DisplayText.singleLine(String(decoding: content.prefix(120), as: UTF8.self))
+        }
+        if open.failure == nil {
+            do throws(ReaderError) {
+                try open.reader.read(content, offers: offers, emit: emit)
+                var newline = UInt8.newline
+                try withUnsafeBytes(of: &newline) { (byte) throws(ReaderError) in try open.reader.read(byte, offers: offers, emit: emit) }
+            } catch {
+                open.failure = error
+            }
+        }
+        region = open
+    }
+
+    /// Ends the region open, if any: its reader's end, and what it read added to the document's counts; a region no
+    /// reader took is said (a block) or counted as prose (text).
+    private mutating func endRegion(offers: RecordOffers, emit: (ReaderOutput) -> Void) {
+        guard var open = region.take() else { return }
+        if open.failure == nil {
+            do throws(ReaderError) { try open.reader.finish(offers: offers, emit: emit) } catch { open.failure = error }
+        }
+        let read = open.reader.statistics
+        statistics.events += read.events
+        statistics.eventsSkipped += read.eventsSkipped
+        statistics.eventLines += read.eventLines
+        statistics.diagnosedLines += read.diagnosedLines
+        for (reason, count) in read.skipped { statistics.skip(reason, lines: count) }
+        for (severity, count) in read.diagnostics { statistics.diagnostics[severity, default: 0] += count }
+        guard let refusal = open.failure, open.reader.format == nil, refusal.code == .unrecognizedFormat else {
+            regionsRead += 1
+            sayHeld(emit: emit)
+            if let failure = open.failure {
+                // Read in part, then refused (a corrupt gzip block, an archive nested too deep): said where it happened.
+                note(.unreadableInput, .warning, "\(open.kind.rawValue) at lines \(open.firstLine)–\(open.lastLine): \(failure.message)",
+                     line: open.firstLine, lines: open.lines, emit: emit)
+            }
+            return
+        }
+        regionsUnread += 1
+        if open.kind == .plain {
+            statistics.skip(.prose, lines: open.lines)
+        } else {
+            let first = open.firstText.map { ": “\($0)”" } ?? ""
+            if firstUnread == nil { firstUnread = "\(open.kind.rawValue) at lines \(open.firstLine)–\(open.lastLine)\(first)" }
+            note(.unreadRegion, .warning,
+                 "\(open.kind.rawValue) at lines \(open.firstLine)–\(open.lastLine) is not a log prewarm-lint reads (see `prewarm-lint formats`)\(first)",
+                 line: open.firstLine, lines: open.lines, emit: emit)
+        }
+    }
+
+    /// Why the document is refused when no region of it was read.
+    var endsUnread: String? {
+        guard regionsRead == 0 else { return nil }
+        let blocks = heldUnread.count
+        switch blocks {
+        case 0: return "a pasted document of text alone, with no log in it"
+        case 1: return "a pasted document whose one block is not a log prewarm-lint reads (\(firstUnread ?? ""))"
+        default: return "a pasted document none of whose blocks is a log prewarm-lint reads (the first: \(firstUnread ?? ""))"
+        }
+    }
+
+    private mutating func note(_ code: DiagnosticCode, _ severity: ReaderDiagnostic.Severity, _ message: String, line: Int, lines: Int,
+                               emit: (ReaderOutput) -> Void) {
+        let diagnostic = ReaderDiagnostic(code: code, severity: severity, message: message,
+                                          origin: EventOrigin(input: configuration.inputName, line: line, byteOffset: 0), lineCount: lines)
+        statistics.count(diagnostic)
+        if regionsRead == 0 && code == .unreadRegion {
+            if heldUnread.count < Self.heldWarnings { heldUnread.append(diagnostic) }
+            return
+        }
+        emit(.diagnostic(diagnostic))
+    }
+
+    /// A region was read: the warnings held about the blocks before it are said now.
+    private mutating func sayHeld(emit: (ReaderOutput) -> Void) {
+        for diagnostic in heldUnread { emit(.diagnostic(diagnostic)) }
+        heldUnread.removeAll()
+    }
+}

@@ -1,0 +1,201 @@
+/// How the lines of a pasted document (an issue body, an e-mail, a chat paste) fall into regions, line by line: a small
+/// state machine over Markdown's and e-mail's block structure as people paste logs into it.
+///
+/// - a fenced block: a line of three or more backticks or tildes (up to three spaces before, a language after), to the
+///   closing fence of the same character at least as long, or the document's end;
+/// - a `>`-quoted run (an e-mail reply, a Markdown quote; nested `>>` too): its lines with their markers taken off;
+/// - an indented block: after a blank line (or at the start), lines indented four spaces or a tab, the four taken off;
+///   a line indented right after a line of text continues that text (a log's multi-line message), as in Markdown;
+/// - an HTML block: `<pre>` to `</pre>`; `<details>`, `</details>` and `<summary>…` lines are markup between regions;
+/// - plain text: the runs of lines between those, read as one region each (a log pasted bare, or prose).
+/// A line wrapped in backticks (`` `…` ``) inside plain text has them taken off.
+///
+/// Fence, tag and quote markers are the document's structure, not content: the outline says so, and a region's content
+/// lines are handed on with the markers' bytes to take off at their start and end.
+struct DocumentOutline {
+    /// A region's kind, as the report names it.
+    enum Kind: String, Sendable, Equatable {
+        case fenced = "fenced block"
+        case quoted = "quoted block"
+        case indented = "indented block"
+        case html = "<pre> block"
+        case plain = "text"
+    }
+
+    /// What a line is.
+    enum Step: Equatable {
+        /// Structure: a fence, a tag. When `ends`, the region open (if any) ends at it; else it goes on past it (a
+        /// fence inside a quote).
+        case markup(ends: Bool)
+        /// A blank line between regions.
+        case blank
+        /// Content of a region of `kind`: its bytes but the first `prefix` and the last `suffix`. `starts`: a new region
+        /// starts at this line (the one open, if any, ends before it).
+        case content(kind: Kind, prefix: Int, suffix: Int, starts: Bool)
+    }
+
+    private enum State: Equatable {
+        /// Between blocks; `text` when a plain region is open, `afterBlank` when the last line was blank.
+        case outside(text: Bool, afterBlank: Bool)
+        case fenced(fence: UInt8, length: Int, indent: Int, opened: Bool)
+        case quoted
+        case indented
+        case html(opened: Bool)
+    }
+
+    private var state = State.outside(text: false, afterBlank: true)
+
+    /// The step of the next line (without its line break).
+    mutating func take(_ line: UnsafeRawBufferPointer) -> Step {
+        switch state {
+        case .fenced(let fence, let length, let indent, let opened):
+            if Self.closesFence(line, fence: fence, length: length) {
+                state = .outside(text: false, afterBlank: true)
+                return .markup(ends: true)
+            }
+            state = .fenced(fence: fence, length: length, indent: indent, opened: true)
+            return .content(kind: .fenced, prefix: min(indent, Self.leadingSpaces(line)), suffix: 0, starts: !opened)
+        case .html(let opened):
+            if Self.isTag(line, "</pre>") {
+                state = .outside(text: false, afterBlank: true)
+                return .markup(ends: true)
+            }
+            state = .html(opened: true)
+            return .content(kind: .html, prefix: 0, suffix: 0, starts: !opened)
+        case .quoted:
+            if let prefix = Self.quotePrefix(line) { return quotedContent(line, prefix: prefix, starts: false) }
+            state = .outside(text: false, afterBlank: true)
+            return outside(line, text: false, afterBlank: true)
+        case .indented:
+            if Self.isBlank(line) { return .content(kind: .indented, prefix: min(4, line.count), suffix: 0, starts: false) }
+            if let indent = Self.indentedBlockPrefix(line) { return .content(kind: .indented, prefix: indent, suffix: 0, starts: false) }
+            state = .outside(text: false, afterBlank: false)
+            return outside(line, text: false, afterBlank: false)
+        case .outside(let text, let afterBlank):
+            return outside(line, text: text, afterBlank: afterBlank)
+        }
+    }
+
+    private mutating func outside(_ line: UnsafeRawBufferPointer, text: Bool, afterBlank: Bool) -> Step {
+        if let (fence, length, indent) = Self.opensFence(line) {
+            state = .fenced(fence: fence, length: length, indent: indent, opened: false)
+            return .markup(ends: true)
+        }
+        if Self.isTag(line, "<pre>") {
+            state = .html(opened: false)
+            return .markup(ends: true)
+        }
+        if Self.isTag(line, "<details>") || Self.isTag(line, "</details>") || Self.startsTag(line, "<summary") {
+            state = .outside(text: false, afterBlank: true)
+            return .markup(ends: true)
+        }
+        if let prefix = Self.quotePrefix(line) {
+            state = .quoted
+            return quotedContent(line, prefix: prefix, starts: true)
+        }
+        if afterBlank, !Self.isBlank(line), let indent = Self.indentedBlockPrefix(line) {
+            state = .indented
+            return .content(kind: .indented, prefix: indent, suffix: 0, starts: true)
+        }
+        let blank = Self.isBlank(line)
+        // A blank line opens nothing: between regions it is a blank line; inside text, part of it (a log's blank line).
+        state = .outside(text: text || !blank, afterBlank: blank)
+        if blank && !text { return .blank }
+        let (prefix, suffix) = Self.backtickWrap(line)
+        return .content(kind: .plain, prefix: prefix, suffix: suffix, starts: !text)
+    }
+
+    /// A quoted line's content: a fence inside a quote is markup (the quote goes on).
+    private mutating func quotedContent(_ line: UnsafeRawBufferPointer, prefix: Int, starts: Bool) -> Step {
+        let rest = line.slice(prefix, line.count)
+        if Self.opensFence(rest) != nil { return .markup(ends: starts) }
+        let (wrapPrefix, suffix) = Self.backtickWrap(rest)
+        return .content(kind: .quoted, prefix: prefix + wrapPrefix, suffix: suffix, starts: starts)
+    }
+
+    // MARK: - Line shapes
+
+    static func leadingSpaces(_ line: UnsafeRawBufferPointer) -> Int {
+        var count = 0
+        while count < line.count, line[count] == .space { count += 1 }
+        return count
+    }
+
+    static func isBlank(_ line: UnsafeRawBufferPointer) -> Bool {
+        line.allSatisfy { $0 == .space || $0 == .tab }
+    }
+
+    /// A fence that opens a block: (its character, its length, its indentation).
+    static func opensFence(_ line: UnsafeRawBufferPointer) -> (UInt8, Int, Int)? {
+        let indent = leadingSpaces(line)
+        guard indent <= 3, indent < line.count else { return nil }
+        let fence = line[indent]
+        guard fence == UInt8(ascii: "`") || fence == UInt8(ascii: "~") else { return nil }
+        var end = indent
+        while end < line.count, line[end] == fence { end += 1 }
+        let length = end - indent
+        guard length >= 3 else { return nil }
+        // A backtick fence's info string holds no backtick (else it is inline code: ```x``` on one line).
+        if fence == UInt8(ascii: "`"), line.slice(end, line.count).contains(UInt8(ascii: "`")) { return nil }
+        return (fence, length, indent)
+    }
+
+    static func closesFence(_ line: UnsafeRawBufferPointer, fence: UInt8, length: Int) -> Bool {
+        let indent = leadingSpaces(line)
+        guard indent <= 3 else { return false }
+        var end = indent
+        while end < line.count, line[end] == fence { end += 1 }
+        guard end - indent >= length else { return false }
+        return line.slice(end, line.count).allSatisfy { $0 == .space || $0 == .tab }
+    }
+
+    /// The bytes of a line's quote markers (`> `, `>> `, `> > `), up to three spaces before the first; nil when it is
+    /// not quoted.
+    static func quotePrefix(_ line: UnsafeRawBufferPointer) -> Int? {
+        var at = leadingSpaces(line)
+        guard at <= 3, at < line.count, line[at] == UInt8(ascii: ">") else { return nil }
+        while at < line.count, line[at] == UInt8(ascii: ">") {
+            at += 1
+            if at < line.count, line[at] == .space { at += 1 }
+        }
+        return at
+    }
+
+    /// The indentation an indented block takes off (four spaces or a tab); nil when the line is not so indented.
+    static func indentedBlockPrefix(_ line: UnsafeRawBufferPointer) -> Int? {
+        if line.count >= 1, line[0] == .tab { return 1 }
+        guard leadingSpaces(line) >= 4 else { return nil }
+        return 4
+    }
+
+    /// A line that is a tag alone (`<pre>`, `</details>`), spaces around it allowed, any case.
+    static func isTag(_ line: UnsafeRawBufferPointer, _ tag: StaticString) -> Bool {
+        var start = 0, end = line.count
+        while start < end, line[start] == .space || line[start] == .tab { start += 1 }
+        while end > start, line[end - 1] == .space || line[end - 1] == .tab { end -= 1 }
+        return end - start == tag.utf8CodeUnitCount && startsTag(line.slice(start, end), tag)
+    }
+
+    /// A line that starts with a tag (`<summary>Crash log</summary>`), any case.
+    static func startsTag(_ line: UnsafeRawBufferPointer, _ tag: StaticString) -> Bool {
+        let start = leadingSpaces(line)
+        let length = tag.utf8CodeUnitCount
+        guard line.count - start >= length else { return false }
+        for index in 0..<length {
+            let byte = line[start + index], expected = tag.utf8Start[index]
+            if byte != expected && byte | 0x20 != expected { return false }
+        }
+        return true
+    }
+
+    /// A line wrapped in one backtick at each end (inline code, as a log line pasted into a sentence's place): the
+    /// bytes to take off each end.
+    static func backtickWrap(_ line: UnsafeRawBufferPointer) -> (prefix: Int, suffix: Int) {
+        let start = leadingSpaces(line)
+        var end = line.count
+        while end > start, line[end - 1] == .space || line[end - 1] == .tab { end -= 1 }
+        guard end - start >= 3, line[start] == UInt8(ascii: "`"), line[end - 1] == UInt8(ascii: "`"),
+              line[start + 1] != UInt8(ascii: "`"), line[end - 2] != UInt8(ascii: "`") else { return (0, 0) }
+        return (start + 1, line.count - end + 1)
+    }
+}

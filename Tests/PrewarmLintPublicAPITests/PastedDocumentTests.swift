@@ -1,0 +1,77 @@
+import Foundation
+import PrewarmLint
+import Testing
+
+/// A log pasted into a Markdown issue body gives what the log gives as a file, line numbers aside.
+@Suite("a log pasted into a document")
+struct PastedDocumentTests {
+    static let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Corpus")
+    static let analyzer = LiveLintTests.analyzer
+
+    /// The ways a log is pasted into an issue body or an e-mail.
+    enum Shape: String, CaseIterable {
+        case fenced, fencedWithLanguage, tildes, quoted, details
+
+        func paste(_ log: [UInt8]) -> [UInt8] {
+            var text = log
+            if text.last != 0x0A { text.append(0x0A) }
+            let before = Array("**Describe the bug**\nThe app logs the user out after a background launch.\n\nThe device's log:\n\n".utf8)
+            let after = Array("\nThanks for looking!\n".utf8)
+            switch self {
+            case .fenced: return before + Array("```\n".utf8) + text + Array("```\n".utf8) + after
+            case .fencedWithLanguage: return before + Array("```text\n".utf8) + text + Array("```\n".utf8) + after
+            case .tildes: return before + Array("~~~~\n".utf8) + text + Array("~~~~\n".utf8) + after
+            case .details:
+                return before + Array("<details>\n<summary>Console log</summary>\n\n```\n".utf8) + text + Array("```\n</details>\n".utf8) + after
+            case .quoted:
+                var quoted: [UInt8] = []
+                for line in text.split(separator: 0x0A, omittingEmptySubsequences: false).dropLast() {
+                    quoted += Array((line.isEmpty ? ">" : "> ").utf8) + line + [0x0A]
+                }
+                return before + quoted + after
+            }
+        }
+    }
+
+    /// What a session is, wherever its lines are.
+    static func outline(_ session: LaunchSession) -> String {
+        let milestones = session.milestones.map { "\($0.name.rawValue)@\($0.time.microsecondsSinceEpoch)" }.joined(separator: ",")
+        return "\(session.app.bundleID ?? "-")/\(session.app.processName ?? "-")[\(session.app.pid ?? -1)] \(session.kind.rawValue) \(session.confidence.rawValue) \(milestones)"
+    }
+
+    /// What a finding is, wherever its line is.
+    static func outline(_ finding: Finding) -> String {
+        "\(finding.ruleID) \(finding.appName)[\(finding.app.pid ?? -1)] \(finding.severity.rawValue) \(finding.message)"
+    }
+
+    /// The text logs of the corpus, each with what it gives as a file.
+    static func textLogs() -> [(path: String, bytes: [UInt8], report: LintReport)] {
+        InputDiscovery.expand([corpus.path]).inputs.compactMap { input in
+            guard case .file(let path) = input.input, !path.hasSuffix(".gz"),
+                  let bytes = try? [UInt8](Data(contentsOf: URL(fileURLWithPath: path))),
+                  !bytes.contains(0), String(validating: bytes, as: UTF8.self) != nil,
+                  let report = try? analyzer.lint(bytes: bytes, named: "log"),
+                  let format = report.inputs.first?.format, !["plist", "xctrace-export", "document"].contains(format) else { return nil }
+            return (path, bytes, report)
+        }
+    }
+
+    @Test("every corpus log pasted into an issue body gives the file's sessions and findings", arguments: Shape.allCases)
+    func pastedLikeTheFile(shape: Shape) throws {
+        let logs = Self.textLogs()
+        #expect(logs.count > 80)
+        var findings = 0
+        for log in logs {
+            let pasted = try Self.analyzer.lint(bytes: shape.paste(log.bytes), named: "log")
+            // (One quoted line alone is not enough to tell a quote from a log's own `>`: two in a row are.)
+            if shape != .quoted || log.bytes.filter({ $0 == 0x0A }).count > 1 {
+                #expect(pasted.inputs.first?.format == "document", "\(log.path)")
+            }
+            #expect(pasted.sessions.map(Self.outline) == log.report.sessions.map(Self.outline), "\(log.path) (\(shape))")
+            #expect(pasted.findings.map(Self.outline) == log.report.findings.map(Self.outline), "\(log.path) (\(shape))")
+            findings += log.report.findings.count
+        }
+        #expect(findings > 50)
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import PrewarmLintModel
+import PrewarmLintReaders
+import PrewarmLintTesting
+import Testing
+
+/// A pasted document read block by block.
+@Suite("a pasted document")
+struct DocumentTests {
+    /// A real Console copy line (Corpus/real-logs/03, from forcedotcom/SalesforceMobileSDK-iOS#3437), tabs kept.
+    static let consoleLine = "115\tdefault\t14:14:22.944797+1100\tsecurityd\tlogoutRepro[2247]/1#4 LF=0 copy_matching Error Domain=NSOSStatusErrorDomain Code=-25308 \"ks_crypt: e00002e2 failed to 'od' item (class 6, bag: 0) Access to item attempted while keychain is locked.\""
+    /// A real idevicesyslog line (Corpus/real-logs/14).
+    static let idevicesyslogLine = try! String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Corpus/real-logs/14-macios10086-idevicesyslog-ipad-bootstrap-success.log"), encoding: .utf8)
+        .split(separator: "\n").first { !$0.hasPrefix("#") }.map(String.init)!
+
+    func read(_ text: String) throws -> ReaderVerifier.Outcome {
+        var configuration = ReaderConfiguration(inputName: "issue.md")
+        configuration.timeInference.date = CivilDateTime(year: 2021, month: 10, day: 20)
+        configuration.timeInference.year = 2021
+        return try ReaderVerifier.verify(Array(text.utf8), configuration: configuration)
+    }
+
+    @Test("two fenced blocks of two formats: each read on its own, at the document's lines")
+    func twoFormats() throws {
+        let outcome = try read("Steps:\n\n```\n\(Self.consoleLine)\n```\n\nand from idevicesyslog:\n~~~text\n\(Self.idevicesyslogLine)\n~~~\n")
+        #expect(outcome.format == .document)
+        #expect(outcome.events.map(\.origin.line) == [4, 9])
+        #expect(outcome.events.first?.process == "securityd")
+        #expect(outcome.events.last?.timestamp.text.hasPrefix(String(Self.idevicesyslogLine.prefix(15))) == true)
+        // "Steps:" and the blank line after it, "and from idevicesyslog:".
+        #expect(outcome.statistics.skipped[.prose] == 3)
+    }
+
+    @Test("a quoted reply with a fence inside, a backticked line in the text, an indented block after a blank line")
+    func quotedBacktickedIndented() throws {
+        let outcome = try read("""
+            On Monday you wrote:
+            > ```
+            > \(Self.consoleLine)
+            > ```
+
+            Also this line: 
+
+            `\(Self.consoleLine)`
+
+                \(Self.consoleLine)
+
+            """)
+        #expect(outcome.events.map(\.origin.line) == [3, 8, 10])
+        #expect(outcome.events.allSatisfy { $0.process == "securityd" && $0.pid == 115 && $0.message.hasSuffix("keychain is locked.\"") })
+    }
+
+    @Test("a block no reader takes is named with its lines and first line; text is counted as prose")
+    func unreadBlock() throws {
+        let outcome = try read("""
+            ```swift
+            let query: [String: Any] = [kSecClass as String: kSecClassGenericPassword]
+            ```
+            ```
+            \(Self.consoleLine)
+            ```
+            """)
+        let unread = try #require(outcome.diagnostics.first { $0.code == .unreadRegion })
+        #expect(unread.origin.line == 2)
+        #expect(unread.message.contains("fenced block at lines 2–2 is not a log"))
+        #expect(unread.message.contains("let query"))
+        #expect(outcome.events.count == 1)
+    }
+
+    @Test("a document with no log in it is refused as not a log, its first block named")
+    func noLog() throws {
+        let outcome = try read("# Notes\n\n```swift\nlet x = 1\n```\n")
+        #expect(outcome.failure?.code == .unrecognizedFormat)
+        #expect(outcome.failure?.message.contains("one block is not a log prewarm-lint reads (fenced block at lines 4–4: “let x = 1”)") == true)
+        #expect(outcome.format == nil)
+    }
+
+    @Test("a fence never closed runs to the document's end; a line indented right after text continues it")
+    func unclosedAndContinuation() throws {
+        let outcome = try read("<details>\n<summary>log</summary>\n\n```\n\(Self.consoleLine)\n\tcontinued\n")
+        #expect(outcome.events.count == 1)
+        #expect(outcome.events.first?.message.hasSuffix("\n\tcontinued") == true)
+    }
+}
