@@ -74,4 +74,21 @@ struct PastedDocumentTests {
         }
         #expect(findings > 50)
     }
+
+    @Test("two logs of different formats in one body, prose between, give what the two files give linted together")
+    func twoLogsInOneBody() throws {
+        let logs = Self.textLogs()
+        var pairs = 0, differing: [String] = []
+        for (a, b) in zip(logs, logs.dropFirst()) where a.report.inputs.first?.format != b.report.inputs.first?.format {
+            let body = Shape.fenced.paste(a.bytes) + Array("\nAnd from the other device tool:\n\n".utf8) + Shape.tildes.paste(b.bytes)
+            let pasted = try Self.analyzer.lint(bytes: body, named: "log")
+            let together = Self.analyzer.lint(paths: [a.path, b.path])
+            let same = pasted.sessions.map(Self.outline).sorted() == together.sessions.map(Self.outline).sorted()
+                && pasted.findings.map(Self.outline).sorted() == together.findings.map(Self.outline).sorted()
+            if !same { differing.append("\(a.path) + \(b.path)") }
+            pairs += 1
+        }
+        #expect(pairs > 20)
+        #expect(differing.isEmpty, "\(differing.count) of \(pairs) pairs differ: \(differing.prefix(5))")
+    }
 }

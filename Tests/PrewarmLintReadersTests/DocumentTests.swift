@@ -34,6 +34,8 @@ struct DocumentTests {
 
     @Test("a quoted reply with a fence inside, a backticked line in the text, an indented block after a blank line")
     func quotedBacktickedIndented() throws {
+        let second = Self.consoleLine.replacingOccurrences(of: "22.944797", with: "22.949368")
+        let third = Self.consoleLine.replacingOccurrences(of: "22.944797", with: "22.958236")
         let outcome = try read("""
             On Monday you wrote:
             > ```
@@ -42,13 +44,20 @@ struct DocumentTests {
 
             Also this line: 
 
-            `\(Self.consoleLine)`
+            `\(second)`
 
-                \(Self.consoleLine)
+                \(third)
 
             """)
         #expect(outcome.events.map(\.origin.line) == [3, 8, 10])
         #expect(outcome.events.allSatisfy { $0.process == "securityd" && $0.pid == 115 && $0.message.hasSuffix("keychain is locked.\"") })
+    }
+
+    @Test("the same line in two blocks (a log pasted twice) is one event, and said")
+    func repeatedBlock() throws {
+        let outcome = try read("```\n\(Self.consoleLine)\n```\n\n> \(Self.consoleLine)\n>\n")
+        #expect(outcome.events.map(\.origin.line) == [2])
+        #expect(outcome.diagnostics.contains { $0.code == .duplicateEvents && $0.message.hasPrefix("1 event is in two blocks") })
     }
 
     @Test("a block no reader takes is named with its lines and first line; text is counted as prose")
