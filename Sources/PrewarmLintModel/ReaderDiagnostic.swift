@@ -116,6 +116,9 @@ public struct DiagnosticCode: RawRepresentable, Sendable, Hashable, Codable, Cus
     public static let unreadReport = DiagnosticCode(rawValue: "unread-report")
     /// What an archive (a sysdiagnose) held and what of it was read.
     public static let archiveContents = DiagnosticCode(rawValue: "archive-contents")
+    /// Columns read by their shape because the paste lost what separated them (a Console copy's tabs turned into spaces):
+    /// what may have been guessed wrong is said.
+    public static let guessedColumns = DiagnosticCode(rawValue: "guessed-columns")
     /// Events two blocks of a pasted document share (the same log pasted twice): counted once.
     public static let duplicateEvents = DiagnosticCode(rawValue: "duplicate-events")
     /// A block of a pasted document (fenced, quoted, indented, `<pre>`) that no reader takes: named with its lines.

@@ -63,6 +63,7 @@ public enum FormatSniffer {
         var votes: [LogFormat: Int] = [:]
         var crashReportKeys = 0
         var consoleSample: [UnsafeRawBufferPointer] = []
+        var spacedConsoleLines = 0
         var lineStart = 0
         var linesSeen = 0
         while lineStart < bytes.count, linesSeen < sampleLines {
@@ -74,11 +75,17 @@ public enum FormatSniffer {
             linesSeen += 1
             for format in vote(for: line) { votes[format, default: 0] += 1 }
             if isCrashReportLine(line) { crashReportKeys += 1 }
-            if ConsoleColumnLayout.splitTabs(line).contains(where: ConsoleColumnLayout.isTime) { consoleSample.append(line) }
+            if ConsoleColumnLayout.splitTabs(line).contains(where: ConsoleColumnLayout.isTime) {
+                consoleSample.append(line)
+            } else if line.firstIndex(of: .tab, from: 0) == nil, vote(for: line).isEmpty, ConsoleColumnLayout.spacedHead(line) != nil {
+                // A Console copy whose tabs became spaces: its lines are no other format's.
+                spacedConsoleLines += 1
+            }
         }
         if !consoleSample.isEmpty, ConsoleColumnLayout.detect(lines: consoleSample) != nil {
             votes[.consoleCopy, default: 0] += consoleSample.count
         }
+        votes[.consoleCopy, default: 0] += spacedConsoleLines
         var best: (format: LogFormat, votes: Int)?
         for format in LogFormat.allCases {
             guard let count = votes[format], count > 0 else { continue }

@@ -42,6 +42,8 @@ public struct FindingTextReporter: Sendable {
     /// Grouping the findings in a dictionary and searching each session from the first id would hold all of the text
     /// at once and, for a report spooled to pages, read pages again for every session with findings.
     public func renderFindings(_ report: LintReport, to output: (String) -> Void) {
+        // A pasted document's report opens with what happened, in one sentence.
+        if let headline = ReportHeadline.sentence(report) { output("what happened: \(TerminalText.singleLine(headline))\n\n") }
         let timeline = SessionTimelineReporter()
         var sessions = SessionsByID(report)
         var block = ""

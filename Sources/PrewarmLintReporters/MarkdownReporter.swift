@@ -13,6 +13,8 @@ public struct MarkdownReporter: Sendable {
     /// The report in this format.
     public func render(_ report: LintReport) -> String {
         var out = "# prewarm-lint report\n\n"
+        // A pasted document's report opens with what happened, in one sentence.
+        if let headline = ReportHeadline.sentence(report) { out += "**What happened:** " + MarkdownText.inline(headline) + "\n\n" }
         // The text summary but the configuration, which the footer names in this report's syntax.
         let summary = FindingTextReporter().summary(report, namingConfiguration: false)
         out += summary.prefix(1).uppercased() + summary.dropFirst() + ".\n\n"

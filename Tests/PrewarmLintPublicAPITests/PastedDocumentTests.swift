@@ -91,4 +91,45 @@ struct PastedDocumentTests {
         #expect(pairs > 20)
         #expect(differing.isEmpty, "\(differing.count) of \(pairs) pairs differ: \(differing.prefix(5))")
     }
+
+    @Test("every corpus Console copy with its tabs turned into spaces gives the file's sessions and findings, the guess said",
+          arguments: [" ", "    "])
+    func consoleCopyTabsToSpaces(spaces: String) throws {
+        var compared = 0, differing: [String] = []
+        for log in Self.textLogs() where log.report.inputs.first?.format == "console-copy" {
+            let spaced = Array(String(decoding: log.bytes, as: UTF8.self).replacingOccurrences(of: "\t", with: spaces).utf8)
+            let report = try Self.analyzer.lint(bytes: spaced, named: "log")
+            #expect(report.inputs.first?.format == "console-copy", "\(log.path)")
+            #expect(report.diagnostics.contains { $0.code == .guessedColumns }, "\(log.path)")
+            // The guess said: a process name holding a space is read as its first word ("Ledger Pro" as "Ledger").
+            func firstWord(_ session: LaunchSession) -> String {
+                var session = session
+                session.app.processName = session.app.processName.map { String($0.prefix { $0 != " " }) }
+                return Self.outline(session)
+            }
+            if report.sessions.map(firstWord) != log.report.sessions.map(firstWord)
+                || report.findings.map(Self.outline) != log.report.findings.map(Self.outline) {
+                differing.append(log.path)
+            }
+            compared += 1
+        }
+        #expect(compared > 40)
+        #expect(differing.isEmpty, "\(differing.count) of \(compared) differ: \(differing)")
+    }
+
+    @Test("a pasted document's text and Markdown reports open with what happened, claiming no more than the log shows")
+    func whatHappened() throws {
+        let scene = try [UInt8](Data(contentsOf: Self.corpus.appendingPathComponent("scenarios/prewarm-then-launch-scene-app/log.txt")))
+        let prewarmed = try Self.analyzer.lint(bytes: Shape.fenced.paste(scene), named: "issue.md")
+        let text = FindingTextReporter().render(prewarmed)
+        #expect(text.hasPrefix("what happened: The -25308 keychain failures of com.example.ledger came from a prewarmed launch 1 h 31 min before the user opened the app, while the keychain was locked: read as signed out, that is a phantom logout.\n\n"), "\(text.prefix(300))")
+        #expect(MarkdownReporter().render(prewarmed).contains("\n**What happened:** The -25308 keychain failures of com.example.ledger came from a prewarmed launch"))
+        // The failures alone (a real Console copy, no launch lines): no prewarm, no logout claimed.
+        let failures = try [UInt8](Data(contentsOf: Self.corpus.appendingPathComponent("real-logs/03-salesforce3437-securityd-25308-keychain-locked.log")))
+        let alone = FindingTextReporter().render(try Self.analyzer.lint(bytes: Shape.quoted.paste(failures), named: "issue.md"))
+        #expect(alone.hasPrefix("what happened: logoutRepro's keychain reads failed with -25308 (keychain locked); the log does not show that this launch was a prewarm, nor when the user opened the app."))
+        #expect(!alone.contains("phantom logout"))
+        // A log that is not a pasted document: its report is as ever.
+        #expect(!FindingTextReporter().render(try Self.analyzer.lint(bytes: scene, named: "log.txt")).contains("what happened"))
+    }
 }

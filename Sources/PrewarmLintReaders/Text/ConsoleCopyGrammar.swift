@@ -23,9 +23,24 @@ public struct ConsoleColumnLayout: Sendable, Hashable {
 
     /// The columns before the message, in order.
     public var columns: [Column]
+    /// What separates the columns: tabs, as Console copies them, or runs of spaces, as a browser, a chat app or a mail
+    /// client leaves a paste of them.
+    public var separator: Separator
+
+    /// What separates a copy's columns.
+    public enum Separator: Sendable, Hashable {
+        /// Tabs, as Console copies them.
+        case tabs
+        /// Runs of spaces: an empty column vanishes and a process name's own space looks like a separator, so only
+        /// the columns a line's shape tells apart are read (``ConsoleColumnLayout/detectSpaced(lines:)``).
+        case spaces
+    }
 
     /// A layout of these columns, in order.
-    public init(columns: [Column]) { self.columns = columns }
+    public init(columns: [Column], separator: Separator = .tabs) {
+        self.columns = columns
+        self.separator = separator
+    }
 
     var timeIndex: Int { columns.firstIndex(of: .time)! }
 
@@ -60,8 +75,8 @@ public struct ConsoleColumnLayout: Sendable, Hashable {
             for (position, field) in fields.enumerated() { valuesByColumn[position].append(field) }
         }
         guard let time = timeIndex, fieldCount >= time + 3 else {
-            // Time, Process and Message at the least.
-            return nil
+            // Time, Process and Message at the least; else, a copy whose tabs became spaces.
+            return detectSpaced(lines: lines)
         }
         var columns: [Column] = []
         for position in 0..<(fieldCount - 1) {
@@ -73,6 +88,65 @@ public struct ConsoleColumnLayout: Sendable, Hashable {
             columns.append(classifyExtra(values))
         }
         return ConsoleColumnLayout(columns: columns)
+    }
+
+    /// The layout of a copy whose tabs became spaces, from the lines that have no tab: what is unambiguous in them.
+    /// A head is up to four columns of a pid (digits), Library, Subsystem or Category (words, not read) and, just before
+    /// the time, a type word; a time of day with its
+    /// fraction (`14:14:22.944797+1100`, as Console prints it: prose seldom has one); the process, one word; then the
+    /// message. Columns after the process (Library, Category) cannot be told from the message, nor a process name's
+    /// own space from a separator: the message starts after the process's first word, and the reader says so. Each
+    /// line is read by its own shape (an empty column vanished from some lines); the layout is the first such line's.
+    /// Nil when no line has that shape.
+    static func detectSpaced(lines: [UnsafeRawBufferPointer]) -> ConsoleColumnLayout? {
+        for line in lines where line.firstIndex(of: .tab, from: 0) == nil {
+            if let columns = spacedHead(line) { return ConsoleColumnLayout(columns: columns, separator: .spaces) }
+        }
+        return nil
+    }
+
+    /// The columns a line of space-separated Console columns shows before its message; nil when it is not one.
+    static func spacedHead(_ line: UnsafeRawBufferPointer) -> [Column]? {
+        let fields = splitSpaces(line, limit: 8)
+        guard let time = fields.prefix(5).firstIndex(where: isPreciseTime), time + 1 < fields.count else { return nil }
+        var columns: [Column] = []
+        for index in 0..<time {
+            let field = fields[index]
+            if isDigits(field) {
+                columns.append(.pid)
+            } else if index == time - 1, isWord(field) {
+                columns.append(.type)
+            } else if field.count <= 64, field.allSatisfy({ $0 > 0x20 && $0 != UInt8(ascii: ":") }) {
+                // Library, Subsystem or Category, whichever: not read (an empty one vanished, so which is which is a guess).
+                columns.append(.category)
+            } else {
+                return nil
+            }
+        }
+        return columns + [.time, .process]
+    }
+
+    /// The line's first `limit - 1` words, split at runs of spaces (a tab counts as one), and the rest of it from the
+    /// next word on (empty when there is none).
+    static func splitSpaces(_ line: UnsafeRawBufferPointer, limit: Int) -> [UnsafeRawBufferPointer] {
+        var fields: [UnsafeRawBufferPointer] = []
+        var at = 0
+        @inline(__always) func isSpace(_ byte: UInt8) -> Bool { byte == .space || byte == .tab }
+        while at < line.count, isSpace(line[at]) { at += 1 }
+        while at < line.count, fields.count < limit - 1 {
+            var end = at
+            while end < line.count, !isSpace(line[end]) { end += 1 }
+            fields.append(line.slice(at, end))
+            at = end
+            while at < line.count, isSpace(line[at]) { at += 1 }
+        }
+        if at < line.count { fields.append(line.slice(at, line.count)) }
+        return fields
+    }
+
+    /// A time of day with its fraction of a second, and an offset or not (`14:14:22.944797+1100`).
+    static func isPreciseTime(_ field: UnsafeRawBufferPointer) -> Bool {
+        field.count >= 12 && field[8] == UInt8(ascii: ".") && isTime(field)
     }
 
     private static func classifyExtra(_ values: [UnsafeRawBufferPointer]) -> Column {
@@ -107,11 +181,11 @@ public struct ConsoleColumnLayout: Sendable, Hashable {
         return end == field.count
     }
 
-    private static func isWord(_ field: UnsafeRawBufferPointer) -> Bool {
+    static func isWord(_ field: UnsafeRawBufferPointer) -> Bool {
         !field.isEmpty && field.count <= 16 && field.allSatisfy { $0.isASCIILetter || $0 >= 0x80 || $0 == UInt8(ascii: "_") }
     }
 
-    private static func isDigits(_ field: UnsafeRawBufferPointer) -> Bool {
+    static func isDigits(_ field: UnsafeRawBufferPointer) -> Bool {
         !field.isEmpty && field.count <= 10 && field.allSatisfy { $0.isDigit }
     }
 }
@@ -141,6 +215,8 @@ struct ConsoleCopyGrammar: TextRecordGrammar {
     /// occurs twice (two columns of digits), the last one counts, as when the fields were read in order.
     private struct ColumnPlaces {
         var count: Int, time: Int, type: Int, process: Int, pid: Int, library: Int, subsystem: Int, category: Int
+        /// Whether the columns are separated by runs of spaces (a paste's tabs turned to spaces).
+        var spaced: Bool
         /// Other columns of digits before ``pid``, a bit each (of the first 64 columns): read, last first, only when
         /// the last one's value is not a number.
         var earlierPIDs: UInt64 = 0
@@ -149,6 +225,7 @@ struct ConsoleCopyGrammar: TextRecordGrammar {
             let columns = layout.columns
             func place(_ column: ConsoleColumnLayout.Column) -> Int { columns.lastIndex(of: column) ?? -1 }
             count = columns.count
+            spaced = layout.separator == .spaces
             time = layout.timeIndex
             (type, process, pid) = (place(.type), place(.process), place(.pid))
             (library, subsystem, category) = (place(.library), place(.subsystem), place(.category))
@@ -162,6 +239,12 @@ struct ConsoleCopyGrammar: TextRecordGrammar {
 
     /// Whether the columns are known: from then on a line's kind and head depend on the line alone.
     var knowsColumns: Bool { places != nil }
+
+    /// What the reader must say it guessed, once: for columns separated by spaces, how they were read.
+    var guessNote: String? {
+        guard places?.spaced == true else { return nil }
+        return "Console columns separated by spaces, not tabs (tabs a browser, chat app or mail client turned into spaces): read by their shape; a process name holding a space is completed from the names the log's lines show (Name[pid]), else read as its first word, and columns after the process are read as the message"
+    }
 
     mutating func classify(_ line: UnsafeRawBufferPointer, into head: inout TextRecordHead) -> TextLineKind {
         if places == nil {
@@ -178,10 +261,37 @@ struct ConsoleCopyGrammar: TextRecordGrammar {
     /// grammar need not be taken out of the decoder's enum and put back for each line.
     func classifyLearnt(_ line: UnsafeRawBufferPointer, into head: inout TextRecordHead) -> TextLineKind? {
         guard let places else { return nil }
+        if places.spaced { return classifySpaced(line, places: places, into: &head) }
         // Where the columns' tabs are, in a stack buffer: an array here was one heap allocation per line.
         return withUnsafeTemporaryAllocation(of: Int.self, capacity: places.count) { tabs in
             classify(line, places: places, tabs: tabs, into: &head)
         }
+    }
+
+    /// A line of space-separated columns: a head when it has the layout's shape (``ConsoleColumnLayout/spacedHead(_:)``),
+    /// else a line that continues the record before it.
+    private func classifySpaced(_ line: UnsafeRawBufferPointer, places: ColumnPlaces, into head: inout TextRecordHead) -> TextLineKind {
+        // Each line by its own shape: an empty column vanished from some lines and not from others.
+        guard let columns = ConsoleColumnLayout.spacedHead(line), let time = columns.firstIndex(of: .time) else {
+            return ByteLine(bytes: line, number: 0, byteOffset: 0).isBlank ? .skipped(.blank) : .other
+        }
+        let fields = ConsoleColumnLayout.splitSpaces(line, limit: columns.count + 1)
+        guard let base = line.baseAddress else { return .other }
+        @inline(__always) func range(_ index: Int) -> Range<Int> {
+            let start = fields[index].baseAddress.map { $0 - base } ?? line.count
+            return start..<(start + fields[index].count)
+        }
+        let timeField = fields[time]
+        guard let (parsed, end) = TimestampParsing.timeOfDay(timeField, at: 0, allowSpaceBeforeOffset: false), end == timeField.count
+        else { return .other }
+        let message = fields.count > columns.count ? range(columns.count).lowerBound..<line.count : line.count..<line.count
+        head = TextRecordHead(time: PackedTimestamp(parsed), timeText: range(time), message: message)
+        if let type = columns.firstIndex(of: .type) { head.typeWord = range(type) }
+        head.process = range(time + 1)
+        if let pid = columns.lastIndex(of: .pid), let (value, end) = fields[pid].unsignedInteger(at: 0), end == fields[pid].count {
+            head.pid = Int(exactly: value)
+        }
+        return .head
     }
 
     private func classify(_ line: UnsafeRawBufferPointer, places: ColumnPlaces, tabs: UnsafeMutableBufferPointer<Int>,

@@ -66,6 +66,12 @@ struct TextLogDecoder: LineFramedDecoder {
     private var interner = StringInterner()
     private var processNames = ProcessNameTable()
     private var skipping: RecordSkipping
+    /// Whether what the grammar guessed (``TextGrammar/guessNote``) was said: once, at the first record.
+    private var guessSaid = false
+    /// For columns separated by spaces (a Console copy whose tabs were lost), the process names holding a space that
+    /// the input's messages show (securityd's `Ledger Pro[2231]/1#4 …`): a head whose process word and the words after
+    /// it spell one is read with that whole name. Nil for every other input.
+    private var spacedNames: SpacedProcessNames?
 
     private struct HeldRecord {
         var head: TextRecordHead
@@ -110,7 +116,10 @@ struct TextLogDecoder: LineFramedDecoder {
     }
 
     func makePrescanner() -> (any LinePrescanner)? {
-        TextPrescanner(grammar: grammar, configuration: configuration, maximumLineLength: maximumLineLength)
+        // Columns read by their shape complete a head from names the input showed before it: judged ahead, a line would
+        // not know them.
+        guard grammar.guessNote == nil else { return nil }
+        return TextPrescanner(grammar: grammar, configuration: configuration, maximumLineLength: maximumLineLength)
     }
 
     /// A chunk whose lines were framed and judged ahead (`TextPrescanner`): the bytes before its first complete line
@@ -139,6 +148,7 @@ struct TextLogDecoder: LineFramedDecoder {
         statistics.lines += 1
         flushPending(offers: offers, emit: emit)
         flushOrphans(emit: emit)
+        if !guessSaid { sayGuess(at: line, emit: emit) }
         let bytes = line.bytes
         let judgedTime = table.times[Int(entry.time)]
         guard let time = resolver.advance(past: judgedTime.time) else {
@@ -249,6 +259,8 @@ struct TextLogDecoder: LineFramedDecoder {
     private mutating func startRecord(in line: ByteLine, lines: Int, offers: RecordOffers, emit: (ReaderOutput) -> Void) {
         flushPending(offers: offers, emit: emit)
         flushOrphans(emit: emit)
+        if !guessSaid { sayGuess(at: line, emit: emit) }
+        if spacedNames != nil { spacedNames!.read(line.bytes, head: &head) }
         let bytes = line.bytes
         guard let time = resolver.advance(past: head.packedTime) else {
             discardRecord(line, timeText: head.timeText, lines: lines)
@@ -588,6 +600,15 @@ struct TextLogDecoder: LineFramedDecoder {
         emit(.event(event))
     }
 
+    /// Says, once, at the first record, what the grammar guessed in reading the input's lines, if anything.
+    private mutating func sayGuess(at line: ByteLine, emit: (ReaderOutput) -> Void) {
+        guessSaid = true
+        if let note = grammar.guessNote {
+            spacedNames = SpacedProcessNames()
+            report(.guessedColumns, .warning, note, line: line.number, offset: line.byteOffset, lines: 0, emit: emit)
+        }
+    }
+
     /// Reports the lines before the first record, if there were any (checked before each record).
     @inline(__always)
     private mutating func flushOrphans(emit: (ReaderOutput) -> Void) {
@@ -640,5 +661,51 @@ struct ReusedBytes {
     /// The bytes kept.
     func withUnsafeBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
         try storage.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+    }
+}
+
+/// The process names holding a space that an input of space-separated columns shows in its messages, as
+/// `Name With Space[pid]` at a message's start (securityd's `Ledger Pro[2231]/1#4 copy_matching …`), at most
+/// ``capacity`` of them: a head whose process word, with the words after it, spells one of them is read with the whole
+/// name, its message starting after it. A name is known from the first line that shows it: a line of the app before
+/// it keeps the process's first word, as the reader's note says.
+struct SpacedProcessNames {
+    static let capacity = 1024
+    private var names: Set<[UInt8]> = []
+
+    /// Learns a name from the head's message, then completes the head's process with a name learnt.
+    mutating func read(_ line: UnsafeRawBufferPointer, head: inout TextRecordHead) {
+        let message = head.message
+        if names.count < Self.capacity, let bracket = line.firstIndex(of: UInt8(ascii: "["), from: message.lowerBound), bracket < line.count,
+           bracket - message.lowerBound <= 64 {
+            let name = line.slice(message.lowerBound, bracket)
+            if name.contains(.space), name.first != .space, name.last != .space, line.digitsFollow(at: bracket + 1) {
+                names.insert(Array(name))
+            }
+        }
+        guard !names.isEmpty, let process = head.process, process.upperBound < line.count, line[process.upperBound] == .space else { return }
+        // The longest name learnt that the line spells from the process's first word on.
+        var best: Int?
+        for name in names where name.count > process.count && process.lowerBound + name.count <= line.count {
+            let spelled = line.slice(process.lowerBound, process.lowerBound + name.count)
+            guard spelled.elementsEqual(name) else { continue }
+            let end = process.lowerBound + name.count
+            guard end == line.count || line[end] == .space else { continue }
+            if best.map({ end > $0 }) ?? true { best = end }
+        }
+        guard let end = best else { return }
+        head.process = process.lowerBound..<end
+        var start = end
+        while start < line.count, line[start] == .space { start += 1 }
+        head.message = start..<line.count
+    }
+}
+
+extension UnsafeRawBufferPointer {
+    /// Whether digits and then `]` are at `index`.
+    fileprivate func digitsFollow(at index: Int) -> Bool {
+        var at = index
+        while at < count, self[at] &- 0x30 <= 9 { at += 1 }
+        return at > index && at < count && self[at] == UInt8(ascii: "]")
     }
 }

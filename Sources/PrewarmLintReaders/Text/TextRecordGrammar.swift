@@ -194,6 +194,13 @@ enum TextGrammar {
         }
     }
 
+    /// What the reader must say, once, that it guessed in reading this input's lines (a Console copy's columns
+    /// separated by spaces); nil when nothing was.
+    var guessNote: String? {
+        if case .consoleCopy(let grammar) = self { return grammar.guessNote }
+        return nil
+    }
+
     /// Whether a line's kind and head depend on the line alone from now on (a Console copy's grammar learns its
     /// columns from the first line that shows them; the other grammars learn nothing).
     var isSettled: Bool {
