@@ -91,4 +91,19 @@ struct DocumentTests {
         #expect(outcome.events.count == 1)
         #expect(outcome.events.first?.message.hasSuffix("\n\tcontinued") == true)
     }
+
+    @Test("a hostile document — ten thousand tiny fences, quotes nested on every line, a <details> on every line — reads in bounded time, its warnings counted")
+    func hostileDocument() throws {
+        var text = "```\n\(Self.consoleLine)\n```\n"
+        for index in 0..<30_000 { text += index % 3 == 0 ? "```\nx\n```\n" : index % 3 == 1 ? "> > > > <details>\n" : "<details>\n" }
+        var configuration = ReaderConfiguration(inputName: "issue.md")
+        configuration.timeInference.date = CivilDateTime(year: 2021, month: 10, day: 20)
+        let started = ContinuousClock.now
+        let outcome = ReaderVerifier.read(Array(text.utf8), configuration: configuration, chunkSize: 65_536)
+        // Linear: well under a second on this machine; ten times the target, so never flaky.
+        #expect(ContinuousClock.now - started < .seconds(10))
+        #expect(outcome.events.count == 1)
+        #expect(outcome.diagnostics.filter { $0.code == .unreadRegion }.count > 10_000)
+        #expect(outcome.statistics.lines == 3 + 30_000 + 2 * 10_000)
+    }
 }
