@@ -32,7 +32,7 @@ public struct ConsoleColumnLayout: Sendable, Hashable {
         /// Tabs, as Console copies them.
         case tabs
         /// Runs of spaces: an empty column vanishes and a process name's own space looks like a separator, so only
-        /// the columns a line's shape tells apart are read (``ConsoleColumnLayout/detectSpaced(lines:)``).
+        /// the columns a line's shape tells apart are read (`detectSpaced(lines:)`).
         case spaces
     }
 
