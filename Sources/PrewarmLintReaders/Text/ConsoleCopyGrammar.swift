@@ -281,17 +281,30 @@ struct ConsoleCopyGrammar: TextRecordGrammar {
             let start = fields[index].baseAddress.map { $0 - base } ?? line.count
             return start..<(start + fields[index].count)
         }
-        let timeField = fields[time]
-        guard let (parsed, end) = TimestampParsing.timeOfDay(timeField, at: 0, allowSpaceBeforeOffset: false), end == timeField.count
+        // A time whose offset follows a space (`21:28:47.038326 -0500`, as the simulator prints it): the offset is
+        // part of the time, and the process is the word after it.
+        let spacedOffset = time + 2 < fields.count && Self.isOffset(fields[time + 1])
+        let timeText = spacedOffset ? range(time).lowerBound..<range(time + 1).upperBound : range(time)
+        let timeField = line.slice(timeText.lowerBound, timeText.upperBound)
+        guard let (parsed, end) = TimestampParsing.timeOfDay(timeField, at: 0, allowSpaceBeforeOffset: true), end == timeField.count
         else { return .other }
-        let message = fields.count > columns.count ? range(columns.count).lowerBound..<line.count : line.count..<line.count
-        head = TextRecordHead(time: PackedTimestamp(parsed), timeText: range(time), message: message)
+        let process = spacedOffset ? time + 2 : time + 1
+        let words = spacedOffset ? ConsoleColumnLayout.splitSpaces(line, limit: process + 2) : fields
+        let message = words.count > process + 1
+            ? (words[process + 1].baseAddress.map { $0 - base } ?? line.count)..<line.count : line.count..<line.count
+        head = TextRecordHead(time: PackedTimestamp(parsed), timeText: timeText, message: message)
         if let type = columns.firstIndex(of: .type) { head.typeWord = range(type) }
-        head.process = range(time + 1)
+        let processStart = words[process].baseAddress.map { $0 - base } ?? line.count
+        head.process = processStart..<(processStart + words[process].count)
         if let pid = columns.lastIndex(of: .pid), let (value, end) = fields[pid].unsignedInteger(at: 0), end == fields[pid].count {
             head.pid = Int(exactly: value)
         }
         return .head
+    }
+
+    /// A UTC offset alone: `+1100`, `-0500`.
+    private static func isOffset(_ field: UnsafeRawBufferPointer) -> Bool {
+        field.count == 5 && (field[0] == UInt8(ascii: "+") || field[0] == UInt8(ascii: "-")) && field.dropFirst().allSatisfy { $0 &- 0x30 <= 9 }
     }
 
     private func classify(_ line: UnsafeRawBufferPointer, places: ColumnPlaces, tabs: UnsafeMutableBufferPointer<Int>,
