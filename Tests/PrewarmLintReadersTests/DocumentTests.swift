@@ -106,4 +106,17 @@ struct DocumentTests {
         #expect(outcome.diagnostics.filter { $0.code == .unreadRegion }.count > 10_000)
         #expect(outcome.statistics.lines == 3 + 30_000 + 2 * 10_000)
     }
+
+    @Test("a Console copy whose tabs became spaces: each head read by its shape, a space before the offset kept with the time, the guess said")
+    func consoleCopyWithSpaces() throws {
+        // The simulator's time with a space before its offset (Corpus/real-logs/17, yglukhov/nimx#449), tabs lost.
+        let outcome = try read("default  16:13:40.069955 +0100  assertiond  [mynimx:5529] workspaceConnectedWithTaskPortRight\n"
+            + "115 default 14:14:22.944797+1100 securityd logoutRepro[2247]/1#4 LF=0 copy_matching\n")
+        #expect(outcome.format == .consoleCopy)
+        #expect(outcome.events.map(\.process) == ["assertiond", "securityd"])
+        #expect(outcome.events.map(\.pid) == [nil, 115])
+        #expect(outcome.events.first?.message == "[mynimx:5529] workspaceConnectedWithTaskPortRight")
+        #expect(outcome.events.first?.timestamp.utcOffsetSeconds == 3600)
+        #expect(outcome.diagnostics.contains { $0.code == .guessedColumns && $0.severity == .warning })
+    }
 }
