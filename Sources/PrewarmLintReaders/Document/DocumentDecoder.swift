@@ -29,8 +29,9 @@ struct DocumentDecoder: LineFramedDecoder {
     private var firstUnread: String?
     /// The events of the latest blocks, to tell an event two blocks share (the same log pasted twice, in two formats).
     private var recent = RecentEvents()
-    /// Events dropped because an earlier block had them.
+    /// Events dropped because an earlier block had them: in all, and in the region being read.
     private var duplicates = 0
+    private var duplicatesInRegion = 0
     private var firstDuplicate: EventOrigin?
     /// The index of the region being read.
     private var regionIndex = 0
@@ -70,6 +71,7 @@ struct DocumentDecoder: LineFramedDecoder {
     private mutating func pass(_ output: ReaderOutput, emit: (ReaderOutput) -> Void) {
         if case .event(let event) = output, recent.isRepeat(event, region: regionIndex) {
             duplicates += 1
+            duplicatesInRegion += 1
             if firstDuplicate == nil { firstDuplicate = event.origin }
             return
         }
@@ -139,8 +141,10 @@ struct DocumentDecoder: LineFramedDecoder {
             do throws(ReaderError) { try open.reader.finish(offers: offers) { pass($0, emit: emit) } } catch { open.failure = error }
         }
         let read = open.reader.statistics
-        statistics.events += read.events
+        // An event an earlier block had is the same event: counted once (and said, in the duplicate-events note).
+        statistics.events += read.events - duplicatesInRegion
         statistics.eventsSkipped += read.eventsSkipped
+        duplicatesInRegion = 0
         statistics.eventLines += read.eventLines
         statistics.diagnosedLines += read.diagnosedLines
         for (reason, count) in read.skipped { statistics.skip(reason, lines: count) }
