@@ -149,13 +149,17 @@ struct DocumentDecoder: LineFramedDecoder {
         statistics.diagnosedLines += read.diagnosedLines
         for (reason, count) in read.skipped { statistics.skip(reason, lines: count) }
         for (severity, count) in read.diagnostics { statistics.diagnostics[severity, default: 0] += count }
+        // A region read as a format that does not count lines (an archive, a binary property list) accounts for fewer
+        // than it was handed: the rest are its structure, so that every line of the document is accounted for once.
+        let accounted = read.eventLines + read.skipped.values.reduce(0, +) + read.diagnosedLines
+        if open.failure == nil || open.reader.format != nil, accounted < open.lines { statistics.skip(.structure, lines: open.lines - accounted) }
         guard let refusal = open.failure, open.reader.format == nil, refusal.code == .unrecognizedFormat else {
             regionsRead += 1
             sayHeld(emit: emit)
             if let failure = open.failure {
                 // Read in part, then refused (a corrupt gzip block, an archive nested too deep): said where it happened.
                 note(.unreadableInput, .warning, "\(open.kind.rawValue) at lines \(open.firstLine)–\(open.lastLine): \(failure.message)",
-                     line: open.firstLine, lines: open.lines, emit: emit)
+                     line: open.firstLine, lines: 0, emit: emit)
             }
             return
         }
