@@ -119,8 +119,6 @@ public struct DiagnosticCode: RawRepresentable, Sendable, Hashable, Codable, Cus
     /// Columns read by their shape because the paste lost what separated them (a Console copy's tabs turned into spaces):
     /// what may have been guessed wrong is said.
     public static let guessedColumns = DiagnosticCode(rawValue: "guessed-columns")
-    /// Events two blocks of a pasted document share (the same log pasted twice): counted once.
-    public static let duplicateEvents = DiagnosticCode(rawValue: "duplicate-events")
     /// A block of a pasted document (fenced, quoted, indented, `<pre>`) that no reader takes: named with its lines.
     public static let unreadRegion = DiagnosticCode(rawValue: "unread-region")
     /// Lines before `--since` or after `--until`, left out (counted).

@@ -29,10 +29,9 @@ struct DocumentDecoder: LineFramedDecoder {
     private var firstUnread: String?
     /// The events of the latest blocks, to tell an event two blocks share (the same log pasted twice, in two formats).
     private var recent = RecentEvents()
-    /// Events dropped because an earlier block had them: in all, and in the region being read.
-    private var duplicates = 0
+    /// Events of the region being read that an earlier block had: the same events, counted once. (Not said in a
+    /// diagnostic: which records are built depends on what the caller refuses, so their count would too.)
     private var duplicatesInRegion = 0
-    private var firstDuplicate: EventOrigin?
     /// The index of the region being read.
     private var regionIndex = 0
 
@@ -60,19 +59,12 @@ struct DocumentDecoder: LineFramedDecoder {
     mutating func decodeLast(offers: RecordOffers, emit: (ReaderOutput) -> Void) {
         finishLines(offers: offers, emit: emit)
         endRegion(offers: offers, emit: emit)
-        if let first = firstDuplicate {
-            let what = duplicates == 1 ? "1 event is" : "\(duplicates) events are"
-            note(.duplicateEvents, .note, "\(what) in two blocks (the same instant, process and message, as the same log pasted twice): counted once",
-                 line: first.line, lines: 0, emit: emit)
-        }
     }
 
     /// A region reader's output on its way out: an event an earlier block had is dropped and counted.
     private mutating func pass(_ output: ReaderOutput, emit: (ReaderOutput) -> Void) {
         if case .event(let event) = output, recent.isRepeat(event, region: regionIndex) {
-            duplicates += 1
             duplicatesInRegion += 1
-            if firstDuplicate == nil { firstDuplicate = event.origin }
             return
         }
         emit(output)
@@ -141,7 +133,7 @@ struct DocumentDecoder: LineFramedDecoder {
             do throws(ReaderError) { try open.reader.finish(offers: offers) { pass($0, emit: emit) } } catch { open.failure = error }
         }
         let read = open.reader.statistics
-        // An event an earlier block had is the same event: counted once (and said, in the duplicate-events note).
+        // An event an earlier block had is the same event: counted once.
         statistics.events += read.events - duplicatesInRegion
         statistics.eventsSkipped += read.eventsSkipped
         duplicatesInRegion = 0
