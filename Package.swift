@@ -44,8 +44,7 @@ let package = Package(
         ),
         // gzip's CRC-32 on the processor's carry-less multiply (zlib 1.2.13 computes it a few bytes a cycle).
         .target(name: "CGzipChecksum", dependencies: ["CZlib"], linkerSettings: [.linkedLibrary("z")]),
-        .target(name: "PrewarmLintReaders", dependencies: ["PrewarmLintModel", "CZlib", "CLibXML2", "CGzipChecksum",
-                                                     .product(name: "DequeModule", package: "swift-collections")]),
+        .target(name: "PrewarmLintReaders", dependencies: ["PrewarmLintModel", "CZlib", "CLibXML2", "CGzipChecksum"]),
         // Process roles and event meanings, from a signature table kept as data.
         .target(name: "PrewarmLintClassifier", dependencies: ["PrewarmLintModel"]),
         // Launch sessions from classified events: a pure state machine, no I/O, no clock.

@@ -53,13 +53,6 @@ struct DocumentTests {
         #expect(outcome.events.allSatisfy { $0.process == "securityd" && $0.pid == 115 && $0.message.hasSuffix("keychain is locked.\"") })
     }
 
-    @Test("the same line in two blocks (a log pasted twice) is one event")
-    func repeatedBlock() throws {
-        let outcome = try read("```\n\(Self.consoleLine)\n```\n\n> \(Self.consoleLine)\n>\n")
-        #expect(outcome.events.map(\.origin.line) == [2])
-        #expect(outcome.statistics.events == 1)
-    }
-
     @Test("a block no reader takes is named with its lines and first line; text is counted as prose")
     func unreadBlock() throws {
         let outcome = try read("""

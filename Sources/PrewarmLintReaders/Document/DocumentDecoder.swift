@@ -1,4 +1,3 @@
-import DequeModule
 import PrewarmLintModel
 
 /// Reads a pasted document (``LogFormat/document``): its lines fall into regions (``DocumentOutline``), and each region
@@ -27,13 +26,6 @@ struct DocumentDecoder: LineFramedDecoder {
     static let heldWarnings = 100
     /// The first block no reader took, for the refusal.
     private var firstUnread: String?
-    /// The events of the latest blocks, to tell an event two blocks share (the same log pasted twice, in two formats).
-    private var recent = RecentEvents()
-    /// Events of the region being read that an earlier block had: the same events, counted once. (Not said in a
-    /// diagnostic: which records are built depends on what the caller refuses, so their count would too.)
-    private var duplicatesInRegion = 0
-    /// The index of the region being read.
-    private var regionIndex = 0
 
     private struct Region {
         var kind: DocumentOutline.Kind
@@ -61,19 +53,10 @@ struct DocumentDecoder: LineFramedDecoder {
         endRegion(offers: offers, emit: emit)
     }
 
-    /// A region reader's output on its way out: an event an earlier block had is dropped and counted.
-    private mutating func pass(_ output: ReaderOutput, emit: (ReaderOutput) -> Void) {
-        if case .event(let event) = output, recent.isRepeat(event, region: regionIndex) {
-            duplicatesInRegion += 1
-            return
-        }
-        emit(output)
-    }
-
     mutating func decodePause(offers: RecordOffers, emit: (ReaderOutput) -> Void) {
         guard framer.isAtLineStart, var open = region else { return }
         region = nil
-        do throws(ReaderError) { try open.reader.pause(endingRecords: true, offers: offers) { pass($0, emit: emit) } } catch { open.failure = error }
+        do throws(ReaderError) { try open.reader.pause(endingRecords: true, offers: offers, emit: emit) } catch { open.failure = error }
         region = open
     }
 
@@ -102,7 +85,6 @@ struct DocumentDecoder: LineFramedDecoder {
         regionConfiguration.isDocumentRegion = true
         region = Region(kind: kind, reader: LogStreamReader(configuration: regionConfiguration), firstLine: line.number,
                         lastLine: line.number)
-        regionIndex += 1
     }
 
     /// A content line (its markers taken off) to the region's reader, with its line break.
@@ -115,9 +97,9 @@ struct DocumentDecoder: LineFramedDecoder {
         }
         if open.failure == nil {
             do throws(ReaderError) {
-                try open.reader.read(content, offers: offers) { pass($0, emit: emit) }
+                try open.reader.read(content, offers: offers, emit: emit)
                 var newline = UInt8.newline
-                try withUnsafeBytes(of: &newline) { (byte) throws(ReaderError) in try open.reader.read(byte, offers: offers) { pass($0, emit: emit) } }
+                try withUnsafeBytes(of: &newline) { (byte) throws(ReaderError) in try open.reader.read(byte, offers: offers, emit: emit) }
             } catch {
                 open.failure = error
             }
@@ -130,13 +112,11 @@ struct DocumentDecoder: LineFramedDecoder {
     private mutating func endRegion(offers: RecordOffers, emit: (ReaderOutput) -> Void) {
         guard var open = region.take() else { return }
         if open.failure == nil {
-            do throws(ReaderError) { try open.reader.finish(offers: offers) { pass($0, emit: emit) } } catch { open.failure = error }
+            do throws(ReaderError) { try open.reader.finish(offers: offers, emit: emit) } catch { open.failure = error }
         }
         let read = open.reader.statistics
-        // An event an earlier block had is the same event: counted once.
-        statistics.events += read.events - duplicatesInRegion
+        statistics.events += read.events
         statistics.eventsSkipped += read.eventsSkipped
-        duplicatesInRegion = 0
         statistics.eventLines += read.eventLines
         statistics.diagnosedLines += read.diagnosedLines
         for (reason, count) in read.skipped { statistics.skip(reason, lines: count) }
@@ -194,33 +174,5 @@ struct DocumentDecoder: LineFramedDecoder {
     private mutating func sayHeld(emit: (ReaderOutput) -> Void) {
         for diagnostic in heldUnread { emit(.diagnostic(diagnostic)) }
         heldUnread.removeAll()
-    }
-}
-
-/// The events of a document's latest blocks, by instant, process and message (hashed), with their block and pid: an
-/// event a block repeats from another (the same log pasted twice) is the same event, as two inputs' are in a merge
-/// (`SessionPipeline.EventKey`: the same pid when both have one). The latest ``capacity`` events are remembered.
-struct RecentEvents {
-    private struct Key: Hashable {
-        var instant: Int64
-        var process: Int
-        var message: Int
-    }
-
-    static let capacity = 65_536
-    private var seen: [Key: (region: Int, pid: Int?)] = [:]
-    private var order = Deque<Key>()
-
-    /// Whether another block already had `event`; remembers it otherwise.
-    mutating func isRepeat(_ event: LogEvent, region: Int) -> Bool {
-        let key = Key(instant: event.timestamp.microsecondsSinceEpoch, process: event.process.hashValue, message: event.message.hashValue)
-        if let earlier = seen[key] {
-            if earlier.region != region, earlier.pid == nil || event.pid == nil || earlier.pid == event.pid { return true }
-            return false
-        }
-        seen[key] = (region, event.pid)
-        order.append(key)
-        if order.count > Self.capacity, let oldest = order.popFirst() { seen[oldest] = nil }
-        return false
     }
 }
