@@ -96,6 +96,8 @@ public struct LiveLint {
     private var findingsGiven = 0
     /// The latest instant among the lines read at the last tick: the lines stamped up to it have waited a tick.
     private var latestAtLastTick: Int64?
+    /// Up to when, in log time, the open sessions were last looked at for ended ones while bytes came.
+    private var endedCheckedAt = Int64.min / 2
 
     /// What makes a finding given early the same as one of its session's final findings: its rule, pid and deciding
     /// line (its app's name may be completed later, a process name first, then the bundle id).
@@ -153,37 +155,29 @@ public struct LiveLint {
     /// Reads the next bytes of the input.
     /// - Throws: `ReaderError` when the input is not a supported log; what was said before stands.
     public mutating func push(_ chunk: UnsafeRawBufferPointer, _ update: (Update) -> Void) throws(ReaderError) {
-        var closed: [Closed] = []
-        var failure: ReaderError?
-        do throws(ReaderError) {
-            try input.push(chunk) { closed.append(Closed(session: $0, id: $1, findings: $2)) }
-            // The log's own time says what may go on.
-            if let latest = input.assembly.latestRead {
-                try input.settle(pausing: false, releasing: latest - Self.reorderDelay, closingEndedBefore: latest - Self.endedSessionGrace) {
-                    closed.append(Closed(session: $0, id: $1, findings: $2))
-                }
-            }
-        } catch { failure = error }
-        answer(closed, update)
-        if let failure { throw failure }
+        var checked = endedCheckedAt
+        defer { endedCheckedAt = checked }
+        try answering(update) { (input, closed) throws(ReaderError) in
+            try input.push(chunk, closed)
+            // The log's own time says what may go on; the open sessions are walked for ended ones once the log has
+            // moved on by a tenth of a second, not on every chunk.
+            guard let latest = input.assembly.latestRead else { return }
+            let closing = latest - Self.endedSessionGrace >= checked + 100_000
+            if closing { checked = latest - Self.endedSessionGrace }
+            try input.settle(pausing: false, releasing: latest - Self.reorderDelay,
+                             closingEndedBefore: closing ? latest - Self.endedSessionGrace : nil, closed)
+        }
     }
 
     /// The input has been quiet for `microseconds` of wall-clock time (at least ``quietPeriod``): what waited for
     /// later lines is decided now.
     public mutating func pause(quietFor microseconds: Int64, _ update: (Update) -> Void) throws(ReaderError) {
-        var closed: [Closed] = []
-        var failure: ReaderError?
-        do throws(ReaderError) {
-            try input.settle(pausing: true, releasing: nil, closingEndedBefore: nil) { closed.append(Closed(session: $0, id: $1, findings: $2)) }
+        try answering(update) { (input, closed) throws(ReaderError) in
+            try input.settle(pausing: true, releasing: nil, closingEndedBefore: nil, closed)
             // The log's time runs on with the wall clock from its latest line.
-            if let latest = input.assembly.latestRead {
-                try input.settle(pausing: false, releasing: nil, closingEndedBefore: latest + max(0, microseconds) - Self.endedSessionGrace) {
-                    closed.append(Closed(session: $0, id: $1, findings: $2))
-                }
-            }
-        } catch { failure = error }
-        answer(closed, update)
-        if let failure { throw failure }
+            guard let latest = input.assembly.latestRead else { return }
+            try input.settle(pausing: false, releasing: nil, closingEndedBefore: latest + max(0, microseconds) - Self.endedSessionGrace, closed)
+        }
     }
 
     /// Bytes have kept coming for a ``quietPeriod`` since the last tick or pause (call it that often while they do):
@@ -192,29 +186,34 @@ public struct LiveLint {
     /// rather than after the 64 KiB a file's format is sniffed from (a slow stream takes minutes to send them). Records
     /// are not ended: more lines are coming.
     public mutating func tick(_ update: (Update) -> Void) throws(ReaderError) {
-        var closed: [Closed] = []
-        var failure: ReaderError?
-        do throws(ReaderError) {
-            try input.settle(pausing: true, endingRecords: false, releasing: latestAtLastTick.map { $0 + 1 }, closingEndedBefore: nil) {
-                closed.append(Closed(session: $0, id: $1, findings: $2))
-            }
-        } catch { failure = error }
-        latestAtLastTick = input.assembly.latestRead
-        answer(closed, update)
-        if let failure { throw failure }
+        let releasing = latestAtLastTick.map { $0 + 1 }
+        defer { latestAtLastTick = input.assembly.latestRead }
+        try answering(update) { (input, closed) throws(ReaderError) in
+            try input.settle(pausing: true, endingRecords: false, releasing: releasing, closingEndedBefore: nil, closed)
+        }
     }
 
     /// Ends the input (its end, or the user stopped the run): the sessions still open close; the report of the run,
     /// as a batch run of the same bytes gives it (`partial` marks a run the user stopped).
     public mutating func finish(partial: Bool = false, _ update: (Update) -> Void) throws(ReaderError) -> LintReport {
-        var closed: [Closed] = []
-        var failure: ReaderError?
-        do throws(ReaderError) { try input.finish { closed.append(Closed(session: $0, id: $1, findings: $2)) } } catch { failure = error }
-        answer(closed, update)
-        if let failure { throw failure }
+        try answering(update) { (input, closed) throws(ReaderError) in try input.finish(closed) }
         let report = input.report(toolVersion: toolVersion, partial: partial)
         update(.report(report))
         return report
+    }
+
+    /// Runs `step` on the input, collecting the sessions it closes, then says what it decided (``answer(_:_:)``) —
+    /// also when it failed, before the failure is thrown: what was read until then stands.
+    private mutating func answering(_ update: (Update) -> Void,
+                                    _ step: (inout InputLint, (LaunchSession, String, [Finding]) -> Void) throws(ReaderError) -> Void)
+    throws(ReaderError) {
+        var closed: [Closed] = []
+        var failure: ReaderError?
+        do throws(ReaderError) {
+            try step(&input) { closed.append(Closed(session: $0, id: $1, findings: $2)) }
+        } catch { failure = error }
+        answer(closed, update)
+        if let failure { throw failure }
     }
 
     /// A session that closed, with its id and findings.
