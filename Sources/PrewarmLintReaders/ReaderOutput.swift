@@ -143,6 +143,10 @@ public struct ReaderConfiguration: Sendable {
     public var start = InputPosition.beginning
     /// Whether the input is a region of a pasted document: it is never read as a document itself.
     var isDocumentRegion = false
+    /// Whether the input is a part of a pasted document, read as a document from a cut (``DocumentPartition``) while
+    /// other parts are read as inputs of their own: a part with no log in it is not refused (its blocks no reader
+    /// takes are said), since the document it is cut from holds logs.
+    package var isDocumentPart = false
     /// How many archives this input is inside (0: a file of its own); an archive deeper than
     /// ``ReaderLimits/maximumArchiveNesting`` is refused.
     var archiveDepth = 0

@@ -161,6 +161,33 @@ package final class SpoolFile: @unchecked Sendable {
         return start
     }
 
+    /// Appends the raw `bytes` (standard input copied as it is read); `what` names the file in the failure.
+    package func append(_ bytes: UnsafeRawBufferPointer, what: String) throws(Failure) {
+        var written = 0
+        while written < bytes.count {
+            let result = pwrite(descriptor, bytes.baseAddress! + written, bytes.count - written, off_t(size) + off_t(written))
+            if result < 0 {
+                if errno == EINTR { continue }
+                throw Failure(description: "cannot write \(what): \(String(cString: strerror(errno)))")
+            }
+            written += result
+        }
+        size += Int64(bytes.count)
+    }
+
+    /// Bytes written so far.
+    package var byteCount: Int { Int(size) }
+
+    /// Up to `buffer.count` bytes from `offset` into `buffer`: how many (0 at the end, -1 on a failure); safe from several
+    /// threads at once.
+    package func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int) -> Int {
+        while true {
+            let result = pread(descriptor, buffer.baseAddress, buffer.count, off_t(offset))
+            if result < 0, errno == EINTR { continue }
+            return result
+        }
+    }
+
     /// `count` bytes from `offset`, into `buffer` (resized); safe from several threads at once.
     package func read(at offset: Int64, count: Int, into buffer: inout [UInt8]) throws(Failure) {
         var failure: Failure?

@@ -616,6 +616,28 @@ struct LintCommandTests {
         #expect(rules == ["launch-work-during-prewarm", "state-assumed-at-launch", "keychain-before-activation", "keychain-while-locked"])
     }
 
+    @Test("a pasted document on standard input gives the file's report, its copy in the temporary folder gone when the run ends")
+    func pastedDocumentOnStandardInput() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let temporary = folder.appendingPathComponent("tmp")
+        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+        // An issue body holding a crash report and a Console copy, and the Console copy pasted again, quoted.
+        let issue = try Data(contentsOf: Self.root.appendingPathComponent("Corpus/formats/document-issue-body-console-copy-and-crash-report/issue.md"))
+        let again = try String(decoding: Data(contentsOf: Self.root.appendingPathComponent("Corpus/real-logs/03-salesforce3437-securityd-25308-keychain-locked.log")), as: UTF8.self)
+            .split(separator: "\n", omittingEmptySubsequences: false).map { "> " + $0 }.joined(separator: "\n")
+        let body = issue + Data("\nThe same lines from my other Mac:\n\n\(again)\n".utf8)
+        let path = folder.appendingPathComponent("issue.md")
+        try body.write(to: path)
+        let file = try CLI.run([path.path, "--format", "json", "--date", "2021-03-02"], environment: ["TMPDIR": temporary.path])
+        let piped = try CLI.run(["-", "--format", "json", "--date", "2021-03-02"], stdin: body, environment: ["TMPDIR": temporary.path])
+        #expect(file.status == 1 && piped.status == 1)
+        // The same report, but for the input's name.
+        #expect(piped.stdout.replacingOccurrences(of: "\"path\":\"-\"", with: "\"path\":\"\(path.path)\"") == file.stdout)
+        #expect(file.stdout.contains("\"format\":\"document\"") && file.stdout.contains("keychain-while-locked") && file.stdout.contains("launch-watchdog"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path).isEmpty)
+    }
+
     @Test("configuration: found from the working directory upward, never beside the inputs; markers, severities, unknown keys named with their line")
     func configuration() throws {
         let folder = try Self.temporaryFolder()

@@ -85,17 +85,8 @@ struct PastedDocumentTests {
             let together = Self.analyzer.lint(paths: [a.path, b.path])
             let same = pasted.sessions.map(Self.outline).sorted() == together.sessions.map(Self.outline).sorted()
                 && pasted.findings.map(Self.outline).sorted() == together.findings.map(Self.outline).sorted()
-            // The same story in two formats (one log pasted twice): linted together, the merge counts the events the
-            // two share once; a document's blocks are not merged as inputs yet, so its events count twice (which changes
-            // the answer only where a count or an order shows it).
-            let sameStory = URL(fileURLWithPath: a.path).deletingLastPathComponent() == URL(fileURLWithPath: b.path).deletingLastPathComponent()
-            if sameStory {
-                withKnownIssue("a log pasted twice in one body counts its events twice until the blocks are merged as inputs", isIntermittent: true) {
-                    #expect(same, "\(a.path) + \(b.path)")
-                }
-            } else if !same {
-                differing.append("\(a.path) + \(b.path)")
-            }
+            // (The same story in two formats is one log pasted twice: the events the two share count once, as in files.)
+            if !same { differing.append("\(a.path) + \(b.path)") }
             pairs += 1
         }
         #expect(pairs > 20)
@@ -141,5 +132,53 @@ struct PastedDocumentTests {
         #expect(!alone.contains("phantom logout"))
         // A log that is not a pasted document: its report is as ever.
         #expect(!FindingTextReporter().render(try Self.analyzer.lint(bytes: scene, named: "log.txt")).contains("what happened"))
+    }
+
+    @Test("one log pasted twice gives the file's sessions and findings: the events the two blocks share count once")
+    func pastedTwice() throws {
+        var compared = 0, differing: [String] = []
+        for log in Self.textLogs() where !log.report.sessions.isEmpty {
+            let body = Shape.fenced.paste(log.bytes) + Array("\nThe same log again, from the other machine:\n\n".utf8) + Shape.quoted.paste(log.bytes)
+            let pasted = try Self.analyzer.lint(bytes: body, named: "issue.md")
+            if pasted.sessions.map(Self.outline) != log.report.sessions.map(Self.outline)
+                || pasted.findings.map(Self.outline) != log.report.findings.map(Self.outline) {
+                differing.append(log.path)
+            }
+            compared += 1
+        }
+        #expect(compared > 60)
+        #expect(differing.isEmpty, "\(differing.count) of \(compared) differ: \(differing.prefix(5))")
+    }
+
+    @Test("a log cut in two and pasted later half first gives what the two halves give as files: the blocks are merged by time")
+    func laterHalfFirst() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pasted-halves-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var compared = 0, differing: [String] = []
+        for log in Self.textLogs() where !log.report.sessions.isEmpty {
+            var lines = log.bytes.split(separator: 0x0A, omittingEmptySubsequences: false).map(Array.init)
+            if lines.last?.isEmpty == true { lines.removeLast() }
+            // Cut at a milestone's line (a record's first line) in the middle of the log's sessions: a session's lines are
+            // then in both blocks.
+            let milestones = log.report.sessions.flatMap { $0.milestones.map(\.evidence.line) }.filter { $0 > 1 && $0 < lines.count }.sorted()
+            guard !milestones.isEmpty else { continue }
+            let cut = milestones[milestones.count / 2]
+            let first = Array(lines[..<(cut - 1)].joined(separator: [0x0A])) + [0x0A]
+            let second = Array(lines[(cut - 1)...].joined(separator: [0x0A])) + [0x0A]
+            let a = directory.appendingPathComponent("\(compared)-a.log"), b = directory.appendingPathComponent("\(compared)-b.log")
+            try Data(first).write(to: a)
+            try Data(second).write(to: b)
+            let files = Self.analyzer.lint(paths: [a.path, b.path])
+            let body = Shape.fenced.paste(second) + Array("\nAnd the lines before those:\n\n".utf8) + Shape.tildes.paste(first)
+            let pasted = try Self.analyzer.lint(bytes: body, named: "issue.md")
+            if pasted.sessions.map(Self.outline) != files.sessions.map(Self.outline)
+                || pasted.findings.map(Self.outline).sorted() != files.findings.map(Self.outline).sorted() {
+                differing.append(log.path)
+            }
+            compared += 1
+        }
+        #expect(compared > 30)
+        #expect(differing.isEmpty, "\(differing.count) of \(compared) differ: \(differing.prefix(5))")
     }
 }

@@ -85,6 +85,74 @@ struct DocumentTests {
         #expect(outcome.events.first?.message.hasSuffix("\n\tcontinued") == true)
     }
 
+    /// Documents in the shapes people paste: blocks of every kind, each right after the one before or after text.
+    static func pastedDocuments() -> [String] {
+        let console = consoleLine, later = consoleLine.replacingOccurrences(of: "22.944797", with: "22.958236")
+        return [
+            "Steps:\n\n```\n\(console)\n```\n\nand from idevicesyslog:\n~~~text\n\(idevicesyslogLine)\n~~~\nThanks\n",
+            "Before:\n> \(later)\n> \(later)\nthen\n> \(console)\n> \(console)\n",
+            "```\n\(console)\n```\n    \(idevicesyslogLine)\n    \(idevicesyslogLine)\ntext\n\n\t\(later)\n",
+            "<details>\n<summary>one</summary>\n\n```\n\(later)\n```\n</details>\n<details>\n<summary>two</summary>\n<pre>\n\(console)\n</pre>\n</details>\n",
+            "`\(console)`\nnote\n\n\(idevicesyslogLine)\n\(idevicesyslogLine)\n\n```\nnot a log\n```\n> \(later)\n> \(later)\n```\n\(console)\n",
+            "text\n```\n\(console)\n\tcontinued\n```\n```\n\(console)\n\tcontinued\n```\n~~~\n\(idevicesyslogLine)\n",
+        ]
+    }
+
+    @Test("a document is cut only where its parts, each read as a document from its cut, read as the whole does; in any chunking")
+    func partsReadAsTheWhole() throws {
+        var configuration = ReaderConfiguration(inputName: "issue.md")
+        configuration.timeInference.date = CivilDateTime(year: 2021, month: 10, day: 20)
+        configuration.timeInference.year = 2021
+        var cutDocuments = 0
+        for document in Self.pastedDocuments() {
+            let bytes = Array(document.utf8)
+            func parts(chunkSize: Int) -> [DocumentPartition.Part] {
+                var partition = DocumentPartition(maximumLineLength: 1 << 20)
+                var offset = 0
+                while offset < bytes.count {
+                    let end = min(bytes.count, offset + chunkSize)
+                    bytes[offset..<end].withUnsafeBytes { partition.read($0) }
+                    offset = end
+                }
+                return partition.finish()
+            }
+            let cut = parts(chunkSize: bytes.count)
+            for size in [1, 2, 7, 64] { #expect(parts(chunkSize: size) == cut, "\(document.prefix(40)) in chunks of \(size)") }
+            guard !cut.isEmpty else { continue }
+            cutDocuments += 1
+            let whole = ReaderVerifier.read(bytes, configuration: configuration)
+            var events: [LogEvent] = [], lines = 0, prose = 0
+            for part in cut {
+                var partConfiguration = configuration
+                partConfiguration.start = part.start
+                partConfiguration.isDocumentPart = true
+                let read = ReaderVerifier.read(Array(bytes[part.start.byteOffset..<(part.end ?? bytes.count)]), configuration: partConfiguration,
+                                               format: .document)
+                events += read.events
+                lines += read.statistics.lines
+                prose += read.statistics.skipped[.prose] ?? 0
+            }
+            #expect(events == whole.events, "\(document.prefix(40))")
+            #expect(lines == whole.statistics.lines)
+            #expect(prose == (whole.statistics.skipped[.prose] ?? 0))
+            // Each part holds a log.
+            #expect(cut.count == Set(events.map { e in cut.lastIndex { $0.start.line <= e.origin.line }! }).count)
+        }
+        #expect(cutDocuments >= 5)
+    }
+
+    @Test("a document of more logs than the parts allowed is cut into at most that many: memory bounded by the parts, not the blocks")
+    func manyLogsFewParts() {
+        var text = ""
+        for index in 0..<5_000 { text += index % 2 == 0 ? "```\n\(Self.consoleLine)\n```\n" : "> \(Self.consoleLine)\n> \(Self.consoleLine)\n\n" }
+        var partition = DocumentPartition(maximumLineLength: 1 << 20)
+        Array(text.utf8).withUnsafeBytes { partition.read($0) }
+        let parts = partition.finish()
+        #expect(parts.count > DocumentPartition.maximumParts / 2 && parts.count <= DocumentPartition.maximumParts)
+        #expect(parts.first?.start == .beginning && parts.last?.end == nil)
+        #expect(zip(parts, parts.dropFirst()).allSatisfy { $0.end == $1.start.byteOffset })
+    }
+
     @Test("a hostile document — ten thousand tiny fences, quotes nested on every line, a <details> on every line — reads in bounded time, its warnings counted")
     func hostileDocument() throws {
         var text = "```\n\(Self.consoleLine)\n```\n"

@@ -86,6 +86,8 @@ public struct ReadOptions: Sendable {
 public struct InputReader: Sendable {
     /// How inputs are read.
     public var options: ReadOptions
+    /// Bytes of standard input already read (to tell whether it is a pasted document, ``PastedDocument``): read first.
+    package var standardInputHead: [UInt8] = []
 
     /// A reader with these options.
     public init(options: ReadOptions) {
@@ -104,8 +106,11 @@ public struct InputReader: Sendable {
     /// `scanningAheadWith`, a regular, uncompressed file's lines (ndjson or text) are judged a few chunks ahead of the
     /// decoder on a thread from it (`ScanAhead`), by that gate knowing nothing yet: the same output, the work shared
     /// between two cores.
-    package func read(_ input: LogInput, foundInDirectory: Bool = false, offering: Bool, offers: RecordOffers, aheadGate: LaunchLineGate?,
-                      scanningAheadWith threads: ThreadStarter?, emit: (ReaderOutput) -> Void) -> InputSummary {
+    ///
+    /// With `part`, only that part of a pasted document is read, as a document (``DocumentPartition``), from the
+    /// document's bytes (a descriptor is left open): `input` names the document.
+    package func read(_ input: LogInput, foundInDirectory: Bool = false, part: DocumentPartRead? = nil, offering: Bool, offers: RecordOffers,
+                      aheadGate: LaunchLineGate?, scanningAheadWith threads: ThreadStarter?, emit: (ReaderOutput) -> Void) -> InputSummary {
         // An input refused whole (its first diagnostic a refusal, no event before it) is an unreadable input,
         // not an empty log: remembered here, set as the summary's failure at the end.
         var refusal: ReaderDiagnostic?
@@ -132,8 +137,12 @@ public struct InputReader: Sendable {
             }
             emit(output)
         }
-        var summary = readToEnd(input, foundInDirectory: foundInDirectory, offering: offering, offers: offers,
-                                aheadGate: offering ? aheadGate : nil, scanningAheadWith: threads, emit: counting)
+        var summary = if let part {
+            readPart(part, of: input, offers: offers, offering: offering, emit: counting)
+        } else {
+            readToEnd(input, foundInDirectory: foundInDirectory, offering: offering, offers: offers,
+                      aheadGate: offering ? aheadGate : nil, scanningAheadWith: threads, emit: counting)
+        }
         if outside.before + outside.after > 0, let first = outside.first {
             var parts: [String] = []
             if outside.before > 0 { parts.append("\(outside.before) before --since") }
@@ -239,6 +248,17 @@ public struct InputReader: Sendable {
         defer { buffer.deallocate() }
         do throws(ReaderError) {
             var readAny = false
+            if case .standardInput = input, !standardInputHead.isEmpty {
+                readAny = true
+                var at = 0
+                while at < standardInputHead.count {
+                    let count = min(buffer.count, standardInputHead.count - at)
+                    standardInputHead[at..<(at + count)].withUnsafeBytes { buffer.copyMemory(from: $0) }
+                    try reader.read(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), offers: offers, emit: emit)
+                    at += count
+                }
+                bytesRead += standardInputHead.count
+            }
             while true {
                 if options.interruption?.isRaised == true {
                     // Stop here: what was read stands; an input not begun is not reported as empty.
@@ -315,6 +335,52 @@ public struct InputReader: Sendable {
             exportExtractedArchive(extraction, of: input, summary: &summary, held: held, configuration: configuration, offers: offers,
                                    emit: passOn)
         }
+        return summary
+    }
+
+    /// A part of a pasted document: its bytes read from the descriptor (at their offsets, so that parts are read on
+    /// several threads at once), as a document read from the part's first line.
+    private func readPart(_ part: DocumentPartRead, of input: LogInput, offers: RecordOffers, offering: Bool,
+                          emit: (ReaderOutput) -> Void) -> InputSummary {
+        var summary = InputSummary(input: input.name)
+        var inference = options.timeInference
+        inference.referenceInstant = inference.referenceInstant ?? part.referenceInstant
+        if case .standardInput = input { inference.referenceDescription = "current time (standard input has no file date)" }
+        var configuration = ReaderConfiguration(inputName: input.name, timeInference: inference, limits: options.limits,
+                                                skippedProcesses: options.skippedProcesses, offersRecords: offering)
+        configuration.start = part.part.start
+        configuration.isDocumentPart = !part.isWhole
+        var reader = LogStreamReader(configuration: configuration, format: .document)
+        let buffer = Self.allocateReadBuffer(byteCount: options.chunkSize)
+        defer { buffer.deallocate() }
+        var offset = part.part.start.byteOffset
+        do throws(ReaderError) {
+            while true {
+                if options.interruption?.isRaised == true {
+                    try reader.finish(offers: offers, emit: emit)
+                    summary.interrupted = true
+                    break
+                }
+                let wanted = part.part.end.map { min(buffer.count, $0 - offset) } ?? buffer.count
+                let count = wanted <= 0 ? 0 : part.bytes.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<wanted]), at: offset)
+                if count < 0 {
+                    let reason = String(cString: strerror(errno))
+                    try reader.finish(offers: offers, emit: emit)
+                    summary.failure = ReaderError(code: .unreadable, input: input.name, message: "read failed: \(reason); the input is cut short")
+                    break
+                }
+                if count == 0 {
+                    try reader.finish(offers: offers, emit: emit)
+                    break
+                }
+                try reader.read(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), offers: offers, emit: emit)
+                offset += count
+            }
+        } catch {
+            summary.failure = error
+        }
+        summary.format = reader.format
+        summary.statistics = reader.statistics
         return summary
     }
 
@@ -444,4 +510,53 @@ public struct InputReader: Sendable {
         }
         return end
     }
+}
+
+/// A part of a pasted document to read as an input of its own (``DocumentPartition``): where it lies, in the document's
+/// bytes, and the instant that dates its lines when they have no date.
+package struct DocumentPartRead: Sendable {
+    package var part: DocumentPartition.Part
+    package var bytes: DocumentBytes
+    package var referenceInstant: Int64?
+    /// Whether the part is the whole document (one log in it): a document with no log in it is then refused.
+    package var isWhole: Bool { part.start == .beginning && part.end == nil }
+}
+
+/// Where a pasted document's bytes are: a file open at a descriptor, standard input copied to a temporary file, or
+/// memory (a paste handed to the library).
+package enum DocumentBytes: Sendable {
+    case file(OpenFile)
+    case spooled(SpoolFile)
+    case memory([UInt8])
+
+    /// Up to `buffer.count` bytes at `offset` into `buffer`: their count, 0 at the end, -1 on a failure (`errno`). Safe
+    /// from several threads at once.
+    func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int) -> Int {
+        switch self {
+        case .file(let file):
+            while true {
+                let count = pread(file.descriptor, buffer.baseAddress, buffer.count, off_t(offset))
+                if count < 0, errno == EINTR { continue }
+                return count
+            }
+        case .spooled(let file):
+            return file.read(into: buffer, at: offset)
+        case .memory(let bytes):
+            guard offset < bytes.count else { return 0 }
+            let count = min(buffer.count, bytes.count - offset)
+            bytes.withUnsafeBytes { buffer.baseAddress!.copyMemory(from: $0.baseAddress! + offset, byteCount: count) }
+            return count
+        }
+    }
+}
+
+/// A file open for reading, closed with its last user.
+package final class OpenFile: Sendable {
+    let descriptor: Int32
+
+    init(descriptor: Int32) {
+        self.descriptor = descriptor
+    }
+
+    deinit { SystemCall.close(descriptor) }
 }

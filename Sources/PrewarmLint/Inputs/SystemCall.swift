@@ -6,7 +6,7 @@ import Musl
 import Darwin
 #endif
 
-/// `read(2)` and `write(2)` by their C names, where a method of the same name would hide them.
+/// `read(2)`, `write(2)` and `close(2)` by their C names, where a method of the same name would hide them.
 enum SystemCall {
     @inline(__always)
     static func read(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
@@ -27,6 +27,17 @@ enum SystemCall {
         Musl.write(descriptor, buffer, count)
         #else
         Glibc.write(descriptor, buffer, count)
+        #endif
+    }
+
+    @inline(__always)
+    static func close(_ descriptor: Int32) {
+        #if canImport(Darwin)
+        _ = Darwin.close(descriptor)
+        #elseif canImport(Musl)
+        _ = Musl.close(descriptor)
+        #else
+        _ = Glibc.close(descriptor)
         #endif
     }
 }

@@ -158,6 +158,8 @@ extension SessionPipeline {
     struct MergedSource: EventSource {
         typealias Item = LogEvent
         let input: DiscoveredInput
+        /// The part of a pasted document it is, when it is one (``PastedDocument``).
+        var part: DocumentPartRead?
         let windowed: Bool
         let compacted: Bool
 
@@ -166,7 +168,7 @@ extension SessionPipeline {
             var diagnostics = DiagnosticSample()
             var window = ReorderWindow<LogEvent>(size: windowed ? SessionPipeline.reorderWindow : 1)
             var gating = LaunchLineGating(table: pipeline.signatures, followsClassifier: false)
-            let summary = pipeline.reader.read(input.input, foundInDirectory: input.foundInDirectory, offering: pipeline.filtersRecords,
+            let summary = pipeline.reader.read(input.input, foundInDirectory: input.foundInDirectory, part: part, offering: pipeline.filtersRecords,
                                                offers: { gating.takes(&$0) }, aheadGate: nil, scanningAheadWith: nil) { output in
                 switch output {
                 case .event(let event):

@@ -103,6 +103,21 @@ public struct SessionPipeline: Sendable {
         return result
     }
 
+    /// The pasted document this pipeline was prepared for (``preparedForDocument(_:)``), each of its parts read on its
+    /// own: for a document whose blocks turned out to be separate captures. Summed up as the one input it is.
+    package func runDocumentPartsApart(_ input: DiscoveredInput, onDiagnostic: (ReaderDiagnostic) -> Void = { _ in },
+                                       onSession: (LaunchSession) -> LaunchSession? = { $0 }) -> Result {
+        guard let document else { return run([input], onDiagnostic: onDiagnostic, onSession: onSession) }
+        var result = Result()
+        var apart = self
+        apart.stopsAtSeparateCaptures = false
+        for index in document.parts.indices {
+            result.append(apart.runDocument(input, document.part(index), onDiagnostic: onDiagnostic, onSession: onSession))
+        }
+        result.summaries = [Self.documentSummary(of: result.summaries, input: input)]
+        return result
+    }
+
     /// Runs the pipeline. `onDiagnostic` sees each reader diagnostic as it happens; `onSession` each
     /// session as it closes, and returns what to keep of it (nil: nothing) — a caller that checks
     /// sessions as they close (``LintRun``) keeps only their outline, so memory follows the open
@@ -114,6 +129,36 @@ public struct SessionPipeline: Sendable {
     public func run(_ inputs: [DiscoveredInput], onDiagnostic: (ReaderDiagnostic) -> Void = { _ in },
                     onSession: (LaunchSession) -> LaunchSession? = { $0 }) -> Result {
         if inputs.isEmpty { return Result() }
+        if !documentDecided { return preparedForDocument(inputs).run(inputs, onDiagnostic: onDiagnostic, onSession: onSession) }
+        if inputs.count == 1, let document {
+            return runDocument(inputs[0], document, onDiagnostic: onDiagnostic, onSession: onSession)
+        }
+        return runInputs(inputs, onDiagnostic: onDiagnostic, onSession: onSession)
+    }
+
+    /// This pipeline, its one input looked at: a pasted document of several logs cut into its parts (``document``), read
+    /// by every run of it (a run reading it again part by part reads the same parts, also from standard input); standard
+    /// input that is not one, the bytes read to tell kept to be read first. Several inputs are read as they are.
+    package func preparedForDocument(_ inputs: [DiscoveredInput]) -> SessionPipeline {
+        var prepared = self
+        prepared.documentDecided = true
+        guard inputs.count == 1, document == nil else { return prepared }
+        switch inputs[0].input {
+        case .file:
+            prepared.document = PastedDocument.cut(file: inputs[0], options: reader.options)
+        case .standardInput:
+            let (document, head) = PastedDocument.cut(standardInput: reader.options)
+            prepared.document = document
+            prepared.reader.standardInputHead = head
+        case .logArchive:
+            break
+        }
+        return prepared
+    }
+
+    /// ``run(_:onDiagnostic:onSession:)`` of inputs that are not a pasted document of several logs.
+    private func runInputs(_ inputs: [DiscoveredInput], onDiagnostic: (ReaderDiagnostic) -> Void,
+                           onSession: (LaunchSession) -> LaunchSession?) -> Result {
         var arrangement = arrangement(for: inputs)
         while true {
             let delivered = switch arrangement.classification {
@@ -191,6 +236,12 @@ public struct SessionPipeline: Sendable {
     /// only `separateCaptures` and the summaries are meant to be used.
     public var stopsAtSeparateCaptures = false
 
+    /// A pasted document already cut (``preparedForDocument(_:)``, or a paste in memory): a run of one input reads its
+    /// parts, the input naming it.
+    package var document: PastedDocument?
+    /// Whether the one input was already looked at for a pasted document (``preparedForDocument(_:)``).
+    package var documentDecided = false
+
     /// Inputs merged as one device's logs are streamed when there are at most this many (a thread each);
     /// beyond, their launch-relevant events are collected and sorted. Both give the same sessions.
     public var maximumMergedStreams = 32
@@ -251,14 +302,25 @@ public struct SessionPipeline: Sendable {
     /// Memory follows the open sessions and the queues, not the inputs' lengths, but when collected. The reader
     /// diagnostics are handed to `onDiagnostic` input by input, once all are read (unless the inputs turned out to be
     /// separate captures and ``stopsAtSeparateCaptures``). Nil when the system refuses a thread.
-    private func runMerged(_ inputs: [DiscoveredInput], handoff: Arrangement.Handoff, onDiagnostic: (ReaderDiagnostic) -> Void,
-                           onSession: (LaunchSession) -> LaunchSession?) -> Result? {
+    ///
+    /// With `document`, its parts are the inputs merged (`inputs` is the document alone).
+    private func runMerged(_ inputs: [DiscoveredInput], document: PastedDocument? = nil, handoff: Arrangement.Handoff,
+                           onDiagnostic: (ReaderDiagnostic) -> Void, onSession: (LaunchSession) -> LaunchSession?) -> Result? {
         withoutActuallyEscaping(onSession) { onSession in
-            var merging = MergingConsumer(merged: MergedSessionBuilder(pipeline: self, inputName: inputs[0].input.name,
-                                                                       inputNames: inputs.map(\.input.name)),
+            let windowed = handoff != .collected, compacted = handoff == .collected
+            let sources: [MergedSource], names: [String], sizes: [Int]
+            if let document {
+                sources = document.parts.map { MergedSource(input: inputs[0], part: $0, windowed: windowed, compacted: compacted) }
+                names = document.parts.indices.map { document.name(ofPart: $0, in: inputs[0].input.name) }
+                sizes = document.partSizes
+            } else {
+                sources = inputs.map { MergedSource(input: $0, windowed: windowed, compacted: compacted) }
+                names = inputs.map(\.input.name)
+                sizes = InputParallelism.sizes(of: inputs)
+            }
+            var merging = MergingConsumer(merged: MergedSessionBuilder(pipeline: self, inputName: inputs[0].input.name, inputNames: names),
                                           stopsAtSeparateCaptures: stopsAtSeparateCaptures, onSession: onSession)
-            let sources = inputs.map { MergedSource(input: $0, windowed: handoff != .collected, compacted: handoff == .collected) }
-            guard let outcomes = deliver(sources, sizes: InputParallelism.sizes(of: inputs), handoff: handoff, to: &merging) else { return nil }
+            guard let outcomes = deliver(sources, sizes: sizes, handoff: handoff, to: &merging) else { return nil }
             var result = Result()
             result.sessions = merging.sessions
             var merged = merging.merged
@@ -277,6 +339,46 @@ public struct SessionPipeline: Sendable {
             merged.finish(into: &result, onDiagnostic: onDiagnostic, onSession: onSession)
             return result
         }
+    }
+
+    /// A pasted document of several logs: its parts read as inputs of their own, merged by time (``runMerged``), and
+    /// summed up as the one input it is. Blocks that hold one app's two processes alive at once (separate captures pasted
+    /// together) are said as several inputs' are (``Result/separateCaptures``): ``LintRun`` then reads each part on its
+    /// own (``runDocumentPartsApart(_:onDiagnostic:onSession:)``).
+    private func runDocument(_ input: DiscoveredInput, _ document: PastedDocument, onDiagnostic: (ReaderDiagnostic) -> Void,
+                             onSession: (LaunchSession) -> LaunchSession?) -> Result {
+        var handoff = document.parts.count <= maximumMergedStreams ? Arrangement.Handoff.readingThreads : .collected
+        var merged: Result
+        while true {
+            if let result = runMerged([input], document: document, handoff: handoff, onDiagnostic: onDiagnostic, onSession: onSession) {
+                merged = result
+                break
+            }
+            handoff = .collected
+        }
+        Self.sortSessions(&merged.sessions)
+        if let problem = document.problem {
+            let warning = ReaderDiagnostic(code: .truncatedInput, severity: .warning, message: problem,
+                                           origin: EventOrigin(input: input.input.name, line: 0, byteOffset: 0), lineCount: 0)
+            onDiagnostic(warning)
+            merged.diagnostics.append(warning)
+        }
+        // Standard input holding one log: its one part is the input, read as any input (refused when no log is in it).
+        if document.parts.count == 1, document.parts[0].isWhole { return merged }
+        merged.summaries = [Self.documentSummary(of: merged.summaries, input: input)]
+        return merged
+    }
+
+    /// The summary of a pasted document read as `parts`' inputs.
+    private static func documentSummary(of parts: [InputSummary], input: DiscoveredInput) -> InputSummary {
+        var summary = InputSummary(input: input.input.name)
+        summary.format = .document
+        for part in parts {
+            summary.statistics.add(part.statistics)
+            summary.interrupted = summary.interrupted || part.interrupted
+            if summary.failure == nil, let failure = part.failure, failure.code != .unrecognizedFormat { summary.failure = failure }
+        }
+        return summary
     }
 
     /// Reads `sources` and hands their items to `consumer` on this thread, with each source's index: one source's in

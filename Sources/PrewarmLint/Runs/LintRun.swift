@@ -28,6 +28,8 @@ public struct LintRun: Sendable {
     public var jobs = 1
     /// Starts the run's threads (the work falls back to fewer when the system refuses some).
     package var threads = ThreadStarter()
+    /// A pasted document already cut (a paste in memory): a run of one input reads its parts, the input naming it.
+    package var document: PastedDocument?
 
     /// A run; `toolVersion` is the version the report names.
     public init(options: ReadOptions = ReadOptions(), linter: Linter = Linter(), toolVersion: String, separately: Bool = false,
@@ -65,11 +67,13 @@ public struct LintRun: Sendable {
                                          maximumOpenSessions: maximumOpenSessions)
         configured.jobs = jobs
         configured.threads = threads
+        configured.document = document
         // Inputs read separately, as many at once as there are jobs, fill the cores with a thread each: none reads ahead.
         if separately && inputs.count >= jobs { configured.readAheadMinimumBytes = .max }
         // Inputs that turn out to be separate captures are read again one by one: the merged reading stops there.
         configured.stopsAtSeparateCaptures = true
-        let pipeline = configured
+        // A pasted document is cut once, so that reading its parts again one by one reads the same (standard input too).
+        let pipeline = configured.preparedForDocument(inputs)
         let linter = self.linter
         let runLength = sessionsInMemory, directory = temporaryDirectory, listingLimit = sessionsListed
         /// One group of inputs read as one device's logs: its sessions checked as they close and spooled, to be
@@ -96,11 +100,15 @@ public struct LintRun: Sendable {
                 // merged reading stopped there); what it says that the merged reading had not said yet is said now.
                 closed = ClosedSessionSpool(runLength: runLength, directory: directory, listingLimit: listingLimit)
                 unreported.removeAll()
-                result = pipeline.runSeparately(group, onDiagnostic: { diagnostic in
+                let sayNew: (ReaderDiagnostic) -> Void = { diagnostic in
                     if !said.contains(diagnostic) { onDiagnostic(diagnostic) }
-                }, onSession: check)
+                }
+                let isDocument = group.count == 1 && pipeline.document != nil
+                result = isDocument ? pipeline.runDocumentPartsApart(group[0], onDiagnostic: sayNew, onSession: check)
+                    : pipeline.runSeparately(group, onDiagnostic: sayNew, onSession: check)
+                let apart = isDocument ? "each block was read on its own" : "each input was read on its own (as --separately does)"
                 let note = ReaderDiagnostic(code: .separateCaptures, severity: .warning,
-                                            message: "\(captures.inputs.joined(separator: " and ")) hold two processes of \(captures.app) alive at once (pids \(captures.pids.map(String.init).joined(separator: " and "))): they are separate captures, not one device's logs, so each input was read on its own (as --separately does)",
+                                            message: "\(captures.inputs.joined(separator: " and ")) hold two processes of \(captures.app) alive at once (pids \(captures.pids.map(String.init).joined(separator: " and "))): they are separate captures, not one device's logs, so \(apart)",
                                             origin: EventOrigin(input: captures.inputs[0], line: 0, byteOffset: 0), lineCount: 0)
                 onDiagnostic(note)
                 result.diagnostics.append(note)

@@ -60,7 +60,16 @@ public struct LogAnalyzer: Sendable {
     // MARK: Bytes in memory
 
     /// Lints one input held in memory (a paste, a download).
+    ///
+    /// A pasted document of several logs (an issue body with a crash report and a Console copy) is read as its files
+    /// would be: each log an input of its own, merged by time.
     public func lint(bytes: [UInt8], named name: String) throws(ReaderError) -> LintReport {
+        if let document = PastedDocument.cut(bytes: bytes, options: options) {
+            var run = LintRun(options: options, linter: linter, toolVersion: LogAnalyzer.libraryVersion, maximumOpenSessions: maximumOpenSessions)
+            run.sessionsInMemory = sessionsInMemory
+            run.document = document
+            return run.run([DiscoveredInput(input: .file(name), foundInDirectory: false)])
+        }
         var state = InputLint(name: name, analyzer: self)
         try state.push(bytes) { _, _, _ in }
         try state.finish { _, _, _ in }

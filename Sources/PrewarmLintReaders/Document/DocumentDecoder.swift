@@ -130,7 +130,7 @@ struct DocumentDecoder: LineFramedDecoder {
             sayHeld(emit: emit)
             if let failure = open.failure {
                 // Read in part, then refused (a corrupt gzip block, an archive nested too deep): said where it happened.
-                note(.unreadableInput, .warning, "\(open.kind.rawValue) at lines \(open.firstLine)–\(open.lastLine): \(failure.message)",
+                note(.unreadableInput, .warning, "\(open.kind.rawValue) at \(lines(open)): \(failure.message)",
                      line: open.firstLine, lines: 0, emit: emit)
             }
             return
@@ -140,16 +140,22 @@ struct DocumentDecoder: LineFramedDecoder {
             statistics.skip(.prose, lines: open.lines)
         } else {
             let first = open.firstText.map { ": “\($0)”" } ?? ""
-            if firstUnread == nil { firstUnread = "\(open.kind.rawValue) at lines \(open.firstLine)–\(open.lastLine)\(first)" }
+            if firstUnread == nil { firstUnread = "\(open.kind.rawValue) at \(lines(open))\(first)" }
             note(.unreadRegion, .warning,
-                 "\(open.kind.rawValue) at lines \(open.firstLine)–\(open.lastLine) is not a log prewarm-lint reads (see `prewarm-lint formats`)\(first)",
+                 "\(open.kind.rawValue) at \(lines(open)) is not a log prewarm-lint reads (see `prewarm-lint formats`)\(first)",
                  line: open.firstLine, lines: open.lines, emit: emit)
         }
     }
 
+    /// A region's lines as the report names them: the document's, when a part of it is read from a later line.
+    private func lines(_ region: Region) -> String {
+        let shift = configuration.start.line - 1
+        return "lines \(region.firstLine + shift)–\(region.lastLine + shift)"
+    }
+
     /// Why the document is refused when no region of it was read.
     var endsUnread: String? {
-        guard regionsRead == 0 else { return nil }
+        guard regionsRead == 0, !configuration.isDocumentPart else { return nil }
         let blocks = heldUnread.count
         switch blocks {
         case 0: return "a pasted document of text alone, with no log in it"
@@ -163,7 +169,7 @@ struct DocumentDecoder: LineFramedDecoder {
         let diagnostic = ReaderDiagnostic(code: code, severity: severity, message: message,
                                           origin: EventOrigin(input: configuration.inputName, line: line, byteOffset: 0), lineCount: lines)
         statistics.count(diagnostic)
-        if regionsRead == 0 && code == .unreadRegion {
+        if regionsRead == 0 && code == .unreadRegion && !configuration.isDocumentPart {
             if heldUnread.count < Self.heldWarnings { heldUnread.append(diagnostic) }
             return
         }

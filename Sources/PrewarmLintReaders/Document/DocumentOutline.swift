@@ -45,6 +45,16 @@ struct DocumentOutline {
 
     private var state = State.outside(text: false, afterBlank: true)
 
+    /// Whether an outline that starts at `line` (the next line) reads it, and so the lines after it, as this one does: it
+    /// is between regions, and either in the state an outline starts in, or `line` opens a fence, a tag or a quote
+    /// (which they do whatever came before). A document may be cut there (``DocumentPartition``).
+    func readsAsAtStart(_ line: UnsafeRawBufferPointer) -> Bool {
+        guard case .outside(let text, let afterBlank) = state else { return false }
+        if !text && (afterBlank || Self.indentedBlockPrefix(line) == nil) { return true }
+        return Self.opensFence(line) != nil || Self.isTag(line, "<pre>") || Self.isTag(line, "<details>") || Self.isTag(line, "</details>")
+            || Self.startsTag(line, "<summary") || Self.quotePrefix(line) != nil
+    }
+
     /// The step of the next line (without its line break).
     mutating func take(_ line: UnsafeRawBufferPointer) -> Step {
         switch state {

@@ -1,0 +1,132 @@
+import PrewarmLintModel
+
+/// Where a pasted document (``LogFormat/document``) is cut so that each of its logs is read as an input of its own and
+/// the logs are merged by time, as several files of one device are: a crash report pasted above the Console copy it
+/// explains, or one log pasted twice, gives what the files give together.
+///
+/// A line state machine fed the document's bytes (``read(_:)``, ``finish()``): the lines fall into regions as
+/// ``DocumentDecoder`` reads them (``DocumentOutline``), each region's head is sniffed as its reader would sniff it, and
+/// the document is cut before each region that a reader takes. A part runs from one cut to the next, so it holds one
+/// log and the prose and blocks after it; the first part starts at the document's start.
+///
+/// A cut is only made at a line that a document read from that line on reads as the whole document does: a line
+/// between regions, at which the outline is in the state it starts in (or one a fence, a tag or a quote marker opens
+/// whatever came before). So each part, read as a document from its cut, reads its regions as the whole does.
+///
+/// Memory is bounded whatever the document: at most ``maximumParts`` parts. A document of more logs than that (a
+/// region on every line) is cut into that many parts of consecutive logs, each read in the document's order.
+package struct DocumentPartition {
+    /// A document of at most this many logs is read as that many inputs merged by time.
+    package static let maximumParts = 32
+
+    /// One part: from `start` (its first line and byte) to the byte offset `end` (nil: the document's end).
+    package struct Part: Sendable, Hashable {
+        package var start: InputPosition
+        package var end: Int?
+
+        package init(start: InputPosition, end: Int?) {
+            self.start = start
+            self.end = end
+        }
+
+        /// Its bytes, nil when it runs to the end.
+        package var length: Int? { end.map { $0 - start.byteOffset } }
+    }
+
+    private var framer: LineFramer
+    private var outline = DocumentOutline()
+    /// The last line at which the document could be cut.
+    private var cuttable: InputPosition?
+    /// The region open: its kind, where it may be cut, the start of its content as its reader would sniff it, and
+    /// whether that decided it is a log (nil: not yet).
+    private var region: (kind: DocumentOutline.Kind, cut: InputPosition?, sample: [UInt8], isLog: Bool?)?
+    /// The cuts after the first part's start, in order.
+    private var cuts: [InputPosition] = []
+    /// Logs found, and how many of them go to a part (doubled each time the cuts are thinned out).
+    private(set) var logs = 0
+    private var logsPerPart = 1
+
+    /// A partition of lines up to `maximumLineLength` bytes (the reader's limit).
+    package init(maximumLineLength: Int) {
+        framer = LineFramer(maximumLineLength: maximumLineLength)
+    }
+
+    /// The document's next bytes.
+    package mutating func read(_ bytes: UnsafeRawBufferPointer) {
+        var framer = self.framer
+        framer.feed(bytes) { line, _ in take(line) }
+        self.framer = framer
+    }
+
+    /// Ends the document: its parts, or none when it holds fewer than two logs (it is then read as one input).
+    package mutating func finish() -> [Part] {
+        var framer = self.framer
+        framer.finish { line, _ in take(line) }
+        self.framer = framer
+        endRegion()
+        guard logs >= 2, !cuts.isEmpty else { return [] }
+        if cuts.count >= Self.maximumParts { thinOut() }
+        var parts: [Part] = []
+        var start = InputPosition.beginning
+        for cut in cuts {
+            parts.append(Part(start: start, end: cut.byteOffset))
+            start = cut
+        }
+        parts.append(Part(start: start, end: nil))
+        return parts
+    }
+
+    private mutating func take(_ line: ByteLine) {
+        if outline.readsAsAtStart(line.bytes) { cuttable = InputPosition(line: line.number, byteOffset: line.byteOffset) }
+        switch outline.take(line.bytes) {
+        case .markup(let ends):
+            if ends { endRegion() }
+        case .blank:
+            break
+        case .content(let kind, let prefix, let suffix, let starts):
+            if starts || region == nil || region?.kind != kind {
+                endRegion()
+                region = (kind, cuttable, [], nil)
+            }
+            let end = max(prefix, line.bytes.count - suffix)
+            sniff(line.bytes.slice(min(prefix, line.bytes.count), end))
+            sniff(nil)
+        }
+    }
+
+    /// A region's content line, or its line break (nil), as its reader gets them: its format is sniffed once
+    /// ``FormatSniffer/sampleSize`` bytes are held, as `LogStreamReader` does.
+    private mutating func sniff(_ content: UnsafeRawBufferPointer?) {
+        guard var open = region.take() else { return }
+        defer { region = open }
+        guard open.isLog == nil else { return }
+        let count = content?.count ?? 1
+        let decides = open.sample.count + count >= FormatSniffer.sampleSize
+        if let content { open.sample.append(contentsOf: content) } else { open.sample.append(.newline) }
+        if decides { decide(&open, isComplete: false) }
+    }
+
+    private func decide(_ open: inout (kind: DocumentOutline.Kind, cut: InputPosition?, sample: [UInt8], isLog: Bool?), isComplete: Bool) {
+        // A gzip stream is inflated first; in a pasted document it is no log.
+        let gzip = open.sample.count >= 2 && open.sample[0] == 0x1F && open.sample[1] == 0x8B
+        open.isLog = !gzip && open.sample.withUnsafeBytes { FormatSniffer.sniff($0, isComplete: isComplete, allowsDocument: false) } != nil
+        open.sample = []
+    }
+
+    private mutating func endRegion() {
+        guard var open = region.take() else { return }
+        if open.isLog == nil, !open.sample.isEmpty { decide(&open, isComplete: true) }
+        guard open.isLog == true else { return }
+        logs += 1
+        // The first log is in the first part, which starts at the document's start.
+        guard logs > 1, (logs - 1) % logsPerPart == 0, let cut = open.cut, cut.byteOffset > (cuts.last?.byteOffset ?? 0) else { return }
+        cuts.append(cut)
+        if cuts.count >= 2 * Self.maximumParts { thinOut() }
+    }
+
+    /// Every other cut kept: twice as many logs to a part from now on.
+    private mutating func thinOut() {
+        cuts = cuts.enumerated().filter { $0.offset % 2 == 1 }.map(\.element)
+        logsPerPart *= 2
+    }
+}
