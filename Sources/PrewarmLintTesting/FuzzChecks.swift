@@ -1,5 +1,7 @@
 import Foundation
 import PrewarmLint
+import PrewarmLintReaders
+import PrewarmLintModel
 
 /// What the fuzz targets check, callable from tests: each takes any bytes and returns nil when the
 /// invariants hold, or what broke. The libFuzzer targets (`Sources/Fuzz*`) crash on a non-nil
@@ -27,6 +29,11 @@ public enum FuzzChecks {
         let statistics = plain.statistics
         if let broken = accountingProblem(plain, format: format) { return broken }
 
+        if format == .document, let broken = partitionProblem(bytes, configuration: ReaderConfiguration(inputName: "fuzz", limits: limits),
+                                                              whole: plain, chunk: chunk) {
+            return broken
+        }
+
         var answers = ArbitraryAnswers(seed: data.count)
         let filtered = ReaderVerifier.read(bytes, configuration: ReaderConfiguration(inputName: "fuzz", limits: limits, offersRecords: true),
                                            format: format, chunkSize: chunk, offers: { answers.takes($0) })
@@ -41,6 +48,33 @@ public enum FuzzChecks {
             || refused.eventsSkipped != statistics.eventsSkipped + plain.events.count - filtered.events.count {
             return "the filtered read's accounting differs, for \(format.rawValue): \(refused) against \(statistics)"
         }
+        return nil
+    }
+
+    /// A document cut into parts (`DocumentPartition`, fed in chunks of `chunk`), each part read as a document from its
+    /// cut: the parts' events are the whole's, and their lines too.
+    static func partitionProblem(_ bytes: [UInt8], configuration: ReaderConfiguration, whole: ReaderVerifier.Outcome, chunk: Int) -> String? {
+        var partition = DocumentPartition(maximumLineLength: configuration.limits.maximumLineLength)
+        var offset = 0
+        while offset < bytes.count {
+            let end = min(bytes.count, offset + chunk)
+            bytes[offset..<end].withUnsafeBytes { partition.read($0) }
+            offset = end
+        }
+        let parts = partition.finish()
+        guard !parts.isEmpty else { return nil }
+        var events: [LogEvent] = [], lines = 0
+        for part in parts {
+            var partConfiguration = configuration
+            partConfiguration.start = part.start
+            partConfiguration.isDocumentPart = true
+            let read = ReaderVerifier.read(Array(bytes[part.start.byteOffset..<(part.end ?? bytes.count)]), configuration: partConfiguration,
+                                           format: .document, chunkSize: chunk)
+            events += read.events
+            lines += read.statistics.lines
+        }
+        if events != whole.events { return "a document's parts read from their cuts give other events than the whole (\(parts.count) parts)" }
+        if lines != whole.statistics.lines { return "a document's parts read from their cuts count \(lines) lines, the whole \(whole.statistics.lines)" }
         return nil
     }
 

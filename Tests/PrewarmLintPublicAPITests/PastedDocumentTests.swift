@@ -181,4 +181,25 @@ struct PastedDocumentTests {
         #expect(compared > 30)
         #expect(differing.isEmpty, "\(differing.count) of \(compared) differ: \(differing.prefix(5))")
     }
+
+    @Test("two captures of one app pasted together, dated alike, are read block by block, as their files are, and said to be separate")
+    func separateCapturesPastedTogether() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pasted-captures-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // The scene story, and the same story run again by another process of the app (a second capture with no date).
+        let first = try [UInt8](Data(contentsOf: Self.corpus.appendingPathComponent("scenarios/prewarm-then-launch-scene-app/log.txt")))
+        let second = Array(String(decoding: first, as: UTF8.self).replacingOccurrences(of: "2231", with: "4410").utf8)
+        let a = directory.appendingPathComponent("first.log"), b = directory.appendingPathComponent("second.log")
+        try Data(first).write(to: a)
+        try Data(second).write(to: b)
+        let files = Self.analyzer.lint(paths: [a.path, b.path])
+        let pasted = try Self.analyzer.lint(bytes: Shape.fenced.paste(first) + Array("\nAnd the second time:\n\n".utf8) + Shape.quoted.paste(second),
+                                            named: "issue.md")
+        #expect(files.diagnostics.contains { $0.code == .separateCaptures })
+        #expect(pasted.diagnostics.contains { $0.code == .separateCaptures && $0.message.contains("each block was read on its own") })
+        #expect(pasted.sessions.map(Self.outline).sorted() == files.sessions.map(Self.outline).sorted())
+        #expect(pasted.findings.map(Self.outline).sorted() == files.findings.map(Self.outline).sorted())
+        #expect(pasted.sessions.count == 2 && pasted.inputs.count == 1)
+    }
 }

@@ -16,6 +16,10 @@ struct DocumentDecoder: LineFramedDecoder {
     private var outline = DocumentOutline()
     /// The region being read.
     private var region: Region?
+    /// Its kind, kept beside it: asked of every line, without touching the region (which holds a reader).
+    private var regionKind: DocumentOutline.Kind?
+    /// A content line and its line break, handed to the region's reader in one piece.
+    private var lineBuffer: [UInt8] = []
     /// Regions read so far, and those no reader took.
     private(set) var regionsRead = 0
     private(set) var regionsUnread = 0
@@ -69,7 +73,7 @@ struct DocumentDecoder: LineFramedDecoder {
         case .blank:
             statistics.skip(.blank)
         case .content(let kind, let prefix, let suffix, let starts):
-            if starts || region == nil || region?.kind != kind {
+            if starts || regionKind != kind {
                 endRegion(offers: offers, emit: emit)
                 startRegion(kind, at: line, prefix: prefix)
             }
@@ -83,6 +87,7 @@ struct DocumentDecoder: LineFramedDecoder {
         var regionConfiguration = configuration
         regionConfiguration.start = InputPosition(line: line.number, byteOffset: line.byteOffset + prefix)
         regionConfiguration.isDocumentRegion = true
+        regionKind = kind
         region = Region(kind: kind, reader: LogStreamReader(configuration: regionConfiguration), firstLine: line.number,
                         lastLine: line.number)
     }
@@ -96,13 +101,18 @@ struct DocumentDecoder: LineFramedDecoder {
             open.firstText = DisplayText.singleLine(String(decoding: content.prefix(120), as: UTF8.self))
         }
         if open.failure == nil {
-            do throws(ReaderError) {
-                try open.reader.read(content, offers: offers, emit: emit)
-                var newline = UInt8.newline
-                try withUnsafeBytes(of: &newline) { (byte) throws(ReaderError) in try open.reader.read(byte, offers: offers, emit: emit) }
-            } catch {
-                open.failure = error
+            var piece = lineBuffer
+            lineBuffer = []
+            piece.removeAll(keepingCapacity: true)
+            piece.append(contentsOf: content)
+            piece.append(.newline)
+            var failure: ReaderError?
+            piece.withUnsafeBytes { bytes in
+                do throws(ReaderError) { try open.reader.read(bytes, offers: offers, emit: emit) } catch { failure = error }
             }
+            open.failure = failure
+            // A line far longer than the usual is not kept as the buffer for the next.
+            if piece.capacity <= 1 << 16 { lineBuffer = piece }
         }
         region = open
     }
@@ -110,6 +120,7 @@ struct DocumentDecoder: LineFramedDecoder {
     /// Ends the region open, if any: its reader's end, and what it read added to the document's counts; a region no
     /// reader took is said (a block) or counted as prose (text).
     private mutating func endRegion(offers: RecordOffers, emit: (ReaderOutput) -> Void) {
+        regionKind = nil
         guard var open = region.take() else { return }
         if open.failure == nil {
             do throws(ReaderError) { try open.reader.finish(offers: offers, emit: emit) } catch { open.failure = error }

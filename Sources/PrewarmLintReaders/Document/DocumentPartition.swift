@@ -97,7 +97,7 @@ package struct DocumentPartition {
     /// A region's content line, or its line break (nil), as its reader gets them: its format is sniffed once
     /// ``FormatSniffer/sampleSize`` bytes are held, as `LogStreamReader` does.
     private mutating func sniff(_ content: UnsafeRawBufferPointer?) {
-        guard var open = region.take() else { return }
+        guard region?.isLog == nil, var open = region.take() else { return }
         defer { region = open }
         guard open.isLog == nil else { return }
         let count = content?.count ?? 1
