@@ -119,6 +119,9 @@ public struct DiagnosticCode: RawRepresentable, Sendable, Hashable, Codable, Cus
     /// Columns read by their shape because the paste lost what separated them (a Console copy's tabs turned into spaces):
     /// what may have been guessed wrong is said.
     public static let guessedColumns = DiagnosticCode(rawValue: "guessed-columns")
+    /// A block of a pasted document whose lines a tool printing device logs prefixed (flutter's `[DEVICE LOG]`): the
+    /// prefix taken off, the tool's own lines counted as prose (a note, once per block).
+    public static let toolPrefix = DiagnosticCode(rawValue: "tool-prefix")
     /// A block of a pasted document (fenced, quoted, indented, `<pre>`) that no reader takes: named with its lines.
     public static let unreadRegion = DiagnosticCode(rawValue: "unread-region")
     /// Lines before `--since` or after `--until`, left out (counted).

@@ -99,11 +99,11 @@ public enum FormatSniffer {
 
     /// A pasted document rather than one export: a line of its first ``sampleLines`` opens a Markdown fence (three
     /// backticks or tildes, up to three spaces before) or is a `<details>` or `<pre>` tag, or two lines in a row are
-    /// quoted (`>` first, up to three spaces before: an e-mail reply, a Markdown quote) — lines no log export prints at
-    /// a line's start. A log with a few stray lines (a pasted preamble) has none, and is read as that log, its stray
+    /// quoted (`>` first, up to three spaces before: an e-mail reply, a Markdown quote), or two lines carry a tool's
+    /// device-log prefix (flutter's `[DEVICE LOG] `) — lines no log export prints at a line's start. A log with a few stray lines (a pasted preamble) has none, and is read as that log, its stray
     /// lines said (`orphan-lines`).
     static func isDocument(_ bytes: UnsafeRawBufferPointer, isComplete: Bool) -> Bool {
-        var lineStart = 0, lines = 0, quotedInARow = 0
+        var lineStart = 0, lines = 0, quotedInARow = 0, toolLines = 0
         while lineStart < bytes.count, lines < sampleLines {
             guard let newline = bytes.firstIndex(of: .newline, from: lineStart) ?? (isComplete ? bytes.count : nil) else { break }
             var line = bytes.slice(lineStart, newline)
@@ -115,6 +115,10 @@ public enum FormatSniffer {
             }
             quotedInARow = DocumentOutline.quotePrefix(line) == nil ? 0 : quotedInARow + 1
             if quotedInARow == 2 { return true }
+            if case .deviceLine = DocumentOutline.toolPrefix(line) {
+                toolLines += 1
+                if toolLines == 2 { return true }
+            }
         }
         return false
     }

@@ -11,7 +11,7 @@ struct PastedDocumentTests {
 
     /// The ways a log is pasted into an issue body or an e-mail.
     enum Shape: String, CaseIterable {
-        case fenced, fencedWithLanguage, tildes, quoted, details
+        case fenced, fencedWithLanguage, tildes, quoted, details, flutterVerbose
 
         func paste(_ log: [UInt8]) -> [UInt8] {
             var text = log
@@ -24,6 +24,23 @@ struct PastedDocumentTests {
             case .tildes: return before + Array("~~~~\n".utf8) + text + Array("~~~~\n".utf8) + after
             case .details:
                 return before + Array("<details>\n<summary>Console log</summary>\n\n```\n".utf8) + text + Array("```\n</details>\n".utf8) + after
+            case .flutterVerbose:
+                // `flutter run -v` (flutter_tools' printTrace, the shape of flutter/flutter#50949's paste): each device line
+                // prefixed with the time since the last line and `[DEVICE LOG]`, wrapped at the terminal's width (at a
+                // space, after 100 bytes), the tool's own lines between.
+                var out = Array("[  +12 ms] executing: /usr/bin/env xcrun xcodebuild -list\n".utf8)
+                for (index, line) in text.split(separator: 0x0A, omittingEmptySubsequences: false).dropLast().enumerated() {
+                    var rest = Array(line)
+                    out += Array((index % 3 == 0 ? "[   +1 ms] [DEVICE LOG] " : "[        ] [DEVICE LOG] ").utf8)
+                    while rest.count > 100, let space = rest[100...].firstIndex(of: 0x20), space + 1 < rest.count, rest[space + 1] != 0x20,
+                          rest[space - 1] != 0x20 {
+                        out += rest[..<space] + [0x0A]
+                        rest = Array(rest[(space + 1)...])
+                    }
+                    out += rest + [0x0A]
+                    if index % 7 == 6 { out += Array("[  +40 ms] Syncing files to device iPhone...\n".utf8) }
+                }
+                return before + Array("```\n".utf8) + out + Array("```\n".utf8) + after
             case .quoted:
                 var quoted: [UInt8] = []
                 for line in text.split(separator: 0x0A, omittingEmptySubsequences: false).dropLast() {

@@ -41,6 +41,15 @@ struct DocumentDecoder: LineFramedDecoder {
         /// Whether a reader took it (its format is known) or it failed.
         var failure: ReaderError?
         var lines = 0
+        /// Lines whose tool prefix was taken off, lines of the tool's own output (counted as prose), and lines joined to
+        /// the line before (wrapped by the tool).
+        var toolPrefixed = 0
+        var toolLines = 0
+        var wrapped = 0
+        var afterToolOutput = false
+        /// Whether the last line handed to the reader waits for its line break: in a tool's output, the next line may
+        /// be its wrapped rest.
+        var breakHeld = false
     }
 
     init(configuration: ReaderConfiguration) {
@@ -58,7 +67,9 @@ struct DocumentDecoder: LineFramedDecoder {
     }
 
     mutating func decodePause(offers: RecordOffers, emit: (ReaderOutput) -> Void) {
-        guard framer.isAtLineStart, var open = region else { return }
+        guard framer.isAtLineStart else { return }
+        releaseHeldBreak(offers: offers, emit: emit)
+        guard var open = region else { return }
         region = nil
         do throws(ReaderError) { try open.reader.pause(endingRecords: true, offers: offers, emit: emit) } catch { open.failure = error }
         region = open
@@ -79,7 +90,28 @@ struct DocumentDecoder: LineFramedDecoder {
             }
             let end = max(prefix, line.bytes.count - suffix)
             let content = line.bytes.slice(min(prefix, line.bytes.count), end)
-            feed(content, line: line, offers: offers, emit: emit)
+            if outline.tookToolPrefix {
+                region?.toolPrefixed += 1
+                region?.afterToolOutput = false
+            } else if region?.toolPrefixed ?? 0 > 0 {
+                // In flutter's output, a line with no prefix is the rest of the line before it, wrapped at the terminal's
+                // width: a device line's is joined to it, a line of the tool's own is more of the tool's.
+                if region?.afterToolOutput == true {
+                    region?.toolLines += 1
+                    statistics.skip(.prose)
+                    return
+                }
+                region?.wrapped += 1
+            }
+            feed(content, line: line, joining: !outline.tookToolPrefix && region?.toolPrefixed ?? 0 > 0, offers: offers, emit: emit)
+        case .toolOutput(let kind, let starts):
+            if starts || regionKind != kind {
+                endRegion(offers: offers, emit: emit)
+                startRegion(kind, at: line, prefix: 0)
+            }
+            region?.toolLines += 1
+            region?.afterToolOutput = true
+            statistics.skip(.prose)
         }
     }
 
@@ -92,8 +124,10 @@ struct DocumentDecoder: LineFramedDecoder {
                         lastLine: line.number)
     }
 
-    /// A content line (its markers taken off) to the region's reader, with its line break.
-    private mutating func feed(_ content: UnsafeRawBufferPointer, line: ByteLine, offers: RecordOffers, emit: (ReaderOutput) -> Void) {
+    /// A content line (its markers taken off) to the region's reader, with its line break — held back in a tool's output
+    /// until the next line shows whether it continues this one (`joining`: it does, after a space).
+    private mutating func feed(_ content: UnsafeRawBufferPointer, line: ByteLine, joining: Bool = false, offers: RecordOffers,
+                               emit: (ReaderOutput) -> Void) {
         guard var open = region.take() else { return }
         open.lastLine = line.number
         open.lines += 1
@@ -104,8 +138,10 @@ struct DocumentDecoder: LineFramedDecoder {
             var piece = lineBuffer
             lineBuffer = []
             piece.removeAll(keepingCapacity: true)
+            if open.breakHeld { piece.append(joining ? .space : .newline) }
             piece.append(contentsOf: content)
-            piece.append(.newline)
+            open.breakHeld = open.toolPrefixed > 0
+            if !open.breakHeld { piece.append(.newline) }
             var failure: ReaderError?
             piece.withUnsafeBytes { bytes in
                 do throws(ReaderError) { try open.reader.read(bytes, offers: offers, emit: emit) } catch { failure = error }
@@ -117,14 +153,30 @@ struct DocumentDecoder: LineFramedDecoder {
         region = open
     }
 
+    /// The line break held back after the region's last line, handed to its reader.
+    private mutating func releaseHeldBreak(offers: RecordOffers, emit: (ReaderOutput) -> Void) {
+        guard region?.breakHeld == true, var open = region.take() else { return }
+        open.breakHeld = false
+        if open.failure == nil {
+            var newline = UInt8.newline
+            withUnsafeBytes(of: &newline) { byte in
+                do throws(ReaderError) { try open.reader.read(byte, offers: offers, emit: emit) } catch { open.failure = error }
+            }
+        }
+        region = open
+    }
+
     /// Ends the region open, if any: its reader's end, and what it read added to the document's counts; a region no
     /// reader took is said (a block) or counted as prose (text).
     private mutating func endRegion(offers: RecordOffers, emit: (ReaderOutput) -> Void) {
         regionKind = nil
+        releaseHeldBreak(offers: offers, emit: emit)
         guard var open = region.take() else { return }
         if open.failure == nil {
             do throws(ReaderError) { try open.reader.finish(offers: offers, emit: emit) } catch { open.failure = error }
         }
+        // A wrapped line's rest is part of its event.
+        statistics.eventLines += open.wrapped
         let read = open.reader.statistics
         statistics.events += read.events
         statistics.eventsSkipped += read.eventsSkipped
@@ -134,8 +186,13 @@ struct DocumentDecoder: LineFramedDecoder {
         for (severity, count) in read.diagnostics { statistics.diagnostics[severity, default: 0] += count }
         // A region read as a format that does not count lines (an archive, a binary property list) accounts for fewer
         // than it was handed: the rest are its structure, so that every line of the document is accounted for once.
-        let accounted = read.eventLines + read.skipped.values.reduce(0, +) + read.diagnosedLines
+        let accounted = read.eventLines + read.skipped.values.reduce(0, +) + read.diagnosedLines + open.wrapped
         if open.failure == nil || open.reader.format != nil, accounted < open.lines { statistics.skip(.structure, lines: open.lines - accounted) }
+        if open.toolPrefixed > 0 {
+            let own = open.toolLines > 0 ? "; \(open.toolLines) line\(open.toolLines == 1 ? "" : "s") of flutter's own output counted as prose" : ""
+            note(.toolPrefix, .note, "\(open.kind.rawValue) at \(lines(open)): flutter's `[DEVICE LOG]` prefix taken off \(open.toolPrefixed) line\(open.toolPrefixed == 1 ? "" : "s")\(own)",
+                 line: open.firstLine, lines: 0, emit: emit)
+        }
         guard let refusal = open.failure, open.reader.format == nil, refusal.code == .unrecognizedFormat else {
             regionsRead += 1
             sayHeld(emit: emit)

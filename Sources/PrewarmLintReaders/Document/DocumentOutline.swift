@@ -32,7 +32,13 @@ struct DocumentOutline {
         /// Content of a region of `kind`: its bytes but the first `prefix` and the last `suffix`. `starts`: a new region
         /// starts at this line (the one open, if any, ends before it).
         case content(kind: Kind, prefix: Int, suffix: Int, starts: Bool)
+        /// A line of a tool's own output in a region of `kind` (flutter's `[  +3 ms] executing: …`): not a log line, the
+        /// region going on past it. `starts`: a new region starts at this line.
+        case toolOutput(kind: Kind, starts: Bool)
     }
+
+    /// Whether the last line's device-log prefix of a tool (flutter's `[DEVICE LOG] `) was taken off with its markers.
+    private(set) var tookToolPrefix = false
 
     private enum State: Equatable {
         /// Between blocks; `text` when a plain region is open, `afterBlank` when the last line was blank.
@@ -55,8 +61,56 @@ struct DocumentOutline {
             || Self.startsTag(line, "<summary") || Self.quotePrefix(line) != nil
     }
 
-    /// The step of the next line (without its line break).
+    /// The step of the next line (without its line break). A content line that a tool printing device logs prefixed
+    /// (flutter's `[   +1 ms] [DEVICE LOG] `) has that prefix taken off with the block's markers; a line of the tool's own
+    /// output is said to be one.
     mutating func take(_ line: UnsafeRawBufferPointer) -> Step {
+        let step = blockStep(line)
+        tookToolPrefix = false
+        guard case .content(let kind, let prefix, let suffix, let starts) = step, prefix < line.count else { return step }
+        switch Self.toolPrefix(line.slice(prefix, line.count)) {
+        case nil:
+            return step
+        case .deviceLine(let length):
+            tookToolPrefix = true
+            return .content(kind: kind, prefix: prefix + length, suffix: suffix, starts: starts)
+        case .toolOutput:
+            return .toolOutput(kind: kind, starts: starts)
+        }
+    }
+
+    /// What a line's start says of the tool that printed it.
+    enum ToolPrefix: Equatable {
+        /// A device's log line, after this many bytes of the tool's prefix.
+        case deviceLine(Int)
+        /// The tool's own output.
+        case toolOutput
+    }
+
+    /// flutter's verbose output (`flutter run -v`, flutter_tools' `printTrace`): each line opens with the time since the
+    /// last one, `[   +1 ms] ` or `[        ] `, and a device's log line with `[DEVICE LOG] ` after it (its `_onDeviceLine`,
+    /// as flutter/flutter#50949's paste shows: `[   +1 ms] [DEVICE LOG] 2020-02-18 15:43:28.708807+0700  localhost
+    /// Runner[76917]: …`). Nil for any other line.
+    static func toolPrefix(_ line: UnsafeRawBufferPointer) -> ToolPrefix? {
+        var at = 0, timed = false
+        if line.count > 2, line[0] == UInt8(ascii: "[") {
+            var end = 1
+            while end < line.count, end <= 14, line[end] == .space || line[end] == UInt8(ascii: "+") || line[end] == UInt8(ascii: "m")
+                    || line[end] == UInt8(ascii: "s") || (line[end] >= UInt8(ascii: "0") && line[end] <= UInt8(ascii: "9")) {
+                end += 1
+            }
+            if end > 1, end + 1 < line.count, line[end] == UInt8(ascii: "]"), line[end + 1] == .space {
+                at = end + 2
+                timed = true
+            }
+        }
+        let marker: StaticString = "[DEVICE LOG] "
+        let length = marker.utf8CodeUnitCount
+        if line.count - at >= length, (0..<length).allSatisfy({ line[at + $0] == marker.utf8Start[$0] }) { return .deviceLine(at + length) }
+        return timed ? .toolOutput : nil
+    }
+
+    private mutating func blockStep(_ line: UnsafeRawBufferPointer) -> Step {
         switch state {
         case .fenced(let fence, let length, let indent, let opened):
             if Self.closesFence(line, fence: fence, length: length) {

@@ -91,6 +91,11 @@ package struct DocumentPartition {
             let end = max(prefix, line.bytes.count - suffix)
             sniff(line.bytes.slice(min(prefix, line.bytes.count), end))
             sniff(nil)
+        case .toolOutput(let kind, let starts):
+            if starts || region == nil || region?.kind != kind {
+                endRegion()
+                region = (kind, cuttable, [], nil)
+            }
         }
     }
 
