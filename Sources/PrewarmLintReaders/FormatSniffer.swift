@@ -99,11 +99,13 @@ public enum FormatSniffer {
 
     /// A pasted document rather than one export: a line of its first ``sampleLines`` opens a Markdown fence (three
     /// backticks or tildes, up to three spaces before) or is a `<details>` or `<pre>` tag, or two lines in a row are
-    /// quoted (`>` first, up to three spaces before: an e-mail reply, a Markdown quote), or two lines carry a tool's
-    /// device-log prefix (flutter's `[DEVICE LOG] `) — lines no log export prints at a line's start. A log with a few stray lines (a pasted preamble) has none, and is read as that log, its stray
+    /// quoted (`>` first, up to three spaces before: an e-mail reply, a Markdown quote), two lines carry a tool's
+    /// device-log prefix (flutter's `[DEVICE LOG] `), or two log lines in a row are indented after a blank line or
+    /// wrapped in backticks — lines no log export prints at a line's start. A log with a few stray lines (a pasted preamble) has none, and is read as that log, its stray
     /// lines said (`orphan-lines`).
     static func isDocument(_ bytes: UnsafeRawBufferPointer, isComplete: Bool) -> Bool {
-        var lineStart = 0, lines = 0, quotedInARow = 0, toolLines = 0
+        var lineStart = 0, lines = 0, quotedInARow = 0, toolLines = 0, inIndentedBlock = false, indentedLogLines = 0, backtickedLogLines = 0,
+            afterBlank = false, textBefore = false
         while lineStart < bytes.count, lines < sampleLines {
             guard let newline = bytes.firstIndex(of: .newline, from: lineStart) ?? (isComplete ? bytes.count : nil) else { break }
             var line = bytes.slice(lineStart, newline)
@@ -119,6 +121,31 @@ public enum FormatSniffer {
                 toolLines += 1
                 if toolLines == 2 { return true }
             }
+            // A log pasted as Markdown's indented code (after text and a blank line, every line four spaces in) or line by
+            // line in backticks: two such lines that are log lines once unwrapped. (A log's own indented lines continue a
+            // record; they follow a line, not a blank one, and are no record's head. A log every line of which is
+            // indented, with nothing before it, is read as that log.)
+            let blank = DocumentOutline.isBlank(line)
+            if !blank, let indent = DocumentOutline.indentedBlockPrefix(line), inIndentedBlock || afterBlank {
+                let content = line.slice(indent, line.count)
+                // A JSON document (an `.ips` report, a MetricKit payload, `log show --style json`) opening the block.
+                if !inIndentedBlock, let first = content.first, first == UInt8(ascii: "{") || first == UInt8(ascii: "[") { return true }
+                inIndentedBlock = true
+                if isLogLine(content) { indentedLogLines += 1 }
+                if indentedLogLines == 2 { return true }
+            } else if !blank {
+                inIndentedBlock = false
+                indentedLogLines = 0
+            }
+            let (prefix, suffix) = DocumentOutline.backtickWrap(line)
+            if prefix > 0 {
+                if isLogLine(line.slice(prefix, line.count - suffix)) { backtickedLogLines += 1 }
+                if backtickedLogLines == 2 { return true }
+            } else if !blank {
+                backtickedLogLines = 0
+            }
+            if !blank, DocumentOutline.indentedBlockPrefix(line) == nil { textBefore = true }
+            afterBlank = blank && textBefore
         }
         return false
     }
@@ -177,6 +204,12 @@ public enum FormatSniffer {
             || text.hasPrefix("Termination Reason:") || text.hasPrefix("Termination Description:") || text.hasPrefix("Triggered by Thread:")
             || text.hasPrefix("Crashed Thread:") || text.hasPrefix("Hardware Model:") || text.hasPrefix("Report Version:")
             || text.hasPrefix("Exception Note:") || text.hasPrefix("Date/Time:") || text.hasPrefix("Launch Time:")
+    }
+
+    /// A line that is a record's head in some format, or a crash report's header line.
+    private static func isLogLine(_ line: UnsafeRawBufferPointer) -> Bool {
+        !vote(for: line).isEmpty || isCrashReportLine(line) || ConsoleColumnLayout.splitTabs(line).contains(where: ConsoleColumnLayout.isTime)
+            || ConsoleColumnLayout.spacedHead(line) != nil
     }
 
     private static func vote(for line: UnsafeRawBufferPointer) -> [LogFormat] {

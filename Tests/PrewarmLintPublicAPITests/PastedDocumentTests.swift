@@ -11,7 +11,7 @@ struct PastedDocumentTests {
 
     /// The ways a log is pasted into an issue body or an e-mail.
     enum Shape: String, CaseIterable {
-        case fenced, fencedWithLanguage, tildes, quoted, details, flutterVerbose
+        case fenced, fencedWithLanguage, tildes, quoted, details, indented, backticked, flutterVerbose
 
         func paste(_ log: [UInt8]) -> [UInt8] {
             var text = log
@@ -41,6 +41,21 @@ struct PastedDocumentTests {
                     if index % 7 == 6 { out += Array("[  +40 ms] Syncing files to device iPhone...\n".utf8) }
                 }
                 return before + Array("```\n".utf8) + out + Array("```\n".utf8) + after
+            case .indented:
+                // Markdown's indented code block: four spaces before every line, after a blank line.
+                var indented: [UInt8] = []
+                for line in text.split(separator: 0x0A, omittingEmptySubsequences: false).dropLast() {
+                    indented += Array("    ".utf8) + line + [0x0A]
+                }
+                return before + indented + after
+            case .backticked:
+                // Every line wrapped in backticks (inline code, line by line, as some paste a log into a comment).
+                var wrapped: [UInt8] = []
+                for line in text.split(separator: 0x0A, omittingEmptySubsequences: false).dropLast() {
+                    wrapped += line.isEmpty ? [] : Array("`".utf8) + line + Array("`".utf8)
+                    wrapped.append(0x0A)
+                }
+                return before + wrapped + after
             case .quoted:
                 var quoted: [UInt8] = []
                 for line in text.split(separator: 0x0A, omittingEmptySubsequences: false).dropLast() {
@@ -80,9 +95,14 @@ struct PastedDocumentTests {
         #expect(logs.count > 80)
         var findings = 0
         for log in logs {
+            // (Nobody wraps each line of a JSON document in backticks.)
+            let format = log.report.inputs.first?.format ?? ""
+            if shape == .backticked, ["log-show-json", "metrickit", "crash-report"].contains(format) { continue }
             let pasted = try Self.analyzer.lint(bytes: shape.paste(log.bytes), named: "log")
-            // (One quoted line alone is not enough to tell a quote from a log's own `>`: two in a row are.)
-            if shape != .quoted || log.bytes.filter({ $0 == 0x0A }).count > 1 {
+            // (One quoted, indented or backticked log line alone is not enough to tell a paste from a log's own `>`, a
+            // continuation or a stray line: two are.)
+            let logLines = log.bytes.split(separator: 0x0A).filter { $0.first != UInt8(ascii: "#") }.count
+            if ![.quoted, .indented, .backticked].contains(shape) || logLines > 1 {
                 #expect(pasted.inputs.first?.format == "document", "\(log.path)")
             }
             #expect(pasted.sessions.map(Self.outline) == log.report.sessions.map(Self.outline), "\(log.path) (\(shape))")
