@@ -239,4 +239,23 @@ struct PastedDocumentTests {
         #expect(pasted.findings.map(Self.outline).sorted() == files.findings.map(Self.outline).sorted())
         #expect(pasted.sessions.count == 2 && pasted.inputs.count == 1)
     }
+
+    @Test("every corpus log show and idevicesyslog log whose runs of spaces a web page collapsed gives the file's sessions and findings")
+    func spacesCollapsed() throws {
+        var compared = 0, differing: [String] = []
+        for log in Self.textLogs() where ["log-show", "log-show-syslog", "log-show-compact", "idevicesyslog"].contains(log.report.inputs.first?.format ?? "") {
+            var collapsed: [UInt8] = []
+            for byte in log.bytes where !(byte == 0x20 && collapsed.last == 0x20) { collapsed.append(byte) }
+            guard collapsed != log.bytes else { continue }
+            let report = try Self.analyzer.lint(bytes: collapsed, named: "log")
+            if report.inputs.first?.format != log.report.inputs.first?.format
+                || report.sessions.map(Self.outline) != log.report.sessions.map(Self.outline)
+                || report.findings.map(Self.outline) != log.report.findings.map(Self.outline) {
+                differing.append("\(log.path) (read as \(report.inputs.first?.format ?? "-"))")
+            }
+            compared += 1
+        }
+        #expect(compared > 5)
+        #expect(differing.isEmpty, "\(differing.count) of \(compared) differ: \(differing)")
+    }
 }

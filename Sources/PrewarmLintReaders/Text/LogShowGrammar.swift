@@ -99,18 +99,22 @@ struct LogShowCompactGrammar: TextRecordGrammar {
 /// Timestamp                       (process)[PID]
 /// 2023-05-26 13:42:44.136082+0200  localhost kernel[0]: (Sandbox) Sandbox: sandbox-exec(41398) deny(1) process-exec* /usr/bin/touch
 /// ```
-/// (HackTricks macOS pages). The level is not printed, so events have type `unknown`.
+/// (HackTricks macOS pages). The level is not printed, so events have type `unknown`. One space after the time (a paste
+/// that collapsed the two) is read too: `2020-02-18 15:43:28.708807+0700 localhost Runner[76917]: …`.
 struct LogShowSyslogGrammar: TextRecordGrammar {
     static let format = LogFormat.logShowSyslog
 
     func classify(_ line: UnsafeRawBufferPointer, into head: inout TextRecordHead) -> TextLineKind {
         if let chrome = ExporterChrome.classify(line) { return .skipped(chrome) }
         guard let (time, afterTime) = TimestampParsing.dateTime(line, at: 0), time.utcOffsetSeconds != nil,
-              line.matches("  ", at: afterTime)
+              afterTime < line.count, line[afterTime] == .space
         else { return ByteLine(bytes: line, number: 0, byteOffset: 0).isBlank ? .skipped(.blank) : .other }
         let hostStart = line.skippingSpaces(from: afterTime)
         let hostEnd = line.endOfToken(from: hostStart)
         guard hostEnd > hostStart, hostEnd < line.count else { return .other }
+        // Two spaces after the time as printed; one where a web page or chat collapsed them — then the host is told from
+        // the Xcode console's `Process[pid:tid]` by holding no bracket.
+        if !line.matches("  ", at: afterTime), line.slice(hostStart, hostEnd).contains(UInt8(ascii: "[")) { return .other }
         let processStart = hostEnd + 1
         guard let bracket = ProcessBrackets.findPIDColon(line, from: processStart) else { return .other }
         head = TextRecordHead(time: time, timeText: 0..<afterTime, message: bracket.end..<line.count)
