@@ -283,17 +283,8 @@ public struct InputReader: Sendable {
                 }
                 if let child, childStatus == nil, !Self.awaitOutput(descriptor, of: child, status: &childStatus) { continue }
                 let count = SystemCall.read(descriptor, buffer.baseAddress, buffer.count)
-                if count < 0 {
-                    if errno == EINTR { continue }  // the loop checks for an interruption first
-                    let reason = String(cString: strerror(errno))
-                    try reader.finish(offers: offers, emit: emit)
-                    summary.failure = ReaderError(code: .unreadable, input: input.name, message: "read failed: \(reason); the input is cut short")
-                    break
-                }
-                if count == 0 {
-                    try reader.finish(offers: offers, emit: emit)
-                    break
-                }
+                if count < 0, errno == EINTR { continue }  // the loop checks for an interruption first
+                if try Self.ends(at: count, reading: input, with: &reader, offers: offers, emit: emit, summary: &summary) { break }
                 readAny = true
                 extraction?.inputBytesRead = Int64(bytesRead + count)
                 try reader.read(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), offers: offers, emit: emit)
@@ -338,6 +329,19 @@ public struct InputReader: Sendable {
         return summary
     }
 
+    /// Whether a read loop ends at a read that returned `count`: at the input's end (0) the reader is finished; at a
+    /// failure (less than 0, `errno` saying why) too, and the input is said to be cut short there.
+    private static func ends(at count: Int, reading input: LogInput, with reader: inout LogStreamReader, offers: RecordOffers,
+                             emit: (ReaderOutput) -> Void, summary: inout InputSummary) throws(ReaderError) -> Bool {
+        guard count <= 0 else { return false }
+        let reason = count < 0 ? String(cString: strerror(errno)) : nil
+        try reader.finish(offers: offers, emit: emit)
+        if let reason {
+            summary.failure = ReaderError(code: .unreadable, input: input.name, message: "read failed: \(reason); the input is cut short")
+        }
+        return true
+    }
+
     /// A part of a pasted document: its bytes read from the descriptor (at their offsets, so that parts are read on
     /// several threads at once), as a document read from the part's first line.
     private func readPart(_ part: DocumentPartRead, of input: LogInput, offers: RecordOffers, offering: Bool,
@@ -363,16 +367,7 @@ public struct InputReader: Sendable {
                 }
                 let wanted = part.part.end.map { min(buffer.count, $0 - offset) } ?? buffer.count
                 let count = wanted <= 0 ? 0 : part.bytes.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<wanted]), at: offset)
-                if count < 0 {
-                    let reason = String(cString: strerror(errno))
-                    try reader.finish(offers: offers, emit: emit)
-                    summary.failure = ReaderError(code: .unreadable, input: input.name, message: "read failed: \(reason); the input is cut short")
-                    break
-                }
-                if count == 0 {
-                    try reader.finish(offers: offers, emit: emit)
-                    break
-                }
+                if try Self.ends(at: count, reading: input, with: &reader, offers: offers, emit: emit, summary: &summary) { break }
                 try reader.read(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), offers: offers, emit: emit)
                 offset += count
             }
