@@ -187,7 +187,7 @@ struct PastedDocumentTests {
         #expect(differing.isEmpty, "\(differing.count) of \(compared) differ: \(differing.prefix(5))")
     }
 
-    @Test("a log cut in two and pasted later half first gives what the two halves give as files: the blocks are merged by time")
+    @Test("a log cut in two and pasted later half first, or its later half pasted twice and linted with the earlier half's file, gives what the two halves give as files")
     func laterHalfFirst() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pasted-halves-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -209,9 +209,13 @@ struct PastedDocumentTests {
             let files = Self.analyzer.lint(paths: [a.path, b.path])
             let body = Shape.fenced.paste(second) + Array("\nAnd the lines before those:\n\n".utf8) + Shape.tildes.paste(first)
             let pasted = try Self.analyzer.lint(bytes: body, named: "issue.md")
-            if pasted.sessions.map(Self.outline) != files.sessions.map(Self.outline)
-                || pasted.findings.map(Self.outline).sorted() != files.findings.map(Self.outline).sorted() {
-                differing.append(log.path)
+            // The later half pasted twice in an issue body, linted with the earlier half's file.
+            let issue = directory.appendingPathComponent("\(compared)-issue.md")
+            try Data(Shape.fenced.paste(second) + Array("\nFrom the other Mac:\n\n".utf8) + Shape.quoted.paste(second)).write(to: issue)
+            let withFile = Self.analyzer.lint(paths: [issue.path, a.path])
+            for report in [pasted, withFile] where report.sessions.map(Self.outline) != files.sessions.map(Self.outline)
+                || report.findings.map(Self.outline).sorted() != files.findings.map(Self.outline).sorted() {
+                differing.append("\(log.path) (\(report.inputs.count) input\(report.inputs.count == 1 ? "" : "s"))")
             }
             compared += 1
         }

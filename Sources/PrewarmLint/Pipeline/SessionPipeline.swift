@@ -98,21 +98,25 @@ public struct SessionPipeline: Sendable {
                               onSession: (LaunchSession) -> LaunchSession? = { $0 }) -> Result {
         var result = Result()
         for input in inputs {
-            result.append(run([input], onDiagnostic: onDiagnostic, onSession: onSession))
+            // (A pasted document read alone merges its blocks to the end: a run reading inputs apart is not stopped.)
+            var alone = self
+            if documents[input.input] != nil { alone.stopsAtSeparateCaptures = false }
+            result.append(alone.run([input], onDiagnostic: onDiagnostic, onSession: onSession))
         }
         return result
     }
 
-    /// The pasted document this pipeline was prepared for (``preparedForDocument(_:)``), each of its parts read on its
-    /// own: for a document whose blocks turned out to be separate captures. Summed up as the one input it is.
+    /// The pasted document `input` (cut by ``preparedForDocument(_:)``), each of its parts read on its own: for a document
+    /// whose blocks turned out to be separate captures. Summed up as the one input it is.
     package func runDocumentPartsApart(_ input: DiscoveredInput, onDiagnostic: (ReaderDiagnostic) -> Void = { _ in },
                                        onSession: (LaunchSession) -> LaunchSession? = { $0 }) -> Result {
-        guard let document else { return run([input], onDiagnostic: onDiagnostic, onSession: onSession) }
+        guard let document = documents[input.input] else { return run([input], onDiagnostic: onDiagnostic, onSession: onSession) }
         var result = Result()
         var apart = self
         apart.stopsAtSeparateCaptures = false
         for index in document.parts.indices {
-            result.append(apart.runDocument(input, document.part(index), onDiagnostic: onDiagnostic, onSession: onSession))
+            apart.documents[input.input] = document.part(index)
+            result.append(apart.runDocument(input, onDiagnostic: onDiagnostic, onSession: onSession))
         }
         result.summaries = [Self.documentSummary(of: result.summaries, input: input)]
         return result
@@ -130,28 +134,30 @@ public struct SessionPipeline: Sendable {
                     onSession: (LaunchSession) -> LaunchSession? = { $0 }) -> Result {
         if inputs.isEmpty { return Result() }
         if !documentDecided { return preparedForDocument(inputs).run(inputs, onDiagnostic: onDiagnostic, onSession: onSession) }
-        if inputs.count == 1, let document {
-            return runDocument(inputs[0], document, onDiagnostic: onDiagnostic, onSession: onSession)
+        if inputs.count == 1, documents[inputs[0].input] != nil {
+            return runDocument(inputs[0], onDiagnostic: onDiagnostic, onSession: onSession)
         }
         return runInputs(inputs, onDiagnostic: onDiagnostic, onSession: onSession)
     }
 
-    /// This pipeline, its one input looked at: a pasted document of several logs cut into its parts (``document``), read
-    /// by every run of it (a run reading it again part by part reads the same parts, also from standard input); standard
-    /// input that is not one, the bytes read to tell kept to be read first. Several inputs are read as they are.
+    /// This pipeline, its inputs looked at (up to ``maximumMergedStreams`` of them): each pasted document of several logs
+    /// cut into its parts (``documents``), read by every run of it (a run reading it again part by part reads the same
+    /// parts, also from standard input); standard input that is not one, the bytes read to tell kept to be read first.
     package func preparedForDocument(_ inputs: [DiscoveredInput]) -> SessionPipeline {
         var prepared = self
         prepared.documentDecided = true
-        guard inputs.count == 1, document == nil else { return prepared }
-        switch inputs[0].input {
-        case .file:
-            prepared.document = PastedDocument.cut(file: inputs[0], options: reader.options)
-        case .standardInput:
-            let (document, head) = PastedDocument.cut(standardInput: reader.options)
-            prepared.document = document
-            prepared.reader.standardInputHead = head
-        case .logArchive:
-            break
+        guard inputs.count <= maximumMergedStreams else { return prepared }
+        for input in inputs where documents[input.input] == nil {
+            switch input.input {
+            case .file:
+                prepared.documents[input.input] = PastedDocument.cut(file: input, options: reader.options)
+            case .standardInput:
+                let (document, head) = PastedDocument.cut(standardInput: reader.options)
+                prepared.documents[input.input] = document
+                prepared.reader.standardInputHead = head
+            case .logArchive:
+                break
+            }
         }
         return prepared
     }
@@ -211,7 +217,9 @@ public struct SessionPipeline: Sendable {
     /// The arrangement for `inputs`.
     func arrangement(for inputs: [DiscoveredInput]) -> Arrangement {
         guard inputs.count == 1 else {
-            return Arrangement(classification: .afterMerge, handoff: inputs.count <= maximumMergedStreams ? .readingThreads : .collected)
+            // A pasted document among them is as many sources as it has parts.
+            let sources = inputs.reduce(0) { $0 + (documents[$1.input]?.parts.count ?? 1) }
+            return Arrangement(classification: .afterMerge, handoff: sources <= maximumMergedStreams ? .readingThreads : .collected)
         }
         let readsAhead = jobs > 1 && Self.isRegularFile(inputs[0].input, ofAtLeast: readAheadMinimumBytes)
         return Arrangement(classification: .asRead, handoff: readsAhead ? .readingThreads : .sameThread)
@@ -236,10 +244,10 @@ public struct SessionPipeline: Sendable {
     /// only `separateCaptures` and the summaries are meant to be used.
     public var stopsAtSeparateCaptures = false
 
-    /// A pasted document already cut (``preparedForDocument(_:)``, or a paste in memory): a run of one input reads its
-    /// parts, the input naming it.
-    package var document: PastedDocument?
-    /// Whether the one input was already looked at for a pasted document (``preparedForDocument(_:)``).
+    /// The pasted documents of several logs among the inputs, cut (``preparedForDocument(_:)``, or a paste in memory): a
+    /// run reads their parts as inputs of their own, merged with the other inputs.
+    package var documents: [LogInput: PastedDocument] = [:]
+    /// Whether the inputs were already looked at for pasted documents (``preparedForDocument(_:)``).
     package var documentDecided = false
 
     /// Inputs merged as one device's logs are streamed when there are at most this many (a thread each);
@@ -303,20 +311,26 @@ public struct SessionPipeline: Sendable {
     /// diagnostics are handed to `onDiagnostic` input by input, once all are read (unless the inputs turned out to be
     /// separate captures and ``stopsAtSeparateCaptures``). Nil when the system refuses a thread.
     ///
-    /// With `document`, its parts are the inputs merged (`inputs` is the document alone).
-    private func runMerged(_ inputs: [DiscoveredInput], document: PastedDocument? = nil, handoff: Arrangement.Handoff,
+    /// A pasted document among the inputs (``documents``) is read as its parts, each a source of its own; its parts'
+    /// summaries are summed into its one.
+    private func runMerged(_ inputs: [DiscoveredInput], handoff: Arrangement.Handoff,
                            onDiagnostic: (ReaderDiagnostic) -> Void, onSession: (LaunchSession) -> LaunchSession?) -> Result? {
         withoutActuallyEscaping(onSession) { onSession in
             let windowed = handoff != .collected, compacted = handoff == .collected
-            let sources: [MergedSource], names: [String], sizes: [Int]
-            if let document {
-                sources = document.parts.map { MergedSource(input: inputs[0], part: $0, windowed: windowed, compacted: compacted) }
-                names = document.parts.indices.map { document.name(ofPart: $0, in: inputs[0].input.name) }
-                sizes = document.partSizes
-            } else {
-                sources = inputs.map { MergedSource(input: $0, windowed: windowed, compacted: compacted) }
-                names = inputs.map(\.input.name)
-                sizes = InputParallelism.sizes(of: inputs)
+            var sources: [MergedSource] = [], names: [String] = [], sizes: [Int] = [], owners: [Int] = []
+            let inputSizes = InputParallelism.sizes(of: inputs)
+            for (index, input) in inputs.enumerated() {
+                if let document = documents[input.input] {
+                    sources += document.parts.map { MergedSource(input: input, part: $0, windowed: windowed, compacted: compacted) }
+                    names += document.parts.indices.map { document.name(ofPart: $0, in: input.input.name) }
+                    sizes += document.partSizes
+                    owners += document.parts.map { _ in index }
+                } else {
+                    sources.append(MergedSource(input: input, windowed: windowed, compacted: compacted))
+                    names.append(input.input.name)
+                    sizes.append(inputSizes[index])
+                    owners.append(index)
+                }
             }
             var merging = MergingConsumer(merged: MergedSessionBuilder(pipeline: self, inputName: inputs[0].input.name, inputNames: names),
                                           stopsAtSeparateCaptures: stopsAtSeparateCaptures, onSession: onSession)
@@ -327,46 +341,51 @@ public struct SessionPipeline: Sendable {
             if stopsAtSeparateCaptures, let captures = merged.separateCaptures {
                 // Not one device's logs: the caller reads each input on its own. The readers were cut short on purpose:
                 // only how far they read is kept (what they would say of a cut line is not true of the input).
-                result.summaries = outcomes.map(\.summary)
+                result.summaries = summaries(of: inputs, from: outcomes.map(\.summary), owners: owners)
                 result.separateCaptures = captures
                 return result
             }
             for outcome in outcomes {
                 for diagnostic in outcome.diagnostics { onDiagnostic(diagnostic) }
                 result.diagnostics += outcome.diagnostics
-                result.summaries.append(outcome.summary)
             }
+            result.summaries = summaries(of: inputs, from: outcomes.map(\.summary), owners: owners)
             merged.finish(into: &result, onDiagnostic: onDiagnostic, onSession: onSession)
             return result
         }
     }
 
-    /// A pasted document of several logs: its parts read as inputs of their own, merged by time (``runMerged``), and
-    /// summed up as the one input it is. Blocks that hold one app's two processes alive at once (separate captures pasted
-    /// together) are said as several inputs' are (``Result/separateCaptures``): ``LintRun`` then reads each part on its
-    /// own (``runDocumentPartsApart(_:onDiagnostic:onSession:)``).
-    private func runDocument(_ input: DiscoveredInput, _ document: PastedDocument, onDiagnostic: (ReaderDiagnostic) -> Void,
+    /// A pasted document of several logs read alone: its parts read as inputs of their own, merged by time
+    /// (``runMerged``), and summed up as the one input it is. Blocks that hold one app's two processes alive at once
+    /// (separate captures pasted together) are said as several inputs' are (``Result/separateCaptures``): ``LintRun`` then
+    /// reads each part on its own (``runDocumentPartsApart(_:onDiagnostic:onSession:)``).
+    private func runDocument(_ input: DiscoveredInput, onDiagnostic: (ReaderDiagnostic) -> Void,
                              onSession: (LaunchSession) -> LaunchSession?) -> Result {
-        var handoff = document.parts.count <= maximumMergedStreams ? Arrangement.Handoff.readingThreads : .collected
+        var handoff = (documents[input.input]?.parts.count ?? 1) <= maximumMergedStreams ? Arrangement.Handoff.readingThreads : .collected
         var merged: Result
         while true {
-            if let result = runMerged([input], document: document, handoff: handoff, onDiagnostic: onDiagnostic, onSession: onSession) {
+            if let result = runMerged([input], handoff: handoff, onDiagnostic: onDiagnostic, onSession: onSession) {
                 merged = result
                 break
             }
             handoff = .collected
         }
         Self.sortSessions(&merged.sessions)
-        if let problem = document.problem {
-            let warning = ReaderDiagnostic(code: .truncatedInput, severity: .warning, message: problem,
-                                           origin: EventOrigin(input: input.input.name, line: 0, byteOffset: 0), lineCount: 0)
-            onDiagnostic(warning)
-            merged.diagnostics.append(warning)
-        }
-        // Standard input holding one log: its one part is the input, read as any input (refused when no log is in it).
-        if document.parts.count == 1, document.parts[0].isWhole { return merged }
-        merged.summaries = [Self.documentSummary(of: merged.summaries, input: input)]
         return merged
+    }
+
+    /// One summary per input, from its sources' (`owners`: each source's input): a pasted document's parts summed into
+    /// its one, and what went wrong while standard input was copied said.
+    private func summaries(of inputs: [DiscoveredInput], from sources: [InputSummary], owners: [Int]) -> [InputSummary] {
+        inputs.indices.map { index in
+            let own = zip(owners, sources).filter { $0.0 == index }.map(\.1)
+            guard let document = documents[inputs[index].input] else { return own[0] }
+            var summary = document.parts.count == 1 && document.parts[0].isWhole ? own[0] : Self.documentSummary(of: own, input: inputs[index])
+            if let problem = document.problem, summary.failure == nil {
+                summary.failure = ReaderError(code: .unreadable, input: inputs[index].input.name, message: problem)
+            }
+            return summary
+        }
     }
 
     /// The summary of a pasted document read as `parts`' inputs.

@@ -67,7 +67,7 @@ public struct LintRun: Sendable {
                                          maximumOpenSessions: maximumOpenSessions)
         configured.jobs = jobs
         configured.threads = threads
-        configured.document = document
+        if let document, inputs.count == 1 { configured.documents[inputs[0].input] = document }
         // Inputs read separately, as many at once as there are jobs, fill the cores with a thread each: none reads ahead.
         if separately && inputs.count >= jobs { configured.readAheadMinimumBytes = .max }
         // Inputs that turn out to be separate captures are read again one by one: the merged reading stops there.
@@ -103,7 +103,7 @@ public struct LintRun: Sendable {
                 let sayNew: (ReaderDiagnostic) -> Void = { diagnostic in
                     if !said.contains(diagnostic) { onDiagnostic(diagnostic) }
                 }
-                let isDocument = group.count == 1 && pipeline.document != nil
+                let isDocument = group.count == 1 && pipeline.documents[group[0].input] != nil
                 result = isDocument ? pipeline.runDocumentPartsApart(group[0], onDiagnostic: sayNew, onSession: check)
                     : pipeline.runSeparately(group, onDiagnostic: sayNew, onSession: check)
                 let apart = isDocument ? "each block was read on its own" : "each input was read on its own (as --separately does)"
