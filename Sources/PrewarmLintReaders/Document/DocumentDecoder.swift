@@ -190,7 +190,8 @@ struct DocumentDecoder: LineFramedDecoder {
         if open.failure == nil || open.reader.format != nil, accounted < open.lines { statistics.skip(.structure, lines: open.lines - accounted) }
         if open.toolPrefixed > 0 {
             let own = open.toolLines > 0 ? "; \(open.toolLines) line\(open.toolLines == 1 ? "" : "s") of flutter's own output counted as prose" : ""
-            note(.toolPrefix, .note, "\(open.kind.rawValue) at \(lines(open)): flutter's `[DEVICE LOG]` prefix taken off \(open.toolPrefixed) line\(open.toolPrefixed == 1 ? "" : "s")\(own)",
+            let joined = open.wrapped > 0 ? "; \(open.wrapped) line\(open.wrapped == 1 ? "" : "s") flutter wrapped joined to the line before" : ""
+            note(.toolPrefix, .note, "\(open.kind.rawValue) at \(lines(open)): flutter's `[DEVICE LOG]` prefix taken off \(open.toolPrefixed) line\(open.toolPrefixed == 1 ? "" : "s")\(joined)\(own)",
                  line: open.firstLine, lines: 0, emit: emit)
         }
         guard let refusal = open.failure, open.reader.format == nil, refusal.code == .unrecognizedFormat else {
