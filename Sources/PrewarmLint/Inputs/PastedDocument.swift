@@ -14,10 +14,10 @@ import Darwin
 /// one device: what the blocks share is counted once, and a block is put in time order whatever its place in the
 /// document.
 ///
-/// A file is read once to be cut, then its parts at their offsets (it stays open while the document is kept). Standard input that is a document is copied to a
-/// temporary file first, unlinked as soon as it is made, so nothing is left behind however the run ends; standard input
-/// that is not one is read as it comes, its head (read to tell) handed to its reader first. A paste in memory is cut
-/// where it lies.
+/// A file is read once to be cut, then its parts at their offsets (it stays open while the document is kept). Standard
+/// input that is a document is copied to a temporary file first, unlinked as soon as it is made, so nothing is left
+/// behind however the run ends; standard input that is not one is read as it comes, its head (read to tell) handed to
+/// its reader first. A paste in memory is cut where it lies.
 package struct PastedDocument: Sendable {
     /// The document's bytes.
     let bytes: DocumentBytes
@@ -69,11 +69,7 @@ package struct PastedDocument: Sendable {
             count += read
         }
         head.removeSubrange(count...)
-        let isDocument = head.withUnsafeBytes { sample in
-            !(sample.count >= 2 && sample[0] == 0x1F && sample[1] == 0x8B)
-                && (options.format == .document || FormatSniffer.sniff(sample, isComplete: ended) == .document)
-        }
-        guard isDocument, !head.isEmpty, options.interruption?.isRaised != true, let file = try? SpoolFile(directory: temporaryDirectory) else {
+        guard head.withUnsafeBytes({ isDocument($0, isComplete: ended, options: options) }), options.interruption?.isRaised != true, let file = try? SpoolFile(directory: temporaryDirectory) else {
             return (nil, head)
         }
         var problem: String?
@@ -112,9 +108,9 @@ package struct PastedDocument: Sendable {
         // Its head decides whether it is a document at all, as the reader would sniff it.
         let head = bytes.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<min(size, FormatSniffer.sampleSize)]), at: 0)
         guard head > 0 else { return nil }
-        let sample = UnsafeRawBufferPointer(rebasing: buffer[0..<head])
-        if sample.count >= 2, sample[0] == 0x1F, sample[1] == 0x8B { return nil }
-        if options.format == nil, FormatSniffer.sniff(sample, isComplete: size <= FormatSniffer.sampleSize) != .document { return nil }
+        guard isDocument(UnsafeRawBufferPointer(rebasing: buffer[0..<head]), isComplete: size <= FormatSniffer.sampleSize, options: options) else {
+            return nil
+        }
         var partition = DocumentPartition(maximumLineLength: options.limits.maximumLineLength)
         var offset = 0
         while offset < size {
@@ -129,6 +125,13 @@ package struct PastedDocument: Sendable {
         guard parts.count >= 2 || (keepsOneLog && parts.count == 1) else { return nil }
         return PastedDocument(bytes: bytes, parts: parts.map { DocumentPartRead(part: $0, bytes: bytes, referenceInstant: referenceInstant) },
                               size: size)
+    }
+
+    /// Whether an input whose first bytes are `head` is a pasted document, as its reader would sniff it (or is forced to
+    /// be one); never a gzip stream.
+    private static func isDocument(_ head: UnsafeRawBufferPointer, isComplete: Bool, options: ReadOptions) -> Bool {
+        guard !head.isEmpty, !(head.count >= 2 && head[0] == 0x1F && head[1] == 0x8B) else { return false }
+        return options.format == .document || FormatSniffer.sniff(head, isComplete: isComplete) == .document
     }
 
     private static func modificationInstant(_ status: stat) -> Int64 {

@@ -90,10 +90,12 @@ struct DocumentDecoder: LineFramedDecoder {
             }
             let end = max(prefix, line.bytes.count - suffix)
             let content = line.bytes.slice(min(prefix, line.bytes.count), end)
+            // In a tool's output (a line of the region had its prefix), a line with none continues the one before.
+            let continues = !outline.tookToolPrefix && region?.toolPrefixed ?? 0 > 0
             if outline.tookToolPrefix {
                 region?.toolPrefixed += 1
                 region?.afterToolOutput = false
-            } else if region?.toolPrefixed ?? 0 > 0 {
+            } else if continues {
                 // In flutter's output, a line with no prefix is the rest of the line before it, wrapped at the terminal's
                 // width: a device line's is joined to it, a line of the tool's own is more of the tool's.
                 if region?.afterToolOutput == true {
@@ -103,7 +105,7 @@ struct DocumentDecoder: LineFramedDecoder {
                 }
                 region?.wrapped += 1
             }
-            feed(content, line: line, joining: !outline.tookToolPrefix && region?.toolPrefixed ?? 0 > 0, offers: offers, emit: emit)
+            feed(content, line: line, joining: continues, offers: offers, emit: emit)
         case .toolOutput(let kind, let starts):
             if starts || regionKind != kind {
                 endRegion(offers: offers, emit: emit)
