@@ -100,8 +100,9 @@ public enum FormatSniffer {
     /// A pasted document rather than one export: a line of its first ``sampleLines`` opens a Markdown fence (three
     /// backticks or tildes, up to three spaces before) or is a `<details>` or `<pre>` tag, two lines in a row are quoted
     /// (`>` first, up to three spaces before: an e-mail reply, a Markdown quote), two lines carry a tool's device-log
-    /// prefix (flutter's `[DEVICE LOG] `), or two log lines are indented after text and a blank line or wrapped in
-    /// backticks — lines no log export prints at a line's start. A log with a few stray lines (a pasted preamble) has
+    /// prefix (flutter's `[DEVICE LOG] `), two log lines are indented after text and a blank line or wrapped in
+    /// backticks, or a line opens dyld's launch statistics (`Total pre-main time: …`, which an Xcode console shows before
+    /// the app's first line) — lines no log export prints at a line's start. A log with a few stray lines (a pasted preamble) has
     /// none, and is read as that log, its stray lines said (`orphan-lines`).
     static func isDocument(_ bytes: UnsafeRawBufferPointer, isComplete: Bool) -> Bool {
         var lineStart = 0, lines = 0, quotedInARow = 0, toolLines = 0, inIndentedBlock = false, indentedLogLines = 0, backtickedLogLines = 0,
@@ -112,7 +113,8 @@ public enum FormatSniffer {
             lineStart = newline + 1
             lines += 1
             if line.last == .carriageReturn { line = line.slice(0, line.count - 1) }
-            if DocumentOutline.opensFence(line) != nil || DocumentOutline.isTag(line, "<details>") || DocumentOutline.isTag(line, "<pre>") {
+            if DocumentOutline.opensFence(line) != nil || DocumentOutline.isTag(line, "<details>") || DocumentOutline.isTag(line, "<pre>")
+                || PreMainStatisticsReader.opensBlock(line) {
                 return true
             }
             quotedInARow = DocumentOutline.quotePrefix(line) == nil ? 0 : quotedInARow + 1

@@ -6,6 +6,8 @@ public enum ReaderOutput: Sendable {
     case event(LogEvent)
     /// Something the reader could not use, with where and why.
     case diagnostic(ReaderDiagnostic)
+    /// dyld's launch statistics, read from the input's text (``PreMainStatistics``): evidence with no time of its own.
+    case preMainStatistics(PreMainStatistics)
 
     /// The output with its origin counted from `start` (`InputPosition.placing(_:)`).
     func placed(at start: InputPosition) -> ReaderOutput {
@@ -16,6 +18,10 @@ public enum ReaderOutput: Sendable {
         case .diagnostic(var diagnostic):
             diagnostic.origin = start.placing(diagnostic.origin)
             return .diagnostic(diagnostic)
+        case .preMainStatistics(var statistics):
+            statistics.origin = start.placing(statistics.origin)
+            if let launch = statistics.launch { statistics.launch!.evidence = start.placing(launch.evidence) }
+            return .preMainStatistics(statistics)
         }
     }
 }

@@ -83,6 +83,10 @@ public struct LintReport: Sendable {
     public var configurationName: String { configuration ?? "defaults" }
     /// Why apps were or were not prewarmed, as dasd's lines state it.
     public var prewarmDecisions: [PrewarmDecision]
+    /// dyld's launch statistics read from the inputs' text, in input order, each with the session a line joins it to.
+    public var preMainStatistics: [PreMainReading] = []
+    /// Statistics blocks read beyond those an input keeps (`InputSummary.maximumPreMainStatistics`), counted.
+    public var preMainStatisticsNotKept = 0
     /// How many threads may write the JSON report's sessions and findings (1: the calling thread
     /// only). The text is the same whatever the number; more only makes a large report faster, which
     /// matters when many inputs were read in parallel and the report is what remains.
@@ -272,6 +276,13 @@ public struct LintReport: Sendable {
             }
             writer.endArray()
         }
+        if !preMainStatistics.isEmpty {
+            writer.key("preMainStatistics")
+            writer.beginArray()
+            for reading in preMainStatistics { PreMainReading.write(reading, to: &writer) }
+            writer.endArray()
+        }
+        if preMainStatisticsNotKept > 0 { writer.field("preMainStatisticsNotKept", preMainStatisticsNotKept) }
         if sessionsNotListed > 0 {
             writer.field("sessionsNotListed", sessionsNotListed)
             writer.key("sessionsNotListedByKind")

@@ -23,6 +23,8 @@ public enum ReaderVerifier {
         public var events: [LogEvent] = []
         /// The diagnostics, in order.
         public var diagnostics: [ReaderDiagnostic] = []
+        /// dyld's launch statistics read, in order.
+        public var preMainStatistics: [PreMainStatistics] = []
         /// The reader's counts.
         public var statistics = DecoderStatistics()
         /// Why the input could not be read, if it could not.
@@ -57,6 +59,7 @@ public enum ReaderVerifier {
             switch output {
             case .event(let event): outcome.events.append(event)
             case .diagnostic(let diagnostic): outcome.diagnostics.append(diagnostic)
+            case .preMainStatistics(let statistics): outcome.preMainStatistics.append(statistics)
             }
         }
         var pieces: [Range<Int>] = []

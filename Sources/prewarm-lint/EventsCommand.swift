@@ -87,6 +87,8 @@ struct EventsCommand: ParsableCommand {
                                                           : ndjson.line(for: event, classification: classified))
                 case .diagnostic(let diagnostic):
                     printer.take(diagnostic)
+                case .preMainStatistics:
+                    break  // not an event: `lint` reports it
                 }
             }
             if let failure = summary.failure {

@@ -33,6 +33,17 @@ public struct InputSummary: Sendable {
     public var skippedAsNotALog = false
     /// True when reading stopped early because the run was interrupted.
     public var interrupted = false
+    /// dyld's launch statistics read from its text, in input order (at most ``maximumPreMainStatistics``).
+    public var preMainStatistics: [PreMainStatistics] = []
+    /// Statistics blocks beyond ``maximumPreMainStatistics``, counted.
+    public var preMainStatisticsNotKept = 0
+    /// The most statistics blocks an input's summary keeps.
+    public static let maximumPreMainStatistics = 64
+
+    /// `statistics` kept, or counted past ``maximumPreMainStatistics``.
+    package mutating func keep(_ statistics: PreMainStatistics) {
+        if preMainStatistics.count < Self.maximumPreMainStatistics { preMainStatistics.append(statistics) } else { preMainStatisticsNotKept += 1 }
+    }
 
     /// An empty summary of `input`.
     public init(input: String) { self.input = input }
@@ -116,6 +127,7 @@ public struct InputReader: Sendable {
         var refusal: ReaderDiagnostic?
         var eventsEmitted = 0
         var outside = (before: 0, after: 0, first: nil as EventOrigin?)
+        var preMain = InputSummary(input: input.name)
         let since = options.since, until = options.until
         let counting: (ReaderOutput) -> Void = { output in
             switch output {
@@ -134,6 +146,8 @@ public struct InputReader: Sendable {
                 eventsEmitted += 1
             case .diagnostic(let diagnostic):
                 if diagnostic.code == .refusedInput, eventsEmitted == 0, refusal == nil { refusal = diagnostic }
+            case .preMainStatistics(let statistics):
+                preMain.keep(statistics)
             }
             emit(output)
         }
@@ -155,6 +169,8 @@ public struct InputReader: Sendable {
         if summary.failure == nil, let refusal, eventsEmitted == 0 {
             summary.failure = ReaderError(code: .refused, input: input.name, message: "refused: \(refusal.message)")
         }
+        summary.preMainStatistics = preMain.preMainStatistics
+        summary.preMainStatisticsNotKept = preMain.preMainStatisticsNotKept
         return summary
     }
 

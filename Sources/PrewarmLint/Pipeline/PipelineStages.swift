@@ -80,8 +80,13 @@ extension SessionPipeline {
                 sink.hand(classified)
             case .diagnostic(let diagnostic):
                 sink.note(diagnostic)
+            case .preMainStatistics(let statistics):
+                preMain.keep(statistics)
             }
         }
+
+        /// dyld's launch statistics read so far, for a source whose summary is not `InputReader`'s.
+        private(set) var preMain = InputSummary(input: "")
 
         /// The prewarm decisions the input's dasd lines stated so far.
         var decisions: [PrewarmDecision] { classifier.decisions }
@@ -137,6 +142,8 @@ extension SessionPipeline {
             var summary = InputSummary(input: name)
             summary.format = reader.format
             summary.statistics = reader.statistics
+            summary.preMainStatistics = stage.preMain.preMainStatistics
+            summary.preMainStatisticsNotKept = stage.preMain.preMainStatisticsNotKept
             return stage.outcome(summary: summary)
         }
 
@@ -183,6 +190,8 @@ extension SessionPipeline {
                     }
                 case .diagnostic(let diagnostic):
                     diagnostics.add(diagnostic)
+                case .preMainStatistics:
+                    break  // kept in the input's summary (`InputReader`)
                 }
             }
             if windowed { window.drain { sink.hand($0) } }

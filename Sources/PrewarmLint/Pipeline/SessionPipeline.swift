@@ -394,6 +394,8 @@ public struct SessionPipeline: Sendable {
         summary.format = .document
         for part in parts {
             summary.statistics.add(part.statistics)
+            for statistics in part.preMainStatistics { summary.keep(statistics) }
+            summary.preMainStatisticsNotKept += part.preMainStatisticsNotKept
             summary.interrupted = summary.interrupted || part.interrupted
             if summary.failure == nil, let failure = part.failure, failure.code != .unrecognizedFormat { summary.failure = failure }
         }

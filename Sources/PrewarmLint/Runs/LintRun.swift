@@ -169,6 +169,8 @@ public struct LintRun: Sendable {
                                     partial: options.interruption?.isRaised == true, prewarmDecisions: result.decisions)
         lintReport.notListed = notListed
         lintReport.separateInputs = listing.groups
+        lintReport.preMainStatistics = PreMainReading.joined(result.summaries.flatMap(\.preMainStatistics), to: listing.sessions, ids: listing.ids)
+        lintReport.preMainStatisticsNotKept = result.summaries.reduce(0) { $0 + $1.preMainStatisticsNotKept }
         lintReport.renderingJobs = jobs
         lintReport.threads = threads
         return lintReport

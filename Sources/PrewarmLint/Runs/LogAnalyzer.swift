@@ -272,9 +272,12 @@ struct InputLint {
         if let failure = listing.failures.first {
             notes.append(ClosedSessionSpool.keptInMemoryDiagnostic(total: listing.total, failure: failure, input: name))
         }
-        return LintReport(toolVersion: toolVersion, inputs: [input], sessions: listing.sessions,
-                          sessionIDs: listing.ids, findings: listing.findings, diagnostics: notes, partial: partial,
-                          prewarmDecisions: outcome?.decisions ?? [])
+        var report = LintReport(toolVersion: toolVersion, inputs: [input], sessions: listing.sessions,
+                                sessionIDs: listing.ids, findings: listing.findings, diagnostics: notes, partial: partial,
+                                prewarmDecisions: outcome?.decisions ?? [])
+        report.preMainStatistics = PreMainReading.joined(outcome?.summary.preMainStatistics ?? [], to: listing.sessions, ids: listing.ids)
+        report.preMainStatisticsNotKept = outcome?.summary.preMainStatisticsNotKept ?? 0
+        return report
     }
 }
 

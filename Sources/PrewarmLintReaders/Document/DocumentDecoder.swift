@@ -30,6 +30,14 @@ struct DocumentDecoder: LineFramedDecoder {
     static let heldWarnings = 100
     /// The first block no reader took, for the refusal.
     private var firstUnread: String?
+    /// dyld's launch statistics, read from the content lines of any region (a block of its own, or lines of an Xcode
+    /// console): its lines are not handed to a region's reader.
+    private var preMain: PreMainStatisticsReader
+    /// A statistics block that ended at `nextLine`, held until the region starting there shows its first event: in an
+    /// Xcode console, the app's line after the block names the launch it is about.
+    private var heldPreMain: (statistics: PreMainStatistics, nextLine: Int)?
+    /// Whether a statistics block was read.
+    private var preMainOpened = false
 
     private struct Region {
         var kind: DocumentOutline.Kind
@@ -55,6 +63,7 @@ struct DocumentDecoder: LineFramedDecoder {
     init(configuration: ReaderConfiguration) {
         self.configuration = configuration
         framer = LineFramer(maximumLineLength: configuration.limits.maximumLineLength)
+        preMain = PreMainStatisticsReader(inputName: configuration.inputName)
     }
 
     mutating func decode(_ bytes: UnsafeRawBufferPointer, offers: RecordOffers, emit: (ReaderOutput) -> Void) {
@@ -64,6 +73,8 @@ struct DocumentDecoder: LineFramedDecoder {
     mutating func decodeLast(offers: RecordOffers, emit: (ReaderOutput) -> Void) {
         finishLines(offers: offers, emit: emit)
         endRegion(offers: offers, emit: emit)
+        if let ended = preMain.finish() { emit(.preMainStatistics(ended)) }
+        releaseHeldPreMain(joining: nil, format: nil, emit: emit)
     }
 
     mutating func decodePause(offers: RecordOffers, emit: (ReaderOutput) -> Void) {
@@ -71,7 +82,15 @@ struct DocumentDecoder: LineFramedDecoder {
         releaseHeldBreak(offers: offers, emit: emit)
         guard var open = region else { return }
         region = nil
-        do throws(ReaderError) { try open.reader.pause(endingRecords: true, offers: offers, emit: emit) } catch { open.failure = error }
+        let watching = heldPreMain != nil
+        var first: LogEvent?
+        do throws(ReaderError) {
+            try open.reader.pause(endingRecords: true, offers: offers) { output in
+                if watching, first == nil, case .event(let event) = output { first = event }
+                emit(output)
+            }
+        } catch { open.failure = error }
+        if let first { releaseHeldPreMain(joining: first, format: open.reader.format, emit: emit) }
         region = open
     }
 
@@ -84,6 +103,8 @@ struct DocumentDecoder: LineFramedDecoder {
         case .blank:
             statistics.skip(.blank)
         case .content(let kind, let prefix, let suffix, let starts):
+            if takesPreMainStatistics(line.bytes.slice(min(prefix, line.bytes.count), max(prefix, line.bytes.count - suffix)), line: line,
+                                      prefix: prefix, offers: offers, emit: emit) { return }
             if starts || regionKind != kind {
                 endRegion(offers: offers, emit: emit)
                 startRegion(kind, at: line, prefix: prefix)
@@ -117,6 +138,38 @@ struct DocumentDecoder: LineFramedDecoder {
         }
     }
 
+    /// Whether `content` is a line of dyld's launch statistics, taken as one (the region open ends before it). A block that
+    /// ends at a line of something else is held for that line's region to join it to a launch.
+    private mutating func takesPreMainStatistics(_ content: UnsafeRawBufferPointer, line: ByteLine, prefix: Int, offers: RecordOffers,
+                                                 emit: (ReaderOutput) -> Void) -> Bool {
+        let (taken, ended) = preMain.take(content, number: line.number, byteOffset: line.byteOffset + prefix)
+        if let ended {
+            releaseHeldPreMain(joining: nil, format: nil, emit: emit)
+            if taken { emit(.preMainStatistics(ended)) } else { heldPreMain = (ended, line.number) }
+        }
+        guard taken else { return false }
+        endRegion(offers: offers, emit: emit)
+        statistics.eventLines += 1
+        // A block of statistics is a region read: a document of one is not refused.
+        if !preMainOpened {
+            preMainOpened = true
+            regionsRead += 1
+            sayHeld(emit: emit)
+        }
+        return true
+    }
+
+    /// The held statistics said, with the launch `event` proves when it is the app's line right after them in an Xcode
+    /// console.
+    private mutating func releaseHeldPreMain(joining event: LogEvent?, format: LogFormat?, emit: (ReaderOutput) -> Void) {
+        guard let (statistics, nextLine) = heldPreMain.take() else { return }
+        var read = statistics
+        if let event, format == .xcodeConsole, event.origin.line == nextLine, let pid = event.pid, !event.process.isEmpty {
+            read.launch = PreMainStatistics.Launch(process: event.process, pid: pid, before: event.timestamp, evidence: event.origin)
+        }
+        emit(.preMainStatistics(read))
+    }
+
     private mutating func startRegion(_ kind: DocumentOutline.Kind, at line: ByteLine, prefix: Int) {
         var regionConfiguration = configuration
         regionConfiguration.start = InputPosition(line: line.number, byteOffset: line.byteOffset + prefix)
@@ -145,9 +198,18 @@ struct DocumentDecoder: LineFramedDecoder {
             open.breakHeld = open.toolPrefixed > 0
             if !open.breakHeld { piece.append(.newline) }
             var failure: ReaderError?
+            // While statistics are held, the first event read decides their launch.
+            let watching = heldPreMain != nil
+            var first: LogEvent?
             piece.withUnsafeBytes { bytes in
-                do throws(ReaderError) { try open.reader.read(bytes, offers: offers, emit: emit) } catch { failure = error }
+                do throws(ReaderError) {
+                    try open.reader.read(bytes, offers: offers) { output in
+                        if watching, first == nil, case .event(let event) = output { first = event }
+                        emit(output)
+                    }
+                } catch { failure = error }
             }
+            if let first { releaseHeldPreMain(joining: first, format: open.reader.format, emit: emit) }
             open.failure = failure
             // A line far longer than the usual is not kept as the buffer for the next.
             if piece.capacity <= 1 << 16 { lineBuffer = piece }
@@ -175,8 +237,18 @@ struct DocumentDecoder: LineFramedDecoder {
         releaseHeldBreak(offers: offers, emit: emit)
         guard var open = region.take() else { return }
         if open.failure == nil {
-            do throws(ReaderError) { try open.reader.finish(offers: offers, emit: emit) } catch { open.failure = error }
+            let watching = heldPreMain != nil
+            var first: LogEvent?
+            do throws(ReaderError) {
+                try open.reader.finish(offers: offers) { output in
+                    if watching, first == nil, case .event(let event) = output { first = event }
+                    emit(output)
+                }
+            } catch { open.failure = error }
+            if let first { releaseHeldPreMain(joining: first, format: open.reader.format, emit: emit) }
         }
+        // The region after a statistics block showed no event of the launch: the block is said alone.
+        if let held = heldPreMain, open.firstLine >= held.nextLine { releaseHeldPreMain(joining: nil, format: nil, emit: emit) }
         // A wrapped line's rest is part of its event.
         statistics.eventLines += open.wrapped
         let read = open.reader.statistics

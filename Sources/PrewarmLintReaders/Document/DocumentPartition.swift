@@ -40,6 +40,11 @@ package struct DocumentPartition {
     /// The region open: its kind, where it may be cut, the start of its content as its reader would sniff it, and
     /// whether that decided it is a log (nil: not yet).
     private var region: (kind: DocumentOutline.Kind, cut: InputPosition?, sample: [UInt8], isLog: Bool?)?
+    /// dyld's statistics lines, as the decoder takes them out of regions; and the last line at which the document could
+    /// be cut before the block open or just ended: the region after a block is cut with it, which its first line may
+    /// name the launch of (``DocumentDecoder``).
+    private var preMain = PreMainStatisticsReader(inputName: "")
+    private var cuttableBeforePreMain: InputPosition?
     /// The cuts after the first part's start, in order.
     private var cuts: [InputPosition] = []
     /// Logs found, and how many of them go to a part (doubled each time the cuts are thinned out).
@@ -77,19 +82,27 @@ package struct DocumentPartition {
     }
 
     private mutating func take(_ line: ByteLine) {
-        if outline.readsAsAtStart(line.bytes) { cuttable = InputPosition(line: line.number, byteOffset: line.byteOffset) }
+        if outline.readsAsAtStart(line.bytes), !preMain.isOpen { cuttable = InputPosition(line: line.number, byteOffset: line.byteOffset) }
         switch outline.take(line.bytes) {
         case .markup(let ends):
             if ends { endRegion() }
         case .blank:
             break
         case .content(let kind, let prefix, let suffix, let starts):
+            let end = max(prefix, line.bytes.count - suffix)
+            let content = line.bytes.slice(min(prefix, line.bytes.count), end)
+            let wasOpen = preMain.isOpen
+            let (taken, ended) = preMain.take(content, number: line.number, byteOffset: 0)
+            if taken {
+                if !wasOpen || ended != nil { cuttableBeforePreMain = cuttable }
+                endRegion()
+                return
+            }
             if starts || region == nil || region?.kind != kind {
                 endRegion()
-                region = (kind, cuttable, [], nil)
+                region = (kind, ended == nil ? cuttable : cuttableBeforePreMain, [], nil)
             }
-            let end = max(prefix, line.bytes.count - suffix)
-            sniff(line.bytes.slice(min(prefix, line.bytes.count), end))
+            sniff(content)
             sniff(nil)
         case .toolOutput(let kind, let starts):
             if starts || region == nil || region?.kind != kind {

@@ -52,6 +52,7 @@ struct TarArchiveDecoder: LogDecoder {
     private var events: [LogEvent] = []
     private var eventsDropped = 0
     private var diagnostics: [ReaderDiagnostic] = []
+    private var preMainStatistics: [PreMainStatistics] = []
     private var reports = 0
     private var textLogs = 0
     private var textFilesNotLogs = 0
@@ -264,6 +265,8 @@ struct TarArchiveDecoder: LogDecoder {
             if events.count < Self.maximumEvents { events.append(event) } else { eventsDropped += 1 }
         case .diagnostic(let diagnostic):
             if diagnostics.count < Self.maximumEvents { diagnostics.append(diagnostic) }
+        case .preMainStatistics(let statistics):
+            if preMainStatistics.count < Self.maximumEvents { preMainStatistics.append(statistics) }
         }
     }
 
@@ -322,6 +325,7 @@ struct TarArchiveDecoder: LogDecoder {
         statistics.events -= eventsDropped
         statistics.eventsSkipped += eventsDropped
         for diagnostic in diagnostics { emit(.diagnostic(diagnostic)) }
+        for statistics in preMainStatistics { emit(.preMainStatistics(statistics)) }
         // The reports' events in time order (the archive's order is its file names'); ties keep that order.
         for (_, event) in events.enumerated().sorted(by: { ($0.element.timestamp, $0.offset) < ($1.element.timestamp, $1.offset) }) {
             emit(.event(event))

@@ -1,0 +1,152 @@
+public import PrewarmLintModel
+import PrewarmLintClassifier
+public import PrewarmLintSessions
+
+/// dyld's launch statistics a run read (``PreMainStatistics``), with the session a line joins them to, if any.
+///
+/// A block joins a session only where a line proves it: its app's next line in an Xcode console names the process and
+/// the pid (``PreMainStatistics/launch``), and the session is that process's, launched before that line. Otherwise the
+/// block is reported alone: pre-main time read from a paste, about no launch the logs show.
+public struct PreMainReading: Sendable, Hashable {
+    /// The statistics, as read.
+    public var statistics: PreMainStatistics
+    /// The id of the session they are about, when a line proves it.
+    public var session: String?
+
+    /// A reading.
+    public init(statistics: PreMainStatistics, session: String? = nil) {
+        self.statistics = statistics
+        self.session = session
+    }
+
+    /// `statistics` joined to `sessions` (with their `ids`): each to the session of its launch's process and pid that
+    /// started last before its launch's line, if any.
+    public static func joined(_ statistics: [PreMainStatistics], to sessions: ReportList<LaunchSession>,
+                              ids: ReportList<String>) -> [PreMainReading] {
+        var readings = statistics.map { PreMainReading(statistics: $0) }
+        let launches = readings.indices.filter { readings[$0].statistics.launch != nil }
+        guard !launches.isEmpty else { return readings }
+        var best: [Int: (start: Int64, index: Int)] = [:]
+        for (index, session) in sessions.enumerated() {
+            guard let pid = session.app.pid, let start = session.start?.microsecondsSinceEpoch else { continue }
+            for reading in launches {
+                let launch = readings[reading].statistics.launch!
+                guard launch.pid == pid, session.app.processName == nil || session.app.processName == launch.process,
+                      start <= launch.before.microsecondsSinceEpoch, start >= best[reading]?.start ?? .min else { continue }
+                best[reading] = (start, index)
+            }
+        }
+        for (reading, found) in best { readings[reading].session = ids[found.index] }
+        return readings
+    }
+
+    /// The pre-main time in one line: `pre-main 722.04 ms: dylib loading 192.04 ms, rebase/binding 375.07 ms, …`.
+    public var headline: String {
+        let statistics = self.statistics
+        var text = "pre-main " + (statistics.milliseconds.map(Self.milliseconds) ?? "not readable")
+        if statistics.preMainTime == nil, statistics.detailsTotal != nil, statistics.time(of: .debuggerPause) != nil {
+            text += " (dyld's total time less the debugger's pause)"
+        }
+        let parts = statistics.phases.filter { $0.phase != .debuggerPause }
+            .map { "\($0.phase.label) \($0.time.milliseconds.map(Self.milliseconds) ?? "not readable")" }
+        if !parts.isEmpty { text += ": " + parts.joined(separator: ", ") }
+        return text
+    }
+
+    /// The slowest initializers, slowest first (at most `limit`): `Trust 46.08 ms, libMainThreadChecker.dylib 15.59 ms`.
+    public func slowestInitializers(_ limit: Int = 5) -> String? {
+        let timed = statistics.initializers.filter { $0.time.milliseconds != nil }
+            .sorted { $0.time.milliseconds! > $1.time.milliseconds! }.prefix(limit)
+        guard !timed.isEmpty else { return nil }
+        return timed.map { "\($0.image) \(Self.milliseconds($0.time.milliseconds!))" }.joined(separator: ", ")
+    }
+
+    /// What the reading is about: its session, or why none.
+    public var joinText: String {
+        if let session { return "session \(session)" }
+        if let launch = statistics.launch {
+            return "\(launch.process)[\(launch.pid)] (\(launch.evidence)), whose launch no session shows"
+        }
+        return "no session: dyld's statistics name no process, and no app line follows them"
+    }
+
+    /// The values dyld could not have measured, as printed: said, not computed with.
+    public var unbelievableText: String? {
+        guard !statistics.unbelievable.isEmpty else { return nil }
+        return "not read, not a time dyld could measure: " + statistics.unbelievable.map { "“\($0)”" }.joined(separator: ", ")
+    }
+
+    /// `722.04 ms`, `1.3 s`-precise values as printed: milliseconds with at most two decimals.
+    static func milliseconds(_ value: Double) -> String {
+        let hundredths = (value * 100).rounded()
+        let whole = Int64(hundredths / 100)
+        let rest = Int64(hundredths) - whole * 100
+        return rest == 0 ? "\(whole) ms" : rest % 10 == 0 ? "\(whole).\(rest / 10) ms" : "\(whole).\(rest < 10 ? "0" : "")\(rest) ms"
+    }
+
+    /// Writes the JSON object of `reading` (the report's `preMainStatistics` array).
+    public static func write(_ reading: PreMainReading, to writer: inout JSONTextWriter) {
+        let statistics = reading.statistics
+        writer.beginObject()
+        writer.key("evidence")
+        LintReport.writeOrigin(statistics.origin, to: &writer)
+        writer.field("lines", statistics.lineCount)
+        writer.key("milliseconds")
+        writer.number(statistics.milliseconds ?? .nan)
+        if let preMain = statistics.preMainTime { writer.key("preMainTime"); write(preMain, to: &writer) }
+        if let total = statistics.detailsTotal { writer.key("totalTime"); write(total, to: &writer) }
+        writer.key("phases")
+        writer.beginArray()
+        for part in statistics.phases {
+            writer.beginObject()
+            writer.field("phase", part.phase.rawValue)
+            writer.key("time")
+            write(part.time, to: &writer)
+            writer.endObject()
+        }
+        writer.endArray()
+        writer.key("initializers")
+        writer.beginArray()
+        for initializer in statistics.initializers {
+            writer.beginObject()
+            writer.field("image", initializer.image)
+            writer.key("time")
+            write(initializer.time, to: &writer)
+            writer.endObject()
+        }
+        writer.endArray()
+        if statistics.initializersNotKept > 0 { writer.field("initializersNotKept", statistics.initializersNotKept) }
+        if let loaded = statistics.imagesLoaded { writer.field("imagesLoaded", loaded) }
+        if let shared = statistics.imagesFromSharedCache { writer.field("imagesFromSharedCache", shared) }
+        if !statistics.unbelievable.isEmpty {
+            writer.key("unbelievable")
+            writer.beginArray()
+            for line in statistics.unbelievable { writer.string(line) }
+            writer.endArray()
+        }
+        writer.key("launch")
+        if let launch = statistics.launch {
+            writer.beginObject()
+            writer.field("process", launch.process)
+            writer.field("pid", launch.pid)
+            writer.field("before", launch.before)
+            writer.key("evidence")
+            LintReport.writeOrigin(launch.evidence, to: &writer)
+            writer.endObject()
+        } else {
+            writer.string(nil)
+        }
+        writer.field("session", reading.session)
+        writer.endObject()
+    }
+
+    private static func write(_ measure: PreMainStatistics.Measure, to writer: inout JSONTextWriter) {
+        writer.beginObject()
+        writer.key("milliseconds")
+        writer.number(measure.milliseconds ?? .nan)
+        writer.key("percent")
+        writer.number(measure.percent ?? .nan)
+        writer.field("text", measure.text)
+        writer.endObject()
+    }
+}
