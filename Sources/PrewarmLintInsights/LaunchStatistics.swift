@@ -30,6 +30,9 @@ public struct LaunchPhase: Sendable, Hashable {
         self.isLaunch = isLaunch
     }
 
+    /// Whether it is a part of dyld's launch statistics (``preMain``), not measured from the system's lines.
+    public var isPreMainStatistics: Bool { from == "dyld" }
+
     /// The user-perceived launch: what `stats` leads with and `compare` tests first.
     public static let launch = LaunchPhase(from: "tap", to: "first-screen", name: "launch", userPerceived: true, startsAtProcessStart: false,
                                            isLaunch: true)
@@ -60,7 +63,24 @@ public struct LaunchPhase: Sendable, Hashable {
         phases += markerNames.map { LaunchPhase(from: "process-start", to: $0, userPerceived: false, startsAtProcessStart: true) }
         phases += reportingMarkers.map { LaunchPhase(from: "app start", to: $0, name: "\($0) (reported by the app)", userPerceived: false, startsAtProcessStart: true) }
         phases.append(LaunchPhase(from: "prewarm", to: "activation", userPerceived: false, startsAtProcessStart: false))
-        return phases
+        return phases + preMain
+    }
+
+    /// The pre-main phase as dyld's launch statistics give it (``PreMainStatistics``), whole and by part: beside the
+    /// phases the system's lines measure, for the launches whose statistics were pasted with them.
+    public static let preMain: [LaunchPhase] = [LaunchPhase(from: "dyld", to: "main", name: "pre-main (dyld)", userPerceived: true, startsAtProcessStart: true)]
+        + [PreMainStatistics.Phase.dylibLoading, .rebaseBinding, .objcSetup, .initializers].map {
+            LaunchPhase(from: "dyld", to: "main", name: "\($0.label) (dyld)", userPerceived: false, startsAtProcessStart: true)
+        }
+
+    /// The samples of ``preMain``'s phases that `statistics` give, by phase name.
+    static func preMainSamples(_ statistics: PreMainStatistics) -> [(String, Double)] {
+        var samples: [(String, Double)] = []
+        if let total = statistics.milliseconds { samples.append((preMain[0].name, total)) }
+        for phase in [PreMainStatistics.Phase.dylibLoading, .rebaseBinding, .objcSetup, .initializers] {
+            if let value = statistics.time(of: phase)?.milliseconds { samples.append(("\(phase.label) (dyld)", value)) }
+        }
+        return samples
     }
 }
 
@@ -163,11 +183,16 @@ public struct LaunchStatistics: Sendable {
     public var partial = false
     /// Apple's launch measures from MetricKit metric payloads read with the logs, per app version.
     public var metricKit: [MetricKitLaunchSummary] = []
+    /// The app of the group of dyld's launch statistics that no line names the process of.
+    public static let unattributedPreMain = "(dyld's statistics of no named app)"
     /// MetricKit histogram buckets that could not be read (a localized value with a comma, an unknown unit).
     public var metricKitUnreadableBuckets = 0
 
-    /// Statistics of `sessions`; `markers` name the app's own points.
-    public init(sessions: some Sequence<LaunchSession>, markers: [LintConfiguration.Marker] = [], decisions: [PrewarmDecision] = []) {
+    /// Statistics of `sessions`; `markers` name the app's own points. dyld's launch statistics (`preMain`) count in the
+    /// group of the session a line joins them to (``LaunchSession/isLaunch(of:)``); the others in a group of their own,
+    /// of the process their next line names, or of none (``unattributedPreMain``), of kind `unknown`.
+    public init(sessions: some Sequence<LaunchSession>, markers: [LintConfiguration.Marker] = [], decisions: [PrewarmDecision] = [],
+                preMain: [PreMainStatistics] = []) {
         let named = markers.compactMap(\.name)
         let reporting = markers.filter(\.carriesElapsed).compactMap(\.name)
         let phases = LaunchPhase.standard(markerNames: named, reportingMarkers: reporting)
@@ -175,9 +200,17 @@ public struct LaunchStatistics: Sendable {
         var counts: [String: [LaunchSession.Kind: Int]] = [:]
         var spanning: [String: [LaunchSession.Kind: Set<String>]] = [:]
         var definitions: [String: [LaunchSession.Kind: [String: Int]]] = [:]
+        // Each statistics block with a launch, and the session it is of so far (the latest start before its line).
+        let launches = preMain.indices.filter { preMain[$0].launch != nil }
+        var joined: [Int: (start: Int64, app: String, kind: LaunchSession.Kind)] = [:]
         for session in sessions {
             let app = session.app.bundleID ?? session.app.processName ?? "unknown"
             counts[app, default: [:]][session.kind, default: 0] += 1
+            if !launches.isEmpty, let start = session.start?.microsecondsSinceEpoch {
+                for block in launches where session.isLaunch(of: preMain[block].launch!) && start >= joined[block]?.start ?? .min {
+                    joined[block] = (start, app, session.kind)
+                }
+            }
             if let launch = session.userPerceivedLaunch {
                 samples[app, default: [:]][session.kind, default: [:]][LaunchPhase.launch.name, default: []].append(Double(launch.microseconds) / 1000)
                 definitions[app, default: [:]][session.kind, default: [:]][launch.label, default: 0] += 1
@@ -202,6 +235,11 @@ public struct LaunchStatistics: Sendable {
                     spanning[app, default: [:]][session.kind, default: []].insert(phase.name)
                 }
             }
+        }
+        for (index, statistics) in preMain.enumerated() {
+            let (app, kind) = joined[index].map { ($0.app, $0.kind) } ?? (statistics.launch?.process ?? Self.unattributedPreMain, .unknown)
+            if joined[index] == nil { counts[app, default: [:]][kind, default: 0] += 0 }
+            for (phase, value) in LaunchPhase.preMainSamples(statistics) { samples[app, default: [:]][kind, default: [:]][phase, default: []].append(value) }
         }
         var groups: [Group] = []
         for app in counts.keys.sorted() {

@@ -48,9 +48,10 @@ public struct FindingTextReporter: Sendable {
         var sessions = SessionsByID(report)
         var block = ""
         var current: String?
+        let preMain = Dictionary(grouping: report.preMainStatistics.filter { $0.session != nil }, by: { $0.session! })
         func endBlock(_ id: String) {
             if timelines, let (session, index) = sessions.session(id: id) {
-                block += timeline.render(session, id: id, input: report.input(ofSessionAt: index), markers: markers).split(separator: "\n").map { "  │ " + $0 }.joined(separator: "\n") + "\n"
+                block += timeline.render(session, id: id, input: report.input(ofSessionAt: index), markers: markers, preMain: preMain[id] ?? []).split(separator: "\n").map { "  │ " + $0 }.joined(separator: "\n") + "\n"
             }
             block += "\n"
             output(block)
@@ -77,6 +78,20 @@ public struct FindingTextReporter: Sendable {
             if let missing = finding.missingEvidence { block += "    \(dim("evidence incomplete:")) \(TerminalText.singleLine(missing))\n" }
         }
         if let current { endBlock(current) }
+        if !report.preMainStatistics.isEmpty { output(preMainSection(report)) }
+    }
+
+    /// dyld's launch statistics read, a block each: where, then what each line of ``PreMainReading/lines`` says.
+    func preMainSection(_ report: LintReport) -> String {
+        let count = report.preMainStatistics.count + report.preMainStatisticsNotKept
+        var text = "dyld's launch statistics (\(count) block\(count == 1 ? "" : "s")\(report.preMainStatisticsNotKept > 0 ? ", the first \(report.preMainStatistics.count) shown" : "")):\n"
+        for reading in report.preMainStatistics {
+            let place = TerminalText.singleLine(reading.statistics.origin.description)
+            for (index, line) in reading.lines.enumerated() {
+                text += "  \(index == 0 ? place : String(repeating: " ", count: place.count))  \(Self.cut(TerminalText.singleLine(line)))\n"
+            }
+        }
+        return text + "\n"
     }
 
     /// `path:line: severity: [rule] message`.
@@ -119,7 +134,9 @@ public struct FindingTextReporter: Sendable {
             // Lines were read and no session came of them (a fragment, a crash payload that names no app, a log filtered
             // to other processes): said, so that "0 sessions" does not read as "nothing was read".
             let events = readInputs.reduce(0) { $0 + $1.events }
-            text += events == 0 ? "; no log record was read"
+            let preMain = report.preMainStatistics.count + report.preMainStatisticsNotKept
+            text += events == 0 && preMain > 0 ? "; no log record was read, dyld's launch statistics only (\(preMain) block\(preMain == 1 ? "" : "s"))"
+                : events == 0 ? "; no log record was read"
                 : "; the \(events) event\(events == 1 ? "" : "s") read joined no launch session (`prewarm-lint events` lists them)"
         }
         if cutShort > 0 { text += "; \(cutShort) input\(cutShort == 1 ? " was" : "s were") cut short by an error (linted up to it)" }

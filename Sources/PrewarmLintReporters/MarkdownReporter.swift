@@ -150,6 +150,16 @@ public struct MarkdownReporter: Sendable {
             }
         }
         if inferredTimesShown { out += "_\(MarkdownText.inline(LogTimestamp.inferredMarkNote))._\n\n" }
+        if !report.preMainStatistics.isEmpty {
+            out += "\n## dyld's launch statistics\n\n"
+            for reading in report.preMainStatistics {
+                let lines = reading.lines
+                out += "- \(MarkdownText.code(reading.statistics.origin.description)): \(MarkdownText.inline(lines[0]))\n"
+                for line in lines.dropFirst() { out += "  - \(MarkdownText.inline(line))\n" }
+            }
+            if report.preMainStatisticsNotKept > 0 { out += "- _…and \(report.preMainStatisticsNotKept) more (counted, not kept)._\n" }
+            out += "\n"
+        }
         if !report.diagnostics.isEmpty {
             let shown = min(report.diagnostics.count, 10)
             out += "## Reading diagnostics\n\n\(report.diagnostics.count) diagnostic\(report.diagnostics.count == 1 ? "" : "s")"

@@ -1,5 +1,4 @@
 public import PrewarmLintModel
-import PrewarmLintClassifier
 public import PrewarmLintSessions
 
 /// dyld's launch statistics a run read (``PreMainStatistics``), with the session a line joins them to, if any.
@@ -28,11 +27,8 @@ public struct PreMainReading: Sendable, Hashable {
         guard !launches.isEmpty else { return readings }
         var best: [Int: (start: Int64, index: Int)] = [:]
         for (index, session) in sessions.enumerated() {
-            guard let pid = session.app.pid, let start = session.start?.microsecondsSinceEpoch else { continue }
-            for reading in launches {
-                let launch = readings[reading].statistics.launch!
-                guard launch.pid == pid, session.app.processName == nil || session.app.processName == launch.process,
-                      start <= launch.before.microsecondsSinceEpoch, start >= best[reading]?.start ?? .min else { continue }
+            guard let start = session.start?.microsecondsSinceEpoch else { continue }
+            for reading in launches where session.isLaunch(of: readings[reading].statistics.launch!) && start >= best[reading]?.start ?? .min {
                 best[reading] = (start, index)
             }
         }
@@ -43,12 +39,16 @@ public struct PreMainReading: Sendable, Hashable {
     /// The pre-main time in one line: `pre-main 722.04 ms: dylib loading 192.04 ms, rebase/binding 375.07 ms, …`.
     public var headline: String {
         let statistics = self.statistics
-        var text = "pre-main " + (statistics.milliseconds.map(Self.milliseconds) ?? "not readable")
-        if statistics.preMainTime == nil, statistics.detailsTotal != nil, statistics.time(of: .debuggerPause) != nil {
-            text += " (dyld's total time less the debugger's pause)"
+        var text = "pre-main "
+        if let preMain = statistics.preMainTime {
+            text += Self.shown(preMain)
+        } else if let total = statistics.detailsTotal {
+            text += statistics.time(of: .debuggerPause).map { pause in
+                statistics.milliseconds.map { "\(Self.milliseconds($0)) (dyld's total time \(Self.shown(total)) less the debugger's pause \(Self.shown(pause)))" }
+                    ?? "not readable"
+            } ?? Self.shown(total)
         }
-        let parts = statistics.phases.filter { $0.phase != .debuggerPause }
-            .map { "\($0.phase.label) \($0.time.milliseconds.map(Self.milliseconds) ?? "not readable")" }
+        let parts = statistics.phases.filter { $0.phase != .debuggerPause }.map { "\($0.phase.label) \(Self.shown($0.time))" }
         if !parts.isEmpty { text += ": " + parts.joined(separator: ", ") }
         return text
     }
@@ -58,12 +58,14 @@ public struct PreMainReading: Sendable, Hashable {
         let timed = statistics.initializers.filter { $0.time.milliseconds != nil }
             .sorted { $0.time.milliseconds! > $1.time.milliseconds! }.prefix(limit)
         guard !timed.isEmpty else { return nil }
-        return timed.map { "\($0.image) \(Self.milliseconds($0.time.milliseconds!))" }.joined(separator: ", ")
+        return timed.map { "\($0.image) \(Self.shown($0.time))" }.joined(separator: ", ")
     }
 
     /// What the reading is about: its session, or why none.
     public var joinText: String {
-        if let session { return "session \(session)" }
+        if let session, let launch = statistics.launch {
+            return "session \(session): \(launch.process)[\(launch.pid)]'s line after them (\(launch.evidence)) is of its launch"
+        }
         if let launch = statistics.launch {
             return "\(launch.process)[\(launch.pid)] (\(launch.evidence)), whose launch no session shows"
         }
@@ -76,7 +78,26 @@ public struct PreMainReading: Sendable, Hashable {
         return "not read, not a time dyld could measure: " + statistics.unbelievable.map { "“\($0)”" }.joined(separator: ", ")
     }
 
-    /// `722.04 ms`, `1.3 s`-precise values as printed: milliseconds with at most two decimals.
+    /// What the reports say of it, a line each (text from the input, not yet escaped for any output): the pre-main time
+    /// and its parts, the slowest initializers, the values not read, and the launch it is about.
+    public var lines: [String] {
+        var lines = [headline]
+        if let slowest = slowestInitializers() { lines.append("slowest initializers: \(slowest)") }
+        if let unbelievable = unbelievableText { lines.append(unbelievable) }
+        lines.append("about: \(joinText)")
+        return lines
+    }
+
+    /// A time as dyld printed it, its unit short (`722.04 ms`, `1.3 s`: no more precise than printed); `not readable`
+    /// for a value dyld could not have measured.
+    static func shown(_ measure: PreMainStatistics.Measure) -> String {
+        guard measure.milliseconds != nil else { return "not readable" }
+        let words = measure.text.split(separator: " ")
+        guard words.count >= 2 else { return measure.text }
+        return "\(words[0]) \(words[1] == "seconds" ? "s" : "ms")"
+    }
+
+    /// A computed time in milliseconds, with at most two decimals.
     static func milliseconds(_ value: Double) -> String {
         let hundredths = (value * 100).rounded()
         let whole = Int64(hundredths / 100)

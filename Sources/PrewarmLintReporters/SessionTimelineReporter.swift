@@ -23,7 +23,11 @@ public struct SessionTimelineReporter: Sendable {
     /// One session's timeline: its milestones, with the app's own points among them (`main`,
     /// `did-finish-launching` when it logs them, and the named `markers` of the configuration). `input`: the input the
     /// session came from, named in its title when the inputs were read separately.
-    public func render(_ session: LaunchSession, id: String, input: String? = nil, markers: [LintConfiguration.Marker] = []) -> String {
+    ///
+    /// `preMain`: dyld's launch statistics a line joined to the session (``PreMainReading``), shown beside the phases
+    /// its lines measure.
+    public func render(_ session: LaunchSession, id: String, input: String? = nil, markers: [LintConfiguration.Marker] = [],
+                       preMain: [PreMainReading] = []) -> String {
         // Written as UTF-8 bytes and made a `String` once: a `String` built by appending and padding counts graphemes
         // and removes trailing spaces a `Character` at a time.
         var text = TimelineText()
@@ -86,6 +90,9 @@ public struct SessionTimelineReporter: Sendable {
             text.line("  launch \(UserPerceivedLaunch.milliseconds(launch.microseconds)) (\(launch.label))")
         }
         if !durations.isEmpty { text.line("  " + durations.joined(separator: "; ")) }
+        for reading in preMain {
+            text.line("  \(reading.headline) (dyld's statistics, \(reading.statistics.origin))")
+        }
         if !session.callbacksBeforeActivation.isEmpty {
             text.line("  app callbacks before activation: " + session.callbacksBeforeActivation.map(\.description).joined(separator: ", "))
         }

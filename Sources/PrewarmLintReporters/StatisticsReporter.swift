@@ -36,15 +36,18 @@ public struct StatisticsReporter: Sendable {
     private func text(_ statistics: LaunchStatistics) -> String {
         var out = ""
         for group in statistics.groups {
-            out += "\(group.app) — \(group.kind.rawValue), \(group.sessions) session\(group.sessions == 1 ? "" : "s")\n"
+            out += group.sessions == 0 ? "\(group.app) — no session: dyld's launch statistics only\n"
+                : "\(group.app) — \(group.kind.rawValue), \(group.sessions) session\(group.sessions == 1 ? "" : "s")\n"
             guard !group.phases.isEmpty else { out += "  no phase measured\n\n"; continue }
             let width = max(30, group.phases.map(\.phase.name.count).max() ?? 0)
             out += "  " + "phase".padding(width) + "     n" + ["min", "median", "p90", "p95", "max"].map { $0.leftPadding(13) }.joined() + "\n"
             for (index, entry) in group.phases.enumerated() {
                 let (phase, summary) = entry
-                if index == 0 || entry.phase.userPerceived != group.phases[index - 1].phase.userPerceived {
-                    out += phase.userPerceived ? "  user-perceived: the launch the user waited for (measured as said below it), then its phases:\n"
-                        : "  after the first screen, from the process start, and the prewarm gap:\n"
+                func section(_ phase: LaunchPhase) -> Int { phase.isPreMainStatistics ? 2 : phase.userPerceived ? 0 : 1 }
+                if index == 0 || section(phase) != section(group.phases[index - 1].phase) {
+                    out += ["  user-perceived: the launch the user waited for (measured as said below it), then its phases:\n",
+                            "  after the first screen, from the process start, and the prewarm gap:\n",
+                            "  pre-main, as dyld's launch statistics (DYLD_PRINT_STATISTICS) printed it:\n"][section(phase)]
                 }
                 var line = "  " + phase.name.padding(width) + String(summary.count).leftPadding(6)
                 for value in [summary.minimum, summary.median, summary.p90, summary.p95, summary.maximum] {
@@ -185,7 +188,8 @@ public struct StatisticsReporter: Sendable {
     private func markdown(_ statistics: LaunchStatistics) -> String {
         var out = "# Launch statistics\n"
         for group in statistics.groups {
-            out += "\n## `\(group.app)` — \(group.kind.rawValue) (\(group.sessions) session\(group.sessions == 1 ? "" : "s"))\n\n"
+            out += group.sessions == 0 ? "\n## `\(group.app)` — no session: dyld's launch statistics only\n\n"
+                : "\n## `\(group.app)` — \(group.kind.rawValue) (\(group.sessions) session\(group.sessions == 1 ? "" : "s"))\n\n"
             out += "| phase | n | min | median | p90 | p95 | max | |\n|---|---:|---:|---:|---:|---:|---:|---|\n"
             for (phase, summary) in group.phases {
                 let note = group.includesSuspension(phase) ? "⚠ \(Self.warning)"

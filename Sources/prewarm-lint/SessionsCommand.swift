@@ -92,10 +92,13 @@ struct SessionsCommand: ParsableCommand {
             report.render(toUTF8: StandardStreams.outBytes)
         case .text:
             let timeline = SessionTimelineReporter()
+            let readings = PreMainReading.joined(result.summaries.flatMap(\.preMainStatistics), to: selected.sessions, ids: selected.ids)
+            let preMain = Dictionary(grouping: readings.filter { $0.session != nil }, by: { $0.session! })
             // Kinds counted as the sessions go by: a second pass decoded every spooled session again.
             var byKind: [LaunchSession.Kind: Int] = [:]
             for (index, (session, id)) in zip(selected.sessions, selected.ids).enumerated() {
-                StandardStreams.out(timeline.render(session, id: id, input: LintReport.SessionGroup.input(ofSessionAt: index, in: selected.groups), markers: configuration.markers))
+                StandardStreams.out(timeline.render(session, id: id, input: LintReport.SessionGroup.input(ofSessionAt: index, in: selected.groups), markers: configuration.markers,
+                                                          preMain: preMain[id] ?? []))
                 StandardStreams.out("")
                 byKind[session.kind, default: 0] += 1
             }

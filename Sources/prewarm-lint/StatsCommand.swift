@@ -31,7 +31,16 @@ enum StatisticsRun {
             session.app.isSelected(by: wanted)
         }
         let decisions = report.prewarmDecisions.filter { wanted.isEmpty || $0.app == nil || wanted.contains($0.app!) }
-        var statistics = LaunchStatistics(sessions: sessions, markers: configuration.markers, decisions: decisions)
+        // dyld's launch statistics of the apps selected: those joined to a selected app's session, or whose next line names one.
+        var preMain = report.preMainStatistics
+        if !wanted.isEmpty {
+            let selected = Set(zip(report.sessions, report.sessionIDs).lazy.filter { $0.0.app.isSelected(by: wanted) }.map(\.1))
+            preMain = preMain.filter { reading in
+                reading.session.map(selected.contains) ?? reading.statistics.launch.map { wanted.contains($0.process) } ?? false
+            }
+        }
+        var statistics = LaunchStatistics(sessions: sessions, markers: configuration.markers, decisions: decisions,
+                                          preMain: preMain.map(\.statistics))
         statistics.partial = report.partial
         // MetricKit metric payloads: their launch histograms, read again (they are small) beside the sessions.
         var metrics: [MetricKitLaunchMetrics] = []

@@ -33,9 +33,6 @@ struct DocumentDecoder: LineFramedDecoder {
     /// dyld's launch statistics, read from the content lines of any region (a block of its own, or lines of an Xcode
     /// console): its lines are not handed to a region's reader.
     private var preMain: PreMainStatisticsReader
-    /// A statistics block that ended at `nextLine`, held until the region starting there shows its first event: in an
-    /// Xcode console, the app's line after the block names the launch it is about.
-    private var heldPreMain: (statistics: PreMainStatistics, nextLine: Int)?
     /// Whether a statistics block was read.
     private var preMainOpened = false
 
@@ -74,7 +71,6 @@ struct DocumentDecoder: LineFramedDecoder {
         finishLines(offers: offers, emit: emit)
         endRegion(offers: offers, emit: emit)
         if let ended = preMain.finish() { emit(.preMainStatistics(ended)) }
-        releaseHeldPreMain(joining: nil, format: nil, emit: emit)
     }
 
     mutating func decodePause(offers: RecordOffers, emit: (ReaderOutput) -> Void) {
@@ -82,15 +78,7 @@ struct DocumentDecoder: LineFramedDecoder {
         releaseHeldBreak(offers: offers, emit: emit)
         guard var open = region else { return }
         region = nil
-        let watching = heldPreMain != nil
-        var first: LogEvent?
-        do throws(ReaderError) {
-            try open.reader.pause(endingRecords: true, offers: offers) { output in
-                if watching, first == nil, case .event(let event) = output { first = event }
-                emit(output)
-            }
-        } catch { open.failure = error }
-        if let first { releaseHeldPreMain(joining: first, format: open.reader.format, emit: emit) }
+        do throws(ReaderError) { try open.reader.pause(endingRecords: true, offers: offers, emit: emit) } catch { open.failure = error }
         region = open
     }
 
@@ -138,14 +126,15 @@ struct DocumentDecoder: LineFramedDecoder {
         }
     }
 
-    /// Whether `content` is a line of dyld's launch statistics, taken as one (the region open ends before it). A block that
-    /// ends at a line of something else is held for that line's region to join it to a launch.
+    /// Whether `content` is a line of dyld's launch statistics, taken as one (the region open ends before it). A block
+    /// that ends at an Xcode console line is about the launch of the process that line names: it was printed before the
+    /// app's `main`, so before the app's first line.
     private mutating func takesPreMainStatistics(_ content: UnsafeRawBufferPointer, line: ByteLine, prefix: Int, offers: RecordOffers,
                                                  emit: (ReaderOutput) -> Void) -> Bool {
         let (taken, ended) = preMain.take(content, number: line.number, byteOffset: line.byteOffset + prefix)
-        if let ended {
-            releaseHeldPreMain(joining: nil, format: nil, emit: emit)
-            if taken { emit(.preMainStatistics(ended)) } else { heldPreMain = (ended, line.number) }
+        if var ended {
+            if !taken { ended.launch = launch(named: content, line: line, prefix: prefix) }
+            emit(.preMainStatistics(ended))
         }
         guard taken else { return false }
         endRegion(offers: offers, emit: emit)
@@ -159,15 +148,18 @@ struct DocumentDecoder: LineFramedDecoder {
         return true
     }
 
-    /// The held statistics said, with the launch `event` proves when it is the app's line right after them in an Xcode
-    /// console.
-    private mutating func releaseHeldPreMain(joining event: LogEvent?, format: LogFormat?, emit: (ReaderOutput) -> Void) {
-        guard let (statistics, nextLine) = heldPreMain.take() else { return }
-        var read = statistics
-        if let event, format == .xcodeConsole, event.origin.line == nextLine, let pid = event.pid, !event.process.isEmpty {
-            read.launch = PreMainStatistics.Launch(process: event.process, pid: pid, before: event.timestamp, evidence: event.origin)
-        }
-        emit(.preMainStatistics(read))
+    /// The launch an Xcode console line (`2020-06-26 10:00:00.123456+0800 App[1234:56789] …`) names: its process, pid
+    /// and time; nil for any other line.
+    private func launch(named content: UnsafeRawBufferPointer, line: ByteLine, prefix: Int) -> PreMainStatistics.Launch? {
+        var head = TextRecordHead.placeholder
+        guard case .head = XcodeConsoleGrammar().classify(content, into: &head), let pid = head.pid, let name = head.process, !name.isEmpty
+        else { return nil }
+        var resolver = TimestampResolver(inference: configuration.timeInference)
+        let timeText = TimestampText(utf8: content.slice(head.timeText.lowerBound, head.timeText.upperBound))
+        guard let time = resolver.resolve(head.time, text: timeText) else { return nil }
+        let process = UTF8Text.decode(content.slice(name.lowerBound, name.upperBound)).text
+        return PreMainStatistics.Launch(process: process, pid: pid, before: time,
+                                        evidence: EventOrigin(input: configuration.inputName, line: line.number, byteOffset: line.byteOffset + prefix))
     }
 
     private mutating func startRegion(_ kind: DocumentOutline.Kind, at line: ByteLine, prefix: Int) {
@@ -198,18 +190,9 @@ struct DocumentDecoder: LineFramedDecoder {
             open.breakHeld = open.toolPrefixed > 0
             if !open.breakHeld { piece.append(.newline) }
             var failure: ReaderError?
-            // While statistics are held, the first event read decides their launch.
-            let watching = heldPreMain != nil
-            var first: LogEvent?
             piece.withUnsafeBytes { bytes in
-                do throws(ReaderError) {
-                    try open.reader.read(bytes, offers: offers) { output in
-                        if watching, first == nil, case .event(let event) = output { first = event }
-                        emit(output)
-                    }
-                } catch { failure = error }
+                do throws(ReaderError) { try open.reader.read(bytes, offers: offers, emit: emit) } catch { failure = error }
             }
-            if let first { releaseHeldPreMain(joining: first, format: open.reader.format, emit: emit) }
             open.failure = failure
             // A line far longer than the usual is not kept as the buffer for the next.
             if piece.capacity <= 1 << 16 { lineBuffer = piece }
@@ -237,18 +220,8 @@ struct DocumentDecoder: LineFramedDecoder {
         releaseHeldBreak(offers: offers, emit: emit)
         guard var open = region.take() else { return }
         if open.failure == nil {
-            let watching = heldPreMain != nil
-            var first: LogEvent?
-            do throws(ReaderError) {
-                try open.reader.finish(offers: offers) { output in
-                    if watching, first == nil, case .event(let event) = output { first = event }
-                    emit(output)
-                }
-            } catch { open.failure = error }
-            if let first { releaseHeldPreMain(joining: first, format: open.reader.format, emit: emit) }
+            do throws(ReaderError) { try open.reader.finish(offers: offers, emit: emit) } catch { open.failure = error }
         }
-        // The region after a statistics block showed no event of the launch: the block is said alone.
-        if let held = heldPreMain, open.firstLine >= held.nextLine { releaseHeldPreMain(joining: nil, format: nil, emit: emit) }
         // A wrapped line's rest is part of its event.
         statistics.eventLines += open.wrapped
         let read = open.reader.statistics
