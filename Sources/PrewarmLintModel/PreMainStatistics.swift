@@ -14,8 +14,10 @@
 public struct PreMainStatistics: Sendable, Hashable {
     /// A part of the pre-main phase, as dyld names it.
     public enum Phase: String, Sendable, Hashable, CaseIterable, Codable {
-        /// `dylib loading time` (summary), `total images loading time` (details).
+        /// `dylib loading time` (summary).
         case dylibLoading = "dylib-loading"
+        /// `total images loading time` (details): the dylib loading with the debugger's pause in it.
+        case imagesLoading = "images-loading"
         /// `rebase/binding time` (summary).
         case rebaseBinding = "rebase-binding"
         /// `ObjC setup time` (summary), `total load time in ObjC` (details).
@@ -39,6 +41,7 @@ public struct PreMainStatistics: Sendable, Hashable {
         public var label: String {
             switch self {
             case .dylibLoading: "dylib loading"
+            case .imagesLoading: "images loading (the debugger's pause in it)"
             case .rebaseBinding: "rebase/binding"
             case .objcSetup: "ObjC setup"
             case .initializers: "initializers"
@@ -149,15 +152,23 @@ public struct PreMainStatistics: Sendable, Hashable {
         self.lineCount = lineCount
     }
 
-    /// The time of the pre-main phase: the summary's, else the details' total without the debugger's pause; nil when
-    /// neither can be read.
+    /// The time of the pre-main phase: the summary's; else the details' total less the debugger's pause and the
+    /// rebinding of the shared cache, as dyld's summary counts it; nil when neither can be read.
     public var milliseconds: Double? {
         if let preMain = preMainTime { return preMain.milliseconds }
         guard let total = detailsTotal?.milliseconds else { return nil }
-        let pause = phases.first { $0.phase == .debuggerPause }
-        if pause == nil { return total }
-        guard let paused = pause?.time.milliseconds else { return nil }
-        return max(0, total - paused)
+        var time = total
+        for phase in [Phase.debuggerPause, .sharedCacheBindings] where self.time(of: phase) != nil {
+            guard let value = self.time(of: phase)?.milliseconds else { return nil }
+            time -= value
+        }
+        return max(0, time)
+    }
+
+    /// Whether ``milliseconds`` is computed from the details block (its total less the debugger's pause and the shared
+    /// cache's rebinding), not printed by dyld.
+    public var isComputed: Bool {
+        preMainTime == nil && (time(of: .debuggerPause) != nil || time(of: .sharedCacheBindings) != nil)
     }
 
     /// The first time given for `phase`.

@@ -43,12 +43,21 @@ public struct PreMainReading: Sendable, Hashable {
         if let preMain = statistics.preMainTime {
             text += Self.shown(preMain)
         } else if let total = statistics.detailsTotal {
-            text += statistics.time(of: .debuggerPause).map { pause in
-                statistics.milliseconds.map { "\(Self.milliseconds($0)) (dyld's total time \(Self.shown(total)) less the debugger's pause \(Self.shown(pause)))" }
-                    ?? "not readable"
-            } ?? Self.shown(total)
+            if statistics.isComputed {
+                // As precise as the coarsest value it is computed from (dyld prints a tenth of a second past 10 s of tenths).
+                let coarse = ([total] + [PreMainStatistics.Phase.debuggerPause, .sharedCacheBindings].compactMap(statistics.time(of:)))
+                    .contains { $0.text.split(separator: " ").dropFirst().first == "seconds" }
+                let value = statistics.milliseconds.map { coarse ? "about \(Self.tenthsOfSecond($0))" : Self.milliseconds($0) } ?? "not readable"
+                text += "\(value) (dyld's total time \(Self.shown(total)) less the debugger's pause and the shared cache's rebinding)"
+            } else {
+                text += "\(Self.shown(total)) (dyld's total time)"
+            }
         }
-        let parts = statistics.phases.filter { $0.phase != .debuggerPause }.map { "\($0.phase.label) \(Self.shown($0.time))" }
+        // The summary's parts when it was pasted (the details' are in the JSON report), else the details'.
+        let summaryPhases: Set<PreMainStatistics.Phase> = [.dylibLoading, .rebaseBinding, .objcSetup, .initializers]
+        let parts = statistics.phases.filter { part in
+            statistics.preMainTime != nil ? summaryPhases.contains(part.phase) : part.phase != .debuggerPause && part.phase != .dtraceRegistration
+        }.map { "\($0.phase.label) \(Self.shown($0.time))" }
         if !parts.isEmpty { text += ": " + parts.joined(separator: ", ") }
         return text
     }
@@ -95,6 +104,12 @@ public struct PreMainReading: Sendable, Hashable {
         let words = measure.text.split(separator: " ")
         guard words.count >= 2 else { return measure.text }
         return "\(words[0]) \(words[1] == "seconds" ? "s" : "ms")"
+    }
+
+    /// `1.4 s`: a computed time to a tenth of a second.
+    static func tenthsOfSecond(_ milliseconds: Double) -> String {
+        let tenths = Int64((milliseconds / 100).rounded())
+        return "\(tenths / 10).\(tenths % 10) s"
     }
 
     /// A computed time in milliseconds, with at most two decimals.

@@ -111,8 +111,18 @@ public struct CorpusCase: Sendable {
             writer.endObject()
             return "    " + writer.text
         }.joined(separator: ",\n")
-        text += outcome.diagnostics.isEmpty ? "  ]\n}\n" : "\n  ]\n}\n"
-        return text
+        text += outcome.diagnostics.isEmpty ? "  ]" : "\n  ]"
+        // dyld's launch statistics, for the inputs that hold some.
+        if !outcome.preMainStatistics.isEmpty {
+            text += ",\n  \"preMainStatistics\": [\n"
+            text += outcome.preMainStatistics.map { statistics in
+                var writer = JSONTextWriter()
+                PreMainReading.write(PreMainReading(statistics: statistics), to: &writer)
+                return "    " + writer.text
+            }.joined(separator: ",\n")
+            text += "\n  ]"
+        }
+        return text + "\n}\n"
     }
 
     /// Compares `actual` with the case's `expected.json` (see ``GoldenFile``).

@@ -112,6 +112,8 @@ struct PrescanTests {
                 outcome.events.append(event)
             case .diagnostic(let diagnostic):
                 outcome.diagnostics.append(diagnostic)
+            case .preMainStatistics:
+                Issue.record("no statistics in these lines")
             }
         }
         bytes.withUnsafeBytes { all in

@@ -138,7 +138,7 @@ struct DocumentDecoder: LineFramedDecoder {
         }
         guard taken else { return false }
         endRegion(offers: offers, emit: emit)
-        statistics.eventLines += 1
+        if DocumentOutline.isBlank(content) { statistics.skip(.blank) } else { statistics.eventLines += 1 }
         // A block of statistics is a region read: a document of one is not refused.
         if !preMainOpened {
             preMainOpened = true

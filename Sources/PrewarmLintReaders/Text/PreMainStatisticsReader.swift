@@ -38,6 +38,9 @@ struct PreMainStatisticsReader {
                   line.count <= Self.maximumLineLength else { return (false, nil) }
         } else if line.count > Self.maximumLineLength {
             return (false, finish())
+        } else if start == line.count || (start == line.count - 1 && line[start] == .carriageReturn) {
+            // A blank line in a fence between the summary and the details, or within the details: the block goes on.
+            return (true, nil)
         }
         guard let parsed = Self.parse(line.slice(start, line.count)) else { return (false, open == nil ? nil : finish()) }
         let (label, value) = parsed
@@ -130,7 +133,8 @@ struct PreMainStatisticsReader {
 
     private static func phase(_ label: String, in block: Block) -> PreMainStatistics.Phase? {
         switch (block, label) {
-        case (.summary, "dylib loading time"), (.details, "total images loading time"): .dylibLoading
+        case (.summary, "dylib loading time"): .dylibLoading
+        case (.details, "total images loading time"): .imagesLoading
         case (.summary, "rebase/binding time"): .rebaseBinding
         case (.summary, "ObjC setup time"), (.details, "total load time in ObjC"): .objcSetup
         case (.summary, "initializer time"), (.details, "total time in initializers and ObjC +load"), (.details, "total init time time"): .initializers
