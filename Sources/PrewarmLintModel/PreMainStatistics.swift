@@ -131,8 +131,9 @@ public struct PreMainStatistics: Sendable, Hashable {
     public var initializers: [InitializerTime] = []
     /// Initializer lines beyond ``maximumInitializers``, counted.
     public var initializersNotKept = 0
-    /// `total images loaded`, and how many of them came from the dyld shared cache.
+    /// `total images loaded`.
     public var imagesLoaded: Int?
+    /// How many of them came from the dyld shared cache.
     public var imagesFromSharedCache: Int?
     /// The lines whose value dyld could not have measured, as printed (a known dyld fault): said, not computed with.
     public var unbelievable: [String] = []

@@ -85,6 +85,21 @@ struct DocumentTests {
         #expect(outcome.events.first?.message.hasSuffix("\n\tcontinued") == true)
     }
 
+    /// trustwallet/trust-wallet-ios#812's summary (Corpus/formats/document-dyld-statistics-summary).
+    static let preMainSummary = """
+        Total pre-main time: 722.04 milliseconds (100.0%)
+                 dylib loading time: 192.04 milliseconds (26.5%)
+                rebase/binding time: 375.07 milliseconds (51.9%)
+                    ObjC setup time:  80.15 milliseconds (11.1%)
+                   initializer time:  74.63 milliseconds (10.3%)
+                   slowest intializers :
+                       libSystem.dylib :   2.92 milliseconds (0.4%)
+            libMainThreadChecker.dylib :  15.59 milliseconds (2.1%)
+                                 Trust :  46.08 milliseconds (6.3%)
+        """
+    /// An Xcode console line, in the shape of Corpus/real-logs/40 (fl_umeng#16).
+    static let xcodeConsoleLine = "2021-10-20 08:12:22.990000+0000 Runner[25951:23399161] [Reporter] SDK init success"
+
     /// Documents in the shapes people paste: blocks of every kind, each right after the one before or after text.
     static func pastedDocuments() -> [String] {
         let console = consoleLine, later = consoleLine.replacingOccurrences(of: "22.944797", with: "22.958236")
@@ -95,6 +110,9 @@ struct DocumentTests {
             "<details>\n<summary>one</summary>\n\n```\n\(later)\n```\n</details>\n<details>\n<summary>two</summary>\n<pre>\n\(console)\n</pre>\n</details>\n",
             "`\(console)`\nnote\n\n\(idevicesyslogLine)\n\(idevicesyslogLine)\n\n```\nnot a log\n```\n> \(later)\n> \(later)\n```\n\(console)\n",
             "text\n```\n\(console)\n\tcontinued\n```\n```\n\(console)\n\tcontinued\n```\n~~~\n\(idevicesyslogLine)\n",
+            // dyld's statistics pasted bare, then (after a blank line) the Xcode console lines whose first names their launch.
+            "```\n\(console)\n```\n\n\(preMainSummary)\n\n\(xcodeConsoleLine)\n\(xcodeConsoleLine)\n",
+            "> \(later)\n> \(later)\n\(preMainSummary)\n```\n\(xcodeConsoleLine)\n```\n",
         ]
     }
 
@@ -121,7 +139,7 @@ struct DocumentTests {
             guard !cut.isEmpty else { continue }
             cutDocuments += 1
             let whole = ReaderVerifier.read(bytes, configuration: configuration)
-            var events: [LogEvent] = [], lines = 0, prose = 0
+            var events: [LogEvent] = [], preMain: [PreMainStatistics] = [], lines = 0, prose = 0
             for part in cut {
                 var partConfiguration = configuration
                 partConfiguration.start = part.start
@@ -129,10 +147,12 @@ struct DocumentTests {
                 let read = ReaderVerifier.read(Array(bytes[part.start.byteOffset..<(part.end ?? bytes.count)]), configuration: partConfiguration,
                                                format: .document)
                 events += read.events
+                preMain += read.preMainStatistics
                 lines += read.statistics.lines
                 prose += read.statistics.skipped[.prose] ?? 0
             }
             #expect(events == whole.events, "\(document.prefix(40))")
+            #expect(preMain == whole.preMainStatistics, "\(document.prefix(40))")
             #expect(lines == whole.statistics.lines)
             #expect(prose == (whole.statistics.skipped[.prose] ?? 0))
             // Each part holds a log.

@@ -40,11 +40,9 @@ package struct DocumentPartition {
     /// The region open: its kind, where it may be cut, the start of its content as its reader would sniff it, and
     /// whether that decided it is a log (nil: not yet).
     private var region: (kind: DocumentOutline.Kind, cut: InputPosition?, sample: [UInt8], isLog: Bool?)?
-    /// dyld's statistics lines, as the decoder takes them out of regions; and the last line at which the document could
-    /// be cut before the block open or just ended: the region after a block is cut with it, which its first line may
-    /// name the launch of (``DocumentDecoder``).
+    /// dyld's statistics lines, as the decoder takes them out of regions. The document is not cut while a block is open:
+    /// the line that ends it may name the launch it is about (``DocumentDecoder``), and goes with it.
     private var preMain = PreMainStatisticsReader(inputName: "")
-    private var cuttableBeforePreMain: InputPosition?
     /// The cuts after the first part's start, in order.
     private var cuts: [InputPosition] = []
     /// Logs found, and how many of them go to a part (doubled each time the cuts are thinned out).
@@ -91,16 +89,13 @@ package struct DocumentPartition {
         case .content(let kind, let prefix, let suffix, let starts):
             let end = max(prefix, line.bytes.count - suffix)
             let content = line.bytes.slice(min(prefix, line.bytes.count), end)
-            let wasOpen = preMain.isOpen
-            let (taken, ended) = preMain.take(content, number: line.number, byteOffset: 0)
-            if taken {
-                if !wasOpen || ended != nil { cuttableBeforePreMain = cuttable }
+            if preMain.take(content, number: line.number, byteOffset: 0).taken {
                 endRegion()
                 return
             }
             if starts || region == nil || region?.kind != kind {
                 endRegion()
-                region = (kind, ended == nil ? cuttable : cuttableBeforePreMain, [], nil)
+                region = (kind, cuttable, [], nil)
             }
             sniff(content)
             sniff(nil)
