@@ -97,10 +97,23 @@ public struct HTMLReporter: Sendable {
         }
         output("</section>\n")
         output(findingsRead.html)
+        if !report.preMainStatistics.isEmpty { output(Self.preMain(report)) }
         output(Self.diagnostics(report))
         output("<footer>prewarm-lint \(Self.escape(report.toolVersion)), report schema \(LintReport.schemaVersion); configuration \(Self.escape(report.configurationName))\(report.partial ? "; interrupted, partial" : "")</footer>\n")
         output(Self.script)
         output("</body></html>\n")
+    }
+
+    /// dyld's launch statistics read: a list item each, where it was read, then what ``PreMainReading/lines`` says.
+    static func preMain(_ report: LintReport) -> String {
+        var out = "<section id=\"pre-main\"><h2>dyld's launch statistics</h2>\n<ul>\n"
+        for reading in report.preMainStatistics {
+            let lines = reading.lines
+            out += "<li><code>\(escape(reading.statistics.origin.description))</code>: \(escape(lines[0]))"
+            out += "<ul>" + lines.dropFirst().map { "<li>\(escape($0))</li>" }.joined() + "</ul></li>\n"
+        }
+        if report.preMainStatisticsNotKept > 0 { out += "<li class=\"muted\">…and \(report.preMainStatisticsNotKept) more (counted, not kept)</li>\n" }
+        return out + "</ul></section>\n"
     }
 
     // MARK: The overview

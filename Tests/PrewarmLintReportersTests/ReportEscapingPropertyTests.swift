@@ -100,6 +100,14 @@ struct ReportEscapingPropertyTests {
         var report = LintReport(toolVersion: "0.1.0", inputs: inputs, sessions: sessions, sessionIDs: ids, findings: findings,
                                 diagnostics: diagnostics, prewarmDecisions: [decision])
         report.configuration = text.next()
+        // dyld's launch statistics, their image names, values and next line's process from the input.
+        var statistics = PreMainStatistics(origin: EventOrigin(input: log, line: 11, byteOffset: 0), lineCount: 3)
+        statistics.preMainTime = PreMainStatistics.Measure(milliseconds: 12.5, percent: 100, text: text.next())
+        statistics.phases = [PreMainStatistics.PhaseTime(phase: .initializers, time: PreMainStatistics.Measure(milliseconds: 3, percent: 1, text: text.next()))]
+        statistics.initializers = [PreMainStatistics.InitializerTime(image: text.next(), time: PreMainStatistics.Measure(milliseconds: 2, percent: 1, text: text.next()))]
+        statistics.unbelievable = [text.next()]
+        statistics.launch = PreMainStatistics.Launch(process: text.next(), pid: 7, before: time(11), evidence: EventOrigin(input: log, line: 14, byteOffset: 0))
+        report.preMainStatistics = [PreMainReading(statistics: statistics, session: ids.first)]
         // Read separately: each session's input named beside it.
         report.separateInputs = [LintReport.SessionGroup(input: text.next(), sessions: 0..<sessions.count)]
         return report
