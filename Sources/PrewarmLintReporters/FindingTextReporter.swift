@@ -88,7 +88,7 @@ public struct FindingTextReporter: Sendable {
         for reading in report.preMainStatistics {
             let place = TerminalText.singleLine(reading.statistics.origin.description)
             for (index, line) in reading.lines.enumerated() {
-                text += "  \(index == 0 ? place : String(repeating: " ", count: place.count))  \(Self.cut(TerminalText.singleLine(line)))\n"
+                text += (index == 0 ? "  \(place): " : "      ") + Self.cut(TerminalText.singleLine(line)) + "\n"
             }
         }
         return text + "\n"
