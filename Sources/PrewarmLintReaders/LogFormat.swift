@@ -64,7 +64,7 @@ public enum LogFormat: String, Sendable, Hashable, CaseIterable, Codable {
         case .crashReportText: "crash report (text)"
         case .metricKit: "MetricKit JSON (diagnostic or metric payloads)"
         case .tarArchive: "tar archive (a sysdiagnose): its reports, text logs and unified log"
-        case .document: "a pasted document (an issue body, an e-mail): each block read on its own"
+        case .document: "a pasted document (an issue body, an e-mail): each block read on its own, dyld's launch statistics too"
         }
     }
 }

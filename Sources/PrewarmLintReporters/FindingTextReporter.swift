@@ -82,7 +82,7 @@ public struct FindingTextReporter: Sendable {
     }
 
     /// dyld's launch statistics read, a block each: where, then what each line of ``PreMainReading/lines`` says.
-    func preMainSection(_ report: LintReport) -> String {
+    public func preMainSection(_ report: LintReport) -> String {
         let count = report.preMainStatistics.count + report.preMainStatisticsNotKept
         var text = "dyld's launch statistics (\(count) block\(count == 1 ? "" : "s")\(report.preMainStatisticsNotKept > 0 ? ", the first \(report.preMainStatistics.count) shown" : "")):\n"
         for reading in report.preMainStatistics {

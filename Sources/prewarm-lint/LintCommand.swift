@@ -284,6 +284,10 @@ struct LintCommand: ParsableCommand {
         guard var report = finished else { throw ExitCode(2) }
         report.configuration = configurationPath
         if format == .text {
+            // dyld's launch statistics, known once the stream has ended (a block names no time to print it by).
+            if !report.preMainStatistics.isEmpty {
+                StandardStreams.out(String(FindingTextReporter(color: settings.color).preMainSection(report).dropLast()))
+            }
             if !quiet, let counts = Self.countsByRule(report.findings) { StandardStreams.err(counts) }
             StandardStreams.err(FindingTextReporter(color: false, markers: settings.markers).summary(report))
         }
