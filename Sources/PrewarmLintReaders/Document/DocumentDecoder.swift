@@ -91,14 +91,12 @@ struct DocumentDecoder: LineFramedDecoder {
         case .blank:
             statistics.skip(.blank)
         case .content(let kind, let prefix, let suffix, let starts):
-            if takesPreMainStatistics(line.bytes.slice(min(prefix, line.bytes.count), max(prefix, line.bytes.count - suffix)), line: line,
-                                      prefix: prefix, offers: offers, emit: emit) { return }
+            let content = line.bytes.slice(min(prefix, line.bytes.count), max(prefix, line.bytes.count - suffix))
+            if preMain.mayTake(content), takesPreMainStatistics(content, line: line, prefix: prefix, offers: offers, emit: emit) { return }
             if starts || regionKind != kind {
                 endRegion(offers: offers, emit: emit)
                 startRegion(kind, at: line, prefix: prefix)
             }
-            let end = max(prefix, line.bytes.count - suffix)
-            let content = line.bytes.slice(min(prefix, line.bytes.count), end)
             // In a tool's output (a line of the region had its prefix), a line with none continues the one before.
             let continues = !outline.tookToolPrefix && region?.toolPrefixed ?? 0 > 0
             if outline.tookToolPrefix {

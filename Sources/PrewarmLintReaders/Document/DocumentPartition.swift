@@ -89,7 +89,7 @@ package struct DocumentPartition {
         case .content(let kind, let prefix, let suffix, let starts):
             let end = max(prefix, line.bytes.count - suffix)
             let content = line.bytes.slice(min(prefix, line.bytes.count), end)
-            if preMain.take(content, number: line.number, byteOffset: 0).taken {
+            if preMain.mayTake(content), preMain.take(content, number: line.number, byteOffset: 0).taken {
                 endRegion()
                 return
             }

@@ -11,7 +11,11 @@ import PrewarmLintModel
 /// pasted right after the summary (or before it) is the same launch's: one statistics value.
 struct PreMainStatisticsReader {
     private enum Block { case summary, details }
-    private var open: PreMainStatistics?
+    private var open: PreMainStatistics? {
+        didSet { isOpen = open != nil }
+    }
+    /// Whether a block is open (kept apart from it: asked of every line, it touches none of the block's storage).
+    private(set) var isOpen = false
     /// The block the lines now read belong to, and whether image lines may come.
     private var block: Block?
     private var imagesFollow = false
@@ -24,8 +28,16 @@ struct PreMainStatisticsReader {
         self.inputName = inputName
     }
 
-    /// Whether a block is open.
-    var isOpen: Bool { open != nil }
+    /// Whether ``take(_:number:byteOffset:)`` may take `line` or end a block: a block is open, or the line's first
+    /// letter may open one (`T`, `t`, or Markdown's `*`). Asked of every line of a document before anything else.
+    @inline(__always) func mayTake(_ line: UnsafeRawBufferPointer) -> Bool {
+        if isOpen { return true }
+        var index = 0
+        while index < line.count, line[index] == .space || line[index] == .tab { index += 1 }
+        guard index < line.count else { return false }
+        let first = line[index]
+        return first == UInt8(ascii: "T") || first == UInt8(ascii: "t") || first == UInt8(ascii: "*")
+    }
 
     /// The next line (without its line break): whether it is a statistics line, and the block that ended before it, if
     /// one did (the line is not a statistics line, or opens a new block).
