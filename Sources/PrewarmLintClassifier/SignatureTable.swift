@@ -1,3 +1,5 @@
+public import PrewarmLintModel
+
 /// The message templates the classifier knows, in the order they are tried.
 ///
 /// Order matters where templates overlap; the rule is *specific before general*:
@@ -777,5 +779,23 @@ struct WindowCandidates: Sendable {
         masks = Array(repeating: 0, count: windows.count)
         count = 0
         for (window, mask) in entries { add(mask, to: window) }
+    }
+}
+
+extension SignatureTable {
+    /// The signature a line read alone matches (``LogFragment``): its message read as the process it names would
+    /// write it (a name no daemon has is the app's), or as runningboardd's for RunningBoard's own syntax; nil for
+    /// none. A fragment that names no process and is not in RunningBoard's syntax matches nothing: a value quoted in
+    /// prose is not evidence.
+    public func match(_ fragment: LogFragment) -> (signature: MessageSignature, detail: String?)? {
+        let role: ProcessRole
+        if let process = fragment.process {
+            role = ProcessRole.known(processName: process) ?? .app
+        } else if fragment.isRunningBoardSyntax {
+            role = .runningboardd
+        } else {
+            return nil
+        }
+        return match(fragment.message, role: role)
     }
 }

@@ -66,6 +66,7 @@ public enum FormatSniffer {
         var spacedConsoleLines = 0
         var lineStart = 0
         var linesSeen = 0
+        var fragmentLines = 0
         while lineStart < bytes.count, linesSeen < sampleLines {
             guard let newline = bytes.firstIndex(of: .newline, from: lineStart) ?? (isComplete ? bytes.count : nil) else { break }
             var line = bytes.slice(lineStart, newline)
@@ -75,6 +76,9 @@ public enum FormatSniffer {
             linesSeen += 1
             for format in vote(for: line) { votes[format, default: 0] += 1 }
             if isCrashReportLine(line) { crashReportKeys += 1 }
+            if allowsDocument, fragmentLines == 0, LogFragmentShape.isFragment(line) {
+                fragmentLines += 1
+            }
             if ConsoleColumnLayout.splitTabs(line).contains(where: ConsoleColumnLayout.isTime) {
                 consoleSample.append(line)
             } else if line.firstIndex(of: .tab, from: 0) == nil, vote(for: line).isEmpty, ConsoleColumnLayout.spacedHead(line) != nil {
@@ -94,6 +98,9 @@ public enum FormatSniffer {
         // A crash report's header (`Exception Type:`, `Termination Reason:` …) wins over a few lines that happen to
         // look like a log; a log with a report pasted into it stays a log.
         if crashReportKeys >= 2, crashReportKeys > best?.votes ?? 0 { return .crashReportText }
+        // Text no format takes whose lines show what a log line shows (a process column, RunningBoard's syntax) is read
+        // as a document, for those lines to be read alone (``LogFragment``).
+        if best == nil, fragmentLines > 0 { return .document }
         return best?.format
     }
 

@@ -8,6 +8,8 @@ public enum ReaderOutput: Sendable {
     case diagnostic(ReaderDiagnostic)
     /// dyld's launch statistics, read from the input's text (``PreMainStatistics``): evidence with no time of its own.
     case preMainStatistics(PreMainStatistics)
+    /// A line no reader took that still shows what a log line shows (``LogFragment``): evidence read alone.
+    case fragment(LogFragment)
 
     /// The output with its origin counted from `start` (`InputPosition.placing(_:)`).
     func placed(at start: InputPosition) -> ReaderOutput {
@@ -22,6 +24,9 @@ public enum ReaderOutput: Sendable {
             statistics.origin = start.placing(statistics.origin)
             if let launch = statistics.launch { statistics.launch!.evidence = start.placing(launch.evidence) }
             return .preMainStatistics(statistics)
+        case .fragment(var fragment):
+            fragment.origin = start.placing(fragment.origin)
+            return .fragment(fragment)
         }
     }
 }

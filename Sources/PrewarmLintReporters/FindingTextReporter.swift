@@ -79,6 +79,17 @@ public struct FindingTextReporter: Sendable {
         }
         if let current { endBlock(current) }
         if !report.preMainStatistics.isEmpty { output(preMainSection(report)) }
+        if !report.fragments.isEmpty { output(fragmentSection(report)) }
+    }
+
+    /// The lines read alone that match a signature: where, what each shows and lacks, and the line.
+    public func fragmentSection(_ report: LintReport) -> String {
+        var text = "lines read alone, as fragments (\(report.fragments.count)):\n"
+        for reading in report.fragments {
+            text += "  \(TerminalText.singleLine(reading.fragment.origin.description)): \(Self.cut(TerminalText.singleLine(reading.summary)))\n"
+            text += "      \(Self.cut(TerminalText.singleLine("“\(reading.fragment.text)”")))\n"
+        }
+        return text + "\n"
     }
 
     /// dyld's launch statistics read, a block each: where, then what each line of ``PreMainReading/lines`` says.
@@ -135,8 +146,10 @@ public struct FindingTextReporter: Sendable {
             // to other processes): said, so that "0 sessions" does not read as "nothing was read".
             let events = readInputs.reduce(0) { $0 + $1.events }
             let preMain = report.preMainStatistics.count + report.preMainStatisticsNotKept
-            text += events == 0 && preMain > 0 ? "; no log record was read, dyld's launch statistics only (\(preMain) block\(preMain == 1 ? "" : "s"))"
-                : events == 0 ? "; no log record was read"
+            let fragments = report.fragments.count
+            let alone = fragments == 0 ? "" : ", \(fragments) line\(fragments == 1 ? "" : "s") read alone (\(fragments == 1 ? "a fragment" : "fragments"): evidence incomplete)"
+            text += events == 0 && preMain > 0 ? "; no log record was read, dyld's launch statistics only (\(preMain) block\(preMain == 1 ? "" : "s"))\(alone)"
+                : events == 0 ? "; no log record was read\(alone)"
                 : "; the \(events) event\(events == 1 ? "" : "s") read joined no launch session (`prewarm-lint events` lists them)"
         }
         if cutShort > 0 { text += "; \(cutShort) input\(cutShort == 1 ? " was" : "s were") cut short by an error (linted up to it)" }

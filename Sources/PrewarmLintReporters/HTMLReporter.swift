@@ -98,6 +98,7 @@ public struct HTMLReporter: Sendable {
         output("</section>\n")
         output(findingsRead.html)
         if !report.preMainStatistics.isEmpty { output(Self.preMain(report)) }
+        if !report.fragments.isEmpty { output(Self.fragments(report)) }
         output(Self.diagnostics(report))
         output("<footer>prewarm-lint \(Self.escape(report.toolVersion)), report schema \(LintReport.schemaVersion); configuration \(Self.escape(report.configurationName))\(report.partial ? "; interrupted, partial" : "")</footer>\n")
         output(Self.script)
@@ -113,6 +114,16 @@ public struct HTMLReporter: Sendable {
             out += "<ul>" + lines.dropFirst().map { "<li>\(escape($0))</li>" }.joined() + "</ul></li>\n"
         }
         if report.preMainStatisticsNotKept > 0 { out += "<li class=\"muted\">…and \(report.preMainStatisticsNotKept) more (counted, not kept)</li>\n" }
+        return out + "</ul></section>\n"
+    }
+
+    /// The lines read alone that match a signature: where, what each shows and lacks, and the line.
+    static func fragments(_ report: LintReport) -> String {
+        var out = "<section id=\"fragments\"><h2>Lines read alone</h2>\n<ul>\n"
+        for reading in report.fragments {
+            out += "<li><code>\(escape(reading.fragment.origin.description))</code>: \(escape(reading.summary))"
+            out += "<ul><li><code>\(escape(reading.fragment.text))</code></li></ul></li>\n"
+        }
         return out + "</ul></section>\n"
     }
 

@@ -87,6 +87,10 @@ public struct LintReport: Sendable {
     public var preMainStatistics: [PreMainReading] = []
     /// Statistics blocks read beyond those an input keeps (`InputSummary.maximumPreMainStatistics`), counted.
     public var preMainStatisticsNotKept = 0
+    /// Lines read alone that match a known signature (``FragmentReading``), in input order.
+    public var fragments: [FragmentReading] = []
+    /// Fragments read beyond those an input keeps (`InputSummary.maximumFragments`), counted, matching or not.
+    public var fragmentsNotKept = 0
     /// How many threads may write the JSON report's sessions and findings (1: the calling thread
     /// only). The text is the same whatever the number; more only makes a large report faster, which
     /// matters when many inputs were read in parallel and the report is what remains.
@@ -283,6 +287,13 @@ public struct LintReport: Sendable {
             writer.endArray()
         }
         if preMainStatisticsNotKept > 0 { writer.field("preMainStatisticsNotKept", preMainStatisticsNotKept) }
+        if !fragments.isEmpty {
+            writer.key("fragments")
+            writer.beginArray()
+            for reading in fragments { FragmentReading.write(reading, to: &writer) }
+            writer.endArray()
+        }
+        if fragmentsNotKept > 0 { writer.field("fragmentsNotKept", fragmentsNotKept) }
         if sessionsNotListed > 0 {
             writer.field("sessionsNotListed", sessionsNotListed)
             writer.key("sessionsNotListedByKind")

@@ -160,6 +160,14 @@ public struct MarkdownReporter: Sendable {
             if report.preMainStatisticsNotKept > 0 { out += "- _…and \(report.preMainStatisticsNotKept) more (counted, not kept)._\n" }
             out += "\n"
         }
+        if !report.fragments.isEmpty {
+            out += "\n## Lines read alone\n\n"
+            for reading in report.fragments {
+                out += "- \(MarkdownText.code(reading.fragment.origin.description)): \(MarkdownText.inline(reading.summary))\n"
+                out += "  - \(MarkdownText.code(reading.fragment.text))\n"
+            }
+            out += "\n"
+        }
         if !report.diagnostics.isEmpty {
             let shown = min(report.diagnostics.count, 10)
             out += "## Reading diagnostics\n\n\(report.diagnostics.count) diagnostic\(report.diagnostics.count == 1 ? "" : "s")"

@@ -122,6 +122,22 @@ public struct CorpusCase: Sendable {
             }.joined(separator: ",\n")
             text += "\n  ]"
         }
+        // Lines read alone, for the inputs that hold some.
+        if !outcome.fragments.isEmpty {
+            text += ",\n  \"fragments\": [\n"
+            text += outcome.fragments.map { fragment in
+                var writer = JSONTextWriter()
+                writer.beginObject()
+                writer.field("line", fragment.origin.line)
+                writer.field("process", fragment.process)
+                writer.field("pid", fragment.pid)
+                writer.field("time", fragment.time)
+                writer.field("text", fragment.text)
+                writer.endObject()
+                return "    " + writer.text
+            }.joined(separator: ",\n")
+            text += "\n  ]"
+        }
         return text + "\n}\n"
     }
 

@@ -52,7 +52,7 @@ public enum FuzzChecks {
     }
 
     /// A document cut into parts (`DocumentPartition`, fed in chunks of `chunk`), each part read as a document from its
-    /// cut: the parts' events and dyld statistics are the whole's, and their lines too.
+    /// cut: the parts' events, dyld statistics and fragments are the whole's, and their lines too.
     static func partitionProblem(_ bytes: [UInt8], configuration: ReaderConfiguration, whole: ReaderVerifier.Outcome, chunk: Int) -> String? {
         var partition = DocumentPartition(maximumLineLength: configuration.limits.maximumLineLength)
         var offset = 0
@@ -63,7 +63,7 @@ public enum FuzzChecks {
         }
         let parts = partition.finish()
         guard !parts.isEmpty else { return nil }
-        var events: [LogEvent] = [], preMain: [PreMainStatistics] = [], lines = 0
+        var events: [LogEvent] = [], preMain: [PreMainStatistics] = [], fragments: [LogFragment] = [], lines = 0
         for part in parts {
             var partConfiguration = configuration
             partConfiguration.start = part.start
@@ -72,9 +72,11 @@ public enum FuzzChecks {
                                            format: .document, chunkSize: chunk)
             events += read.events
             preMain += read.preMainStatistics
+            fragments += read.fragments
             lines += read.statistics.lines
         }
         if events != whole.events { return "a document's parts read from their cuts give other events than the whole (\(parts.count) parts)" }
+        if fragments != whole.fragments { return "a document's parts read from their cuts give other fragments than the whole (\(parts.count) parts)" }
         if preMain != whole.preMainStatistics {
             return "a document's parts read from their cuts give other dyld statistics than the whole (\(parts.count) parts)"
         }

@@ -25,6 +25,8 @@ public enum ReaderVerifier {
         public var diagnostics: [ReaderDiagnostic] = []
         /// dyld's launch statistics read, in order.
         public var preMainStatistics: [PreMainStatistics] = []
+        /// Lines read alone, as fragments, in order.
+        public var fragments: [LogFragment] = []
         /// The reader's counts.
         public var statistics = DecoderStatistics()
         /// Why the input could not be read, if it could not.
@@ -60,6 +62,7 @@ public enum ReaderVerifier {
             case .event(let event): outcome.events.append(event)
             case .diagnostic(let diagnostic): outcome.diagnostics.append(diagnostic)
             case .preMainStatistics(let statistics): outcome.preMainStatistics.append(statistics)
+            case .fragment(let fragment): outcome.fragments.append(fragment)
             }
         }
         var pieces: [Range<Int>] = []

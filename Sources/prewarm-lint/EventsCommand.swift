@@ -87,7 +87,7 @@ struct EventsCommand: ParsableCommand {
                                                           : ndjson.line(for: event, classification: classified))
                 case .diagnostic(let diagnostic):
                     printer.take(diagnostic)
-                case .preMainStatistics:
+                case .preMainStatistics, .fragment:
                     break  // not an event: `lint` reports it
                 }
             }

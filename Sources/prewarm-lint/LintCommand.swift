@@ -288,6 +288,7 @@ struct LintCommand: ParsableCommand {
             if !report.preMainStatistics.isEmpty {
                 StandardStreams.out(String(FindingTextReporter(color: settings.color).preMainSection(report).dropLast()))
             }
+            if !report.fragments.isEmpty { StandardStreams.out(String(FindingTextReporter(color: settings.color).fragmentSection(report).dropLast())) }
             if !quiet, let counts = Self.countsByRule(report.findings) { StandardStreams.err(counts) }
             StandardStreams.err(FindingTextReporter(color: false, markers: settings.markers).summary(report))
         }

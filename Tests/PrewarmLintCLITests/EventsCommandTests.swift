@@ -116,7 +116,9 @@ struct EventsCommandTests {
 
     @Test("a named file that is not a log is an error with exit 2")
     func notALog() throws {
-        let log = Self.corpus.appendingPathComponent("not-a-log-message-fragment/log.txt").path
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("notes-\(UUID().uuidString).txt").path
+        try Data("The app logs the user out; the console said the keychain failed with -25308.\n".utf8).write(to: URL(fileURLWithPath: log))
+        defer { try? FileManager.default.removeItem(atPath: log) }
         let run = try Self.run(["events", log])
         #expect(run.status == 2)
         #expect(run.stderr.contains("\(log): error: not a recognized log format"))

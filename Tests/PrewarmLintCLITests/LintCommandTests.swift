@@ -215,10 +215,10 @@ struct LintCommandTests {
     func nothingRead() throws {
         let folder = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        // A folder holding only a message fragment and notes: skipped files named, nothing linted, exit 2.
+        // A folder holding only notes, one quoting an error code in prose: skipped files named, nothing linted, exit 2.
         let reports = folder.appendingPathComponent("reports")
         try FileManager.default.createDirectory(at: reports, withIntermediateDirectories: true)
-        try Data(contentsOf: Self.root.appendingPathComponent("Corpus/formats/not-a-log-message-fragment/log.txt"))
+        try Data("The app logs the user out; the console said the keychain failed with -25308 (errSecInteractionNotAllowed).\n".utf8)
             .write(to: reports.appendingPathComponent("fragment.txt"))
         try Data("notes about the bug\n".utf8).write(to: reports.appendingPathComponent("notes.md"))
         let notLogs = try CLI.run(["--no-color", reports.path])

@@ -113,6 +113,8 @@ struct DocumentTests {
             // dyld's statistics pasted bare, then (after a blank line) the Xcode console lines whose first names their launch.
             "```\n\(console)\n```\n\n\(preMainSummary)\n\n\(xcodeConsoleLine)\n\(xcodeConsoleLine)\n",
             "> \(later)\n> \(later)\n\(preMainSummary)\n```\n\(xcodeConsoleLine)\n```\n",
+            // Lines read alone, between logs: a RunningBoard attribute line, a securityd line in prose.
+            "```\n\(console)\n```\n<RBSDomainAttribute| domain:\"com.apple.dasd\" name:\"DYLDLaunch\" sourceEnvironment:\"(null)\">\n\nthen securityd[115]: SecItemCopyMatching: (-25308)\n> \(later)\n> \(later)\n",
         ]
     }
 
@@ -139,7 +141,7 @@ struct DocumentTests {
             guard !cut.isEmpty else { continue }
             cutDocuments += 1
             let whole = ReaderVerifier.read(bytes, configuration: configuration)
-            var events: [LogEvent] = [], preMain: [PreMainStatistics] = [], lines = 0, prose = 0
+            var events: [LogEvent] = [], preMain: [PreMainStatistics] = [], fragments: [LogFragment] = [], lines = 0, prose = 0
             for part in cut {
                 var partConfiguration = configuration
                 partConfiguration.start = part.start
@@ -148,11 +150,13 @@ struct DocumentTests {
                                                format: .document)
                 events += read.events
                 preMain += read.preMainStatistics
+                fragments += read.fragments
                 lines += read.statistics.lines
                 prose += read.statistics.skipped[.prose] ?? 0
             }
             #expect(events == whole.events, "\(document.prefix(40))")
             #expect(preMain == whole.preMainStatistics, "\(document.prefix(40))")
+            #expect(fragments == whole.fragments, "\(document.prefix(40))")
             #expect(lines == whole.statistics.lines)
             #expect(prose == (whole.statistics.skipped[.prose] ?? 0))
             // Each part holds a log.

@@ -112,7 +112,7 @@ struct PrescanTests {
                 outcome.events.append(event)
             case .diagnostic(let diagnostic):
                 outcome.diagnostics.append(diagnostic)
-            case .preMainStatistics:
+            case .preMainStatistics, .fragment:
                 Issue.record("no statistics in these lines")
             }
         }

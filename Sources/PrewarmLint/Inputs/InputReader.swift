@@ -39,6 +39,17 @@ public struct InputSummary: Sendable {
     public var preMainStatisticsNotKept = 0
     /// The most statistics blocks an input's summary keeps.
     public static let maximumPreMainStatistics = 64
+    /// Lines read alone, as fragments, in input order (at most ``maximumFragments``).
+    public var fragments: [LogFragment] = []
+    /// Fragments beyond ``maximumFragments``, counted.
+    public var fragmentsNotKept = 0
+    /// The most fragments an input's summary keeps.
+    public static let maximumFragments = 64
+
+    /// `fragment` kept, or counted past ``maximumFragments``.
+    package mutating func keep(_ fragment: LogFragment) {
+        if fragments.count < Self.maximumFragments { fragments.append(fragment) } else { fragmentsNotKept += 1 }
+    }
 
     /// `statistics` kept, or counted past ``maximumPreMainStatistics``.
     package mutating func keep(_ statistics: PreMainStatistics) {
@@ -127,7 +138,7 @@ public struct InputReader: Sendable {
         var refusal: ReaderDiagnostic?
         var eventsEmitted = 0
         var outside = (before: 0, after: 0, first: nil as EventOrigin?)
-        var preMain = InputSummary(input: input.name)
+        var untimed = InputSummary(input: input.name)
         let since = options.since, until = options.until
         let counting: (ReaderOutput) -> Void = { output in
             switch output {
@@ -147,7 +158,9 @@ public struct InputReader: Sendable {
             case .diagnostic(let diagnostic):
                 if diagnostic.code == .refusedInput, eventsEmitted == 0, refusal == nil { refusal = diagnostic }
             case .preMainStatistics(let statistics):
-                preMain.keep(statistics)
+                untimed.keep(statistics)
+            case .fragment(let fragment):
+                untimed.keep(fragment)
             }
             emit(output)
         }
@@ -169,8 +182,10 @@ public struct InputReader: Sendable {
         if summary.failure == nil, let refusal, eventsEmitted == 0 {
             summary.failure = ReaderError(code: .refused, input: input.name, message: "refused: \(refusal.message)")
         }
-        summary.preMainStatistics = preMain.preMainStatistics
-        summary.preMainStatisticsNotKept = preMain.preMainStatisticsNotKept
+        summary.preMainStatistics = untimed.preMainStatistics
+        summary.preMainStatisticsNotKept = untimed.preMainStatisticsNotKept
+        summary.fragments = untimed.fragments
+        summary.fragmentsNotKept = untimed.fragmentsNotKept
         return summary
     }
 

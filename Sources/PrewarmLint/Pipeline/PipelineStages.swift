@@ -81,12 +81,14 @@ extension SessionPipeline {
             case .diagnostic(let diagnostic):
                 sink.note(diagnostic)
             case .preMainStatistics(let statistics):
-                preMain.keep(statistics)
+                untimed.keep(statistics)
+            case .fragment(let fragment):
+                untimed.keep(fragment)
             }
         }
 
-        /// dyld's launch statistics read so far, for a source whose summary is not `InputReader`'s.
-        private(set) var preMain = InputSummary(input: "")
+        /// What the reader read that has no time (dyld's statistics, fragments), for a source whose summary is not `InputReader`'s.
+        private(set) var untimed = InputSummary(input: "")
 
         /// The prewarm decisions the input's dasd lines stated so far.
         var decisions: [PrewarmDecision] { classifier.decisions }
@@ -142,8 +144,10 @@ extension SessionPipeline {
             var summary = InputSummary(input: name)
             summary.format = reader.format
             summary.statistics = reader.statistics
-            summary.preMainStatistics = stage.preMain.preMainStatistics
-            summary.preMainStatisticsNotKept = stage.preMain.preMainStatisticsNotKept
+            summary.preMainStatistics = stage.untimed.preMainStatistics
+            summary.preMainStatisticsNotKept = stage.untimed.preMainStatisticsNotKept
+            summary.fragments = stage.untimed.fragments
+            summary.fragmentsNotKept = stage.untimed.fragmentsNotKept
             return stage.outcome(summary: summary)
         }
 
@@ -190,7 +194,7 @@ extension SessionPipeline {
                     }
                 case .diagnostic(let diagnostic):
                     diagnostics.add(diagnostic)
-                case .preMainStatistics:
+                case .preMainStatistics, .fragment:
                     break  // kept in the input's summary (`InputReader`)
                 }
             }

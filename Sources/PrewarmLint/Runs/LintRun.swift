@@ -164,6 +164,9 @@ public struct LintRun: Sendable {
         if let failure = failures.first {
             say(ClosedSessionSpool.keptInMemoryDiagnostic(total: total, failure: failure, input: origin.input))
         }
+        // Lines read alone: their hazard lines said as the run's other accounts are.
+        let fragments = FragmentReading.read(result.summaries.flatMap(\.fragments), with: pipeline.signatures)
+        for diagnostic in Self.diagnostics(of: fragments) { say(diagnostic) }
         var lintReport = LintReport(toolVersion: toolVersion, inputs: result.summaries.map(Self.reportInput), sessions: listing.sessions,
                                     sessionIDs: listing.ids, findings: listing.findings, diagnostics: diagnostics,
                                     partial: options.interruption?.isRaised == true, prewarmDecisions: result.decisions)
@@ -171,6 +174,8 @@ public struct LintRun: Sendable {
         lintReport.separateInputs = listing.groups
         lintReport.preMainStatistics = PreMainReading.joined(result.summaries.flatMap(\.preMainStatistics), to: listing.sessions, ids: listing.ids)
         lintReport.preMainStatisticsNotKept = result.summaries.reduce(0) { $0 + $1.preMainStatisticsNotKept }
+        lintReport.fragments = fragments
+        lintReport.fragmentsNotKept = result.summaries.reduce(0) { $0 + $1.fragmentsNotKept }
         lintReport.renderingJobs = jobs
         lintReport.threads = threads
         return lintReport
@@ -183,6 +188,23 @@ public struct LintRun: Sendable {
             let lines = hazard.count == 1 ? "1 \(hazard.meaning.rawValue) line" : "\(hazard.count) \(hazard.meaning.rawValue) lines"
             return ReaderDiagnostic(code: .hazardNotReported, severity: hazard.reason.isUsersChoice ? .note : .warning,
                                     message: "\(lines) in no finding: \(hazard.reason)", origin: hazard.first, lineCount: 0)
+        }
+    }
+
+    /// The hazard lines read alone, as fragments: a warning each meaning, counted — no rule could check them, and a
+    /// report that holds them is never a clean pass.
+    static func diagnostics(of fragments: [FragmentReading]) -> [ReaderDiagnostic] {
+        var byMeaning: [(meaning: EventMeaning, count: Int, first: EventOrigin)] = []
+        for reading in fragments where reading.meaning.isHazardEvidence {
+            if let at = byMeaning.firstIndex(where: { $0.meaning == reading.meaning }) { byMeaning[at].count += 1 } else {
+                byMeaning.append((reading.meaning, 1, reading.fragment.origin))
+            }
+        }
+        return byMeaning.map { entry in
+            let lines = entry.count == 1 ? "1 \(entry.meaning.rawValue) line" : "\(entry.count) \(entry.meaning.rawValue) lines"
+            return ReaderDiagnostic(code: .hazardNotReported, severity: .warning,
+                                    message: "\(lines) in no finding: read alone, \(entry.count == 1 ? "a fragment no log around it places" : "fragments no log around them places") in a session",
+                                    origin: entry.first, lineCount: 0)
         }
     }
 

@@ -177,6 +177,7 @@ struct InputLint {
 
     private let name: String
     private let linter: Linter
+    private let signatures: SignatureTable
     private var source: SessionPipeline.PushedBytesSource
     private var sink: Sink
     private var outcome: SessionPipeline.SourceOutcome?
@@ -189,10 +190,11 @@ struct InputLint {
     init(name: String, analyzer: LogAnalyzer, onDiagnostic: @escaping (ReaderDiagnostic) -> Void = { _ in }) {
         self.name = name
         linter = analyzer.linter
+        signatures = analyzer.linter.configuration.signatureTable()
         closed = ClosedSessionSpool(runLength: analyzer.sessionsInMemory, directory: nil)
         source = SessionPipeline.PushedBytesSource(configuration: analyzer.readerConfiguration(named: name, skipping: true),
                                                    format: analyzer.options.format,
-                                                   signatures: analyzer.linter.configuration.signatureTable(),
+                                                   signatures: signatures,
                                                    maximumRememberedPIDs: ProcessDirectory.defaultCapacity, filtersRecords: true)
         sink = Sink(consumer: SessionPipeline.AssemblingConsumer(
             assembly: SessionAssembly(maximumOpenSessions: analyzer.maximumOpenSessions),
@@ -277,6 +279,9 @@ struct InputLint {
                                 prewarmDecisions: outcome?.decisions ?? [])
         report.preMainStatistics = PreMainReading.joined(outcome?.summary.preMainStatistics ?? [], to: listing.sessions, ids: listing.ids)
         report.preMainStatisticsNotKept = outcome?.summary.preMainStatisticsNotKept ?? 0
+        report.fragments = FragmentReading.read(outcome?.summary.fragments ?? [], with: signatures)
+        report.fragmentsNotKept = outcome?.summary.fragmentsNotKept ?? 0
+        report.diagnostics += LintRun.diagnostics(of: report.fragments)
         return report
     }
 }

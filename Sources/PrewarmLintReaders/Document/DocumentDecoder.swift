@@ -33,8 +33,9 @@ struct DocumentDecoder: LineFramedDecoder {
     /// dyld's launch statistics, read from the content lines of any region (a block of its own, or lines of an Xcode
     /// console): its lines are not handed to a region's reader.
     private var preMain: PreMainStatisticsReader
-    /// Whether a statistics block was read.
+    /// Whether a statistics block was read, and a fragment.
     private var preMainOpened = false
+    private var fragmentsRead = false
 
     private struct Region {
         var kind: DocumentOutline.Kind
@@ -55,7 +56,15 @@ struct DocumentDecoder: LineFramedDecoder {
         /// Whether the last line handed to the reader waits for its line break: in a tool's output, the next line may
         /// be its wrapped rest.
         var breakHeld = false
+        /// Its lines shaped like log lines (``LogFragmentShape``), kept until the region's reader is known: said as
+        /// fragments if no reader takes the region (at most ``DocumentDecoder/fragmentsPerRegion``).
+        var fragments: [LogFragment] = []
+        /// Lines so shaped beyond the limit, counted.
+        var fragmentsNotKept = 0
     }
+
+    /// The most fragments a region keeps.
+    static let fragmentsPerRegion = 32
 
     init(configuration: ReaderConfiguration) {
         self.configuration = configuration
@@ -179,6 +188,11 @@ struct DocumentDecoder: LineFramedDecoder {
         if open.firstText == nil, !DocumentOutline.isBlank(content) {
             open.firstText = DisplayText.singleLine(String(decoding: content.prefix(120), as: UTF8.self))
         }
+        // Until a reader takes the region, a line shaped like a log line is kept: the region may be no log.
+        if open.reader.format == nil,
+           let fragment = LogFragmentShape.fragment(content, origin: EventOrigin(input: configuration.inputName, line: line.number, byteOffset: line.byteOffset)) {
+            if open.fragments.count < Self.fragmentsPerRegion { open.fragments.append(fragment) } else { open.fragmentsNotKept += 1 }
+        }
         if open.failure == nil {
             var piece = lineBuffer
             lineBuffer = []
@@ -250,6 +264,19 @@ struct DocumentDecoder: LineFramedDecoder {
             return
         }
         regionsUnread += 1
+        // Its lines shaped like log lines are read alone, as fragments.
+        if !open.fragments.isEmpty {
+            for fragment in open.fragments { emit(.fragment(fragment)) }
+            if open.fragmentsNotKept > 0 {
+                note(.unreadRegion, .note, "\(open.kind.rawValue) at \(lines(open)): \(open.fragmentsNotKept) more lines shaped like log lines were not read alone (at most \(Self.fragmentsPerRegion) a block)",
+                     line: open.firstLine, lines: 0, emit: emit)
+            }
+            if !fragmentsRead {
+                fragmentsRead = true
+                regionsRead += 1
+                sayHeld(emit: emit)
+            }
+        }
         if open.kind == .plain {
             statistics.skip(.prose, lines: open.lines)
         } else {

@@ -53,6 +53,7 @@ struct TarArchiveDecoder: LogDecoder {
     private var eventsDropped = 0
     private var diagnostics: [ReaderDiagnostic] = []
     private var preMainStatistics: [PreMainStatistics] = []
+    private var fragments: [LogFragment] = []
     private var reports = 0
     private var textLogs = 0
     private var textFilesNotLogs = 0
@@ -267,6 +268,8 @@ struct TarArchiveDecoder: LogDecoder {
             if diagnostics.count < Self.maximumEvents { diagnostics.append(diagnostic) }
         case .preMainStatistics(let statistics):
             if preMainStatistics.count < Self.maximumEvents { preMainStatistics.append(statistics) }
+        case .fragment(let fragment):
+            if fragments.count < Self.maximumEvents { fragments.append(fragment) }
         }
     }
 
@@ -326,6 +329,7 @@ struct TarArchiveDecoder: LogDecoder {
         statistics.eventsSkipped += eventsDropped
         for diagnostic in diagnostics { emit(.diagnostic(diagnostic)) }
         for statistics in preMainStatistics { emit(.preMainStatistics(statistics)) }
+        for fragment in fragments { emit(.fragment(fragment)) }
         // The reports' events in time order (the archive's order is its file names'); ties keep that order.
         for (_, event) in events.enumerated().sorted(by: { ($0.element.timestamp, $0.offset) < ($1.element.timestamp, $1.offset) }) {
             emit(.event(event))
