@@ -1,4 +1,5 @@
 import PrewarmLintModel
+import PrewarmLintClassifier
 import PrewarmLintRules
 import PrewarmLintSessions
 
@@ -7,7 +8,8 @@ import PrewarmLintSessions
 /// logout only where the keychain failure and the prewarm before the user's activation are both in the log, a prewarm
 /// only where the session's kind says so.
 enum ReportHeadline {
-    /// The sentence; nil when no input is a pasted document or there is no finding.
+    /// The sentence; nil when no input is a pasted document or there is no finding. With no finding, a hazard or a
+    /// prewarm read in a line pasted alone (``FragmentReading``) is said, with what the line cannot show.
     static func sentence(_ report: LintReport) -> String? {
         guard report.inputs.contains(where: { $0.format == "document" }) else { return nil }
         var chosen: Finding?
@@ -17,13 +19,27 @@ enum ReportHeadline {
                 chosen = finding
             }
         }
-        guard let finding = chosen else { return nil }
+        guard let finding = chosen else { return fragmentSentence(report) }
         var session: LaunchSession?
         for (index, id) in report.sessionIDs.enumerated() where id == finding.sessionID {
             session = report.sessions[index]
             break
         }
         return sentence(finding, session: session)
+    }
+
+    /// The sentence of a report with no finding whose fragments show a hazard or a prewarm.
+    private static func fragmentSentence(_ report: LintReport) -> String? {
+        let hazard = report.fragments.first { $0.meaning.isHazardEvidence }
+        guard let reading = hazard ?? report.fragments.first(where: { $0.meaning == .prewarmRequest }) else { return nil }
+        let what = switch reading.meaning {
+        case .keychainFailure: "A keychain failure"
+        case .dataProtectionFailure: "A protected-data failure"
+        case .watchdog: "A watchdog kill"
+        case .prewarmRequest: "A prewarm request"
+        default: "A \(reading.meaning.rawValue) line"
+        }
+        return "\(what) was read in a line pasted alone (\(reading.fragment.origin)): no log around it shows which launch it was in, nor when the user opened the app."
     }
 
     /// Which finding speaks for the report among those of one severity: what users notice first.

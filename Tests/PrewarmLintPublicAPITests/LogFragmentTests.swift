@@ -41,6 +41,8 @@ struct LogFragmentTests {
         let warning = try #require(report.diagnostics.first { $0.code == .hazardNotReported })
         #expect(warning.severity == .warning && warning.message.hasPrefix("1 keychain-failure line in no finding: read alone"))
         #expect(FindingTextReporter().summary(report).hasPrefix("no findings, but hazard lines were read"))
+        #expect(FindingTextReporter().render(report).hasPrefix(
+            "what happened: A keychain failure was read in a line pasted alone (issue.md:3): no log around it shows which launch it was in"))
         // Prose alone, however close to a log's words, is not read.
         #expect(throws: (any Error).self) {
             try Self.analyzer.lint(bytes: Array("The error is -25308 (errSecInteractionNotAllowed) from securityd.\n".utf8), named: "notes.txt")
