@@ -783,7 +783,7 @@ struct WindowCandidates: Sendable {
 }
 
 extension SignatureTable {
-    /// The signature a line read alone matches (``LogFragment``): its message read as the process it names would
+    /// The signature a line read alone matches (`LogFragment`): its message read as the process it names would
     /// write it (a name no daemon has is the app's), or as runningboardd's for RunningBoard's own syntax; nil for
     /// none. A fragment that names no process and is not in RunningBoard's syntax matches nothing: a value quoted in
     /// prose is not evidence.

@@ -66,7 +66,7 @@ public struct LaunchPhase: Sendable, Hashable {
         return phases + preMain
     }
 
-    /// The pre-main phase as dyld's launch statistics give it (``PreMainStatistics``), whole and by part: beside the
+    /// The pre-main phase as dyld's launch statistics give it (`PreMainStatistics`), whole and by part: beside the
     /// phases the system's lines measure, for the launches whose statistics were pasted with them.
     public static let preMain: [LaunchPhase] = [LaunchPhase(from: "dyld", to: "main", name: "pre-main (dyld)", userPerceived: true, startsAtProcessStart: true)]
         + [PreMainStatistics.Phase.dylibLoading, .rebaseBinding, .objcSetup, .initializers].map {
@@ -189,7 +189,7 @@ public struct LaunchStatistics: Sendable {
     public var metricKitUnreadableBuckets = 0
 
     /// Statistics of `sessions`; `markers` name the app's own points. dyld's launch statistics (`preMain`) count in the
-    /// group of the session a line joins them to (``LaunchSession/isLaunch(of:)``); the others in a group of their own,
+    /// group of the session a line joins them to (`LaunchSession.isLaunch(of:)`); the others in a group of their own,
     /// of the process their next line names, or of none (``unattributedPreMain``), of kind `unknown`.
     public init(sessions: some Sequence<LaunchSession>, markers: [LintConfiguration.Marker] = [], decisions: [PrewarmDecision] = [],
                 preMain: [PreMainStatistics] = []) {

@@ -6,9 +6,9 @@ public enum ReaderOutput: Sendable {
     case event(LogEvent)
     /// Something the reader could not use, with where and why.
     case diagnostic(ReaderDiagnostic)
-    /// dyld's launch statistics, read from the input's text (``PreMainStatistics``): evidence with no time of its own.
+    /// dyld's launch statistics, read from the input's text (`PreMainStatistics`): evidence with no time of its own.
     case preMainStatistics(PreMainStatistics)
-    /// A line no reader took that still shows what a log line shows (``LogFragment``): evidence read alone.
+    /// A line no reader took that still shows what a log line shows (`LogFragment`): evidence read alone.
     case fragment(LogFragment)
 
     /// The output with its origin counted from `start` (`InputPosition.placing(_:)`).

@@ -1,7 +1,7 @@
 public import PrewarmLintModel
 public import PrewarmLintClassifier
 
-/// A line read alone (``LogFragment``) that matches a known signature: what it shows, and that it shows no more.
+/// A line read alone (`LogFragment`) that matches a known signature: what it shows, and that it shows no more.
 ///
 /// A fragment is evidence incomplete by nature: it joins no session, and whatever it lacks (the app, the process, the
 /// time) is said, not guessed.

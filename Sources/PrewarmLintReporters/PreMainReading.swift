@@ -1,10 +1,10 @@
 public import PrewarmLintModel
 public import PrewarmLintSessions
 
-/// dyld's launch statistics a run read (``PreMainStatistics``), with the session a line joins them to, if any.
+/// dyld's launch statistics a run read (`PreMainStatistics`), with the session a line joins them to, if any.
 ///
 /// A block joins a session only where a line proves it: its app's next line in an Xcode console names the process and
-/// the pid (``PreMainStatistics/launch``), and the session is that process's, launched before that line. Otherwise the
+/// the pid (`PreMainStatistics.launch`), and the session is that process's, launched before that line. Otherwise the
 /// block is reported alone: pre-main time read from a paste, about no launch the logs show.
 public struct PreMainReading: Sendable, Hashable {
     /// The statistics, as read.

@@ -347,7 +347,7 @@ public struct SessionEvent: Sendable, Hashable {
 }
 
 extension LaunchSession {
-    /// Whether `launch` (the app's line right after dyld's launch statistics, ``PreMainStatistics/Launch``) is of this
+    /// Whether `launch` (the app's line right after dyld's launch statistics, `PreMainStatistics.Launch`) is of this
     /// session: the same pid and process, the session started by that line. Of several sessions of one pid, the
     /// statistics are about the one that started last before the line.
     public func isLaunch(of launch: PreMainStatistics.Launch) -> Bool {
