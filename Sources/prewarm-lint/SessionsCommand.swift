@@ -78,6 +78,8 @@ struct SessionsCommand: ParsableCommand {
             let positions = sessions.enumerated().compactMap { index, session in session.app.isSelected(by: wanted) ? index : nil }
             selected = (sessions.selecting(positions), ids.selecting(positions), LintReport.SessionGroup.selecting(positions, from: groups))
         }
+        // dyld's launch statistics, joined to the sessions listed where a line proves it.
+        let readings = PreMainReading.joined(result.summaries.flatMap(\.preMainStatistics), to: selected.sessions, ids: selected.ids)
         switch format {
         case .json:
             var report = LintReport(
@@ -88,11 +90,11 @@ struct SessionsCommand: ParsableCommand {
             )
             report.configuration = configurationPath
             report.separateInputs = selected.groups
+            report.preMainStatistics = readings
             // In pieces of about 64 KiB, as sessions are read back: never whole in memory.
             report.render(toUTF8: StandardStreams.outBytes)
         case .text:
             let timeline = SessionTimelineReporter()
-            let readings = PreMainReading.joined(result.summaries.flatMap(\.preMainStatistics), to: selected.sessions, ids: selected.ids)
             let preMain = Dictionary(grouping: readings.filter { $0.session != nil }, by: { $0.session! })
             // Kinds counted as the sessions go by: a second pass decoded every spooled session again.
             var byKind: [LaunchSession.Kind: Int] = [:]
