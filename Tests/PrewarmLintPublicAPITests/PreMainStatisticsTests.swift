@@ -110,6 +110,28 @@ struct PreMainStatisticsTests {
         }
     }
 
+    @Test("a block deep in an Xcode console, past what the sniffer looks at, is read there: the next run's line names its launch, the line before keeps none of it")
+    func deepInAnXcodeConsole() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("xcode-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // The line shape of Corpus/real-logs/40 (fl_umeng#16), 250 lines of a first run; then dyld's block and a second run.
+        var console = (0..<250).map { "2024-03-18 00:27:03.\(String(format: "%06d", $0))+0800 Runner[25951:23399161] [Reporter] line \($0)" }
+        console += try Self.summaryBlock().components(separatedBy: "\n").dropLast()
+        console += ["2024-03-18 00:28:10.100000+0800 Runner[26001:23400001] [Reporter] line 0", "2024-03-18 00:28:10.200000+0800 Runner[26001:23400001] [Reporter] line 1"]
+        let bytes = Array((console.joined(separator: "\n") + "\n").utf8)
+        let file = directory.appendingPathComponent("console.txt")
+        try Data(bytes).write(to: file)
+        // As a file (its lines judged ahead on another thread) and as bytes pushed in.
+        for report in [Self.analyzer.lint(paths: [file.path]), try Self.analyzer.lint(bytes: bytes, named: file.path)] {
+            #expect(report.inputs.first?.format == "xcode-console")
+            let reading = try #require(report.preMainStatistics.first)
+            #expect(reading.statistics.origin.line == 251 && reading.statistics.milliseconds == 722.04)
+            #expect(reading.statistics.launch?.process == "Runner" && reading.statistics.launch?.pid == 26001)
+            #expect(reading.statistics.launch?.evidence.line == 260)
+        }
+    }
+
     @Test("stats shows dyld's pre-main in the joined launch's group; compare tests it like a measured phase")
     func statsAndCompare() throws {
         let block = try Self.summaryBlock()

@@ -94,6 +94,7 @@ struct PrescanTests {
     struct Outcome: Equatable {
         var events: [LogEvent] = []
         var diagnostics: [ReaderDiagnostic] = []
+        var preMainStatistics: [PreMainStatistics] = []
         var statistics = DecoderStatistics()
     }
 
@@ -112,8 +113,10 @@ struct PrescanTests {
                 outcome.events.append(event)
             case .diagnostic(let diagnostic):
                 outcome.diagnostics.append(diagnostic)
-            case .preMainStatistics, .fragment:
-                Issue.record("no statistics in these lines")
+            case .preMainStatistics(let statistics):
+                outcome.preMainStatistics.append(statistics)
+            case .fragment:
+                Issue.record("no fragment in a log")
             }
         }
         bytes.withUnsafeBytes { all in
@@ -201,5 +204,29 @@ struct PrescanTests {
         // has no line break).
         let table = try #require(ahead.table)
         #expect(table.entries.filter { $0.kind != .line }.count == 10 + 1 + 1 + 7 + 1 + 1 + 1 + 7)
+    }
+
+    @Test("an Xcode console: dyld's statistics between two runs end at the next run's first line, judged ahead or not")
+    func xcodeConsoleStatistics() throws {
+        // The line shape of Corpus/real-logs/40 (fl_umeng#16); the block is trustwallet#812's summary, cut to three lines.
+        var lines = (0..<20).map { "2022-05-08 00:27:\(10 + $0).000000+0800 quiet[25951:23399161] [Reporter] tick \($0)" }
+        lines += ["Total pre-main time: 722.04 milliseconds (100.0%)", "         dylib loading time: 192.04 milliseconds (26.5%)",
+                  "           initializer time:  74.63 milliseconds (10.3%)"]
+        lines += (0..<3).map { "2022-05-08 00:28:\(10 + $0).000000+0800 quiet[26001:23400001] [Reporter] tick \($0)" }
+        let log = Array((lines.joined(separator: "\n") + "\n").utf8)
+        let plain = Self.read(log, format: .xcodeConsole, prescan: nil, caller: LearningCaller(), chunkSize: nil)
+        let configuration = ReaderConfiguration(inputName: "log", offersRecords: true)
+        let prescanner = try #require(TextPrescanner(grammar: .xcodeConsole(XcodeConsoleGrammar()), configuration: configuration,
+                                                     maximumLineLength: 1 << 20))
+        let ahead = AllJudged(log, prescanner: prescanner)
+        let judged = Self.read(log, format: .xcodeConsole, prescan: ahead, caller: LearningCaller(), chunkSize: nil)
+        #expect(plain == judged)
+        #expect(ahead.tablesUsed == 1)
+        let statistics = try #require(plain.preMainStatistics.first)
+        #expect(statistics.origin.line == 21 && statistics.lineCount == 3)
+        #expect(statistics.launch?.pid == 26001 && statistics.launch?.evidence.line == 24)
+        // The heads were judged ahead (refused: the caller never takes `quiet`), the next run's first among them.
+        let judgedHeads = try #require(ahead.table).entries.filter { $0.kind != .line }.count
+        #expect(judgedHeads == 23, "\(judgedHeads) heads judged")
     }
 }

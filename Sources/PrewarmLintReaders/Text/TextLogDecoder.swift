@@ -72,6 +72,9 @@ struct TextLogDecoder: LineFramedDecoder {
     /// the input's messages show (securityd's `Ledger Pro[2231]/1#4 …`): a head whose process word and the words after
     /// it spell one is read with that whole name. Nil for every other input.
     private var spacedNames: SpacedProcessNames?
+    /// In an Xcode console, dyld's launch statistics (``PreMainStatistics``), printed before each run's first line: its
+    /// lines are no record's, and the record after a block names the launch it is about. Nil for every other format.
+    private var preMain: PreMainStatisticsReader?
 
     private struct HeldRecord {
         var head: TextRecordHead
@@ -95,6 +98,7 @@ struct TextLogDecoder: LineFramedDecoder {
         self.maximumLineLength = min(configuration.limits.maximumLineLength, TextRecordHead.maximumLineLength / 2)
         self.framer = LineFramer(maximumLineLength: maximumLineLength)
         self.resolver = TimestampResolver(inference: configuration.timeInference)
+        if grammar.format == .xcodeConsole { preMain = PreMainStatisticsReader(inputName: configuration.inputName) }
     }
 
     mutating func decode(_ bytes: UnsafeRawBufferPointer, offers: RecordOffers, emit: (ReaderOutput) -> Void) {
@@ -156,6 +160,7 @@ struct TextLogDecoder: LineFramedDecoder {
             return
         }
         if resolver.hasNotes { reportNotes(line, emit: emit) }
+        if preMain?.isOpen == true { endPreMainStatistics(at: line, head: table.heads[Int(entry.head)], time: time, emit: emit) }
         statistics.eventLines += 1
         if entry.kind == .skippedProcess {
             open = .skipped
@@ -190,6 +195,7 @@ struct TextLogDecoder: LineFramedDecoder {
         }
         flushPending(offers: offers, emit: emit)
         flushOrphans(emit: emit)
+        if let ended = preMain?.finish() { emit(.preMainStatistics(ended)) }
     }
 
     /// The open record ends at a pause, when the input paused at a line's end: its further lines, if any, have come.
@@ -232,7 +238,10 @@ struct TextLogDecoder: LineFramedDecoder {
             flushOrphans(emit: emit)
             incompleteHead = (Array(line.bytes), line.number, line.byteOffset)
         case .skipped(let reason):
-            if reason == .blank, inRecord {
+            if reason == .blank, preMain?.isOpen == true {
+                // A blank line between dyld's summary and details: the block goes on.
+                statistics.skip(.blank)
+            } else if reason == .blank, inRecord {
                 continueRecord(line, emit: emit)
             } else {
                 flushPending(offers: offers, emit: emit)
@@ -243,6 +252,7 @@ struct TextLogDecoder: LineFramedDecoder {
                 }
             }
         case .other:
+            if preMain?.mayTake(line.bytes) == true, takesPreMainStatistics(line, offers: offers, emit: emit) { return }
             if inRecord {
                 continueRecord(line, emit: emit)
             } else if orphans == nil {
@@ -251,6 +261,30 @@ struct TextLogDecoder: LineFramedDecoder {
                 orphans!.count += 1
             }
         }
+    }
+
+    /// Whether a line that starts no record is a line of dyld's launch statistics, taken as one: the record open ends
+    /// before the block (its lines are not the record's message).
+    private mutating func takesPreMainStatistics(_ line: ByteLine, offers: RecordOffers, emit: (ReaderOutput) -> Void) -> Bool {
+        let (taken, ended) = preMain!.take(line.bytes, number: line.number, byteOffset: line.byteOffset)
+        if let ended { emit(.preMainStatistics(ended)) }
+        guard taken else { return false }
+        flushPending(offers: offers, emit: emit)
+        flushOrphans(emit: emit)
+        statistics.eventLines += 1
+        return true
+    }
+
+    /// The statistics block open ends at the record `head` starts: the launch of that record's process, before its time.
+    private mutating func endPreMainStatistics(at line: ByteLine, head: TextRecordHead, time: TimestampResolver.ResolvedTime,
+                                               emit: (ReaderOutput) -> Void) {
+        guard var ended = preMain?.finish() else { return }
+        if let pid = head.pid, let name = head.process, !name.isEmpty {
+            let timestamp = time.timestamp(text: TimestampText(utf8: line.bytes.slice(head.timeText.lowerBound, head.timeText.upperBound)))
+            ended.launch = PreMainStatistics.Launch(process: UTF8Text.decode(line.bytes.slice(name.lowerBound, name.upperBound)).text, pid: pid,
+                                                    before: timestamp, evidence: origin(line.number, line.byteOffset))
+        }
+        emit(.preMainStatistics(ended))
     }
 
     /// Starts the record whose first line (or hard-wrapped head joined from two lines) the grammar has
@@ -267,6 +301,7 @@ struct TextLogDecoder: LineFramedDecoder {
             return
         }
         if resolver.hasNotes { reportNotes(line, emit: emit) }
+        if preMain?.isOpen == true { endPreMainStatistics(at: line, head: head, time: time, emit: emit) }
         // The name's text is taken from the table only for a record that is built; the offer carries the caller's note
         // on the name, kept with it in the table.
         var entry: ProcessNameTable.Entry?
