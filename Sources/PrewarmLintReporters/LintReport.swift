@@ -85,11 +85,11 @@ public struct LintReport: Sendable {
     public var prewarmDecisions: [PrewarmDecision]
     /// dyld's launch statistics read from the inputs' text, in input order, each with the session a line joins it to.
     public var preMainStatistics: [PreMainReading] = []
-    /// Statistics blocks read beyond those an input keeps (`InputSummary.maximumPreMainStatistics`), counted.
+    /// Statistics blocks read beyond those an input keeps (`UntimedEvidence.maximumKept`), counted.
     public var preMainStatisticsNotKept = 0
     /// Lines read alone that match a known signature (``FragmentReading``), in input order.
     public var fragments: [FragmentReading] = []
-    /// Fragments read beyond those an input keeps (`InputSummary.maximumFragments`), counted, matching or not.
+    /// Fragments read beyond those an input keeps (`UntimedEvidence.maximumKept`), counted, matching or not.
     public var fragmentsNotKept = 0
     /// How many threads may write the JSON report's sessions and findings (1: the calling thread
     /// only). The text is the same whatever the number; more only makes a large report faster, which

@@ -79,7 +79,7 @@ struct SessionsCommand: ParsableCommand {
             selected = (sessions.selecting(positions), ids.selecting(positions), LintReport.SessionGroup.selecting(positions, from: groups))
         }
         // dyld's launch statistics, joined to the sessions listed where a line proves it.
-        let readings = PreMainReading.joined(result.summaries.flatMap(\.preMainStatistics), to: selected.sessions, ids: selected.ids)
+        let readings = PreMainReading.joined(result.summaries.flatMap(\.untimed.preMainStatistics), to: selected.sessions, ids: selected.ids)
         switch format {
         case .json:
             var report = LintReport(

@@ -162,8 +162,8 @@ struct PreMainStatisticsTests {
         let started = Date()
         let report = try Self.analyzer.lint(bytes: Array(body.utf8), named: "hostile.md")
         #expect(Date().timeIntervalSince(started) < 60)
-        #expect(report.preMainStatistics.count == InputSummary.maximumPreMainStatistics)
+        #expect(report.preMainStatistics.count == UntimedEvidence.maximumKept)
         #expect(report.preMainStatistics.count + report.preMainStatisticsNotKept == 100_000)
-        #expect(report.preMainStatistics.last?.statistics.milliseconds == Double(InputSummary.maximumPreMainStatistics - 1))
+        #expect(report.preMainStatistics.last?.statistics.milliseconds == Double(UntimedEvidence.maximumKept - 1))
     }
 }

@@ -33,31 +33,49 @@ public struct InputSummary: Sendable {
     public var skippedAsNotALog = false
     /// True when reading stopped early because the run was interrupted.
     public var interrupted = false
-    /// dyld's launch statistics read from its text, in input order (at most ``maximumPreMainStatistics``).
-    public var preMainStatistics: [PreMainStatistics] = []
-    /// Statistics blocks beyond ``maximumPreMainStatistics``, counted.
-    public var preMainStatisticsNotKept = 0
-    /// The most statistics blocks an input's summary keeps.
-    public static let maximumPreMainStatistics = 64
-    /// Lines read alone, as fragments, in input order (at most ``maximumFragments``).
-    public var fragments: [LogFragment] = []
-    /// Fragments beyond ``maximumFragments``, counted.
-    public var fragmentsNotKept = 0
-    /// The most fragments an input's summary keeps.
-    public static let maximumFragments = 64
-
-    /// `fragment` kept, or counted past ``maximumFragments``.
-    package mutating func keep(_ fragment: LogFragment) {
-        if fragments.count < Self.maximumFragments { fragments.append(fragment) } else { fragmentsNotKept += 1 }
-    }
-
-    /// `statistics` kept, or counted past ``maximumPreMainStatistics``.
-    package mutating func keep(_ statistics: PreMainStatistics) {
-        if preMainStatistics.count < Self.maximumPreMainStatistics { preMainStatistics.append(statistics) } else { preMainStatisticsNotKept += 1 }
-    }
+    /// What the reader read that has no time of its own: dyld's launch statistics and lines read alone.
+    public var untimed = UntimedEvidence()
 
     /// An empty summary of `input`.
     public init(input: String) { self.input = input }
+}
+
+/// What an input's reader read that has no time of its own, in input order: dyld's launch statistics
+/// (`PreMainStatistics`) and lines read alone (`LogFragment`), at most ``maximumKept`` of each, the rest counted.
+public struct UntimedEvidence: Sendable {
+    /// dyld's launch statistics.
+    public var preMainStatistics: [PreMainStatistics] = []
+    /// Statistics blocks beyond ``maximumKept``, counted.
+    public var preMainStatisticsNotKept = 0
+    /// Lines read alone, as fragments.
+    public var fragments: [LogFragment] = []
+    /// Fragments beyond ``maximumKept``, counted.
+    public var fragmentsNotKept = 0
+    /// The most of each an input keeps.
+    public static let maximumKept = 64
+
+    /// None yet.
+    public init() {}
+
+    /// `output` kept when it is untimed evidence (events and diagnostics go elsewhere).
+    mutating func keep(_ output: ReaderOutput) {
+        switch output {
+        case .preMainStatistics(let statistics):
+            if preMainStatistics.count < Self.maximumKept { preMainStatistics.append(statistics) } else { preMainStatisticsNotKept += 1 }
+        case .fragment(let fragment):
+            if fragments.count < Self.maximumKept { fragments.append(fragment) } else { fragmentsNotKept += 1 }
+        case .event, .diagnostic:
+            break
+        }
+    }
+
+    /// `other`'s after these (a later part of one pasted document), within the same limits.
+    mutating func add(_ other: UntimedEvidence) {
+        for statistics in other.preMainStatistics { keep(.preMainStatistics(statistics)) }
+        for fragment in other.fragments { keep(.fragment(fragment)) }
+        preMainStatisticsNotKept += other.preMainStatisticsNotKept
+        fragmentsNotKept += other.fragmentsNotKept
+    }
 }
 
 /// Options for reading inputs.
@@ -138,7 +156,7 @@ public struct InputReader: Sendable {
         var refusal: ReaderDiagnostic?
         var eventsEmitted = 0
         var outside = (before: 0, after: 0, first: nil as EventOrigin?)
-        var untimed = InputSummary(input: input.name)
+        var untimed = UntimedEvidence()
         let since = options.since, until = options.until
         let counting: (ReaderOutput) -> Void = { output in
             switch output {
@@ -157,10 +175,8 @@ public struct InputReader: Sendable {
                 eventsEmitted += 1
             case .diagnostic(let diagnostic):
                 if diagnostic.code == .refusedInput, eventsEmitted == 0, refusal == nil { refusal = diagnostic }
-            case .preMainStatistics(let statistics):
-                untimed.keep(statistics)
-            case .fragment(let fragment):
-                untimed.keep(fragment)
+            case .preMainStatistics, .fragment:
+                untimed.keep(output)
             }
             emit(output)
         }
@@ -182,10 +198,7 @@ public struct InputReader: Sendable {
         if summary.failure == nil, let refusal, eventsEmitted == 0 {
             summary.failure = ReaderError(code: .refused, input: input.name, message: "refused: \(refusal.message)")
         }
-        summary.preMainStatistics = untimed.preMainStatistics
-        summary.preMainStatisticsNotKept = untimed.preMainStatisticsNotKept
-        summary.fragments = untimed.fragments
-        summary.fragmentsNotKept = untimed.fragmentsNotKept
+        summary.untimed = untimed
         return summary
     }
 

@@ -80,15 +80,10 @@ extension SessionPipeline {
                 sink.hand(classified)
             case .diagnostic(let diagnostic):
                 sink.note(diagnostic)
-            case .preMainStatistics(let statistics):
-                untimed.keep(statistics)
-            case .fragment(let fragment):
-                untimed.keep(fragment)
+            case .preMainStatistics, .fragment:
+                break  // kept in the input's summary, by `InputReader` or by the source its bytes are pushed to
             }
         }
-
-        /// What the reader read that has no time (dyld's statistics, fragments), for a source whose summary is not `InputReader`'s.
-        private(set) var untimed = InputSummary(input: "")
 
         /// The prewarm decisions the input's dasd lines stated so far.
         var decisions: [PrewarmDecision] { classifier.decisions }
@@ -108,6 +103,8 @@ extension SessionPipeline {
         private let name: String
         private var reader: LogStreamReader
         private var stage: ClassifyingStage
+        /// What the reader read that has no time, for the summary (a file's is kept by `InputReader`).
+        private var untimed = UntimedEvidence()
 
         /// A source named `name`, read with `configuration` (its records offered to the stage when `filtersRecords`).
         init(configuration: ReaderConfiguration, format: LogFormat?, signatures: SignatureTable, maximumRememberedPIDs: Int,
@@ -125,13 +122,16 @@ extension SessionPipeline {
         /// Reads the next bytes of the input into `sink`.
         mutating func push<Sink: EventSink>(_ chunk: UnsafeRawBufferPointer, into sink: inout Sink) throws(ReaderError)
         where Sink.Item == ClassifiedEvent {
-            try Self.read(chunk, with: &reader, through: &stage, into: &sink)
+            try Self.read(chunk, with: &reader, through: &stage, keeping: &untimed, into: &sink)
         }
 
         /// The input paused: what the reader decides at a pause goes into `sink` (see
         /// `LogStreamReader.pause(endingRecords:emit:)`).
         mutating func pause<Sink: EventSink>(endingRecords: Bool, into sink: inout Sink) throws(ReaderError) where Sink.Item == ClassifiedEvent {
-            try reader.pause(endingRecords: endingRecords, offers: { stage.takes(&$0) }) { stage.take($0, into: &sink) }
+            try reader.pause(endingRecords: endingRecords, offers: { stage.takes(&$0) }) { output in
+                untimed.keep(output)
+                stage.take(output, into: &sink)
+            }
         }
 
         /// Lines the reader has framed so far.
@@ -140,25 +140,27 @@ extension SessionPipeline {
         /// Ends the input: what the reader held back goes into `sink`; the source's outcome.
         mutating func finish<Sink: EventSink>(into sink: inout Sink) throws(ReaderError) -> SourceOutcome
         where Sink.Item == ClassifiedEvent {
-            try Self.read(nil, with: &reader, through: &stage, into: &sink)
+            try Self.read(nil, with: &reader, through: &stage, keeping: &untimed, into: &sink)
             var summary = InputSummary(input: name)
             summary.format = reader.format
             summary.statistics = reader.statistics
-            summary.preMainStatistics = stage.untimed.preMainStatistics
-            summary.preMainStatisticsNotKept = stage.untimed.preMainStatisticsNotKept
-            summary.fragments = stage.untimed.fragments
-            summary.fragmentsNotKept = stage.untimed.fragmentsNotKept
+            summary.untimed = untimed
             return stage.outcome(summary: summary)
         }
 
-        /// `chunk` read (nil: the end of input), each output through `stage` into `sink`.
+        /// `chunk` read (nil: the end of input), each output through `stage` into `sink`, the untimed ones kept.
         private static func read<Sink: EventSink>(_ chunk: UnsafeRawBufferPointer?, with reader: inout LogStreamReader,
-                                                  through stage: inout ClassifyingStage, into sink: inout Sink) throws(ReaderError)
+                                                  through stage: inout ClassifyingStage, keeping untimed: inout UntimedEvidence,
+                                                  into sink: inout Sink) throws(ReaderError)
         where Sink.Item == ClassifiedEvent {
+            let take: (ReaderOutput) -> Void = { output in
+                if case .event = output {} else { untimed.keep(output) }
+                stage.take(output, into: &sink)
+            }
             if let chunk {
-                try reader.read(chunk, offers: { stage.takes(&$0) }) { stage.take($0, into: &sink) }
+                try reader.read(chunk, offers: { stage.takes(&$0) }, emit: take)
             } else {
-                try reader.finish(offers: { stage.takes(&$0) }) { stage.take($0, into: &sink) }
+                try reader.finish(offers: { stage.takes(&$0) }, emit: take)
             }
         }
     }

@@ -394,10 +394,7 @@ public struct SessionPipeline: Sendable {
         summary.format = .document
         for part in parts {
             summary.statistics.add(part.statistics)
-            for statistics in part.preMainStatistics { summary.keep(statistics) }
-            summary.preMainStatisticsNotKept += part.preMainStatisticsNotKept
-            for fragment in part.fragments { summary.keep(fragment) }
-            summary.fragmentsNotKept += part.fragmentsNotKept
+            summary.untimed.add(part.untimed)
             summary.interrupted = summary.interrupted || part.interrupted
             if summary.failure == nil, let failure = part.failure, failure.code != .unrecognizedFormat { summary.failure = failure }
         }

@@ -165,17 +165,17 @@ public struct LintRun: Sendable {
             say(ClosedSessionSpool.keptInMemoryDiagnostic(total: total, failure: failure, input: origin.input))
         }
         // Lines read alone: their hazard lines said as the run's other accounts are.
-        let fragments = FragmentReading.read(result.summaries.flatMap(\.fragments), with: pipeline.signatures)
+        let fragments = FragmentReading.read(result.summaries.flatMap(\.untimed.fragments), with: pipeline.signatures)
         for diagnostic in Self.diagnostics(of: fragments) { say(diagnostic) }
         var lintReport = LintReport(toolVersion: toolVersion, inputs: result.summaries.map(Self.reportInput), sessions: listing.sessions,
                                     sessionIDs: listing.ids, findings: listing.findings, diagnostics: diagnostics,
                                     partial: options.interruption?.isRaised == true, prewarmDecisions: result.decisions)
         lintReport.notListed = notListed
         lintReport.separateInputs = listing.groups
-        lintReport.preMainStatistics = PreMainReading.joined(result.summaries.flatMap(\.preMainStatistics), to: listing.sessions, ids: listing.ids)
-        lintReport.preMainStatisticsNotKept = result.summaries.reduce(0) { $0 + $1.preMainStatisticsNotKept }
+        lintReport.preMainStatistics = PreMainReading.joined(result.summaries.flatMap(\.untimed.preMainStatistics), to: listing.sessions, ids: listing.ids)
+        lintReport.preMainStatisticsNotKept = result.summaries.reduce(0) { $0 + $1.untimed.preMainStatisticsNotKept }
         lintReport.fragments = fragments
-        lintReport.fragmentsNotKept = result.summaries.reduce(0) { $0 + $1.fragmentsNotKept }
+        lintReport.fragmentsNotKept = result.summaries.reduce(0) { $0 + $1.untimed.fragmentsNotKept }
         lintReport.renderingJobs = jobs
         lintReport.threads = threads
         return lintReport

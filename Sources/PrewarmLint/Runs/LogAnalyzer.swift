@@ -277,10 +277,10 @@ struct InputLint {
         var report = LintReport(toolVersion: toolVersion, inputs: [input], sessions: listing.sessions,
                                 sessionIDs: listing.ids, findings: listing.findings, diagnostics: notes, partial: partial,
                                 prewarmDecisions: outcome?.decisions ?? [])
-        report.preMainStatistics = PreMainReading.joined(outcome?.summary.preMainStatistics ?? [], to: listing.sessions, ids: listing.ids)
-        report.preMainStatisticsNotKept = outcome?.summary.preMainStatisticsNotKept ?? 0
-        report.fragments = FragmentReading.read(outcome?.summary.fragments ?? [], with: signatures)
-        report.fragmentsNotKept = outcome?.summary.fragmentsNotKept ?? 0
+        report.preMainStatistics = PreMainReading.joined(outcome?.summary.untimed.preMainStatistics ?? [], to: listing.sessions, ids: listing.ids)
+        report.preMainStatisticsNotKept = outcome?.summary.untimed.preMainStatisticsNotKept ?? 0
+        report.fragments = FragmentReading.read(outcome?.summary.untimed.fragments ?? [], with: signatures)
+        report.fragmentsNotKept = outcome?.summary.untimed.fragmentsNotKept ?? 0
         report.diagnostics += LintRun.diagnostics(of: report.fragments)
         return report
     }
