@@ -33,9 +33,8 @@ struct DocumentDecoder: LineFramedDecoder {
     /// dyld's launch statistics, read from the content lines of any region (a block of its own, or lines of an Xcode
     /// console): its lines are not handed to a region's reader.
     private var preMain: PreMainStatisticsReader
-    /// Whether a statistics block was read, and a fragment.
-    private var preMainOpened = false
-    private var fragmentsRead = false
+    /// Whether a statistics block or a fragment was read: the document is then not refused as holding no log.
+    private var untimedRead = false
 
     private struct Region {
         var kind: DocumentOutline.Kind
@@ -146,13 +145,17 @@ struct DocumentDecoder: LineFramedDecoder {
         guard taken else { return false }
         endRegion(offers: offers, emit: emit)
         if DocumentOutline.isBlank(content) { statistics.skip(.blank) } else { statistics.eventLines += 1 }
-        // A block of statistics is a region read: a document of one is not refused.
-        if !preMainOpened {
-            preMainOpened = true
-            regionsRead += 1
-            sayHeld(emit: emit)
-        }
+        readUntimed(emit: emit)
         return true
+    }
+
+    /// Something with no time was read (a statistics block, a fragment): it counts as a region read, once, so that a
+    /// document of nothing else is not refused.
+    private mutating func readUntimed(emit: (ReaderOutput) -> Void) {
+        guard !untimedRead else { return }
+        untimedRead = true
+        regionsRead += 1
+        sayHeld(emit: emit)
     }
 
     /// The launch an Xcode console line (`2020-06-26 10:00:00.123456+0800 App[1234:56789] …`) names: its process, pid
@@ -271,11 +274,7 @@ struct DocumentDecoder: LineFramedDecoder {
                 note(.unreadRegion, .note, "\(open.kind.rawValue) at \(lines(open)): \(open.fragmentsNotKept) more lines shaped like log lines were not read alone (at most \(Self.fragmentsPerRegion) a block)",
                      line: open.firstLine, lines: 0, emit: emit)
             }
-            if !fragmentsRead {
-                fragmentsRead = true
-                regionsRead += 1
-                sayHeld(emit: emit)
-            }
+            readUntimed(emit: emit)
         }
         if open.kind == .plain {
             statistics.skip(.prose, lines: open.lines)
