@@ -230,7 +230,7 @@ public struct LaunchStatistics: Sendable {
                     continue
                 }
                 guard let start = at[phase.from], let end = at[phase.to], end >= start else { continue }
-                samples[app, default: [:]][session.kind, default: [:]][phase.name, default: []].append(Double(end - start) / 1000)
+                samples[app, default: [:]][session.kind, default: [:]][phase.name, default: []].append(Double(LogTimestamp.microseconds(from: start, to: end)) / 1000)
                 if let suspended, start <= suspended, suspended < end {
                     spanning[app, default: [:]][session.kind, default: []].insert(phase.name)
                 }

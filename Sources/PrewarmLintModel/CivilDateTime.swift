@@ -57,7 +57,10 @@ public struct CivilDateTime: Sendable, Hashable, Comparable {
 
     /// The local date and time of an instant seen at a UTC offset.
     public init(microsecondsSinceEpoch: Int64, utcOffsetSeconds: Int) {
-        let local = microsecondsSinceEpoch + Int64(utcOffsetSeconds) * 1_000_000
+        // Clamped, not trapped: an instant a library caller made need not be one a reader would accept.
+        let offset = Int64(clamping: utcOffsetSeconds).multipliedReportingOverflow(by: 1_000_000)
+        let sum = microsecondsSinceEpoch.addingReportingOverflow(offset.overflow ? 0 : offset.partialValue)
+        let local = sum.overflow ? (microsecondsSinceEpoch > 0 ? Int64.max : Int64.min) : sum.partialValue
         let micros = local.floorMod(86_400_000_000)
         let days = (local - micros) / 86_400_000_000
         let (y, m, d) = CivilDateTime.civil(fromDays: days)

@@ -66,10 +66,47 @@ public struct LogTimestamp: Sendable, Hashable, Comparable {
         lhs.microsecondsSinceEpoch < rhs.microsecondsSinceEpoch
     }
 
+    /// The instants a log's time may name, in microseconds since the epoch: the years 1970 through 2100, with a day's
+    /// margin at each end for any UTC offset. A time outside them is an unreadable field (``isReadable(_:)``), said as
+    /// such by the reader, never an event: no device wrote it, and the difference of any two readable instants — even
+    /// in nanoseconds — fits in 64 bits, so no arithmetic on read times can overflow.
+    public static let readableInstants: ClosedRange<Int64> = (-86_400 * 1_000_000)...((4_133_980_800 + 86_400) * 1_000_000)
+
+    /// Whether an instant lies in ``readableInstants``.
+    @inlinable public static func isReadable(_ microsecondsSinceEpoch: Int64) -> Bool {
+        readableInstants.contains(microsecondsSinceEpoch)
+    }
+
+    /// What a reader says of a time outside ``readableInstants``: `'…' is not a time between 1970 and 2100`.
+    public static func unreadableTimeMessage(_ text: String) -> String {
+        "'\(text)' is not a time between 1970 and 2100; record skipped"
+    }
+
+    /// The microseconds from `start` to `end`, clamped to what 64 bits hold: what every duration between two instants
+    /// is computed with, so that instants made by a library caller (not range-checked like read ones) cannot trap.
+    @inlinable public static func microseconds(from start: Int64, to end: Int64) -> Int64 {
+        let (difference, overflow) = end.subtractingReportingOverflow(start)
+        guard overflow else { return difference }
+        return end > start ? .max : .min
+    }
+
+    /// The microseconds from `earlier` to this instant (``microseconds(from:to:)``).
+    @inlinable public func microseconds(since earlier: LogTimestamp) -> Int64 {
+        Self.microseconds(from: earlier.microsecondsSinceEpoch, to: microsecondsSinceEpoch)
+    }
+
     /// The instant as ISO 8601 in the timestamp's own UTC offset, with microseconds:
     /// `2023-07-19T08:22:51.916784+03:00`.
     public var iso8601: String {
         CivilDateTime(microsecondsSinceEpoch: microsecondsSinceEpoch, utcOffsetSeconds: utcOffsetSeconds)
             .iso8601(utcOffsetSeconds: utcOffsetSeconds)
+    }
+}
+
+extension Int64 {
+    /// `lhs + rhs`, held at `Int64`'s ends instead of trapping: sums of durations a library caller's instants may make.
+    @inlinable public static func addingSaturated(_ lhs: Int64, _ rhs: Int64) -> Int64 {
+        let (sum, overflow) = lhs.addingReportingOverflow(rhs)
+        return overflow ? (rhs > 0 ? .max : .min) : sum
     }
 }

@@ -125,6 +125,7 @@ public struct TimestampResolver: Sendable {
         guard CivilDateTime.isValidTime(hour: hour, minute: minute, second: second, microsecond: microsecond) else { return nil }
         let instant = CivilDateTime.microsecondsSinceEpoch(days: days, hour: hour, minute: minute, second: second,
                                                            microsecond: microsecond, utcOffsetSeconds: offset)
+        guard LogTimestamp.isReadable(instant) else { return nil }
         lastInstant = instant
         return ResolvedTime(instant: instant, offset: offset, inferred: [])
     }
@@ -172,8 +173,9 @@ public struct TimestampResolver: Sendable {
             inferred.insert(.year)
             civil = placeInNearestYear(civil, offset: offset)
         }
-        guard civil.isValid else { return nil }
+        guard civil.isValid, (0...9999).contains(civil.year) else { return nil }
         let instant = civil.microsecondsSinceEpoch(utcOffsetSeconds: offset)
+        guard LogTimestamp.isReadable(instant) else { return nil }
         lastInstant = instant
         return ResolvedTime(instant: instant, offset: offset, inferred: inferred)
     }
@@ -207,6 +209,7 @@ public struct TimestampResolver: Sendable {
         currentDayStart = (offset, dayStart)
         let inferred = given.union(dateAndYear)
         let instant = dayStart + timeOfDay
+        guard LogTimestamp.isReadable(instant) else { return nil }
         lastInstant = instant
         return ResolvedTime(instant: instant, offset: offset, inferred: inferred)
     }

@@ -360,12 +360,12 @@ public struct HTMLReporter: Sendable {
                 positions = unique.map { _ in Self.margin }
                 return
             }
-            let gaps = zip(unique.dropFirst(), unique).map { $0 - $1 }
+            let gaps = zip(unique.dropFirst(), unique).map { LogTimestamp.microseconds(from: $1, to: $0) }
             let ordered = gaps.sorted()
             let typical = max(ordered[ordered.count / 2], 1)
             // A break: over a minute, or over 10 s and 20 times the middle gap (so a cold launch's 1.2 s stays to scale).
-            let broken = gaps.map { $0 > 60_000_000 || ($0 > 10_000_000 && $0 > 20 * typical) }
-            let scaled = zip(gaps, broken).reduce(Int64(0)) { $0 + ($1.1 ? 0 : $1.0) }
+            let broken = gaps.map { $0 > 60_000_000 || ($0 > 10_000_000 && $0 / 20 > typical) }
+            let scaled = zip(gaps, broken).reduce(Int64(0)) { $1.1 ? $0 : Int64.addingSaturated($0, $1.0) }
             scaledMicroseconds = scaled
             let breakCount = Double(broken.filter { $0 }.count)
             let span = Self.width - 2 * Self.margin - breakCount * Self.breakWidth
@@ -433,7 +433,7 @@ public struct HTMLReporter: Sendable {
             }
             let x1 = axis.x(start), x2 = axis.x(end)
             svg += "<rect class=\"phase \(phase.rawValue)\" x=\(attribute(format(x1))) y=\"13\" width=\(attribute(format(max(x2 - x1, 2)))) height=\"14\">"
-                + "<title>\(phase.rawValue): \(escape(SessionTimelineReporter.label(from.name))) → \(escape(SessionTimelineReporter.label(to.name))), \(escape(SpokenDuration.text(microseconds: end - start)))</title></rect>"
+                + "<title>\(phase.rawValue): \(escape(SessionTimelineReporter.label(from.name))) → \(escape(SessionTimelineReporter.label(to.name))), \(escape(SpokenDuration.text(microseconds: LogTimestamp.microseconds(from: start, to: end))))</title></rect>"
         }
         var previousLabel = -1000.0
         for (x, microseconds) in axis.breaks {
@@ -475,7 +475,7 @@ public struct HTMLReporter: Sendable {
         guard let first = milestones.first else { return "<span class=\"muted\">no milestone in the logs</span>" }
         var parts = ["\(escape(SessionTimelineReporter.label(first.name))) <time>\(escape(clock(first.time)))</time>"]
         for (previous, milestone) in zip(milestones, milestones.dropFirst()) {
-            let gap = milestone.time.microsecondsSinceEpoch - previous.time.microsecondsSinceEpoch
+            let gap = milestone.time.microseconds(since: previous.time)
             parts.append("<span class=\"gap\">+\(escape(SpokenDuration.text(microseconds: gap)))</span> \(escape(SessionTimelineReporter.label(milestone.name)))")
         }
         return parts.joined(separator: " → ")

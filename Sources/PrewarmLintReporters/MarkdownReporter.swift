@@ -206,8 +206,8 @@ public struct MarkdownReporter: Sendable {
         let starts = sessions.compactMap { $0.milestones.first?.time.microsecondsSinceEpoch }
         guard starts.count >= 2 else { return "" }
         if sessions.count > 40 { return "\(sessions.count) sessions are too many for a readable chart: see the table" }
-        let span = (starts.max()! - starts.min()!) / 1_000_000
-        if span > 86_400 { return "the sessions span \(SpokenDuration.text(microseconds: span * 1_000_000)): no chart, see the table" }
+        let span = LogTimestamp.microseconds(from: starts.min()!, to: starts.max()!) / 1_000_000
+        if span > 86_400 { return "the sessions span \(SpokenDuration.text(microseconds: span.multipliedReportingOverflow(by: 1_000_000).overflow ? .max : span * 1_000_000)): no chart, see the table" }
         return nil
     }
 

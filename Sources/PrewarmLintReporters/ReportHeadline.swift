@@ -63,7 +63,7 @@ enum ReportHeadline {
         let gap: String? = {
             guard let line, let activation = session?.milestone(.activation),
                   activation.time.microsecondsSinceEpoch >= line.time.microsecondsSinceEpoch else { return nil }
-            return SpokenDuration.text(microseconds: activation.time.microsecondsSinceEpoch - line.time.microsecondsSinceEpoch)
+            return SpokenDuration.text(microseconds: activation.time.microseconds(since: line.time))
         }()
         let prewarmShown = session.map { $0.kind == .prewarmThenLaunch && $0.confidence != .guess } ?? false
         switch finding.ruleID {

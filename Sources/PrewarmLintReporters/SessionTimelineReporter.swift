@@ -71,7 +71,7 @@ public struct SessionTimelineReporter: Sendable {
             text.append(entry.evidence.description, paddedTo: 28)
             if let previous {
                 text.append(" ")
-                text.append("+" + Self.duration(entry.time.microsecondsSinceEpoch - previous), paddedTo: 16)
+                text.append("+" + Self.duration(LogTimestamp.microseconds(from: previous, to: entry.time.microsecondsSinceEpoch)), paddedTo: 16)
             }
             if let detail = entry.detail {
                 text.append(" ")

@@ -116,6 +116,6 @@ extension LaunchSession {
 extension SpokenDuration {
     /// The duration from a kept line to a milestone.
     public static func between(_ start: SessionEvent, _ end: LaunchSession.Milestone) -> String {
-        text(microseconds: end.time.microsecondsSinceEpoch - start.time.microsecondsSinceEpoch)
+        text(microseconds: end.time.microseconds(since: start.time))
     }
 }

@@ -207,7 +207,7 @@ public struct LaunchSession: Sendable, Hashable {
     /// Milliseconds from the first milestone to the second, when both happened.
     public func milliseconds(from start: Milestone.Name, to end: Milestone.Name) -> Int64? {
         guard let a = milestone(start), let b = milestone(end) else { return nil }
-        return (b.time.microsecondsSinceEpoch - a.time.microsecondsSinceEpoch) / 1000
+        return b.time.microseconds(since: a.time) / 1000
     }
 }
 
@@ -228,7 +228,7 @@ public struct UserPerceivedLaunch: Sendable, Hashable {
     }
 
     /// Its length in microseconds, to the microsecond of the lines.
-    public var microseconds: Int64 { end.time.microsecondsSinceEpoch - start.time.microsecondsSinceEpoch }
+    public var microseconds: Int64 { end.time.microseconds(since: start.time) }
     /// Whether it ends at a stand-in for the first screen.
     public var endIsProxy: Bool { end.name != .firstScreen }
     /// `tap → first screen`, `launch request → active; no first-screen line`.

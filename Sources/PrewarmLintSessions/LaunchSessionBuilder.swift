@@ -576,7 +576,7 @@ public struct LaunchSessionBuilder: Sendable {
     /// Gives `session` the pending tap when it came at most ``tapClaimWindow`` before `time`; a tap is claimed once.
     private mutating func claimTap(for session: inout LaunchSession, at time: LogTimestamp, slot: Int) {
         guard let tap = pendingTap else { return }
-        let gap = time.microsecondsSinceEpoch - tap.event.timestamp.microsecondsSinceEpoch
+        let gap = time.microseconds(since: tap.event.timestamp)
         guard gap >= 0, gap <= Self.tapClaimWindow, !session.hasMilestone(.tap) else {
             if gap > Self.tapClaimWindow { pendingTap = nil }
             return

@@ -230,26 +230,6 @@ struct AdversarialInputTests {
         #expect(Self.accounted(outcome.statistics))
     }
 
-    @Test("timestamps in year 9999 and before 1970, and time going backwards: read as written, sessions still built")
-    func extremeTimes() {
-        let lines = [
-            "9999-12-31 23:59:59.999999+1400 0x2b07     Default     0x0                  33     0    runningboardd: Executing launch request for app<com.example.ledger(501)> (DAS Prewarm launch)",
-            "1969-07-20 20:17:40.000000+0000 0x2b07     Default     0x0                  33     0    runningboardd: Now tracking process: [app<com.example.ledger(501)>:2231]",
-            "0001-01-01 00:00:00.000000+0000 0x2b07     Default     0x0                  34     0    SpringBoard: [app<com.example.ledger>:2231] Setting process visibility to: Foreground",
-        ]
-        let outcome = Self.read(Array((lines.joined(separator: "\n") + "\n").utf8))
-        #expect(outcome.events.count == 3)
-        #expect(outcome.events.first?.timestamp.iso8601 == "9999-12-31T23:59:59.999999+14:00")
-        #expect(outcome.events.dropFirst().first?.timestamp.microsecondsSinceEpoch == -14_182_940_000_000)
-        var classifier = EventClassifier()
-        var builder = LaunchSessionBuilder()
-        var sessions: [LaunchSession] = []
-        for event in outcome.events { sessions += builder.consume(classifier.classify(event)) }
-        sessions += builder.finish()
-        #expect(sessions.count == 1)
-        #expect(sessions.first?.milestones.map(\.time.microsecondsSinceEpoch) == sessions.first?.milestones.map(\.time.microsecondsSinceEpoch).sorted())
-    }
-
     @Test("a million distinct pids through the classifier: bounded time, the directory forgets the oldest")
     func millionPids() {
         var classifier = EventClassifier()

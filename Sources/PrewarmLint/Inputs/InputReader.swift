@@ -255,12 +255,7 @@ public struct InputReader: Sendable {
                     summary.failure = ReaderError(code: .unreadable, input: input.name, message: "is a directory")
                     return summary
                 }
-                #if canImport(Darwin)
-                let seconds = Int64(status.st_mtimespec.tv_sec)
-                #else
-                let seconds = Int64(status.st_mtim.tv_sec)
-                #endif
-                inference.referenceInstant = inference.referenceInstant ?? seconds * 1_000_000
+                inference.referenceInstant = inference.referenceInstant ?? TimeInference.referenceInstant(modificationTime: status)
             }
         }
         defer { if descriptor != 0 { close(descriptor) } }

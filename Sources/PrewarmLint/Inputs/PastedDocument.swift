@@ -134,12 +134,8 @@ package struct PastedDocument: Sendable {
         return options.format == .document || FormatSniffer.sniff(head, isComplete: isComplete) == .document
     }
 
-    private static func modificationInstant(_ status: stat) -> Int64 {
-        #if canImport(Darwin)
-        Int64(status.st_mtimespec.tv_sec) * 1_000_000
-        #else
-        Int64(status.st_mtim.tv_sec) * 1_000_000
-        #endif
+    private static func modificationInstant(_ status: stat) -> Int64? {
+        TimeInference.referenceInstant(modificationTime: status)
     }
 
     /// The document with its part `index` alone: to read each part on its own.

@@ -1,5 +1,12 @@
 public import PrewarmLintModel
 import PrewarmLintReaders
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A `--since`/`--until` bound: an instant when the text has an offset; otherwise a local time,
 /// compared with each event's time in the offset it was written in.
@@ -28,5 +35,19 @@ public struct TimeBound: Sendable, Hashable {
         }
         let local = CivilDateTime(microsecondsSinceEpoch: timestamp.microsecondsSinceEpoch, utcOffsetSeconds: timestamp.utcOffsetSeconds)
         return local < civil ? -1 : civil < local ? 1 : 0
+    }
+}
+
+extension TimeInference {
+    /// A file's modification time as the instant a log without a date is placed before (``referenceInstant``); nil when
+    /// it is not a time between 1970 and 2100 (`touch -d` sets any), so no day is inferred from it.
+    static func referenceInstant(modificationTime status: stat) -> Int64? {
+        #if canImport(Darwin)
+        let seconds = Int64(status.st_mtimespec.tv_sec)
+        #else
+        let seconds = Int64(status.st_mtim.tv_sec)
+        #endif
+        let (instant, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000)
+        return !overflow && LogTimestamp.isReadable(instant) ? instant : nil
     }
 }

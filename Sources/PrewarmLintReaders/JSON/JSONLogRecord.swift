@@ -267,8 +267,11 @@ struct JSONLogRecord {
             } else if let nanoseconds = Double(text), nanoseconds.isFinite, abs(nanoseconds / 1000) < 9.2e18 {
                 microseconds = Int64((nanoseconds / 1000).rounded())
             } else {
+                microseconds = .min
+            }
+            guard LogTimestamp.isReadable(microseconds) else {
                 return .rejected(ReaderDiagnostic(code: .invalidTimestamp, severity: .warning,
-                                                 message: "'\(text)' is not a valid time in nanoseconds; record skipped", origin: origin))
+                                                 message: LogTimestamp.unreadableTimeMessage(text), origin: origin))
             }
             // Epoch nanoseconds are absolute: no part is inferred; shown in UTC.
             written = nil

@@ -60,7 +60,9 @@ struct CrashReport {
         civil.minute = minute
         civil.second = second
         civil.microsecond = microsecond
-        return LogTimestamp(microsecondsSinceEpoch: civil.microsecondsSinceEpoch(utcOffsetSeconds: offset), utcOffsetSeconds: offset,
+        let instant = civil.microsecondsSinceEpoch(utcOffsetSeconds: offset)
+        guard LogTimestamp.isReadable(instant) else { return nil }
+        return LogTimestamp(microsecondsSinceEpoch: instant, utcOffsetSeconds: offset,
                             text: text, inferred: inferred)
     }
 

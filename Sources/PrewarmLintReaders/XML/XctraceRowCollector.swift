@@ -202,7 +202,14 @@ final class XctraceRowCollector: XMLRecordCollector {
         } else {
             base = fallbackStart(origin: origin)
         }
-        let timestamp = LogTimestamp(microsecondsSinceEpoch: base.microseconds + nanoseconds / 1000, utcOffsetSeconds: base.utcOffset,
+        let (instant, overflow) = base.microseconds.addingReportingOverflow(nanoseconds / 1000)
+        guard !overflow, LogTimestamp.isReadable(instant) else {
+            reject(ReaderDiagnostic(code: .invalidTimestamp, severity: .warning,
+                                    message: LogTimestamp.unreadableTimeMessage(time.display ?? time.text), origin: origin),
+                   lines: spanned)
+            return
+        }
+        let timestamp = LogTimestamp(microsecondsSinceEpoch: instant, utcOffsetSeconds: base.utcOffset,
                                      text: time.display ?? time.text, inferred: base.inferred)
         let process = cell("process") ?? cell("thread")?.child("process")
         var event = LogEvent(timestamp: timestamp, process: Self.processName(process), message: "", origin: origin)

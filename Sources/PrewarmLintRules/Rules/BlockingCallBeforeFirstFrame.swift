@@ -52,7 +52,7 @@ public struct BlockingCallBeforeFirstFrame: Rule {
         }
         guard let first = calls.first else { return [] }
         let what = first.detail ?? (first.meaning == .blockingCall ? "blocking call" : "keychain access")
-        var message = "\(what) called \(SpokenDuration.text(microseconds: first.time.microsecondsSinceEpoch - from)) after activation, before the \(session.milestone(.firstFrame) != nil ? "first frame" : "app was active")"
+        var message = "\(what) called \(SpokenDuration.text(microseconds: LogTimestamp.microseconds(from: from, to: first.time.microsecondsSinceEpoch))) after activation, before the \(session.milestone(.firstFrame) != nil ? "first frame" : "app was active")"
         if calls.count > 1 { message += " (\(calls.count) blocking calls in that window)" }
         var evidence = [Finding.Evidence(first, label: "blocking call")]
         if let line = session.evidence(.activation, label: "activation") { evidence.append(line) }

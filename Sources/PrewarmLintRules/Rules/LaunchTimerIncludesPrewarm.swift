@@ -63,8 +63,8 @@ public struct LaunchTimerIncludesPrewarm: Rule {
         if let start, let end = session.events.first(where: {
             $0.meaning == .launchTimerEnd && $0.time.microsecondsSinceEpoch >= activation.time.microsecondsSinceEpoch
         }) {
-            let measured = SpokenDuration.text(microseconds: end.time.microsecondsSinceEpoch - start.time.microsecondsSinceEpoch)
-            let real = SpokenDuration.text(microseconds: end.time.microsecondsSinceEpoch - activation.time.microsecondsSinceEpoch)
+            let measured = SpokenDuration.text(microseconds: end.time.microseconds(since: start.time))
+            let real = SpokenDuration.text(microseconds: end.time.microseconds(since: activation.time))
             return [context.finding(Self.timerSpansPrewarm, "launch timer ran \(measured) from a start marker during prewarm; the user waited \(real) after activation",
                                     evidence: [Finding.Evidence(end, label: "timer end"), Finding.Evidence(start, label: "timer start")]
                                         + [activationLine].compactMap { $0 })]
@@ -73,7 +73,7 @@ public struct LaunchTimerIncludesPrewarm: Rule {
         let tolerance = Int64(min(max(context.option(Self.toleranceMilliseconds), 0), RuleOption.defaultMaximum) * 1000)
         for line in session.events where line.meaning == .launchDuration && line.time.microsecondsSinceEpoch >= activation.time.microsecondsSinceEpoch {
             guard let reported = ReportedDuration.microseconds(in: line.text) else { continue }
-            let sinceActivation = line.time.microsecondsSinceEpoch - activation.time.microsecondsSinceEpoch
+            let sinceActivation = line.time.microseconds(since: activation.time)
             guard reported > sinceActivation + tolerance else { continue }
             var evidence = [Finding.Evidence(line, label: "reported launch duration")] + [activationLine].compactMap { $0 }
             if let prewarm = session.evidence(.prewarmRequest, label: "prewarm request") { evidence.append(prewarm) }

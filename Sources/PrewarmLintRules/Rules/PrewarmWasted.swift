@@ -52,7 +52,7 @@ public struct PrewarmWasted: Rule {
         message += " was terminated"
         if let reason = end.detail { message += " (\(reason.trimmingCharacters(in: " ")))" }
         if let prewarm = session.milestone(.prewarmRequest) {
-            message += " \(SpokenDuration.text(microseconds: end.time.microsecondsSinceEpoch - prewarm.time.microsecondsSinceEpoch)) after the prewarm"
+            message += " \(SpokenDuration.text(microseconds: end.time.microseconds(since: prewarm.time))) after the prewarm"
             if let line = session.evidence(.prewarmRequest, label: "prewarm request") { evidence.append(line) }
         }
         message += " without ever being activated"
