@@ -472,6 +472,7 @@ public struct LintReport: Sendable {
         writer.beginArray()
         for callback in session.callbacksBeforeActivation { origin(callback) }
         writer.endArray()
+        writer.field("callbacksBeforeActivationNotKept", session.callbacksBeforeActivationNotKept)
         writer.key("evidenceIncomplete")
         writer.bool(session.evidenceIncomplete)
         writer.key("incompleteEvidence")

@@ -94,7 +94,9 @@ public struct SessionTimelineReporter: Sendable {
             text.line("  \(reading.headline) (dyld's statistics, \(reading.statistics.origin))")
         }
         if !session.callbacksBeforeActivation.isEmpty {
-            text.line("  app callbacks before activation: " + session.callbacksBeforeActivation.map(\.description).joined(separator: ", "))
+            let more = session.callbacksBeforeActivationNotKept
+            text.line("  app callbacks before activation: " + session.callbacksBeforeActivation.map(\.description).joined(separator: ", ")
+                      + (more > 0 ? " and \(more) more" : ""))
         }
         for reason in session.incompleteEvidence { text.line("  evidence incomplete: \(reason)") }
         return text.string

@@ -373,7 +373,7 @@ extension SessionEvent: Spoolable {
 extension LaunchSession: Spoolable {
     /// The stored properties ``spool(into:)`` writes (a test compares them with the type's own).
     package static let spooledProperties = ["app", "kind", "confidence", "decidedBy", "milestones", "callbacksBeforeActivation",
-                                           "incompleteEvidence", "events", "eventsNotKept", "firstSeen", "lastSeen"]
+                                           "callbacksBeforeActivationNotKept", "incompleteEvidence", "events", "eventsNotKept", "firstSeen", "lastSeen"]
     /// Writes the session.
     package func spool(into writer: inout SpoolWriter) {
         writer.value(app)
@@ -382,6 +382,7 @@ extension LaunchSession: Spoolable {
         writer.value(decidedBy)
         writer.array(milestones)
         writer.array(callbacksBeforeActivation)
+        writer.integer(callbacksBeforeActivationNotKept)
         writer.strings(incompleteEvidence)
         writer.array(events)
         writer.integer(eventsNotKept)
@@ -391,7 +392,9 @@ extension LaunchSession: Spoolable {
     /// Reads a session.
     package init(unspooling reader: inout SpoolReader) throws {
         self.init(app: try reader.value(), kind: try reader.choice(), confidence: try reader.choice(), decidedBy: try reader.optionalValue(),
-                  milestones: try reader.array(), callbacksBeforeActivation: try reader.array(), incompleteEvidence: try reader.strings())
+                  milestones: try reader.array(), callbacksBeforeActivation: try reader.array())
+        callbacksBeforeActivationNotKept = try reader.integer()
+        incompleteEvidence = try reader.strings()
         events = try reader.array()
         eventsNotKept = try reader.integer()
         firstSeen = try reader.optionalValue()

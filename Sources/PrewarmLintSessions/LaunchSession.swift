@@ -95,8 +95,11 @@ public struct LaunchSession: Sendable, Hashable {
     public var decidedBy: EventOrigin?
     /// In the order they happened; each name at most once (the first occurrence).
     public var milestones: [Milestone]
-    /// The app's own lifecycle lines (`didFinishLaunching`…) logged before activation, in order.
+    /// The app's own lifecycle lines (`didFinishLaunching`…) logged before activation, in order: the first
+    /// ``callbackLimit``; the rest are counted in ``callbacksBeforeActivationNotKept``.
     public var callbacksBeforeActivation: [EventOrigin]
+    /// Lifecycle lines before activation beyond ``callbackLimit``, counted, not kept.
+    public var callbacksBeforeActivationNotKept = 0
     /// Why the evidence is incomplete (redacted identities, a log that begins mid-session, no end), empty when it is not.
     public var incompleteEvidence: [String]
     /// The launch-relevant lines of this process, in the order they were consumed (time order),
@@ -115,8 +118,22 @@ public struct LaunchSession: Sendable, Hashable {
     public var start: LogTimestamp? { milestones.first?.time ?? firstSeen }
     /// Where the session ends on the timeline: its last milestone, else its last line.
     public var end: LogTimestamp? { milestones.last?.time ?? lastSeen }
-    /// How many lines a session keeps with their text.
+    /// How many lines a session keeps with their text; past it, a line is kept only while the session holds fewer
+    /// than ``linesKeptOfEachMeaning`` of its meaning, so at most `eventLimit` + that many of each meaning in all.
     public static let eventLimit = 512
+    /// How many lines of each meaning a session keeps past ``eventLimit``.
+    public static let linesKeptOfEachMeaning = 4
+    /// How many of the app's lifecycle lines before activation a session names (``callbacksBeforeActivation``).
+    public static let callbackLimit = 64
+
+    /// Notes an app lifecycle line logged before activation: named while fewer than ``callbackLimit`` are, else counted.
+    public mutating func noteCallbackBeforeActivation(_ origin: EventOrigin) {
+        if callbacksBeforeActivation.count < Self.callbackLimit {
+            callbacksBeforeActivation.append(origin)
+        } else {
+            callbacksBeforeActivationNotKept += 1
+        }
+    }
 
     /// A session; the builder fills it as lines arrive.
     public init(app: AppIdentity, kind: Kind = .unknown, confidence: Confidence = .guess, decidedBy: EventOrigin? = nil,

@@ -70,6 +70,9 @@ public struct LaunchSessionBuilder: Sendable {
         var eventRoom = 0
         /// The same for its array of held lines.
         var heldRoom = 0
+        /// Once its session holds ``LaunchSession/eventLimit`` lines: how many lines of each meaning it holds, counted
+        /// the first time a line of that meaning comes past the limit.
+        var keptOfMeaning: [EventMeaning: Int] = [:]
         /// Launch lines that named the app and no pid while its process was alive (a request, a job created): not
         /// yet given to the session, because the next line about the app tells whose they are (see `holds`).
         var held: [ClassifiedEvent] = []
@@ -435,9 +438,16 @@ public struct LaunchSessionBuilder: Sendable {
     private mutating func record(_ classified: ClassifiedEvent, meaning: EventMeaning, in session: inout LaunchSession, slot: Int) {
         if session.firstSeen == nil { session.firstSeen = classified.event.timestamp }
         session.lastSeen = classified.event.timestamp
-        guard session.events.count < LaunchSession.eventLimit else {
-            session.eventsNotKept += 1
-            return
+        if session.events.count >= LaunchSession.eventLimit {
+            // Past the limit a line is still kept while its session holds fewer than a few lines of its meaning: a
+            // flood of one kind of line (300,000 `didFinishLaunching`) cannot push out the first keychain failure.
+            let kept = slots[slot].keptOfMeaning[meaning] ?? session.events.lazy.filter { $0.meaning == meaning }.count
+            guard kept < LaunchSession.linesKeptOfEachMeaning else {
+                slots[slot].keptOfMeaning[meaning] = kept
+                session.eventsNotKept += 1
+                return
+            }
+            slots[slot].keptOfMeaning[meaning] = kept + 1
         }
         // The line's fields are read in place (no `let event = classified.event`) and its cost is worked out from its
         // text before the kept line is made.
@@ -561,7 +571,7 @@ public struct LaunchSessionBuilder: Sendable {
             slots[slot].terminated = true
             if session.kind == .prewarmOutcomeUnknown { session.kind = .prewarmUnused }
         case .appLifecycle:
-            if !session.hasMilestone(.activation) { session.callbacksBeforeActivation.append(classified.event.origin) }
+            if !session.hasMilestone(.activation) { session.noteCallbackBeforeActivation(classified.event.origin) }
         case .firstFrame:
             mark(.firstFrame, in: &session)
         case .firstScreen:

@@ -111,3 +111,42 @@ struct ExtremeNumberTests {
         }
     }
 }
+
+/// One session fed far more lines than it keeps: what it keeps, its report and its findings stay the same size.
+@Suite("bounded sessions")
+struct BoundedSessionTests {
+    /// The prewarm scenario with `count` copies of its `didFinishLaunching` line between the process start and the
+    /// keychain failure (the shape of the attack: one prewarm session with 300,000 callback lines).
+    static func floodedScene(count: Int) throws -> [UInt8] {
+        let lines = try String(contentsOf: ExtremeNumberTests.scene.appendingPathComponent("log.txt"), encoding: .utf8)
+            .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let callback = lines[6]
+        precondition(callback.contains("didFinishLaunchingWithOptions"))
+        var text = lines[..<6].joined(separator: "\n") + "\n"
+        text.reserveCapacity(text.utf8.count + count * (callback.utf8.count + 1))
+        for _ in 0..<count { text += callback + "\n" }
+        text += lines[6...].joined(separator: "\n")
+        return Array(text.utf8)
+    }
+
+    @Test("200,000 callback lines in one prewarm session: 64 named and the rest counted, the keychain failure after them still found")
+    func callbackFlood() throws {
+        var options = ReadOptions()
+        options.timeInference.date = CivilDateTime(dateText: "2024-03-18")
+        let report = try LogAnalyzer(options: options).lint(bytes: Self.floodedScene(count: 200_000), named: "flood.txt")
+        let sessions = Array(report.sessions)
+        #expect(sessions.count == 1)
+        guard let session = sessions.first else { return }
+        #expect(session.callbacksBeforeActivation.count == LaunchSession.callbackLimit)
+        #expect(session.callbacksBeforeActivation.count + session.callbacksBeforeActivationNotKept == 200_001)
+        #expect(session.events.count <= LaunchSession.eventLimit + LaunchSession.linesKeptOfEachMeaning * EventMeaning.allCases.count)
+        #expect(report.findings.map(\.ruleID).sorted() == ["keychain-before-activation", "keychain-while-locked",
+                                                            "launch-work-during-prewarm", "state-assumed-at-launch"])
+        let json = report.render()
+        #expect(json.utf8.count < 64 << 10, "the JSON report is \(json.utf8.count) bytes")
+        #expect(json.contains("\"callbacksBeforeActivationNotKept\":199937"))
+        let text = FindingTextReporter(color: false).render(report)
+        #expect(text.split(separator: "\n").allSatisfy { $0.utf8.count < 8 << 10 }, "no line of the text report grows with the session")
+        #expect(text.contains("and 199937 more"))
+    }
+}
