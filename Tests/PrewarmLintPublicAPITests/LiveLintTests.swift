@@ -156,3 +156,52 @@ struct LiveLintTests {
 final class SeenFlag: Sendable {
     let value = Atomic<Bool>(false)
 }
+
+@Suite("a live run with many open sessions")
+struct LiveLintOpenSessionsTests {
+    /// `count` apps prewarmed one after another, each reading the locked keychain, none ever activated or ended: every
+    /// session stays open to the end and has findings given early.
+    static func neverEndingPrewarms(_ count: Int) -> [UInt8] {
+        var text = ""
+        for index in 0..<count {
+            let pid = 10_000 + index, bundle = "com.example.app\(index)"
+            let start = Int64(index) * 200_000
+            func time(_ offset: Int64) -> String {
+                let microseconds = start + offset * 1000
+                let seconds = microseconds / 1_000_000
+                return String(format: "%02d:%02d:%02d.%06d-0700", 7 + seconds / 3600, seconds / 60 % 60, seconds % 60, microseconds % 1_000_000)
+            }
+            text += "33\tdefault\t\(time(0))\trunningboardd\tExecuting launch request for app<\(bundle)(501)> (DAS Prewarm launch)\n"
+            text += "33\tdefault\t\(time(1))\trunningboardd\tNow tracking process: [app<\(bundle)(501)>:\(pid)]\n"
+            text += "\(pid)\tdefault\t\(time(2))\tApp\(index)\tdidFinishLaunchingWithOptions applicationState=2 ActivePrewarm=1\n"
+            text += "115\terror\t\(time(3))\tsecurityd\tApp\(index)[\(pid)]/1#4 LF=0 copy_matching Error Domain=NSOSStatusErrorDomain Code=-25308 \"ks_crypt: e00002e2 failed to 'od' item (class 6, bag: 0) Access to item attempted while keychain is locked.\"\n"
+        }
+        return Array(text.utf8)
+    }
+
+    @Test("16,000 sessions that never end: the live run's work per line does not grow with them (within 10× of twice the batch run), the same answer")
+    func manyOpenSessions() throws {
+        let bytes = Self.neverEndingPrewarms(16_000)
+        let clock = ContinuousClock()
+        var batch: LintReport?
+        let batchTime = try clock.measure { batch = try LiveLintTests.analyzer.lint(bytes: bytes, named: "open") }
+        var live = LiveLint(inputName: "open", analyzer: LiveLintTests.analyzer)
+        var early = 0
+        var report: LintReport?
+        let liveTime = try clock.measure {
+            var start = 0
+            while start < bytes.count {
+                let end = min(start + 4096, bytes.count)
+                try bytes[start..<end].withUnsafeBytes { chunk in
+                    try live.push(chunk) { if case .finding = $0 { early += 1 } }
+                }
+                start = end
+            }
+            report = try live.finish { _ in }
+        }
+        #expect(report?.findings.count == batch?.findings.count)
+        #expect(report?.findings.count == 48_000)
+        #expect(early > 0)
+        #expect(liveTime < batchTime * 20, "live \(liveTime), batch \(batchTime)")
+    }
+}

@@ -90,8 +90,9 @@ public struct LiveLint {
     private let toolVersion: String
     /// The rules decided at their line, checked on the open sessions lines went to.
     private let earlyLinter: Linter
-    /// The findings given early whose sessions are still open.
-    private var givenEarly: [EarlyKey] = []
+    /// The findings given early whose sessions are still open, by the process they were given for: looking one up
+    /// and forgetting a closed session's are one hash each, whatever the number of open sessions.
+    private var givenEarly: [EarlyOwner: [EarlyKey]] = [:]
     private let diagnostics = DiagnosticInbox()
     private var findingsGiven = 0
     /// The latest instant among the lines read at the last tick: the lines stamped up to it have waited a tick.
@@ -118,9 +119,18 @@ public struct LiveLint {
             lhs.ruleID == rhs.ruleID && lhs.pid == rhs.pid && lhs.line == rhs.line
         }
 
-        /// Whether it was given for `session`'s process.
-        func belongs(to session: LaunchSession) -> Bool {
-            session.app.pid.map { $0 == pid } ?? (pid == nil && app == (session.app.bundleID ?? session.app.processName ?? "unknown app"))
+        /// The process it was given for.
+        var owner: EarlyOwner { pid.map(EarlyOwner.pid) ?? .app(app) }
+    }
+
+    /// The process a finding given early was given for: its pid, else its app's name.
+    private enum EarlyOwner: Hashable {
+        case pid(Int)
+        case app(String)
+
+        /// The owner of `session`'s findings.
+        init(_ session: LaunchSession) {
+            self = session.app.pid.map(EarlyOwner.pid) ?? .app(session.app.bundleID ?? session.app.processName ?? "unknown app")
         }
     }
 
@@ -229,9 +239,12 @@ public struct LiveLint {
         for diagnostic in diagnostics.waiting { update(.diagnostic(diagnostic)) }
         diagnostics.waiting.removeAll()
         for one in closed {
-            let given = one.findings.map { finding in givenEarly.contains(EarlyKey(finding)) }
+            let given = one.findings.map { finding in
+                let key = EarlyKey(finding)
+                return givenEarly[key.owner]?.contains(key) ?? false
+            }
             // The session is gone: what was given early of it is forgotten (memory follows the open sessions).
-            givenEarly.removeAll { $0.belongs(to: one.session) }
+            givenEarly[EarlyOwner(one.session)] = nil
             findingsGiven += given.filter { !$0 }.count
             update(.session(ClosedSession(session: one.session, id: one.id, findings: one.findings, givenEarly: given)))
         }
@@ -239,8 +252,8 @@ public struct LiveLint {
             guard let session = input.assembly.openSession(named: app) else { continue }
             for finding in earlyLinter.findings(inUnlisted: session) {
                 let key = EarlyKey(finding)
-                guard !givenEarly.contains(key) else { continue }
-                givenEarly.append(key)
+                guard !(givenEarly[key.owner]?.contains(key) ?? false) else { continue }
+                givenEarly[key.owner, default: []].append(key)
                 findingsGiven += 1
                 update(.finding(finding))
             }
