@@ -20,6 +20,9 @@ public struct ReaderError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let refused = Code(rawValue: "refused-input")
         /// An archive inside archives deeper than ``ReaderLimits/maximumArchiveNesting``: not read.
         public static let nestedTooDeep = Code(rawValue: "nested-too-deep")
+        /// The library was called out of order or with an impossible value (`LiveLint` given bytes after it finished,
+        /// a negative pause): nothing was read or changed by that call.
+        public static let misuse = Code(rawValue: "misuse")
     }
 
     /// What kind of failure.

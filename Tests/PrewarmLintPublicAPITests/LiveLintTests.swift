@@ -205,3 +205,49 @@ struct LiveLintOpenSessionsTests {
         #expect(liveTime < batchTime * 20, "live \(liveTime), batch \(batchTime)")
     }
 }
+
+@Suite("a live run used wrongly")
+struct LiveLintMisuseTests {
+    static let scene = LiveLintTests.corpus.appendingPathComponent("scenarios/prewarm-then-launch-scene-app/log.txt")
+
+    @Test("a pause of Int64.max closes what ended and traps nothing; a negative pause is refused as misuse")
+    func absurdPauses() throws {
+        let bytes = try [UInt8](Data(contentsOf: Self.scene))
+        var live = LiveLint(inputName: "scene", analyzer: LiveLintTests.analyzer)
+        try bytes.withUnsafeBytes { try live.push($0) { _ in } }
+        #expect(throws: ReaderError.self) { try live.pause(quietFor: -1) { _ in } }
+        do {
+            try live.pause(quietFor: -1) { _ in }
+        } catch {
+            #expect(error.code == .misuse)
+        }
+        try live.pause(quietFor: .max) { _ in }
+        let report = try live.finish { _ in }
+        #expect(report.findings.count == 4)
+    }
+
+    @Test("bytes, ticks and pauses after finish are refused as misuse, and a second finish too; the report stands")
+    func afterFinish() throws {
+        let bytes = try [UInt8](Data(contentsOf: Self.scene))
+        var live = LiveLint(inputName: "scene", analyzer: LiveLintTests.analyzer)
+        try bytes.withUnsafeBytes { try live.push($0) { _ in } }
+        let report = try live.finish { _ in }
+        #expect(report.findings.count == 4)
+        var refused: [ReaderError.Code] = []
+        var updates = 0
+        for call in 0..<4 {
+            do {
+                switch call {
+                case 0: try bytes.withUnsafeBytes { try live.push($0) { _ in updates += 1 } }
+                case 1: try live.tick { _ in updates += 1 }
+                case 2: try live.pause(quietFor: 1_000_000) { _ in updates += 1 }
+                default: _ = try live.finish { _ in updates += 1 }
+                }
+            } catch {
+                refused.append((error as? ReaderError)?.code ?? ReaderError.Code(rawValue: "other"))
+            }
+        }
+        #expect(refused == [.misuse, .misuse, .misuse, .misuse])
+        #expect(updates == 0)
+    }
+}

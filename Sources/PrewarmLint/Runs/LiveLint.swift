@@ -95,6 +95,10 @@ public struct LiveLint {
     private var givenEarly: [EarlyOwner: [EarlyKey]] = [:]
     private let diagnostics = DiagnosticInbox()
     private var findingsGiven = 0
+    /// Whether ``finish(partial:_:)`` was called: every call after it is refused (``refuseAfterFinish()``).
+    private var finished = false
+    /// The input's name, for the errors a misuse is told with.
+    private let inputName: String
     /// The latest instant among the lines read at the last tick: the lines stamped up to it have waited a tick.
     private var latestAtLastTick: Int64?
     /// Up to when, in log time, the open sessions were last looked at for ended ones while bytes came.
@@ -144,6 +148,7 @@ public struct LiveLint {
     public init(inputName: String, analyzer: LogAnalyzer = LogAnalyzer(), toolVersion: String = LogAnalyzer.libraryVersion) {
         let inbox = diagnostics
         input = InputLint(name: inputName, analyzer: analyzer) { inbox.waiting.append($0) }
+        self.inputName = inputName
         input.assembly.tracksTouchedApps()
         self.toolVersion = toolVersion
         var early = analyzer.linter
@@ -164,7 +169,9 @@ public struct LiveLint {
 
     /// Reads the next bytes of the input.
     /// - Throws: `ReaderError` when the input is not a supported log; what was said before stands.
+    /// - Throws: `ReaderError` with code `misuse` after ``finish(partial:_:)``: the bytes are not read.
     public mutating func push(_ chunk: UnsafeRawBufferPointer, _ update: (Update) -> Void) throws(ReaderError) {
+        try refuseAfterFinish("push")
         var checked = endedCheckedAt
         defer { endedCheckedAt = checked }
         try answering(update) { (input, closed) throws(ReaderError) in
@@ -181,13 +188,26 @@ public struct LiveLint {
 
     /// The input has been quiet for `microseconds` of wall-clock time (at least ``quietPeriod``): what waited for
     /// later lines is decided now.
+    /// - Throws: `ReaderError` with code `misuse` for a negative pause or one after ``finish(partial:_:)``: nothing is
+    ///   decided. A pause of any length a clock can measure is taken (the log's time is held at 2100's end).
     public mutating func pause(quietFor microseconds: Int64, _ update: (Update) -> Void) throws(ReaderError) {
+        try refuseAfterFinish("pause")
+        guard microseconds >= 0 else {
+            throw ReaderError(code: .misuse, input: inputName, message: "a pause of \(microseconds) µs: a quiet period cannot be negative")
+        }
         try answering(update) { (input, closed) throws(ReaderError) in
             try input.settle(pausing: true, releasing: nil, closingEndedBefore: nil, closed)
             // The log's time runs on with the wall clock from its latest line.
             guard let latest = input.assembly.latestRead else { return }
-            try input.settle(pausing: false, releasing: nil, closingEndedBefore: latest + max(0, microseconds) - Self.endedSessionGrace, closed)
+            let now = min(Int64.addingSaturated(latest, microseconds), LogTimestamp.readableInstants.upperBound)
+            try input.settle(pausing: false, releasing: nil, closingEndedBefore: now - Self.endedSessionGrace, closed)
         }
+    }
+
+    /// Throws `misuse` when the run has finished: what it said stands, and nothing more is read.
+    private func refuseAfterFinish(_ call: String) throws(ReaderError) {
+        guard finished else { return }
+        throw ReaderError(code: .misuse, input: inputName, message: "\(call) after finish: the live run has ended and gave its report; start a new LiveLint")
     }
 
     /// Bytes have kept coming for a ``quietPeriod`` since the last tick or pause (call it that often while they do):
@@ -196,6 +216,7 @@ public struct LiveLint {
     /// rather than after the 64 KiB a file's format is sniffed from (a slow stream takes minutes to send them). Records
     /// are not ended: more lines are coming.
     public mutating func tick(_ update: (Update) -> Void) throws(ReaderError) {
+        try refuseAfterFinish("tick")
         let releasing = latestAtLastTick.map { $0 + 1 }
         defer { latestAtLastTick = input.assembly.latestRead }
         try answering(update) { (input, closed) throws(ReaderError) in
@@ -206,6 +227,8 @@ public struct LiveLint {
     /// Ends the input (its end, or the user stopped the run): the sessions still open close; the report of the run,
     /// as a batch run of the same bytes gives it (`partial` marks a run the user stopped).
     public mutating func finish(partial: Bool = false, _ update: (Update) -> Void) throws(ReaderError) -> LintReport {
+        try refuseAfterFinish("finish")
+        finished = true
         try answering(update) { (input, closed) throws(ReaderError) in try input.finish(closed) }
         let report = input.report(toolVersion: toolVersion, partial: partial)
         update(.report(report))
