@@ -1,8 +1,10 @@
 import Foundation
 import PrewarmLint
+import Synchronization
 
 /// `lint --follow`: one input linted as it arrives, each answer printed (and flushed) as soon as it is decided; the end
-/// of the input or Ctrl-C ends the run normally, with the summary and the findings' exit status.
+/// of the input or Ctrl-C ends the run normally, with the summary and the findings' exit status; SIGTERM or SIGHUP ends it
+/// with the report marked partial (``endedBySignal``).
 struct FollowRun {
     /// The formats that can print as a log arrives: one record or annotation at a time. The others (json, sarif,
     /// markdown, html, junit) are documents of every session, written once at the end.
@@ -73,13 +75,21 @@ struct FollowRun {
         input.release()
         if let failure, live.status.lines == 0 { return (nil, failure) }
         var report: LintReport?
-        do throws(ReaderError) { report = try live.finish(say) } catch {
+        do throws(ReaderError) { report = try live.finish(partial: Self.endedBySignal != nil, say) } catch {
             failure = failure ?? (live.status.lines == 0 && input.bytesRead == 0 && input.path == "-"
                 ? "standard input is empty: nothing was piped in (when a command writes to the pipe, its own error is above)"
                 : error.message)
         }
         printer.finish()
         return (report, failure)
+    }
+
+    /// The signal that ended the run when it was not the normal end of a followed run: SIGTERM (a CI cancel, `timeout`,
+    /// `docker stop`) or SIGHUP (a closed terminal) stop a run before its input ended, so its report is partial and the
+    /// exit status 128 + the signal. Nil for Ctrl-C, the normal way to end following.
+    static var endedBySignal: Int32? {
+        let number = SignalHandling.received.load(ordering: .relaxed)
+        return number == 0 || number == SIGINT ? nil : number
     }
 
     /// ``LiveLint/quietPeriod`` in microseconds.

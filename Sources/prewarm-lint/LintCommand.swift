@@ -292,7 +292,18 @@ struct LintCommand: ParsableCommand {
             if !quiet, let counts = Self.countsByRule(report.findings) { StandardStreams.err(counts) }
             StandardStreams.err(FindingTextReporter(color: false, markers: settings.markers).summary(report))
         }
+        if report.partial {
+            // Stopped by SIGTERM or SIGHUP before the input ended: the streamed formats end with their partial marker.
+            let marker = LintReport(toolVersion: ToolVersion.current, inputs: [], sessions: [], findings: [], diagnostics: [], partial: true)
+            switch format {
+            case .ndjson: StandardStreams.outBytes(FindingNDJSONReporter().render(marker))
+            case .github: StandardStreams.outBytes(GitHubAnnotationReporter().render(marker))
+            default: break
+            }
+            StandardStreams.err("interrupted: the output covers what was read until then")
+        }
         StandardStreams.flush()
+        if report.partial { throw ExitCode(SignalHandling.interruptedStatus) }
         if failure != nil { throw ExitCode(2) }
         if let threshold = failOn.severity, report.findings.contains(where: { $0.severity >= threshold }) { throw ExitCode(1) }
     }

@@ -141,6 +141,25 @@ struct FollowCommandTests {
         #expect(!end.stderr.contains("interrupted"))
     }
 
+    @Test("SIGTERM or SIGHUP during --follow: the summary marked partial, the format's interrupted marker, exit 128 + the signal",
+          arguments: [(SIGTERM, "text"), (SIGHUP, "ndjson"), (SIGTERM, "github")])
+    func terminatedWhileFollowing(signal: Int32, format: String) throws {
+        let log = Self.scenarios.appendingPathComponent("prewarm-then-launch-scene-app/log.txt")
+        let tool = try LiveTool(["--format", format, "--date", "2024-03-18", "-"])
+        for line in try Self.lines(of: log) { tool.write(line) }
+        // The pipe stays open: the keychain failure's finding, printed as it came, shows the lines were read.
+        #expect(tool.waitFor(timeout: Self.latencyBound) { $0.contains("keychain-while-locked") } != nil)
+        let end = try tool.end(closing: false, signal: signal)
+        #expect(end.status == 128 + signal, "\(end.stderr)")
+        #expect(end.stderr.contains("interrupted: the output covers what was read until then"), "\(end.stderr)")
+        let printed = tool.printed.map(\.text)
+        switch format {
+        case "ndjson": #expect(printed.last == "{\"error\":\"interrupted\",\"message\":\"the results cover what was read until then\"}")
+        case "github": #expect(printed.last?.hasPrefix("::error title=prewarm-lint%3A interrupted::") == true, "\(printed)")
+        default: #expect(end.stderr.contains("interrupted: partial report"), "\(end.stderr)")
+        }
+    }
+
     @Test("a session that ended is closed, with its finding, while the pipe stays open")
     func endedSessionClosesWhileOpen() throws {
         let log = Self.scenarios.appendingPathComponent("prewarm-unused-jetsam/log.ndjson")
