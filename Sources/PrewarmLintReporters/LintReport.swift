@@ -472,7 +472,9 @@ public struct LintReport: Sendable {
         writer.beginArray()
         for callback in session.callbacksBeforeActivation { origin(callback) }
         writer.endArray()
-        writer.field("callbacksBeforeActivationNotKept", session.callbacksBeforeActivationNotKept)
+        if session.callbacksBeforeActivationNotKept > 0 {
+            writer.field("callbacksBeforeActivationNotKept", session.callbacksBeforeActivationNotKept)
+        }
         writer.key("evidenceIncomplete")
         writer.bool(session.evidenceIncomplete)
         writer.key("incompleteEvidence")
