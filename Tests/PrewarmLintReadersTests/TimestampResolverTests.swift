@@ -109,7 +109,7 @@ struct TimestampResolverTests {
         let inference = TimeInference()
         var sequence: [PartialTimestamp] = []
         for (year, month, day) in [(2024, 2, 28), (2024, 2, 29), (2024, 2, 30), (2023, 2, 29), (2024, 2, 29), (2024, 3, 1), (2024, 13, 1),
-                                   (2024, 3, 0), (2024, 3, 1), (1970, 1, 1), (1969, 12, 31), (2400, 2, 29), (2100, 2, 29)] {
+                                   (2024, 3, 0), (2024, 3, 1), (1970, 1, 1), (1969, 12, 31), (2096, 2, 29), (2100, 2, 29)] {
             for (hour, minute, second, microsecond) in [(0, 0, 0, 0), (23, 59, 60, 999_999), (24, 0, 0, 0), (12, 60, 0, 0), (7, 1, 2, 1_000_000)] {
                 for offset in [-25_200, 0, 50_400] {
                     sequence.append(PartialTimestamp(year: year, month: month, day: day, hour: hour, minute: minute, second: second,
@@ -127,7 +127,9 @@ struct TimestampResolverTests {
             #expect(packed.advance(past: PackedTimestamp(partial))?.timestamp(text: TimestampText("t")) == expected, "\(partial)")
             if expected != nil { valid += 1 }
         }
-        #expect(valid == 8 * 2 * 3, "eight real dates, two real times of day, three offsets")
+        // Eight real dates, two real times of day, three offsets; less 1969-12-31 00:00 at +14:00, more than a day before
+        // 1970 and so not a readable time.
+        #expect(valid == 8 * 2 * 3 - 1, "eight real dates, two real times of day, three offsets, one before 1970's margin")
     }
 
     @Test("a Console copy's time column read at its fixed places gives what the general time-of-day reader gives, and nothing for other shapes")
