@@ -10,6 +10,17 @@ public enum FormatSniffer {
     /// How many non-blank lines it looks at.
     public static let sampleLines = 200
 
+    /// Whether an input starting with `sample` is a binary format (a binary property list, a tar archive): one whose
+    /// bytes are not lines.
+    public static func isBinary(_ sample: UnsafeRawBufferPointer) -> Bool {
+        var bytes = sample
+        if bytes.hasPrefix("\u{FEFF}") { bytes = bytes.slice(3, bytes.count) }
+        if bytes.hasPrefix("bplist00") { return true }
+        guard bytes.count >= TarArchiveDecoder.blockSize else { return false }
+        let header = Array(bytes.slice(0, TarArchiveDecoder.blockSize))
+        return header[257..<262].elementsEqual("ustar".utf8) || (header[0] != 0 && TarArchiveDecoder.checksumMatches(header))
+    }
+
     /// The most likely format of an input starting with `sample`, or nil when no line of it
     /// looks like any supported format. `isComplete` says the sample is the whole input, so its
     /// last line is complete too.
@@ -19,10 +30,7 @@ public enum FormatSniffer {
         if bytes.hasPrefix("\u{FEFF}") { bytes = bytes.slice(3, bytes.count) }
         if bytes.hasPrefix("bplist00") { return .binaryPlist }
         // A tar archive: `ustar` at byte 257 of its first header, or (old tar) a first header whose checksum holds.
-        if bytes.count >= TarArchiveDecoder.blockSize {
-            let header = Array(bytes.slice(0, TarArchiveDecoder.blockSize))
-            if header[257..<262].elementsEqual("ustar".utf8) || (header[0] != 0 && TarArchiveDecoder.checksumMatches(header)) { return .tarArchive }
-        }
+        if isBinary(bytes) { return .tarArchive }
         let first = JSONObjectScanner.skipWhitespace(bytes, 0)
         if first < bytes.count, bytes[first] == UInt8(ascii: "<") {
             // XML: by its root element, looked for in the prolog (declaration, DOCTYPE, comments).

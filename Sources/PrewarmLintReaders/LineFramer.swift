@@ -4,9 +4,8 @@
 /// with each chunk, then ``finish(_:)`` once at the end of input, which hands over a last line
 /// that had no line break. Lines that lie wholly inside one chunk are passed on without copying.
 ///
-/// What counts as a line break: `\n`, and `\r\n` (the `\r` is removed). A lone `\r` is not a line
-/// break: no exporter prewarm-lint reads writes classic Mac line endings, and treating `\r` as
-/// a break would split messages that contain one.
+/// What counts as a line break: `\n`, and `\r\n` (the `\r` is removed). A lone `\r` is not one here: a reader
+/// makes it a `\n` before its framer sees it (``LineEndings``).
 ///
 /// A line longer than ``maximumLineLength`` is cut there: its first `maximumLineLength` bytes
 /// are passed on with `isTruncated` set, and the rest is skipped up to the next line break, so

@@ -32,6 +32,8 @@ public struct LogStreamReader {
     private var inflater: PipelinedInflater?
     private var finalStatistics: DecoderStatistics?
     private var decodedFormat: LogFormat?
+    /// Lone carriage returns made line ends, for every format but the binary ones (decided with the format).
+    private var lineEndings: LineEndings?
 
     /// Creates a reader for one input.
     public init(configuration: ReaderConfiguration, format: LogFormat? = nil) {
@@ -139,7 +141,13 @@ public struct LogStreamReader {
 
     private mutating func pauseFromStart(endingRecords: Bool, offers: RecordOffers, emit: (ReaderOutput) -> Void) throws(ReaderError) {
         if case .sniffing = stage, inflater == nil, !sample.isEmpty,
-           sample.withUnsafeBytes({ FormatSniffer.sniff($0, isComplete: false, allowsDocument: !configuration.isDocumentRegion) }) != nil {
+           sample.withUnsafeBytes({ head in
+               let allowsDocument = !configuration.isDocumentRegion
+               if !FormatSniffer.isBinary(head), let normalized = LineEndings.normalizedSample(head, isComplete: false) {
+                   return normalized.withUnsafeBytes { FormatSniffer.sniff($0, isComplete: false, allowsDocument: allowsDocument) }
+               }
+               return FormatSniffer.sniff(head, isComplete: false, allowsDocument: allowsDocument)
+           }) != nil {
             try startDecoding(isComplete: false, offers: offers, emit: emit)
         }
         guard endingRecords, case .decoding(var decoder) = stage else { return }
@@ -155,6 +163,7 @@ public struct LogStreamReader {
             try startDecoding(isComplete: true, offers: offers, emit: emit)
         }
         guard case .decoding(var decoder) = stage else { return }
+        lineEndings?.finish { decoder.decode($0, offers: offers, emit: emit) }
         decoder.decodeLast(offers: offers, emit: emit)
         if let reason = decoder.endsUnread {
             finalStatistics = decoder.statistics
@@ -176,6 +185,15 @@ public struct LogStreamReader {
                                     origin: origin, lineCount: 0)
         }
         var statistics = decoder.statistics
+        if let lineEndings, lineEndings.loneCarriageReturns > 0, let first = lineEndings.firstLoneCarriageReturn {
+            let count = lineEndings.loneCarriageReturns
+            let lineEnds = ReaderDiagnostic(
+                code: .lineEndings, severity: .note,
+                message: "\(count) carriage return\(count == 1 ? "" : "s") without a line feed (the first at byte \(first)) read as line end\(count == 1 ? "" : "s")",
+                origin: EventOrigin(input: configuration.inputName, line: 0, byteOffset: first), lineCount: 0)
+            statistics.count(lineEnds)
+            emit(.diagnostic(lineEnds))
+        }
         if let note {
             statistics.count(note)
             emit(.diagnostic(note))
@@ -215,7 +233,11 @@ public struct LogStreamReader {
             try startDecoding(isComplete: false, offers: offers, emit: emit)
         case .decoding(var decoder):
             stage = .failed  // keep the existential uniquely referenced while it decodes
-            decoder.decode(chunk, offers: offers, emit: emit)
+            if lineEndings != nil {
+                lineEndings!.normalize(chunk) { decoder.decode($0, offers: offers, emit: emit) }
+            } else {
+                decoder.decode(chunk, offers: offers, emit: emit)
+            }
             stage = .decoding(decoder)
         case .failed:
             return
@@ -223,9 +245,24 @@ public struct LogStreamReader {
     }
 
     private mutating func startDecoding(isComplete: Bool, offers: RecordOffers, emit: (ReaderOutput) -> Void) throws(ReaderError) {
-        let held = sample
+        var held = sample
         sample = []
         let format: LogFormat
+        // Every format but the binary ones reads its lines with lone carriage returns made line ends, its sample too.
+        let binary = forcedFormat.map { $0 == .tarArchive || $0 == .binaryPlist }
+            ?? held.withUnsafeBytes { FormatSniffer.isBinary($0) }
+        if !binary {
+            // The normalizer goes on from the sample's end: a `\r` held there, the lone ones counted.
+            var lineEndings = LineEndings()
+            if held.withUnsafeBytes({ $0.firstIndex(of: .carriageReturn, from: 0) != nil }) {
+                var normalized: [UInt8] = []
+                normalized.reserveCapacity(held.count)
+                held.withUnsafeBytes { lineEndings.normalize($0) { normalized.append(contentsOf: $0) } }
+                if isComplete { lineEndings.finish { normalized.append(contentsOf: $0) } }
+                held = normalized
+            }
+            self.lineEndings = lineEndings
+        }
         if let forcedFormat {
             format = forcedFormat
         } else if let sniffed = held.withUnsafeBytes({ FormatSniffer.sniff($0, isComplete: isComplete, allowsDocument: !configuration.isDocumentRegion) }) {

@@ -112,6 +112,38 @@ struct PastedDocumentTests {
         #expect(findings > 50)
     }
 
+    @Test("every corpus text log, as a file and pasted into an issue body, with classic Mac or mixed line ends: the LF file's sessions and findings, the line ends said",
+          arguments: [false, true])
+    func carriageReturnLineEnds(mixed: Bool) throws {
+        let logs = Self.textLogs()
+        var findings = 0
+        for log in logs {
+            // Every line end a lone CR, or one in three of each kind (LF, CRLF, CR) in turn.
+            var lineEnd = 0
+            func ended(_ bytes: [UInt8]) -> [UInt8] {
+                var out: [UInt8] = []
+                for byte in bytes where byte != 0x0D {
+                    guard byte == 0x0A else {
+                        out.append(byte)
+                        continue
+                    }
+                    lineEnd += 1
+                    out += !mixed ? [0x0D] : [[0x0A], [0x0D, 0x0A], [0x0D]][lineEnd % 3]
+                }
+                return out
+            }
+            for bytes in [ended(log.bytes), ended(Shape.fenced.paste(log.bytes))] {
+                let report = try Self.analyzer.lint(bytes: bytes, named: "log")
+                #expect(report.sessions.map(Self.outline) == log.report.sessions.map(Self.outline), "\(log.path) (mixed: \(mixed))")
+                #expect(report.findings.map(Self.outline) == log.report.findings.map(Self.outline), "\(log.path) (mixed: \(mixed))")
+                let lone = zip(bytes, bytes.dropFirst() + [0]).contains { $0 == 0x0D && $1 != 0x0A }
+                #expect(report.diagnostics.contains { $0.code == .lineEndings } == lone, "\(log.path)")
+            }
+            findings += log.report.findings.count
+        }
+        #expect(findings > 50)
+    }
+
     @Test("two logs of different formats in one body, prose between, give what the two files give linted together")
     func twoLogsInOneBody() throws {
         let logs = Self.textLogs()

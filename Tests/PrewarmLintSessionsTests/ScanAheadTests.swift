@@ -213,6 +213,37 @@ struct ScanAheadTests {
         }
     }
 
+    @Test("a day whose lines past the first chunks end with a lone CR: the same sessions as its LF copy, with one thread or two")
+    func loneCarriageReturnsPastTheHead() throws {
+        let folder = try TemporaryFolder("scan-ahead-lone-cr")
+        defer { folder.remove() }
+        let (bytes, _) = DeviceLogGenerator.generate(Self.day(seed: 11, .consoleCopy))
+        // One line end in three, past the first two chunks, is a carriage return alone (an editor's stray ones).
+        var altered = bytes
+        var newlines = 0
+        for index in (3 << 16)..<altered.count where altered[index] == 0x0A {
+            newlines += 1
+            if newlines % 3 == 0 { altered[index] = 0x0D }
+        }
+        let plain = try ReadAheadTests.input(bytes, named: "day.txt", in: folder)
+        let stray = try ReadAheadTests.input(altered, named: "stray.txt", in: folder)
+        var options = GatedReadingTests.dayOptions
+        options.chunkSize = 1 << 16
+        let expected = ReadAheadTests.observe([plain], options: options, jobs: 1)
+        let one = ReadAheadTests.observe([stray], options: options, jobs: 1)
+        let two = ReadAheadTests.observe([stray], options: options, jobs: 2)
+        #expect(!expected.outcome.sessions.isEmpty)
+        func places(_ observed: ReadAheadTests.Observed) -> [String] {
+            observed.outcome.sessions.map { "\($0.kind) \($0.app) \($0.milestones.map { "\($0.name)@\($0.evidence.line)" })" }
+        }
+        #expect(places(one) == places(expected))
+        #expect(one.outcome.sessions.map(\.kind) == two.outcome.sessions.map(\.kind))
+        #expect(places(two) == places(expected))
+        let said = one.said.filter { $0.code == .lineEndings }
+        #expect(said.count == 1)
+        #expect(said.first?.message.hasPrefix("\(newlines / 3) carriage returns without a line feed") == true)
+    }
+
     @Test("lines longer than the record limit, cut by the decoder, are never judged: the same result")
     func recordLimit() throws {
         let folder = try TemporaryFolder("scan-ahead-limit")

@@ -112,14 +112,18 @@ package struct PastedDocument: Sendable {
             return nil
         }
         var partition = DocumentPartition(maximumLineLength: options.limits.maximumLineLength)
+        // Cut as its parts' readers read them: lone carriage returns are line ends (a byte for a byte, so the parts'
+        // offsets hold).
+        var lineEndings = LineEndings()
         var offset = 0
         while offset < size {
             if options.interruption?.isRaised == true { break }
             let count = bytes.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<min(buffer.count, size - offset)]), at: offset)
             guard count > 0 else { return nil }
-            partition.read(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+            lineEndings.normalize(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) { partition.read($0) }
             offset += count
         }
+        lineEndings.finish { partition.read($0) }
         var parts = partition.finish()
         if parts.isEmpty, keepsOneLog { parts = [DocumentPartition.Part(start: .beginning, end: nil)] }
         guard parts.count >= 2 || (keepsOneLog && parts.count == 1) else { return nil }
@@ -131,7 +135,11 @@ package struct PastedDocument: Sendable {
     /// be one); never a gzip stream.
     private static func isDocument(_ head: UnsafeRawBufferPointer, isComplete: Bool, options: ReadOptions) -> Bool {
         guard !head.isEmpty, !(head.count >= 2 && head[0] == 0x1F && head[1] == 0x8B) else { return false }
-        return options.format == .document || FormatSniffer.sniff(head, isComplete: isComplete) == .document
+        if options.format == .document { return true }
+        guard !FormatSniffer.isBinary(head), let normalized = LineEndings.normalizedSample(head, isComplete: isComplete) else {
+            return FormatSniffer.sniff(head, isComplete: isComplete) == .document
+        }
+        return normalized.withUnsafeBytes { FormatSniffer.sniff($0, isComplete: isComplete) == .document }
     }
 
     private static func modificationInstant(_ status: stat) -> Int64? {

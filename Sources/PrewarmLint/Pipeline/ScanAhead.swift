@@ -278,14 +278,17 @@ final class ScanAhead: RecordPrescan, @unchecked Sendable {
             var judgement = ChunkJudgement()
             // A chunk cut short (the file shrank, or a read failed) is not lent: the read loop reads it itself.
             let whole = count == min(chunkSize, fileSize - offset)
-            if whole {
+            // A carriage return without a line feed is a line end to the decoder (`LineEndings`), not to the
+            // prescanner: from such a chunk on, the read loop reads and judges alone.
+            let framesAlike = !LineEndings.mayHoldLoneCarriageReturn(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+            if whole, framesAlike {
                 judgement = prescanner.judge(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), at: offset, startsLine: startsLine) {
                     judging.admission(&$0)
                 }
             }
 
             pthread_mutex_lock(&mutex)
-            if whole, next >= readerChunk {
+            if whole, framesAlike, next >= readerChunk {
                 chunks[next] = .judged(buffer: buffer, count: count, judgement: judgement)
             } else {
                 chunks[next] = nil
@@ -294,7 +297,7 @@ final class ScanAhead: RecordPrescan, @unchecked Sendable {
             pthread_cond_broadcast(&changed)
             poorChunks = judgement.judgedBytes * 2 < count ? poorChunks + 1 : 0
             next += 1
-            if poorChunks >= 4 || !whole { break }
+            if poorChunks >= 4 || !whole || !framesAlike { break }
         }
         running = false
         // The read loop reads on by itself: what the thread kept for its next chunks goes back now, not at the end.
