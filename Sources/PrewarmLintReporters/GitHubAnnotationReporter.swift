@@ -50,11 +50,13 @@ public struct GitHubAnnotationReporter: Sendable {
     static func escapeProperty(_ text: String) -> String { escape(text, property: true) }
 
     /// `%`, CR and LF (and in a property `:` and `,`) as the runner decodes them; every other control character shown as
-    /// `\xNN` (``DisplayText/name(_:)``), so none reaches the log viewer. By scalar: a CR LF is one `Character`, and
+    /// `\xNN`, an invisible format character as `<U+202E>` (``DisplayText/name(_:)``), so none reaches the log viewer. By scalar: a CR LF is one `Character`, and
     /// compared with "\n" it is not one.
     private static func escape(_ text: String, property: Bool) -> String {
         // Most text needs nothing: no `%`, `:` or `,` (in a property) and no control character.
-        if !text.unicodeScalars.contains(where: { $0 == "%" || (property && ($0 == ":" || $0 == ",")) || DisplayText.isControl($0.value) }) {
+        if !text.unicodeScalars.contains(where: {
+            $0 == "%" || (property && ($0 == ":" || $0 == ",")) || DisplayText.isControl($0.value) || DisplayText.isInvisibleFormat($0.value)
+        }) {
             return text
         }
         var out = ""
@@ -66,7 +68,11 @@ public struct GitHubAnnotationReporter: Sendable {
             case ":" where property: out += "%3A"
             case "," where property: out += "%2C"
             default:
-                if DisplayText.isControl(scalar.value) { out += DisplayText.name(String(scalar)) } else { out.unicodeScalars.append(scalar) }
+                if DisplayText.isControl(scalar.value) || DisplayText.isInvisibleFormat(scalar.value) {
+                    out += escape(DisplayText.name(String(scalar)), property: property)
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
             }
         }
         return out

@@ -218,7 +218,33 @@ public struct JSONTextWriter {
             return ~((differing &+ 0x7F &* ones) | differing) & high
         }
         let control = ~(sevenBits &+ (0x80 - 0x20) &* ones) & high
-        return (control | equal(UInt8(ascii: "\"")) | equal(UInt8(ascii: "\\"))) & ~word & high != 0
+        // (A byte of 0x80 and above sends the word to be looked at too: it may start an invisible format character.)
+        return (control | equal(UInt8(ascii: "\"")) | equal(UInt8(ascii: "\\"))) & ~word & high != 0 || word & high != 0
+    }
+
+    /// The invisible format character (``DisplayText/isInvisibleFormat(_:)``) whose UTF-8 starts at `index`, and its
+    /// length: written as `\uXXXX` (a surrogate pair past U+FFFF), so that the JSON text shows it where the value is the
+    /// same.
+    @inline(__always)
+    private static func invisibleFormat(in text: UnsafeRawBufferPointer, at index: Int) -> (value: UInt32, length: Int)? {
+        let lead = text[index]
+        guard DisplayText.mayLead(lead) else { return nil }
+        let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2
+        guard index + length <= text.count else { return nil }
+        var value = UInt32(lead) & (length == 4 ? 0x07 : length == 3 ? 0x0F : 0x1F)
+        for offset in 1..<length { value = value << 6 | UInt32(text[index + offset] & 0x3F) }
+        return DisplayText.isInvisibleFormat(value) ? (value, length) : nil
+    }
+
+    /// `\uXXXX` for `value`, a surrogate pair past U+FFFF; lowercase hex, as the control characters' escapes.
+    private static func unicodeEscape(_ value: UInt32) -> [UInt8] {
+        let hexDigits = Array("0123456789abcdef".utf8)
+        func unit(_ unit: UInt32) -> [UInt8] {
+            [UInt8(ascii: "\\"), UInt8(ascii: "u")] + [12, 8, 4, 0].map { hexDigits[Int((unit >> UInt32($0)) & 0xF)] }
+        }
+        guard value > 0xFFFF else { return unit(value) }
+        let offset = value - 0x10000
+        return unit(0xD800 + (offset >> 10)) + unit(0xDC00 + (offset & 0x3FF))
     }
 
     /// How many of the first bytes of `text` need no escape, counted in words: all of them, or a count at or before
@@ -258,8 +284,16 @@ public struct JSONTextWriter {
             }
             bytes.append(UInt8(ascii: "\""))
             var runStart = 0
-            for index in clean..<utf8.count {
+            let text = UnsafeRawBufferPointer(utf8)
+            for index in clean..<utf8.count where index >= runStart {
                 let byte = utf8[index]
+                if byte >= 0x80 {
+                    guard let (value, length) = invisibleFormat(in: text, at: index) else { continue }
+                    bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: text[runStart..<index]))
+                    runStart = index + length
+                    unicodeEscape(value).withUnsafeBytes { bytes.append(contentsOf: $0) }
+                    continue
+                }
                 guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
                 bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(utf8)[runStart..<index]))
                 runStart = index + 1
@@ -288,7 +322,7 @@ public struct JSONTextWriter {
     public static func appendQuoted(_ value: String, to text: inout String) {
         text.append("\"")
         var needsEscape = false
-        for byte in value.utf8 where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+        for byte in value.utf8 where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || DisplayText.mayLead(byte) {
             needsEscape = true
             break
         }
@@ -302,9 +336,8 @@ public struct JSONTextWriter {
                 case "\n": text.append("\\n")
                 case "\r": text.append("\\r")
                 case "\t": text.append("\\t")
-                case _ where scalar.value < 0x20:
-                    let hex = String(scalar.value, radix: 16)
-                    text.append("\\u" + String(repeating: "0", count: 4 - hex.count) + hex)
+                case _ where scalar.value < 0x20 || DisplayText.isInvisibleFormat(scalar.value):
+                    text.append(String(decoding: unicodeEscape(scalar.value), as: UTF8.self))
                 default: text.unicodeScalars.append(scalar)
                 }
             }

@@ -7,10 +7,24 @@ enum MarkdownText {
     /// links, images, raw HTML, entities, strikethrough, table cells) backslash-escaped, one that would start a block
     /// at the start of the text too, line breaks as `⏎` and other control characters as `\xNN`. Spaces it starts with are
     /// dropped: Markdown shows none of them, and four would start a code block, fewer hide a block marker after them.
+    ///
+    /// GitHub's Markdown also links a URL (`https://`, `ftp://`), a `www.` name and an e-mail address found in plain text
+    /// (cmark-gfm's autolinks), backslash escapes or not: the `:` before `//` and the `.` after `www` are escaped (which
+    /// ends the match), and an `@` before an address's characters is written as a code span (text on both sides of an
+    /// escape is one text to the autolinker, so nothing less separates them).
     static func inline(_ text: String) -> String {
         var out = ""
-        for character in DisplayText.singleLine(text).replacingAll("\t", with: " ").drop(while: { $0 == " " }) {
-            if "\\`*_[]<>|&~!".contains(character) { out.append("\\") }
+        let characters = Array(DisplayText.singleLine(text).replacingAll("\t", with: " ").drop(while: { $0 == " " }))
+        for (index, character) in characters.enumerated() {
+            if character == "@", index + 1 < characters.count, isAddressCharacter(characters[index + 1]) {
+                out += "`@`"
+                continue
+            }
+            if "\\`*_[]<>|&~!".contains(character)
+                || (character == ":" && index + 2 < characters.count && characters[index + 1] == "/" && characters[index + 2] == "/")
+                || (character == "." && index >= 3 && String(characters[(index - 3)..<index]).lowercased() == "www") {
+                out.append("\\")
+            }
             out.append(character)
         }
         // A block's marker at the start: `#`, `>`, `-`, `+`, `=` or `1.` / `1)` (a list).
@@ -20,6 +34,11 @@ enum MarkdownText {
             out.insert("\\", at: end)
         }
         return out
+    }
+
+    /// A character an e-mail address may hold after its `@`, to cmark-gfm's autolinker.
+    private static func isAddressCharacter(_ character: Character) -> Bool {
+        character.isASCII && (character.isLetter || character.isNumber || ".+-_".contains(character))
     }
 
     /// Text as an inline code span: fenced by one backtick more than its longest run of them (padded with a space
@@ -57,7 +76,8 @@ enum MarkdownText {
     /// A name in a Mermaid gantt (a section or a task): letters, digits, spaces and `.-_()/+,'→` kept, anything
     /// else — `:`, `#` and `;`, which mean something to Mermaid, a line break, markup — as a space.
     static func mermaid(_ text: String) -> String {
-        String(text.map { character in
+        // (An invisible format character shown first: one joined to a letter is one `Character` with it.)
+        String(DisplayText.invisibleShown(text).map { character in
             character.isLetter || character.isNumber || " .-_()/+,'→".contains(character) ? character : " "
         })
     }

@@ -1,7 +1,10 @@
+import PrewarmLintModel
+
 /// Text made safe for a terminal: the one escaping of that output syntax, applied where text is written (the CLI's
 /// standard output and error). Log text and file names can hold escape sequences (an OSC 52 clipboard write, a screen
 /// clear, a cursor move, text made invisible), which must never reach the terminal raw. Control characters but tab
-/// and line feed become caret notation (`^[`, `^M`, `^?`, as `cat -v` writes them), C1 controls `<U+009B>`. When the
+/// and line feed become caret notation (`^[`, `^M`, `^?`, as `cat -v` writes them), C1 controls and invisible format
+/// characters (``DisplayText/isInvisibleFormat(_:)``: a right-to-left override) `<U+009B>`, `<U+202E>`. When the
 /// output is coloured, the reporters' own colours (``Color``) are kept and no other sequence: an input can at most
 /// colour its text with the reporters' colours, never hide or move it; uncoloured output keeps no sequence at all.
 public enum TerminalText {
@@ -39,9 +42,23 @@ public enum TerminalText {
     }
 
     /// A byte that is not copied as it is: a control byte other than newline and tab, DEL, or the lead byte of a C1
-    /// control.
+    /// control or of an invisible format character (``DisplayText/mayLead(_:)``).
     @inline(__always) static func needsCare(_ byte: UInt8) -> Bool {
-        byte < 0x20 && byte != 0x0A && byte != 0x09 || byte == 0x7F || byte == 0xC2
+        byte < 0x20 && byte != 0x0A && byte != 0x09 || byte == 0x7F || DisplayText.mayLead(byte)
+    }
+
+    /// The scalar of the UTF-8 sequence at `index` and its length, when it is whole and valid.
+    private static func scalar(in bytes: UnsafeRawBufferPointer, at index: Int) -> (value: UInt32, length: Int)? {
+        let lead = bytes[index]
+        let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2
+        guard index + length <= bytes.count else { return nil }
+        var value = UInt32(lead) & (length == 4 ? 0x07 : length == 3 ? 0x0F : 0x1F)
+        for offset in 1..<length {
+            let next = bytes[index + offset]
+            guard next & 0xC0 == 0x80 else { return nil }
+            value = value << 6 | UInt32(next & 0x3F)
+        }
+        return (value, length)
     }
 
     /// Text of an input's on one line of a text report: a line feed as `⏎`, every other control character as ``safe(_:colors:)``
@@ -75,17 +92,18 @@ public enum TerminalText {
                 index = end + 1
                 continue
             }
-            if byte == 0x0A || byte == 0x09 || (byte >= 0x20 && byte != 0x7F && byte != 0xC2) {
+            if byte == 0x0A || byte == 0x09 || (byte >= 0x20 && byte != 0x7F && !DisplayText.mayLead(byte)) {
                 output.append(byte)
             } else if byte == 0x7F {
                 output.append(contentsOf: Array("^?".utf8))
             } else if byte < 0x20 {
                 output.append(contentsOf: [UInt8(ascii: "^"), byte + 0x40])
-            } else if index + 1 < bytes.count, bytes[index + 1] >= 0x80, bytes[index + 1] <= 0x9F {
-                // U+0080…U+009F, the C1 controls (U+009B is a one-byte CSI).
-                output.append(contentsOf: "<U+00".utf8)
-                output.append(contentsOf: [Self.hexDigits[Int(bytes[index + 1] >> 4)], Self.hexDigits[Int(bytes[index + 1] & 15)], UInt8(ascii: ">")])
-                index += 1
+            } else if let (value, length) = scalar(in: bytes, at: index),
+                      (0x80...0x9F).contains(value) || DisplayText.isInvisibleFormat(value) {
+                // U+0080…U+009F, the C1 controls (U+009B is a one-byte CSI), and the invisible format characters (a
+                // right-to-left override shows the line reversed): `<U+202E>`.
+                output.append(contentsOf: DisplayText.visible(value).utf8)
+                index += length - 1
             } else {
                 output.append(byte)
             }
@@ -94,15 +112,16 @@ public enum TerminalText {
     }
 
     /// Whether no byte of `bytes` needs care. Sixteen bytes at a time: only a block that may hold a byte below 0x20, a
-    /// 0x7F or a 0xC2 is looked at byte by byte (a newline or tab sends it there too; most blocks of a report hold
+    /// 0x7F or a lead byte from 0xC2 up is looked at byte by byte (a newline or tab sends it there too; most blocks of a report hold
     /// none). Every byte of a text report passes here, so the common clean block costs one comparison.
     static func isClean(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard let base = bytes.baseAddress else { return true }
         var index = 0
-        let below = SIMD16<UInt8>(repeating: 0x20), delete = SIMD16<UInt8>(repeating: 0x7F), c1Lead = SIMD16<UInt8>(repeating: 0xC2)
+        let below = SIMD16<UInt8>(repeating: 0x20), delete = SIMD16<UInt8>(repeating: 0x7F), lead = SIMD16<UInt8>(repeating: 0xC2)
         while index + 16 <= bytes.count {
             let block = base.loadUnaligned(fromByteOffset: index, as: SIMD16<UInt8>.self)
-            if any(block .< below .| block .== delete .| block .== c1Lead) {
+            // (Any byte from 0xC2 up sends the block to be looked at: the lead bytes that need care are among them.)
+            if any(block .< below .| block .== delete .| block .>= lead) {
                 for byte in UnsafeRawBufferPointer(rebasing: bytes[index..<(index + 16)]) where needsCare(byte) { return false }
             }
             index += 16
@@ -124,5 +143,4 @@ public enum TerminalText {
     /// Each colour's sequence as bytes, made once.
     private static let colorSequences = Color.allCases.map { Array($0.sequence.utf8) }
 
-    private static let hexDigits = Array("0123456789ABCDEF".utf8)
 }

@@ -367,6 +367,31 @@ struct LintCommandTests {
         }
     }
 
+    @Test("a right-to-left override and other invisible format characters in a process, a message or a file name are shown, never obeyed, in every format")
+    func invisibleFormatCharacters() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // A keychain failure (real-logs 03's shape) whose process and text hold a right-to-left override, a first-strong
+        // isolate and a zero-width space, in a file whose name holds one too.
+        let name = "log\u{202E}txt.exe"
+        let line = "2231\terror\t14:14:22.944797+1100\tlogout\u{202E}Repro\tKeychain error -25308 \u{2068}gnp.exe\u{200B}\n"
+        try Data(line.utf8).write(to: folder.appendingPathComponent(name))
+        let invisible: Set<UInt32> = [0x202E, 0x2068, 0x200B]
+        for format in ["text", "json", "ndjson", "sarif", "markdown", "html", "github", "junit"] {
+            let run = try CLI.run(["--date", "2021-10-20", "--format", format, folder.path])
+            #expect(run.status == 1, "\(format): \(run.stderr)")
+            let everything = run.stdout + run.stderr
+            #expect(!everything.unicodeScalars.contains { invisible.contains($0.value) }, "\(format) holds one raw")
+            if ["json", "ndjson", "sarif"].contains(format) {
+                // JSON keeps the value and writes the character as an escape.
+                #expect(run.stdout.contains(#"logout\u202eRepro"#), "\(format): \(run.stdout.prefix(3000))")
+            } else {
+                #expect(everything.contains("logout<U+202E>Repro") || everything.contains("logout&lt;U+202E&gt;Repro")
+                        || everything.contains(#"logout\<U+202E\>Repro"#), "\(format): \(everything.prefix(3000))")
+            }
+        }
+    }
+
     @Test("a file name holding a newline and a workflow command starts no line of stdout or stderr: GitHub sees only the run's own annotations")
     func workflowCommandsInNames() throws {
         let folder = try Self.temporaryFolder()

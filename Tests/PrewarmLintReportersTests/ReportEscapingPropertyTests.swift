@@ -12,8 +12,9 @@ import Testing
 /// one seed: once with random hostile text in every string field (newlines, backticks, `<`, `::`, `%`, control
 /// characters…), once with an inert token (`Q7Z`) in each place. Whatever a field holds, each output must keep the
 /// twin's structure — the same JSON keys and array lengths, the same XML elements, the same HTML and rendered-Markdown
-/// tags, the same GitHub commands, the same text lines — and give each field back: a structured value, read back and
-/// with the tokens replaced by what they stand for, is the hostile value.
+/// tags (rendered by cmark-gfm, as GitHub does, so an autolink is a tag too), the same GitHub commands, the same text
+/// lines — and give each field back: a structured value, read back and with the tokens replaced by what they stand for,
+/// is the hostile value. No output a person reads holds an invisible format character raw.
 @Suite("reports keep their structure whatever the text in them")
 struct ReportEscapingPropertyTests {
     /// Pieces of hostile text, each aimed at one output's syntax.
@@ -24,6 +25,10 @@ struct ReportEscapingPropertyTests {
         "\\", "{", "}", "a", "b", " ", "é", "名", "\u{2028}", "::error::x", "::stop-commands::t", "\n::warning file=a::b",
         "${{ x }}", "---", "<!--", "<script>alert(1)</script>", "&lt;", "&#96;", "$", "@", "=", "\u{85}", "🙂",
         "\u{1B}[8m", "\u{1B}[1;31m", "\u{1B}[0m", "\u{1B}[2m",
+        // Invisible format characters (a right-to-left override shows a line reversed) and what GitHub's Markdown links
+        // by itself.
+        "\u{202E}", "\u{2066}", "\u{200F}", "\u{200B}", "\u{FEFF}", "\u{AD}", "\u{E0041}", "https://e.example/x", "www.e.example",
+        "me@e.example", "x@", ".com", "ftp://", "mailto:",
     ]
 
     /// Draws the report's strings: hostile ones, or the twin's tokens, the same token for the same hostile text.
@@ -154,7 +159,7 @@ struct ReportEscapingPropertyTests {
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         if text.contains("NO-MARKDOWN-RENDERER"), ProcessInfo.processInfo.environment["CI"] == "true" {
-            Issue.record("markdown-it-py is not installed (.ci/run installs it)")
+            Issue.record("cmarkgfm is not installed (.ci/run installs it)")
         }
         #expect(process.terminationStatus == 0, "\(text.prefix(6000))")
         #expect(text.contains("checked \(seeds.count) reports"), "\(text.prefix(2000))")

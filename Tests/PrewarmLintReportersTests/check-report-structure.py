@@ -6,8 +6,10 @@ hostile text (`N.hostile.EXT`) against those of its twin, the same report with a
   replaced (values derived from the text, such as SARIF's fingerprints, are left out by key).
 - xml (JUnit): parsed, the same elements and attributes; texts are the twin's with its tokens replaced, characters XML
   cannot hold as U+FFFD.
-- html, and md rendered as GitHub renders it (CommonMark and tables, markdown-it-py): the same tags and attribute
-  names, in the same order, as the twin's.
+- html, and md rendered as GitHub renders it (cmark-gfm: tables, strikethrough, autolinks): the same tags and
+  attribute names, in the same order, as the twin's.
+- every output a person reads (txt, ctxt, html, md rendered, xml and github read back, and the JSON texts as written):
+  no invisible format character (a bidirectional control, a zero-width space, a tag…) raw: shown as `<U+202E>`.
 - github: the same commands on as many lines; each property and message unescaped is the twin's with its tokens
   replaced.
 - txt: as many lines as the twin's, and no control character but line feed and tab; ctxt (coloured): the same escape
@@ -63,9 +65,26 @@ def compare_json(hostile, twin, tokens, where, seed, kind):
         problems.append(f"{seed}.{kind} {where}: {hostile!r}, the twin {twin!r}")
 
 
+def invisible(c):
+    o = ord(c)
+    return o in (0x00AD, 0x061C, 0x115F, 0x1160, 0x180E, 0x200B, 0x200E, 0x200F, 0x3164, 0xFEFF, 0xFFA0) or \
+        0x202A <= o <= 0x202E or 0x2060 <= o <= 0x2064 or 0x2066 <= o <= 0x2069 or 0xFFF9 <= o <= 0xFFFB or 0xE0000 <= o <= 0xE007F
+
+
+def shown(c):
+    return f"<U+{ord(c):04X}>" if invisible(c) else c
+
+
+def check_invisible(text, seed, kind):
+    found = sorted({f"U+{ord(c):04X}" for c in text if invisible(c)})
+    if found:
+        problems.append(f"{seed}.{kind}: invisible format characters {found} raw")
+
+
 def xml_text(text):
-    # What XML 1.0 can hold: the escaping writes U+FFFD for the rest (and a parser reads CR as written by reference).
-    return "".join(c if c in "\t\n\r" or 0x20 <= ord(c) < 0xD800 or 0xE000 <= ord(c) < 0xFFFE or ord(c) > 0xFFFF
+    # What XML 1.0 can hold: the escaping writes U+FFFD for the rest (and a parser reads CR as written by reference);
+    # an invisible format character is shown.
+    return "".join(shown(c) if c in "\t\n\r" or 0x20 <= ord(c) < 0xD800 or 0xE000 <= ord(c) < 0xFFFE or ord(c) > 0xFFFF
                    else "\ufffd" for c in text)
 
 
@@ -115,8 +134,16 @@ def compare_tags(hostile, twin, seed, kind):
 
 
 try:
-    from markdown_it import MarkdownIt
-    markdown = MarkdownIt("commonmark").enable("table")
+    import cmarkgfm
+    from cmarkgfm.cmark import Options
+
+    class GitHubMarkdown:
+        # What GitHub renders: GFM with its extensions (tables, strikethrough, autolinks, tag filter), raw HTML kept
+        # (GitHub sanitizes it after; a tag the report lets through must show here).
+        @staticmethod
+        def render(text):
+            return cmarkgfm.github_flavored_markdown_to_html(text, options=Options.CMARK_OPT_UNSAFE)
+    markdown = GitHubMarkdown()
 except ImportError:
     markdown = None
     print("NO-MARKDOWN-RENDERER")
@@ -129,8 +156,9 @@ def unescape(text):
 
 
 def github_visible(text):
-    # Controls other than line breaks are shown, not sent to the runner's log viewer (as \xNN).
-    return "".join(c if c in "\r\n" or not (ord(c) < 0x20 or 0x7F <= ord(c) <= 0x9F or ord(c) in (0x2028, 0x2029))
+    # Controls other than line breaks are shown, not sent to the runner's log viewer (as \xNN), and so are invisible
+    # format characters (as <U+NNNN>).
+    return "".join(shown(c) if c in "\r\n" or not (ord(c) < 0x20 or 0x7F <= ord(c) <= 0x9F or ord(c) in (0x2028, 0x2029))
                    else (f"\\x{ord(c):02X}" if ord(c) <= 0xFF else f"\\u{{{ord(c):04X}}}") for c in text)
 
 
@@ -155,6 +183,10 @@ def commands(text, seed):
 
 for seed in seeds:
     tokens = json.loads(read(seed, "tokens", "json"))
+    for kind in ("json", "sarif", "ndjson", "xml", "html", "md", "github", "txt", "ctxt"):
+        check_invisible(read(seed, "hostile", kind), seed, kind)
+    if markdown:
+        check_invisible(markdown.render(read(seed, "hostile", "md")), seed, "md rendered")
     for kind in ("json", "sarif"):
         try:
             compare_json(json.loads(read(seed, "hostile", kind)), json.loads(read(seed, "twin", kind)), tokens, "$", seed, kind)
@@ -175,7 +207,9 @@ for seed in seeds:
         problems.append(f"{seed}.xml: not XML: {error}")
     compare_tags(read(seed, "hostile", "html"), read(seed, "twin", "html"), seed, "html")
     if markdown:
-        compare_tags(markdown.render(read(seed, "hostile", "md")), markdown.render(read(seed, "twin", "md")), seed, "md")
+        # (An e-mail address's `@` is written as a code span, so that GitHub does not link the address: not a structure.)
+        rendered = re.sub(r"<code>@</code>(?=[A-Za-z0-9.+\-_])", "@", markdown.render(read(seed, "hostile", "md")))
+        compare_tags(rendered, markdown.render(read(seed, "twin", "md")), seed, "md")
     hostile_commands, twin_commands = commands(read(seed, "hostile", "github"), seed), commands(read(seed, "twin", "github"), seed)
     if len(hostile_commands) != len(twin_commands):
         problems.append(f"{seed}.github: {len(hostile_commands)} commands, the twin {len(twin_commands)}")
