@@ -158,6 +158,9 @@ public struct ReaderConfiguration: Sendable {
     /// other parts are read as inputs of their own: a part with no log in it is not refused (its blocks no reader
     /// takes are said), since the document it is cut from holds logs.
     package var isDocumentPart = false
+    /// The byte offsets (in the whole document, sorted) of the first lines of a document's log blocks that repeat an
+    /// earlier block line for line (``DocumentPartition/repeatedRegions``): each is passed over, counted in one note.
+    package var repeatedRegions: [Int] = []
     /// How many archives this input is inside (0: a file of its own); an archive deeper than
     /// ``ReaderLimits/maximumArchiveNesting`` is refused.
     var archiveDepth = 0

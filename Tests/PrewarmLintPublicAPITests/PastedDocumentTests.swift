@@ -144,6 +144,30 @@ struct PastedDocumentTests {
         #expect(findings > 50)
     }
 
+    @Test("one log pasted 5,000 times, fenced and quoted in turn, gives the file's sessions and findings: the repeats read once, said in one note")
+    func pastedThousandsOfTimes() throws {
+        let path = Self.corpus.appendingPathComponent("scenarios/prewarm-then-launch-scene-app/log.txt").path
+        let log = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        let file = try Self.analyzer.lint(bytes: log, named: "log")
+        #expect(file.findings.count == 4)
+        var body: [UInt8] = []
+        for copy in 0..<5_000 { body += (copy % 3 == 2 ? Shape.quoted : Shape.fenced).paste(log) }
+        let pasted = try Self.analyzer.lint(bytes: body, named: "log")
+        #expect(pasted.sessions.map(Self.outline) == file.sessions.map(Self.outline))
+        #expect(pasted.findings.map(Self.outline) == file.findings.map(Self.outline))
+        let said = pasted.diagnostics.filter { $0.code == .repeatedRegion }
+        #expect(said.count == 1)
+        #expect(said.first?.message.hasPrefix("4999 blocks repeat an earlier block of the document line for line") == true, "\(said)")
+        // Two logs pasted in turn: each counted once.
+        let other = try [UInt8](Data(contentsOf: Self.corpus.appendingPathComponent("scenarios/cold-launch/log.txt")))
+        var both: [UInt8] = []
+        for copy in 0..<3_000 { both += Shape.fenced.paste(copy % 2 == 0 ? log : other) }
+        let twoPasted = try Self.analyzer.lint(bytes: both, named: "log")
+        let together = Self.analyzer.lint(paths: [path, Self.corpus.appendingPathComponent("scenarios/cold-launch/log.txt").path])
+        #expect(twoPasted.sessions.map(Self.outline).sorted() == together.sessions.map(Self.outline).sorted())
+        #expect(twoPasted.findings.map(Self.outline).sorted() == together.findings.map(Self.outline).sorted())
+    }
+
     @Test("two logs of different formats in one body, prose between, give what the two files give linted together")
     func twoLogsInOneBody() throws {
         let logs = Self.textLogs()

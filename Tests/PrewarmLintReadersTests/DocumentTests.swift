@@ -168,13 +168,33 @@ struct DocumentTests {
     @Test("a document of more logs than the parts allowed is cut into at most that many: memory bounded by the parts, not the blocks")
     func manyLogsFewParts() {
         var text = ""
-        for index in 0..<5_000 { text += index % 2 == 0 ? "```\n\(Self.consoleLine)\n```\n" : "> \(Self.consoleLine)\n> \(Self.consoleLine)\n\n" }
+        for index in 0..<5_000 {
+            // Each block its own (a repeat is no log of its own): another pid in each.
+            let line = Self.consoleLine.replacingOccurrences(of: "[2247]", with: "[\(index + 100)]")
+            text += index % 2 == 0 ? "```\n\(line)\n```\n" : "> \(line)\n> \(line)\n\n"
+        }
         var partition = DocumentPartition(maximumLineLength: 1 << 20)
         Array(text.utf8).withUnsafeBytes { partition.read($0) }
         let parts = partition.finish()
         #expect(parts.count > DocumentPartition.maximumParts / 2 && parts.count <= DocumentPartition.maximumParts)
         #expect(parts.first?.start == .beginning && parts.last?.end == nil)
         #expect(zip(parts, parts.dropFirst()).allSatisfy { $0.end == $1.start.byteOffset })
+        #expect(partition.repeatedRegions.isEmpty)
+    }
+
+    @Test("a document of one block pasted 5,000 times is one part, the whole, with each repeat's first line listed, whatever the block's shape")
+    func repeatsListed() {
+        var text = "Logs:\n\n"
+        var firsts: [Int] = []
+        for index in 0..<5_000 {
+            text += index % 2 == 0 ? "```\n" : "\n"
+            if index > 0 { firsts.append(text.utf8.count) }
+            text += index % 2 == 0 ? "\(Self.consoleLine)\n```\n" : "> \(Self.consoleLine)\n\n"
+        }
+        var partition = DocumentPartition(maximumLineLength: 1 << 20)
+        Array(text.utf8).withUnsafeBytes { partition.read($0) }
+        #expect(partition.finish() == [DocumentPartition.Part(start: .beginning, end: nil)])
+        #expect(partition.repeatedRegions == firsts)
     }
 
     @Test("a hostile document — ten thousand tiny fences, quotes nested on every line, a <details> on every line — reads in bounded time, its warnings counted")

@@ -393,6 +393,7 @@ public struct InputReader: Sendable {
                                                 skippedProcesses: options.skippedProcesses, offersRecords: offering)
         configuration.start = part.part.start
         configuration.isDocumentPart = !part.isWhole
+        configuration.repeatedRegions = part.repeatedRegions
         var reader = LogStreamReader(configuration: configuration, format: .document)
         let buffer = Self.allocateReadBuffer(byteCount: options.chunkSize)
         defer { buffer.deallocate() }
@@ -552,6 +553,8 @@ package struct DocumentPartRead: Sendable {
     package var part: DocumentPartition.Part
     package var bytes: DocumentBytes
     package var referenceInstant: Int64?
+    /// The document's log blocks that repeat an earlier one (``DocumentPartition/repeatedRegions``), passed over.
+    package var repeatedRegions: [Int] = []
     /// Whether the part is the whole document (one log in it): a document with no log in it is then refused.
     package var isWhole: Bool { part.start == .beginning && part.end == nil }
 }

@@ -126,9 +126,11 @@ package struct PastedDocument: Sendable {
         lineEndings.finish { partition.read($0) }
         var parts = partition.finish()
         if parts.isEmpty, keepsOneLog { parts = [DocumentPartition.Part(start: .beginning, end: nil)] }
-        guard parts.count >= 2 || (keepsOneLog && parts.count == 1) else { return nil }
-        return PastedDocument(bytes: bytes, parts: parts.map { DocumentPartRead(part: $0, bytes: bytes, referenceInstant: referenceInstant) },
-                              size: size)
+        let repeats = partition.repeatedRegions
+        guard parts.count >= 2 || (parts.count == 1 && (keepsOneLog || !repeats.isEmpty)) else { return nil }
+        return PastedDocument(bytes: bytes, parts: parts.map {
+            DocumentPartRead(part: $0, bytes: bytes, referenceInstant: referenceInstant, repeatedRegions: repeats)
+        }, size: size)
     }
 
     /// Whether an input whose first bytes are `head` is a pasted document, as its reader would sniff it (or is forced to

@@ -36,9 +36,19 @@ struct DocumentDecoder: LineFramedDecoder {
     /// Whether a statistics block or a fragment was read: the document is then not refused as holding no log.
     private var untimedRead = false
 
+    /// Log blocks passed over as repeats of an earlier one (``ReaderConfiguration/repeatedRegions``): how many, their
+    /// lines, and the first one's.
+    private var repeats = 0
+    private var repeatedLines = 0
+    private var firstRepeat: (first: Int, last: Int)?
+    /// The next of the document's repeated blocks that may start in this part.
+    private var nextRepeat = 0
+
     private struct Region {
         var kind: DocumentOutline.Kind
         var reader: LogStreamReader
+        /// Whether it repeats an earlier block line for line: passed over, not read.
+        var repeats = false
         var firstLine: Int
         var lastLine: Int
         /// The region's first non-blank line, as it was (for the warning that names a region no reader takes).
@@ -78,6 +88,13 @@ struct DocumentDecoder: LineFramedDecoder {
     mutating func decodeLast(offers: RecordOffers, emit: (ReaderOutput) -> Void) {
         finishLines(offers: offers, emit: emit)
         endRegion(offers: offers, emit: emit)
+        if let first = firstRepeat {
+            let shift = configuration.start.line - 1
+            let blocks = repeats == 1 ? "1 block repeats" : "\(repeats) blocks repeat"
+            note(.repeatedRegion, .note,
+                 "\(blocks) an earlier block of the document line for line (the first at lines \(first.first + shift)–\(first.last + shift)): read once",
+                 line: first.first, lines: repeatedLines, emit: emit)
+        }
         if let ended = preMain.finish() { emit(.preMainStatistics(ended)) }
     }
 
@@ -179,6 +196,11 @@ struct DocumentDecoder: LineFramedDecoder {
         regionKind = kind
         region = Region(kind: kind, reader: LogStreamReader(configuration: regionConfiguration), firstLine: line.number,
                         lastLine: line.number)
+        // A block the document's partition found repeating an earlier one starts at this line's offset in the document.
+        let offset = configuration.start.byteOffset + line.byteOffset
+        let repeated = configuration.repeatedRegions
+        while nextRepeat < repeated.count, repeated[nextRepeat] < offset { nextRepeat += 1 }
+        if nextRepeat < repeated.count, repeated[nextRepeat] == offset { region?.repeats = true }
     }
 
     /// A content line (its markers taken off) to the region's reader, with its line break — held back in a tool's output
@@ -188,6 +210,10 @@ struct DocumentDecoder: LineFramedDecoder {
         guard var open = region.take() else { return }
         open.lastLine = line.number
         open.lines += 1
+        if open.repeats {
+            region = open
+            return
+        }
         if open.firstText == nil, !DocumentOutline.isBlank(content) {
             open.firstText = DisplayText.singleLine(String(decoding: content.prefix(120), as: UTF8.self))
         }
@@ -234,6 +260,12 @@ struct DocumentDecoder: LineFramedDecoder {
         regionKind = nil
         releaseHeldBreak(offers: offers, emit: emit)
         guard var open = region.take() else { return }
+        if open.repeats {
+            repeats += 1
+            repeatedLines += open.lines
+            if firstRepeat == nil { firstRepeat = (open.firstLine, open.lastLine) }
+            return
+        }
         if open.failure == nil {
             do throws(ReaderError) { try open.reader.finish(offers: offers, emit: emit) } catch { open.failure = error }
         }

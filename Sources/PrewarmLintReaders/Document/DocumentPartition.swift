@@ -13,11 +13,36 @@ import PrewarmLintModel
 /// between regions, at which the outline is in the state it starts in (or one a fence, a tag or a quote marker opens
 /// whatever came before). So each part, read as a document from its cut, reads its regions as the whole does.
 ///
+/// A log block that repeats an earlier one line for line (one log pasted a thousand times) is no log of its own: it is
+/// listed (``repeatedRegions``) for the parts' readers to pass over, so the repeats count once however many there are
+/// and wherever they fall. Blocks are told apart by two 64-bit hashes of their content lines and their line count.
+///
 /// Memory is bounded whatever the document: at most ``maximumParts`` parts. A document of more logs than that (a
-/// region on every line) is cut into that many parts of consecutive logs, each read in the document's order.
+/// region on every line) is cut into that many parts of consecutive logs, each read in the document's order. At most
+/// ``maximumBlocksCompared`` distinct log blocks are remembered and as many repeats listed (16 bytes each).
 package struct DocumentPartition {
     /// A document of at most this many logs is read as that many inputs merged by time.
     package static let maximumParts = 32
+    /// The most distinct log blocks remembered, and repeats listed, to tell repeats apart.
+    package static let maximumBlocksCompared = 1 << 20
+
+    /// What tells one block's content from another's.
+    private struct ContentHash: Hashable {
+        var first: UInt64 = 0xCBF2_9CE4_8422_2325
+        var second: UInt64 = 5381
+        var lines = 0
+
+        mutating func add(_ bytes: UnsafeRawBufferPointer) {
+            for byte in bytes { add(byte) }
+            add(.newline)
+            lines += 1
+        }
+
+        @inline(__always) private mutating func add(_ byte: UInt8) {
+            first = (first ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+            second = second &* 33 &+ UInt64(byte)
+        }
+    }
 
     /// One part: from `start` (its first line and byte) to the byte offset `end` (nil: the document's end).
     package struct Part: Sendable, Hashable {
@@ -39,7 +64,20 @@ package struct DocumentPartition {
     private var cuttable: InputPosition?
     /// The region open: its kind, where it may be cut, the start of its content as its reader would sniff it, and
     /// whether that decided it is a log (nil: not yet).
-    private var region: (kind: DocumentOutline.Kind, cut: InputPosition?, sample: [UInt8], isLog: Bool?)?
+    private var region: Region?
+    private struct Region {
+        var kind: DocumentOutline.Kind
+        var cut: InputPosition?
+        var sample: [UInt8]
+        var isLog: Bool?
+        /// Where its first content line starts; its content so far (nil: not compared, a tool's output).
+        var firstLine: InputPosition
+        var hash: ContentHash?
+    }
+    /// The log blocks met, by their content.
+    private var blocks: Set<ContentHash> = []
+    /// The first lines' byte offsets of the log blocks that repeat an earlier one, in order.
+    package private(set) var repeatedRegions: [Int] = []
     /// dyld's statistics lines, as the decoder takes them out of regions. The document is not cut while a block is open:
     /// the line that ends it may name the launch it is about (``DocumentDecoder``), and goes with it.
     private var preMain = PreMainStatisticsReader(inputName: "")
@@ -61,13 +99,14 @@ package struct DocumentPartition {
         self.framer = framer
     }
 
-    /// Ends the document: its parts, or none when it holds fewer than two logs (it is then read as one input).
+    /// Ends the document: its parts, or none when it holds fewer than two logs (it is then read as one input) — one, the
+    /// whole, when it holds one log and repeats of it (``repeatedRegions``).
     package mutating func finish() -> [Part] {
         var framer = self.framer
         framer.finish { line, _ in take(line) }
         self.framer = framer
         endRegion()
-        guard logs >= 2, !cuts.isEmpty else { return [] }
+        guard logs >= 2, !cuts.isEmpty else { return repeatedRegions.isEmpty ? [] : [Part(start: .beginning, end: nil)] }
         if cuts.count >= Self.maximumParts { thinOut() }
         var parts: [Part] = []
         var start = InputPosition.beginning
@@ -95,15 +134,19 @@ package struct DocumentPartition {
             }
             if starts || region == nil || region?.kind != kind {
                 endRegion()
-                region = (kind, cuttable, [], nil)
+                region = Region(kind: kind, cut: cuttable, sample: [], isLog: nil,
+                                firstLine: InputPosition(line: line.number, byteOffset: line.byteOffset), hash: ContentHash())
             }
+            region?.hash?.add(content)
             sniff(content)
             sniff(nil)
         case .toolOutput(let kind, let starts):
             if starts || region == nil || region?.kind != kind {
                 endRegion()
-                region = (kind, cuttable, [], nil)
+                region = Region(kind: kind, cut: cuttable, sample: [], isLog: nil,
+                                firstLine: InputPosition(line: line.number, byteOffset: line.byteOffset), hash: nil)
             }
+            region?.hash = nil
         }
     }
 
@@ -119,7 +162,7 @@ package struct DocumentPartition {
         if decides { decide(&open, isComplete: false) }
     }
 
-    private func decide(_ open: inout (kind: DocumentOutline.Kind, cut: InputPosition?, sample: [UInt8], isLog: Bool?), isComplete: Bool) {
+    private func decide(_ open: inout Region, isComplete: Bool) {
         // A gzip stream is inflated first; in a pasted document it is no log.
         let gzip = open.sample.count >= 2 && open.sample[0] == 0x1F && open.sample[1] == 0x8B
         open.isLog = !gzip && open.sample.withUnsafeBytes { FormatSniffer.sniff($0, isComplete: isComplete, allowsDocument: false) } != nil
@@ -130,6 +173,16 @@ package struct DocumentPartition {
         guard var open = region.take() else { return }
         if open.isLog == nil, !open.sample.isEmpty { decide(&open, isComplete: true) }
         guard open.isLog == true else { return }
+        if let hash = open.hash {
+            if blocks.contains(hash) {
+                if repeatedRegions.count < Self.maximumBlocksCompared {
+                    repeatedRegions.append(open.firstLine.byteOffset)
+                    return
+                }
+            } else if blocks.count < Self.maximumBlocksCompared {
+                blocks.insert(hash)
+            }
+        }
         logs += 1
         // The first log is in the first part, which starts at the document's start.
         guard logs > 1, (logs - 1) % logsPerPart == 0, let cut = open.cut, cut.byteOffset > (cuts.last?.byteOffset ?? 0) else { return }
