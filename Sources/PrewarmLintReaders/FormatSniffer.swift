@@ -121,7 +121,7 @@ public enum FormatSniffer {
     /// none, and is read as that log, its stray lines said (`orphan-lines`).
     static func isDocument(_ bytes: UnsafeRawBufferPointer, isComplete: Bool) -> Bool {
         var lineStart = 0, lines = 0, quotedInARow = 0, toolLines = 0, inIndentedBlock = false, indentedLogLines = 0, backtickedLogLines = 0,
-            afterBlank = false, textBefore = false
+            afterBlank = false, textBefore = false, tableDelimited = false
         while lineStart < bytes.count, lines < sampleLines {
             guard let newline = bytes.firstIndex(of: .newline, from: lineStart) ?? (isComplete ? bytes.count : nil) else { break }
             var line = bytes.slice(lineStart, newline)
@@ -154,11 +154,22 @@ public enum FormatSniffer {
                 inIndentedBlock = false
                 indentedLogLines = 0
             }
-            let (prefix, suffix) = DocumentOutline.backtickWrap(line)
+            // Or as a Markdown list, or a table: two log lines once their markers are taken off.
+            let (prefix, suffix) = DocumentOutline.plainWrap(line)
             if prefix > 0 {
                 if isLogLine(line.slice(prefix, line.count - suffix)) { backtickedLogLines += 1 }
                 if backtickedLogLines == 2 { return true }
-            } else if !blank {
+            } else if DocumentOutline.isTableRow(line) {
+                // A table's delimiter row (`|---|`) and one row of log lines, or two rows.
+                if DocumentOutline.isTableDelimiterRow(line) {
+                    tableDelimited = true
+                } else if DocumentOutline.tableRowColumns(line).withUnsafeBytes({ isLogLine($0) }) {
+                    backtickedLogLines += 1
+                    if tableDelimited { return true }
+                }
+                if backtickedLogLines == 2 { return true }
+            } else if !blank, DocumentOutline.leadingSpaces(line) == 0, line.first != .tab {
+                // (An indented line continues a list item, or a record.)
                 backtickedLogLines = 0
             }
             if !blank, DocumentOutline.indentedBlockPrefix(line) == nil { textBefore = true }
@@ -224,7 +235,7 @@ public enum FormatSniffer {
     }
 
     /// A line that is a record's head in some format, or a crash report's header line.
-    private static func isLogLine(_ line: UnsafeRawBufferPointer) -> Bool {
+    static func isLogLine(_ line: UnsafeRawBufferPointer) -> Bool {
         !vote(for: line).isEmpty || isCrashReportLine(line) || ConsoleColumnLayout.splitTabs(line).contains(where: ConsoleColumnLayout.isTime)
             || ConsoleColumnLayout.spacedHead(line) != nil
     }

@@ -68,10 +68,13 @@ struct FollowRun {
             case .failed(let reason):
                 failure = "cannot read: \(reason)"
                 break reading
+            case .said(let severity, let message):
+                printer.print(.diagnostic(Self.followed(severity, message, input: input.path)))
             }
             status.update(live.status)
             printer.flush()
         }
+        if let summary = input.summary { printer.print(.diagnostic(Self.followed(.warning, summary, input: input.path))) }
         input.release()
         if let failure, live.status.lines == 0 { return (nil, failure) }
         var report: LintReport?
@@ -90,6 +93,12 @@ struct FollowRun {
     static var endedBySignal: Int32? {
         let number = SignalHandling.received.load(ordering: .relaxed)
         return number == 0 || number == SIGINT ? nil : number
+    }
+
+    /// What the followed file's watch says, as a diagnostic of the input.
+    static func followed(_ severity: ReaderDiagnostic.Severity, _ message: String, input: String) -> ReaderDiagnostic {
+        ReaderDiagnostic(code: DiagnosticCode(rawValue: "followed-input"), severity: severity, message: message,
+                         origin: EventOrigin(input: input, line: 0, byteOffset: 0), lineCount: 0)
     }
 
     /// ``LiveLint/quietPeriod`` in microseconds.

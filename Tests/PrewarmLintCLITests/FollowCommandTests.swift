@@ -287,4 +287,66 @@ struct FollowCommandTests {
         let session = try #require(tool.printed.last { $0.text.hasPrefix("{\"session\"") }?.text, "\(tool.printed.map(\.text))")
         #expect(session.contains("\"kind\":\"prewarm-then-launch\""), "the rotated file's lines joined the session: \(session)")
     }
+
+    @Test("a followed file's name swapped for a symlink to /dev/zero, then a file again: the swap said and waited out, not read; the file read")
+    func nameSwappedForADevice() throws {
+        let folder = try LintCommandTests.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("device.log")
+        let log = Self.scenarios.appendingPathComponent("prewarm-then-launch-scene-app/log.txt")
+        try Data("a first line of no log\n".utf8).write(to: path)
+        let tool = try LiveTool(["--date", "2024-03-18", path.path])
+        Thread.sleep(forTimeInterval: 0.3)
+        try FileManager.default.moveItem(at: path, to: folder.appendingPathComponent("device.log.1"))
+        try FileManager.default.createSymbolicLink(atPath: path.path, withDestinationPath: "/dev/zero")
+        // Time to spin on zeros, were they read.
+        Thread.sleep(forTimeInterval: 1)
+        let cpu = Self.cpuSeconds(tool.process.processIdentifier)
+        try FileManager.default.removeItem(at: path)
+        try FileManager.default.copyItem(at: log, to: path)
+        #expect(tool.waitFor(timeout: Self.latencyBound) { $0.contains("[keychain-while-locked]") } != nil, "\(tool.printed.map(\.text))")
+        let end = try tool.end(closing: false, signal: SIGINT)
+        #expect(end.status == 1, "\(end.stderr)")
+        #expect(end.stderr.contains("device.log now names a character device, not a file: waiting for a file under the name [followed-input]"), "\(end.stderr)")
+        // Waiting is sleeping: the run's CPU so far (start-up included) well under the second a spin would take.
+        let seconds = try #require(cpu)
+        #expect(seconds < 0.9, "\(seconds) s of CPU")
+    }
+
+    /// The CPU time (user and system) process `pid` has used, from `/proc`.
+    static func cpuSeconds(_ pid: Int32) -> Double? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return nil }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        // utime and stime are fields 14 and 15 of the line, 12 and 13 after the name.
+        guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
+    @Test("a followed file rewritten in place between two looks is read again from its start, said; a storm of rotations is said, with what it cannot read")
+    func rewriteAndRotationStormSaid() throws {
+        let folder = try LintCommandTests.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("device.log")
+        let log = try Data(contentsOf: Self.scenarios.appendingPathComponent("prewarm-then-launch-scene-app/log.txt"))
+        try Data(String(repeating: "a line of no log\n", count: 60).utf8).write(to: path)
+        let tool = try LiveTool(["--date", "2024-03-18", path.path])
+        Thread.sleep(forTimeInterval: 0.5)
+        // Written over from its start, never shorter: only its bytes tell.
+        let handle = try FileHandle(forWritingTo: path)
+        handle.write(log + log)
+        try handle.close()
+        #expect(tool.waitFor(timeout: Self.latencyBound) { $0.contains("[keychain-while-locked]") } != nil, "\(tool.printed.map(\.text))")
+        // A hundred files put under the name in a row, each replacing the last.
+        for index in 0..<100 {
+            let next = folder.appendingPathComponent("next.log")
+            try Data("line \(index)\n".utf8).write(to: next)
+            rename(next.path, path.path)
+        }
+        Thread.sleep(forTimeInterval: 0.5)
+        let end = try tool.end(closing: false, signal: SIGINT)
+        #expect(end.status == 1, "\(end.stderr)")
+        #expect(end.stderr.contains("device.log was rewritten in place between two looks (100 ms apart): read again from its start"), "\(end.stderr)")
+        #expect(end.stderr.contains("device.log was replaced (rotated): the new file is read from its start; a file that came and went between two looks (100 ms apart) cannot be read [followed-input]"), "\(end.stderr)")
+    }
 }

@@ -36,6 +36,10 @@ struct DocumentDecoder: LineFramedDecoder {
     /// Whether a statistics block or a fragment was read: the document is then not refused as holding no log.
     private var untimedRead = false
 
+    /// A table's first row (its columns, line number and byte offset), until the next line says whether it is the header.
+    private var heldTableRow: (columns: [UInt8], number: Int, byteOffset: Int)?
+    /// Where the table open starts (its header, if it has one): the partition knows a repeated table by that line.
+    private var tableFirstRow: Int?
     /// Log blocks passed over as repeats of an earlier one (``ReaderConfiguration/repeatedRegions``): how many, their
     /// lines, and the first one's.
     private var repeats = 0
@@ -112,12 +116,21 @@ struct DocumentDecoder: LineFramedDecoder {
         switch outline.take(line.bytes) {
         case .markup(let ends):
             if ends { endRegion(offers: offers, emit: emit) }
+            if heldTableRow != nil, regionKind == .table {
+                // The row above a table's delimiter row is its header: structure, as the delimiter is.
+                heldTableRow = nil
+                statistics.skip(.structure)
+            }
             statistics.skip(.structure)
         case .blank:
             statistics.skip(.blank)
         case .content(let kind, let prefix, let suffix, let starts):
             let content = line.bytes.slice(min(prefix, line.bytes.count), max(prefix, line.bytes.count - suffix))
             if preMain.mayTake(content), takesPreMainStatistics(content, line: line, prefix: prefix, offers: offers, emit: emit) { return }
+            if kind == .table {
+                tableRow(content, line: line, starts: starts, offers: offers, emit: emit)
+                return
+            }
             if starts || regionKind != kind {
                 endRegion(offers: offers, emit: emit)
                 startRegion(kind, at: line, prefix: prefix)
@@ -189,6 +202,34 @@ struct DocumentDecoder: LineFramedDecoder {
                                         evidence: EventOrigin(input: configuration.inputName, line: line.number, byteOffset: line.byteOffset + prefix))
     }
 
+    /// A table's row, its cells handed on as tab-separated columns. Its first row is held until the next line says
+    /// whether it is the header (a delimiter row follows: structure) or a row of the log; the region starts at its first
+    /// row of the log, so that its reader numbers the lines as the document does.
+    private mutating func tableRow(_ content: UnsafeRawBufferPointer, line: ByteLine, starts: Bool, offers: RecordOffers,
+                                   emit: (ReaderOutput) -> Void) {
+        let columns = DocumentOutline.tableRowColumns(content)
+        if starts || regionKind != .table {
+            endRegion(offers: offers, emit: emit)
+            regionKind = .table
+            heldTableRow = (columns, line.number, line.byteOffset)
+            tableFirstRow = line.byteOffset
+            return
+        }
+        releaseHeldTableRow(offers: offers, emit: emit)
+        if region == nil { startRegion(.table, at: line, prefix: 0) }
+        columns.withUnsafeBytes { feed($0, line: ByteLine(bytes: $0, number: line.number, byteOffset: line.byteOffset), offers: offers, emit: emit) }
+    }
+
+    /// The table's first row, held, as a row of the log: the region starts at it.
+    private mutating func releaseHeldTableRow(offers: RecordOffers, emit: (ReaderOutput) -> Void) {
+        guard let held = heldTableRow.take() else { return }
+        held.columns.withUnsafeBytes { bytes in
+            let line = ByteLine(bytes: bytes, number: held.number, byteOffset: held.byteOffset)
+            startRegion(.table, at: line, prefix: 0)
+            feed(bytes, line: line, offers: offers, emit: emit)
+        }
+    }
+
     private mutating func startRegion(_ kind: DocumentOutline.Kind, at line: ByteLine, prefix: Int) {
         var regionConfiguration = configuration
         regionConfiguration.start = InputPosition(line: line.number, byteOffset: line.byteOffset + prefix)
@@ -197,7 +238,7 @@ struct DocumentDecoder: LineFramedDecoder {
         region = Region(kind: kind, reader: LogStreamReader(configuration: regionConfiguration), firstLine: line.number,
                         lastLine: line.number)
         // A block the document's partition found repeating an earlier one starts at this line's offset in the document.
-        let offset = configuration.start.byteOffset + line.byteOffset
+        let offset = configuration.start.byteOffset + (kind == .table ? tableFirstRow ?? line.byteOffset : line.byteOffset)
         let repeated = configuration.repeatedRegions
         while nextRepeat < repeated.count, repeated[nextRepeat] < offset { nextRepeat += 1 }
         if nextRepeat < repeated.count, repeated[nextRepeat] == offset { region?.repeats = true }
@@ -257,6 +298,7 @@ struct DocumentDecoder: LineFramedDecoder {
     /// Ends the region open, if any: its reader's end, and what it read added to the document's counts; a region no
     /// reader took is said (a block) or counted as prose (text).
     private mutating func endRegion(offers: RecordOffers, emit: (ReaderOutput) -> Void) {
+        releaseHeldTableRow(offers: offers, emit: emit)
         regionKind = nil
         releaseHeldBreak(offers: offers, emit: emit)
         guard var open = region.take() else { return }

@@ -7,8 +7,12 @@
 /// - an indented block: after a blank line (or at the start), lines indented four spaces or a tab, the four taken off;
 ///   a line indented right after a line of text continues that text (a log's multi-line message), as in Markdown;
 /// - an HTML block: `<pre>` to `</pre>`; `<details>`, `</details>` and `<summary>…` lines are markup between regions;
+/// - a table: a run of lines that start with `|` (a Console copy pasted as a Markdown table): each row's cells are
+///   handed on as the Console copy's tab-separated columns (``tableRowColumns(_:)``), its delimiter row (`|---|`) is
+///   markup;
 /// - plain text: the runs of lines between those, read as one region each (a log pasted bare, or prose).
-/// A line wrapped in backticks (`` `…` ``) inside plain text has them taken off.
+/// A line wrapped in backticks (`` `…` ``) inside plain text has them taken off, and so has a list item's marker (`- `,
+/// `* `, `+ `, `1. `) before a log line (a log pasted as a Markdown list).
 ///
 /// Fence, tag and quote markers are the document's structure, not content: the outline says so, and a region's content
 /// lines are handed on with the markers' bytes to take off at their start and end.
@@ -19,6 +23,7 @@ struct DocumentOutline {
         case quoted = "quoted block"
         case indented = "indented block"
         case html = "<pre> block"
+        case table = "table"
         case plain = "text"
     }
 
@@ -47,6 +52,7 @@ struct DocumentOutline {
         case quoted
         case indented
         case html(opened: Bool)
+        case table
     }
 
     private var state = State.outside(text: false, afterBlank: true)
@@ -135,6 +141,10 @@ struct DocumentOutline {
             if let indent = Self.indentedBlockPrefix(line) { return .content(kind: .indented, prefix: indent, suffix: 0, starts: false) }
             state = .outside(text: false, afterBlank: false)
             return outside(line, text: false, afterBlank: false)
+        case .table:
+            if Self.isTableRow(line) { return Self.isTableDelimiterRow(line) ? .markup(ends: false) : .content(kind: .table, prefix: 0, suffix: 0, starts: false) }
+            state = .outside(text: false, afterBlank: false)
+            return outside(line, text: false, afterBlank: false)
         case .outside(let text, let afterBlank):
             return outside(line, text: text, afterBlank: afterBlank)
         }
@@ -157,6 +167,10 @@ struct DocumentOutline {
             state = .quoted
             return quotedContent(line, prefix: prefix, starts: true)
         }
+        if Self.isTableRow(line), !Self.isTableDelimiterRow(line) {
+            state = .table
+            return .content(kind: .table, prefix: 0, suffix: 0, starts: true)
+        }
         if afterBlank, !Self.isBlank(line), let indent = Self.indentedBlockPrefix(line) {
             state = .indented
             return .content(kind: .indented, prefix: indent, suffix: 0, starts: true)
@@ -165,7 +179,7 @@ struct DocumentOutline {
         // A blank line opens nothing: between regions it is a blank line; inside text, part of it (a log's blank line).
         state = .outside(text: text || !blank, afterBlank: blank)
         if blank && !text { return .blank }
-        let (prefix, suffix) = Self.backtickWrap(line)
+        let (prefix, suffix) = Self.plainWrap(line)
         return .content(kind: .plain, prefix: prefix, suffix: suffix, starts: !text)
     }
 
@@ -254,6 +268,90 @@ struct DocumentOutline {
 
     /// A line wrapped in one backtick at each end (inline code, as a log line pasted into a sentence's place): the
     /// bytes to take off each end.
+    /// What a line of plain text has around its content: a list item's marker before a log line (`- `, `* `, `+ `,
+    /// `1. `, `1) `), backticks around it (``backtickWrap(_:)``), or both.
+    static func plainWrap(_ line: UnsafeRawBufferPointer) -> (prefix: Int, suffix: Int) {
+        guard let marker = listMarker(line) else { return backtickWrap(line) }
+        let rest = line.slice(marker, line.count)
+        let (prefix, suffix) = backtickWrap(rest)
+        guard FormatSniffer.isLogLine(rest.slice(prefix, rest.count - suffix)) else { return backtickWrap(line) }
+        return (marker + prefix, suffix)
+    }
+
+    /// The length of a list item's marker and the space after it at the start of `line` (up to three spaces before), if
+    /// it starts with one.
+    static func listMarker(_ line: UnsafeRawBufferPointer) -> Int? {
+        let start = leadingSpaces(line)
+        guard start <= 3, start < line.count else { return nil }
+        var at = start
+        if line[at] == UInt8(ascii: "-") || line[at] == UInt8(ascii: "*") || line[at] == UInt8(ascii: "+") {
+            at += 1
+        } else {
+            while at < line.count, at - start < 9, line[at] >= UInt8(ascii: "0"), line[at] <= UInt8(ascii: "9") { at += 1 }
+            guard at > start, at < line.count, line[at] == UInt8(ascii: ".") || line[at] == UInt8(ascii: ")") else { return nil }
+            at += 1
+        }
+        guard at < line.count, line[at] == .space || line[at] == .tab else { return nil }
+        return at + 1
+    }
+
+    /// Whether `line` is a row of a Markdown table: it starts with `|` (up to three spaces before) and holds another.
+    static func isTableRow(_ line: UnsafeRawBufferPointer) -> Bool {
+        let start = leadingSpaces(line)
+        guard start <= 3, start < line.count, line[start] == UInt8(ascii: "|") else { return false }
+        return line.firstIndex(of: UInt8(ascii: "|"), from: start + 1) != nil
+    }
+
+    /// Whether `line` is a table's delimiter row: cells of dashes, with colons for alignment (`|---|:--:|`).
+    static func isTableDelimiterRow(_ line: UnsafeRawBufferPointer) -> Bool {
+        var dashes = 0
+        for byte in line {
+            switch byte {
+            case UInt8(ascii: "-"): dashes += 1
+            case UInt8(ascii: "|"), UInt8(ascii: ":"), .space, .tab: continue
+            default: return false
+            }
+        }
+        return dashes > 0
+    }
+
+    /// A table row's cells as tab-separated columns, the way Console copies its columns: each cell trimmed, `\|` as
+    /// `|`, `<br>` as a space; the pipes around the row dropped.
+    static func tableRowColumns(_ row: UnsafeRawBufferPointer) -> [UInt8] {
+        var cells: [[UInt8]] = [[]]
+        var at = leadingSpaces(row) + 1
+        while at < row.count {
+            let byte = row[at]
+            if byte == UInt8(ascii: "\\"), at + 1 < row.count, row[at + 1] == UInt8(ascii: "|") {
+                cells[cells.count - 1].append(UInt8(ascii: "|"))
+                at += 2
+                continue
+            }
+            if byte == UInt8(ascii: "|") {
+                cells.append([])
+            } else if byte == UInt8(ascii: "<"), at + 4 <= row.count, row.slice(at, min(row.count, at + 5)).hasPrefix("<br>") || row.slice(at, min(row.count, at + 6)).hasPrefix("<br/>") {
+                let length = row[at + 3] == UInt8(ascii: ">") ? 4 : 5
+                cells[cells.count - 1].append(.space)
+                at += length
+                continue
+            } else {
+                cells[cells.count - 1].append(byte)
+            }
+            at += 1
+        }
+        // The pipe that ends the row leaves an empty last cell.
+        if cells.count > 1, cells[cells.count - 1].allSatisfy({ $0 == .space || $0 == .tab }) { cells.removeLast() }
+        var columns: [UInt8] = []
+        for (index, cell) in cells.enumerated() {
+            if index > 0 { columns.append(.tab) }
+            var start = 0, end = cell.count
+            while start < end, cell[start] == .space || cell[start] == .tab { start += 1 }
+            while end > start, cell[end - 1] == .space || cell[end - 1] == .tab { end -= 1 }
+            columns.append(contentsOf: cell[start..<end])
+        }
+        return columns
+    }
+
     static func backtickWrap(_ line: UnsafeRawBufferPointer) -> (prefix: Int, suffix: Int) {
         let start = leadingSpaces(line)
         var end = line.count

@@ -137,8 +137,15 @@ package struct DocumentPartition {
                 region = Region(kind: kind, cut: cuttable, sample: [], isLog: nil,
                                 firstLine: InputPosition(line: line.number, byteOffset: line.byteOffset), hash: ContentHash())
             }
-            region?.hash?.add(content)
-            sniff(content)
+            if kind == .table {
+                // A table's row as its reader gets it: the cells as tab-separated columns.
+                let columns = DocumentOutline.tableRowColumns(content)
+                columns.withUnsafeBytes { region?.hash?.add($0) }
+                columns.withUnsafeBytes { sniff($0) }
+            } else {
+                region?.hash?.add(content)
+                sniff(content)
+            }
             sniff(nil)
         case .toolOutput(let kind, let starts):
             if starts || region == nil || region?.kind != kind {
