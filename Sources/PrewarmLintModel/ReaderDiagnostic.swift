@@ -69,6 +69,8 @@ public struct DiagnosticCode: RawRepresentable, Sendable, Hashable, Codable, Cus
 
     /// A line that has the shape of no record of the input's format and cannot continue one.
     public static let malformedLine = DiagnosticCode(rawValue: "malformed-line")
+    /// A line stamped well before the lines before it (a clock set back, two captures joined): read in the input's order.
+    public static let clockStep = DiagnosticCode(rawValue: "clock-step")
     /// A pasted document's log blocks that repeat an earlier block line for line: read once.
     public static let repeatedRegion = DiagnosticCode(rawValue: "repeated-region")
     /// Carriage returns without a line feed (classic Mac OS line ends, mixed ends, a stray one) read as line ends.

@@ -130,16 +130,20 @@ public struct LogStreamReader {
         try pause(endingRecords: endingRecords, offers: takesEveryRecord, emit: emit)
     }
 
-    /// ``pause(endingRecords:emit:)``, offering as ``read(_:offers:emit:)`` does.
-    package mutating func pause(endingRecords: Bool, offers: RecordOffers, emit: (ReaderOutput) -> Void) throws(ReaderError) {
+    /// ``pause(endingRecords:emit:)``, offering as ``read(_:offers:emit:)`` does; when `keepsUnfinished`, a record
+    /// whose text so far leaves a bracket or a quote open (``LogDecoder/openRecordLooksUnfinished``) is not ended: a
+    /// short pause may fall inside a record a slow link split.
+    package mutating func pause(endingRecords: Bool, keepsUnfinished: Bool = false, offers: RecordOffers,
+                                emit: (ReaderOutput) -> Void) throws(ReaderError) {
         guard configuration.start == .beginning else {
             let start = configuration.start
-            return try pauseFromStart(endingRecords: endingRecords, offers: offers) { emit($0.placed(at: start)) }
+            return try pauseFromStart(endingRecords: endingRecords, keepsUnfinished: keepsUnfinished, offers: offers) { emit($0.placed(at: start)) }
         }
-        try pauseFromStart(endingRecords: endingRecords, offers: offers, emit: emit)
+        try pauseFromStart(endingRecords: endingRecords, keepsUnfinished: keepsUnfinished, offers: offers, emit: emit)
     }
 
-    private mutating func pauseFromStart(endingRecords: Bool, offers: RecordOffers, emit: (ReaderOutput) -> Void) throws(ReaderError) {
+    private mutating func pauseFromStart(endingRecords: Bool, keepsUnfinished: Bool, offers: RecordOffers,
+                                         emit: (ReaderOutput) -> Void) throws(ReaderError) {
         if case .sniffing = stage, inflater == nil, !sample.isEmpty,
            sample.withUnsafeBytes({ head in
                let allowsDocument = !configuration.isDocumentRegion
@@ -150,7 +154,7 @@ public struct LogStreamReader {
            }) != nil {
             try startDecoding(isComplete: false, offers: offers, emit: emit)
         }
-        guard endingRecords, case .decoding(var decoder) = stage else { return }
+        guard endingRecords, case .decoding(var decoder) = stage, !(keepsUnfinished && decoder.openRecordLooksUnfinished) else { return }
         stage = .failed  // keep the existential uniquely referenced while it decodes
         decoder.decodePause(offers: offers, emit: emit)
         stage = .decoding(decoder)
@@ -229,8 +233,12 @@ public struct LogStreamReader {
                 sample.append(contentsOf: chunk)
                 return
             }
-            sample.append(contentsOf: chunk)
+            // Only what the sniffer reads is held (none when the format is given): the rest of the chunk, however
+            // large, is decoded where it lies.
+            let held = forcedFormat == nil ? max(0, FormatSniffer.sampleSize - sample.count) : 0
+            sample.append(contentsOf: chunk.prefix(held))
             try startDecoding(isComplete: false, offers: offers, emit: emit)
+            if held < chunk.count { try decompressed(chunk.slice(held, chunk.count), offers: offers, emit: emit) }
         case .decoding(var decoder):
             stage = .failed  // keep the existential uniquely referenced while it decodes
             if lineEndings != nil {

@@ -208,6 +208,10 @@ package protocol LogDecoder {
     /// for its end, and what spans records (the year, the layout) stays. Nothing by default: most formats end each
     /// record at its own last byte.
     mutating func decodePause(offers: RecordOffers, emit: (ReaderOutput) -> Void)
+    /// Whether the record open looks cut short: its text so far leaves a bracket or a quote open (RunningBoard's
+    /// `<RBSAssertionDescriptor| "DAS` before its attribute lines), so that a short pause should not end it. False by
+    /// default.
+    var openRecordLooksUnfinished: Bool { get }
     /// Read to its end, why the input holds nothing this decoder's format could read, so that it is refused as not a
     /// log (a document none of whose blocks is one); nil when it holds something, as by default.
     var endsUnread: String? { get }
@@ -233,6 +237,9 @@ extension LogDecoder {
 
     /// Nothing is held past a record's last byte.
     package mutating func decodePause(offers: RecordOffers, emit: (ReaderOutput) -> Void) {}
+
+    /// No record is held open.
+    package var openRecordLooksUnfinished: Bool { false }
 
     /// An input of a log format holds what its records hold.
     package var endsUnread: String? { nil }

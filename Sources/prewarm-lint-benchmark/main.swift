@@ -75,7 +75,7 @@ func measure(_ mode: String, _ body: (String) -> String) {
 
 let arguments = CommandLine.arguments.dropFirst()
 guard let command = arguments.first else {
-    fail("usage: generate-day FORMAT MEGABYTES PATH [SEED] [MB_PER_DAY] | read|classify|sessions|jsondecoder PATH [RUNS]")
+    fail("usage: generate-day FORMAT MEGABYTES PATH [SEED] [MB_PER_DAY] | read|classify|sessions|jsondecoder PATH [RUNS] | live-chunk PATH")
 }
 
 switch command {
@@ -155,6 +155,24 @@ case "jsondecoder":
     }
     rates.sort()
     print(String(format: "JSONDecoder median of %d runs: %.1f MB/s, peak RSS %.1f MB", runs, rates[rates.count / 2], peakResidentMegabytes()))
+
+case "live-chunk":
+    // The file at PATH, mapped, pushed to a `LiveLint` as one chunk: the peak RSS against the chunk's size (consumed
+    // where it lies, the push adds little to the mapped pages it touches).
+    let rest = Array(arguments.dropFirst())
+    guard let path = rest.first else { fail("usage: live-chunk PATH") }
+    let descriptor = open(path, O_RDONLY)
+    let size = fileSize(path)
+    guard descriptor >= 0, size > 0, let mapped = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0), mapped != MAP_FAILED else {
+        fail("cannot map \(path)")
+    }
+    let before = peakResidentMegabytes()
+    var live = LiveLint(inputName: "chunk", analyzer: LogAnalyzer(options: ReadOptions(timeInference: TimeInference(
+        date: CivilDateTime(year: 2024, month: 3, day: 18), year: 2024))))
+    try live.push(UnsafeRawBufferPointer(start: mapped, count: size)) { _ in }
+    let report = try live.finish { _ in }
+    print(String(format: "chunk %.1f MB: peak RSS %.1f MB before the push, %.1f MB after; ", Double(size) / 1_048_576, before,
+                 peakResidentMegabytes()) + "\(report.sessions.count) sessions, \(report.findings.count) findings")
 
 default:
     fail("unknown command '\(command)'")

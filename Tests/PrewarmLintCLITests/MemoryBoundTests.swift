@@ -190,4 +190,28 @@ struct MemoryBoundTests {
         #expect(run.standardError.hasSuffix("50250 sessions from 1 input: 50250 unknown\n"), "\(run.standardError.suffix(200))")
         #expect(run.peakResidentKilobytes < Self.limitKilobytes, "peak RSS \(run.peakResidentKilobytes / 1024) MB")
     }
+
+    @Test("a 128 MB chunk pushed to LiveLint at once is consumed where it lies: the push adds well under half its size to the peak")
+    func hugeLiveChunk() throws {
+        let benchmark = EventsCommandTests.binary.deletingLastPathComponent().appendingPathComponent("prewarm-lint-benchmark")
+        let folder = try LintCommandTests.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("day.ndjson").path
+        let generate = try EventsCommandTests.run(["generate-day", "log-show-ndjson", "128", path], executable: benchmark)
+        #expect(generate.status == 0, "\(generate.stderr)")
+        let process = Process()
+        process.executableURL = benchmark
+        process.arguments = ["live-chunk", path]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(text)")
+        // `chunk 128.0 MB: peak RSS 9.1 MB before the push, 160.3 MB after; …` (the mapped file's pages touched count too)
+        let numbers = text.split(whereSeparator: { !$0.isNumber && $0 != "." }).compactMap { Double($0) }
+        try #require(numbers.count >= 3, "\(text)")
+        let (chunk, before, after) = (numbers[0], numbers[1], numbers[2])
+        #expect(after - before < chunk * 1.5, "\(text)")
+    }
 }

@@ -251,3 +251,39 @@ struct LiveLintMisuseTests {
         #expect(updates == 0)
     }
 }
+
+@Suite("a live run's pauses")
+struct LiveLintPauseTests {
+    @Test("a pause of 0.4 s inside RunningBoard's multi-line descriptor does not end it: the prewarm evidence on its next lines is kept, as in a batch run; 5 s does")
+    func pauseInsideADescriptor() throws {
+        // The scenario's Console copy without dasd's and RunningBoard's single-line prewarm lines and the app's own
+        // `ActivePrewarm=1`, the descriptor named otherwise: only its `DYLDLaunch` attribute line shows the prewarm.
+        let path = LiveLintTests.corpus.appendingPathComponent("scenarios/prewarm-then-launch-scene-app/log.txt")
+        let bytes = try String(decoding: Data(contentsOf: path), as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+            .filter { !$0.contains("Attempting prewarm") && !$0.contains("Executing launch request") && !$0.contains("ActivePrewarm") }
+            .joined(separator: "\n").replacingOccurrences(of: "\"DAS Prewarm launch\"", with: "\"Launching\"").utf8.map { $0 }
+        let batch = try LiveLintTests.analyzer.lint(bytes: bytes, named: "log")
+        let session = try #require(Array(batch.sessions).first)
+        #expect(session.kind == .prewarmThenLaunch && session.confidence == .certain)
+        // The line that opens the descriptor (`with description <RBSAssertionDescriptor| "DAS`), its attribute lines after.
+        let lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false).map { Array($0) + [0x0A] }
+        let opening = try #require(lines.firstIndex { String(decoding: $0, as: UTF8.self).contains("<RBSAssertionDescriptor| \"Launching") })
+        for (pause, certain) in [(Int64(400_000), true), (1_500_000, true), (LiveLint.unfinishedRecordGrace, false)] {
+            var live = LiveLint(inputName: "log", analyzer: LiveLintTests.analyzer)
+            for (index, line) in lines.enumerated() {
+                try line.withUnsafeBytes { try live.push($0) { _ in } }
+                if index == opening { try live.pause(quietFor: pause) { _ in } }
+            }
+            let report = try live.finish { _ in }
+            let kind = try #require(Array(report.sessions).first)
+            if certain {
+                #expect(kind.kind == session.kind && kind.confidence == session.confidence, "a pause of \(pause) µs: \(kind.kind) \(kind.confidence), batch \(session.kind) \(session.confidence)")
+                #expect(Set(report.findings.map(LiveLintTests.Decision.init)) == Set(batch.findings.map(LiveLintTests.Decision.init)))
+            } else {
+                // Ended by the long pause: its attribute lines come as lines of their own.
+                #expect(report.diagnostics.contains { $0.code == .orphanLines || $0.code == .malformedLine } || kind.confidence != .certain,
+                        "\(report.diagnostics.map(\.code))")
+            }
+        }
+    }
+}

@@ -127,8 +127,9 @@ extension SessionPipeline {
 
         /// The input paused: what the reader decides at a pause goes into `sink` (see
         /// `LogStreamReader.pause(endingRecords:emit:)`).
-        mutating func pause<Sink: EventSink>(endingRecords: Bool, into sink: inout Sink) throws(ReaderError) where Sink.Item == ClassifiedEvent {
-            try reader.pause(endingRecords: endingRecords, offers: { stage.takes(&$0) }) { output in
+        mutating func pause<Sink: EventSink>(endingRecords: Bool, keepsUnfinished: Bool = false, into sink: inout Sink) throws(ReaderError)
+        where Sink.Item == ClassifiedEvent {
+            try reader.pause(endingRecords: endingRecords, keepsUnfinished: keepsUnfinished, offers: { stage.takes(&$0) }) { output in
                 untimed.keep(output)
                 stage.take(output, into: &sink)
             }

@@ -105,10 +105,30 @@ struct SessionAssembly: Sendable {
     /// What a log still arriving asks of the lines handed to the builder.
     private var handedOn = HandedOn()
 
+    /// How far before the latest line read a line may be stamped and still be put in time order: a line stamped
+    /// earlier than that is a clock step (the device's clock set back, two captures joined, one process's lines far
+    /// behind): everything the window holds goes on first, and the line after it, in the input's order, whenever it
+    /// arrives — the same rule live and batch (``settle(releasing:closingEndedBefore:)``).
+    static let clockStep: Int64 = 2_000_000
+
+    /// Lines taken as a clock step, and the first one's origin and how far back it was.
+    private(set) var clockSteps = 0
+    private var firstClockStep: (origin: EventOrigin, back: Int64)?
+
     /// Takes the next classified event, in input order; returns the sessions it let close (usually none).
     mutating func consume(_ classified: consuming ClassifiedEvent) -> [LaunchSession] {
         var closed: [LaunchSession] = []
         let instant = classified.event.timestamp.microsecondsSinceEpoch
+        if let latest = latestRead, instant < latest - Self.clockStep {
+            // A clock step: what is held goes on before it; the log's time starts again from it.
+            clockSteps += 1
+            if firstClockStep == nil { firstClockStep = (classified.event.origin, LogTimestamp.microseconds(from: instant, to: latest)) }
+            window.drain { released in
+                handedOn.note(released)
+                closed += builder.consume(released)
+            }
+            latestRead = instant
+        }
         if latestRead.map({ instant > $0 }) ?? true { latestRead = instant }
         // Moved through the window to the builder (no copy, retained and released, of each event's strings).
         window.insert(classified) { released in
@@ -190,9 +210,17 @@ struct SessionAssembly: Sendable {
         builder.finish(body)
     }
 
-    /// What the builder must report at the end (lines counted but not kept).
+    /// What the builder must report at the end (lines counted but not kept), and the clock steps taken.
     func diagnostics(input: String) -> [ReaderDiagnostic] {
-        [builder.keptBytesDiagnostic(input: input)].compactMap { $0 }
+        var diagnostics = [builder.keptBytesDiagnostic(input: input)].compactMap { $0 }
+        if let first = firstClockStep {
+            let lines = clockSteps == 1 ? "1 line is" : "\(clockSteps) lines are"
+            diagnostics.append(ReaderDiagnostic(
+                code: .clockStep, severity: .note,
+                message: "\(lines) stamped more than \(SpokenDuration.text(microseconds: Self.clockStep)) before a line above them (the first \(SpokenDuration.text(microseconds: first.back)) back: a clock set back, captures joined, or one process's lines behind): each read in the input's order, after the lines above it",
+                origin: first.origin, lineCount: 0))
+        }
+        return diagnostics
     }
 }
 

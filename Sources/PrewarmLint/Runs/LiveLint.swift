@@ -86,6 +86,10 @@ public struct LiveLint {
     /// in the real logs read; a later line about the app is its next process, which closes the session anyway.
     public static let endedSessionGrace: Int64 = 2_000_000
 
+    /// How long, on the wall clock, a pause must last to end a record whose text leaves a bracket or a quote open (a
+    /// RunningBoard descriptor before its attribute lines): 5 s. Shorter pauses end every other record.
+    public static let unfinishedRecordGrace: Int64 = 5_000_000
+
     private var input: InputLint
     private let toolVersion: String
     /// The rules decided at their line, checked on the open sessions lines went to.
@@ -195,8 +199,11 @@ public struct LiveLint {
         guard microseconds >= 0 else {
             throw ReaderError(code: .misuse, input: inputName, message: "a pause of \(microseconds) µs: a quiet period cannot be negative")
         }
+        // A record whose text leaves a bracket or a quote open (a descriptor before its attribute lines) is not ended by
+        // a short pause: a slow link may split it.
+        let keepsUnfinished = microseconds < Self.unfinishedRecordGrace
         try answering(update) { (input, closed) throws(ReaderError) in
-            try input.settle(pausing: true, releasing: nil, closingEndedBefore: nil, closed)
+            try input.settle(pausing: true, keepsUnfinished: keepsUnfinished, releasing: nil, closingEndedBefore: nil, closed)
             // The log's time runs on with the wall clock from its latest line.
             guard let latest = input.assembly.latestRead else { return }
             let now = min(Int64.addingSaturated(latest, microseconds), LogTimestamp.readableInstants.upperBound)
@@ -217,7 +224,9 @@ public struct LiveLint {
     /// are not ended: more lines are coming.
     public mutating func tick(_ update: (Update) -> Void) throws(ReaderError) {
         try refuseAfterFinish("tick")
-        let releasing = latestAtLastTick.map { $0 + 1 }
+        // Only lines too early for a later line to be put before them (``SessionAssembly/clockStep``): what a batch run
+        // puts in order, this does too.
+        let releasing = latestAtLastTick.map { min($0 + 1, (input.assembly.latestRead ?? $0) - SessionAssembly.clockStep) }
         defer { latestAtLastTick = input.assembly.latestRead }
         try answering(update) { (input, closed) throws(ReaderError) in
             try input.settle(pausing: true, endingRecords: false, releasing: releasing, closingEndedBefore: nil, closed)

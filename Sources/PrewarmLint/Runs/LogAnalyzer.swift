@@ -218,9 +218,9 @@ struct InputLint {
     /// lines the reorder window held stamped before `releasing` (all when nil) go to the builder, and when
     /// `closingEndedBefore` is given, the sessions whose process ended and that had no line since before it close.
     /// Each session closed, with its id and findings, to `deliver`.
-    mutating func settle(pausing: Bool, endingRecords: Bool = true, releasing: Int64?, closingEndedBefore instant: Int64?,
-                         _ deliver: (LaunchSession, String, [Finding]) -> Void) throws(ReaderError) {
-        if pausing { try source.pause(endingRecords: endingRecords, into: &sink) }
+    mutating func settle(pausing: Bool, endingRecords: Bool = true, keepsUnfinished: Bool = false, releasing: Int64?,
+                         closingEndedBefore instant: Int64?, _ deliver: (LaunchSession, String, [Finding]) -> Void) throws(ReaderError) {
+        if pausing { try source.pause(endingRecords: endingRecords, keepsUnfinished: keepsUnfinished, into: &sink) }
         sink.consumer.settle(releasing: releasing, closingEndedBefore: instant)
         checkClosed(deliver)
     }

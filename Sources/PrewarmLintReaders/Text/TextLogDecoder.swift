@@ -200,6 +200,32 @@ struct TextLogDecoder: LineFramedDecoder {
 
     /// The open record ends at a pause, when the input paused at a line's end: its further lines, if any, have come.
     /// (A head cut in two by a hard wrap waits for its second line.)
+    var openRecordLooksUnfinished: Bool {
+        switch open {
+        case .built: pending.map { Self.leavesOpen($0.message.utf8) } ?? false
+        case .held: heldInChunk.map { Self.leavesOpen($0) } ?? heldBytes.withUnsafeBytes { Self.leavesOpen($0) }
+        case .none, .discarded, .skipped: false
+        }
+    }
+
+    /// Whether `text` opens more `<`, `[` or `{` than it closes, or holds an odd number of `"`.
+    static func leavesOpen(_ text: some Sequence<UInt8>) -> Bool {
+        var angles = 0, squares = 0, braces = 0, quotes = 0
+        for byte in text {
+            switch byte {
+            case UInt8(ascii: "<"): angles += 1
+            case UInt8(ascii: ">"): angles -= 1
+            case UInt8(ascii: "["): squares += 1
+            case UInt8(ascii: "]"): squares -= 1
+            case UInt8(ascii: "{"): braces += 1
+            case UInt8(ascii: "}"): braces -= 1
+            case UInt8(ascii: "\""): quotes += 1
+            default: continue
+            }
+        }
+        return angles > 0 || squares > 0 || braces > 0 || quotes % 2 == 1
+    }
+
     mutating func decodePause(offers: RecordOffers, emit: (ReaderOutput) -> Void) {
         guard framer.isAtLineStart, incompleteHead == nil else { return }
         flushPending(offers: offers, emit: emit)
