@@ -123,7 +123,8 @@ public struct FindingTextReporter: Sendable {
         let readInputs = report.inputs.filter { $0.format != nil && ($0.error == nil || $0.events > 0) }
         let read = readInputs.count
         let cutShort = report.inputs.filter { $0.error != nil && $0.events > 0 }.count
-        let unreadable = report.inputs.filter { $0.error != nil && $0.events == 0 }.count
+        let unreadable = report.inputs.filter { $0.error != nil && $0.events == 0 && !$0.isInterruptedBeforeReading }.count
+        let notBegun = report.inputs.filter(\.isInterruptedBeforeReading).count
         let unreported = report.diagnostics.filter {
             ($0.code == .unattributedEvidence || $0.code == .hazardNotReported) && $0.severity >= .warning
         }.count
@@ -154,6 +155,7 @@ public struct FindingTextReporter: Sendable {
         }
         if cutShort > 0 { text += "; \(cutShort) input\(cutShort == 1 ? " was" : "s were") cut short by an error (linted up to it)" }
         if unreadable > 0 { text += "; \(unreadable) input\(unreadable == 1 ? "" : "s") could not be read" }
+        if notBegun > 0 { text += "; interrupted before \(notBegun) input\(notBegun == 1 ? " was" : "s were") read" }
         // How long the user waited, at a glance: the user-perceived launch (the median when there are several).
         if tally.launches.count == 1, let first = tally.firstLaunch {
             text += "; launch \(UserPerceivedLaunch.milliseconds(first.microseconds)) (\(first.label))"

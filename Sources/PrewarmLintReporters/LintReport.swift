@@ -38,6 +38,13 @@ public struct LintReport: Sendable {
         /// Set when the input could not be read.
         public var error: String?
 
+        /// The ``error`` of an input the run was interrupted before it read any of it (Ctrl-C before its turn): not a
+        /// failure of the input, counted apart.
+        public static let interruptedBeforeReading = "interrupted before any of it was read (a FIFO whose writer never came, or the run stopped before its turn)"
+
+        /// Whether the run was interrupted before it read any of this input.
+        public var isInterruptedBeforeReading: Bool { error == Self.interruptedBeforeReading }
+
         /// An input's line.
         public init(path: String, format: String?, events: Int, diagnostics: Int, error: String? = nil) {
             self.path = path

@@ -374,9 +374,16 @@ struct LintCommand: ParsableCommand {
     /// read no log. True when the run must exit 2.
     private func sayWhatWasNotRead(_ report: LintReport, discovery: InputDiscovery.Result) -> Bool {
         var unreadable = false
-        for summary in report.inputs where summary.error != nil && !discovery.failures.contains(where: { $0.path == summary.path }) {
+        for summary in report.inputs where summary.error != nil && !summary.isInterruptedBeforeReading
+            && !discovery.failures.contains(where: { $0.path == summary.path }) {
             StandardStreams.err("\(summary.path): error: \(summary.error!)")
             unreadable = true
+        }
+        // Inputs the run was stopped before: one line, not one each.
+        let notBegun = report.inputs.filter(\.isInterruptedBeforeReading)
+        if !notBegun.isEmpty {
+            let names = notBegun.prefix(3).map(\.path).joined(separator: ", ") + (notBegun.count > 3 ? ", …" : "")
+            StandardStreams.err("note: interrupted before \(notBegun.count) input\(notBegun.count == 1 ? " was" : "s were") read: \(names)")
         }
         let skipped = report.inputs.filter { $0.format == nil && $0.error == nil }
         if !skipped.isEmpty {
@@ -453,8 +460,9 @@ struct LintCommand: ParsableCommand {
         return unwritable
     }
 
-    /// The report on standard output; in text, the findings there and the summary line (the last) on standard error
-    /// with the diagnostics, after the counts by rule.
+    /// The report on standard output (in text, the findings there); in every format the summary line (the last) on
+    /// standard error with the diagnostics, after the counts by rule, so that a CI log shows the count whatever the
+    /// format.
     private func printReport(_ report: LintReport, settings: ReportFormat.Settings) {
         let renderer = format.renderer(settings)
         if let text = renderer as? FindingTextReporter {
@@ -463,12 +471,12 @@ struct LintCommand: ParsableCommand {
                 var piece = piece
                 piece.withUTF8 { StandardStreams.outBytes(UnsafeRawBufferPointer($0)) }
             }
-            StandardStreams.flush()
-            if !quiet, let counts = Self.countsByRule(report.findings) { StandardStreams.err(counts) }
-            StandardStreams.err(text.summary(report))
         } else {
             renderer.render(report, toUTF8: StandardStreams.outBytes)
         }
+        StandardStreams.flush()
+        if !quiet, let counts = Self.countsByRule(report.findings) { StandardStreams.err(counts) }
+        StandardStreams.err(FindingTextReporter(color: false, markers: settings.markers).summary(report))
         StandardStreams.flush()
     }
 }

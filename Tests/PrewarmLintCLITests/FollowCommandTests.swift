@@ -253,7 +253,8 @@ struct FollowCommandTests {
         #expect(run.stderr.contains("-: error: standard input is empty"), "\(run.stderr)")
     }
 
-    @Test("behind the installed idevicesyslog with no device: its own error, then standard input is empty, exit 2")
+    @Test("behind the installed idevicesyslog with no device: its own error, then standard input is empty, exit 2",
+          .enabled(if: InstalledTools.runs("idevicesyslog", package: "libimobiledevice-utils")))
     func idevicesyslogWithoutADevice() throws {
         // Debian's libimobiledevice-utils (`.ci/run` installs it): with no device it prints its error and writes nothing.
         let run = try EventsCommandTests.run(["-c", "idevicesyslog | \"$0\" lint --follow -", EventsCommandTests.binary.path],

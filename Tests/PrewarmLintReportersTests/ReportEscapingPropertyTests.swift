@@ -158,8 +158,12 @@ struct ReportEscapingPropertyTests {
         try process.run()
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        if text.contains("NO-MARKDOWN-RENDERER"), ProcessInfo.processInfo.environment["CI"] == "true" {
-            Issue.record("cmarkgfm is not installed (.ci/run installs it)")
+        if text.contains("NO-MARKDOWN-RENDERER") {
+            if ProcessInfo.processInfo.environment["CI"] == "true" {
+                Issue.record("cmarkgfm is not installed (scripts/test installs it)")
+            } else {
+                FileHandle.standardError.write(Data("skipped: the Markdown reports rendered as GitHub renders them (install it: python3 -m pip install cmarkgfm)\n".utf8))
+            }
         }
         #expect(process.terminationStatus == 0, "\(text.prefix(6000))")
         #expect(text.contains("checked \(seeds.count) reports"), "\(text.prefix(2000))")

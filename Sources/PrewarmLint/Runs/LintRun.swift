@@ -223,7 +223,7 @@ public struct LintRun: Sendable {
     public static func reportInput(_ summary: InputSummary) -> LintReport.Input {
         LintReport.Input(path: summary.input, format: summary.format?.rawValue, events: summary.statistics.events,
                          diagnostics: summary.statistics.diagnostics.values.reduce(0, +),
-                         error: summary.interrupted && summary.format == nil ? "interrupted before any of it was read (a FIFO whose writer never came?)"
+                         error: summary.interrupted && summary.format == nil ? LintReport.Input.interruptedBeforeReading
                             : summary.skippedAsNotALog ? nil : summary.failure?.message)
     }
 }
