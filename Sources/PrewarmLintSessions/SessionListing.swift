@@ -44,8 +44,27 @@ public enum SessionListing {
     /// Session ids: the app (bundle id, else process name), then the session's number for that app in the order
     /// they are named (`com.example.ledger#2`). Reports name sessions in listing order; a stream names them as they
     /// close.
+    ///
+    /// Each app's count is kept under two 64-bit hashes of its name and its length, not under the name: a million apps'
+    /// counts take about 40 MB, where their names took three times that. Two names share a count only if both hashes
+    /// and their lengths agree.
     public struct Names: Sendable {
-        private var counts: [String: Int] = [:]
+        private struct NameHash: Hashable {
+            var first: UInt64 = 0xCBF2_9CE4_8422_2325
+            var second: UInt64 = 5381
+
+            init(_ name: inout String) {
+                name.withUTF8 { bytes in
+                    for byte in bytes {
+                        first = (first ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+                        second = second &* 33 &+ UInt64(byte)
+                    }
+                    second ^= UInt64(truncatingIfNeeded: bytes.count) << 48
+                }
+            }
+        }
+
+        private var counts: [NameHash: UInt32] = [:]
 
         /// No session named yet.
         public init() {}
@@ -59,12 +78,12 @@ public enum SessionListing {
         public mutating func next(forApp name: String) -> String {
             // The count is raised and read in one lookup, and the id written into a string of its final length, once
             // per session listed.
-            func raise(_ count: inout Int) -> Int {
-                count += 1
+            func raise(_ count: inout UInt32) -> UInt32 {
+                count &+= 1
                 return count
             }
-            let count = raise(&counts[name, default: 0])
             var name = name
+            let count = raise(&counts[NameHash(&name), default: 0])
             return name.withUTF8 { nameBytes in
                 DecimalText.withDigits(of: Int64(count)) { digits in
                     String(unsafeUninitializedCapacity: nameBytes.count + 1 + digits.count) { buffer in
