@@ -22,8 +22,9 @@ public struct FindingNDJSONReporter: Sendable {
     public func renderLive(findings: [Finding], closed: (session: LaunchSession, id: String, findings: [Finding])?,
                            toUTF8 output: (UnsafeRawBufferPointer) -> Void) {
         var writer = JSONTextWriter()
+        // With no session closing, the findings are given early: marked so.
         for finding in findings {
-            LintReport.write(finding, to: &writer)
+            LintReport.write(finding, to: &writer, early: closed == nil)
             writer.endJSONLine()
         }
         if let closed {

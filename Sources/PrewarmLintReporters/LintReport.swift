@@ -390,9 +390,15 @@ public struct LintReport: Sendable {
     }
 
     /// Writes one finding object (also one line of `--format ndjson`).
-    public static func write(_ finding: Finding, to writer: inout JSONTextWriter, withLocations: Bool = true) {
+    /// `early`: the finding was given as its line came, before its session closed (a live run's ndjson): written
+    /// `"early": true`, its words those its lines decided so far; the session's record at its close has the final ones.
+    public static func write(_ finding: Finding, to writer: inout JSONTextWriter, withLocations: Bool = true, early: Bool = false) {
         writer.beginObject()
         writer.field("rule", finding.ruleID)
+        if early {
+            writer.key("early")
+            writer.bool(true)
+        }
         writer.field("severity", finding.severity.rawValue)
         writer.field("message", finding.message)
         writer.field("session", finding.sessionID)

@@ -9,10 +9,10 @@ public import PrewarmLintSessions
 ///
 /// ```
 /// com.example.ledger[2231] (Ledger Pro): prewarm-then-launch, certain (log.txt:2)
-///   07:41:02.118 prewarm request      log.txt:1
-///   07:41:02.163 process start        log.txt:3   +45 ms
-///   07:41:03.010 suspended            log.txt:5   +847 ms   running-suspended
-///   09:12:44.501 activation           log.txt:6   +1 h 31 min
+///   07:41:02.118 prewarm request log.txt:1
+///   07:41:02.163 process start   log.txt:3 +45 ms
+///   07:41:03.010 suspended       log.txt:5 +847 ms          running-suspended
+///   09:12:44.501 activation      log.txt:6 +1 h 31 min
 ///   prewarm → activation 1 h 31 min; activation → active 1 ms
 ///   callbacks before activation: log.txt:4
 /// ```
@@ -58,6 +58,10 @@ public struct SessionTimelineReporter: Sendable {
                 return a != b ? a < b : lhs.offset < rhs.offset
             }.map(\.element)
         }
+        // Each column as wide as its widest entry in this session: a label never runs into the place after it, and a
+        // short place (`-:6`) is not padded to a long one's width.
+        let labelWidth = entries.map { $0.label.count }.max() ?? 0
+        let placeWidth = entries.map { $0.evidence.description.count }.max() ?? 0
         var previous: Int64?
         for entry in entries {
             let civil = CivilDateTime(microsecondsSinceEpoch: entry.time.microsecondsSinceEpoch, utcOffsetSeconds: entry.time.utcOffsetSeconds)
@@ -66,9 +70,9 @@ public struct SessionTimelineReporter: Sendable {
             // `07:41:02.118` of `2024-03-18T07:41:02.118000-07:00` (ASCII: bytes are characters).
             text.append(civil.iso8601(utcOffsetSeconds: entry.time.utcOffsetSeconds).utf8.dropFirst(11).prefix(12))
             text.append(" ")
-            text.append(entry.label, paddedTo: 16)
+            text.append(entry.label, paddedTo: labelWidth)
             text.append(" ")
-            text.append(entry.evidence.description, paddedTo: 28)
+            text.append(entry.evidence.description, paddedTo: placeWidth)
             if let previous {
                 text.append(" ")
                 text.append("+" + Self.duration(LogTimestamp.microseconds(from: previous, to: entry.time.microsecondsSinceEpoch)), paddedTo: 16)

@@ -99,6 +99,13 @@ public enum SessionListing {
             }
         }
 
+        /// The id the next session of `session`'s app will get, without naming it: an open session's, when it is the next
+        /// of its app to close.
+        public func peek(for session: LaunchSession) -> String {
+            var name = Self.name(of: session)
+            return "\(name)#\((counts[NameHash(&name)] ?? 0) + 1)"
+        }
+
         /// What a session's id is made of: its bundle id, else its process name, else `unknown`.
         public static func name(of session: LaunchSession) -> String {
             session.app.bundleID ?? session.app.processName ?? "unknown"

@@ -25,3 +25,11 @@ struct ColorOptions: ParsableArguments {
         }
     }
 }
+
+/// `-q`/`--quiet` for the subcommands besides `lint` (which says more under the same flag): no status lines on standard
+/// error — the note naming the configuration file used —, as SwiftLint's `--quiet`; what the command prints, its
+/// warnings and errors as ever.
+struct StatusOptions: ParsableArguments {
+    @Flag(name: .shortAndLong, help: "No status lines on standard error (the note naming the configuration file); results, warnings and errors as ever.")
+    var quiet = false
+}

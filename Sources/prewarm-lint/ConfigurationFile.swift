@@ -35,8 +35,8 @@ struct ConfigurationFile {
     /// The configuration a command uses: `explicit` (`--config`), else the nearest file in the working directory or
     /// above it unless `disabled` (`--no-config`); a problem is printed and exits 64. The file used is said in a note;
     /// one beside or above an input (`inputs`) that is not the one used is said in a warning.
-    static func resolve(explicit: String?, disabled: Bool, inputs: [String]) throws -> LintConfiguration {
-        try resolveNamed(explicit: explicit, disabled: disabled, inputs: inputs).configuration
+    static func resolve(explicit: String?, disabled: Bool, inputs: [String], quiet: Bool = false) throws -> LintConfiguration {
+        try resolveNamed(explicit: explicit, disabled: disabled, inputs: inputs, quiet: quiet).configuration
     }
 
     /// ``resolve(explicit:disabled:inputs:)`` and the path of the file used, as the reports name it (nil: defaults).
@@ -46,8 +46,9 @@ struct ConfigurationFile {
             let path = explicit ?? (disabled ? nil : find(from: "-"))
             if !disabled {
                 var named: Set<String> = []
+                let used = path.map(canonical)
                 for input in inputs where input != "-" {
-                    guard let beside = find(from: input), beside != path, named.insert(beside).inserted else { continue }
+                    guard let beside = find(from: input), canonical(beside) != used, named.insert(beside).inserted else { continue }
                     StandardStreams.err("\(FileSystemName.displayed(beside)): warning: not used: settings are read from the working directory or above it "
                         + "(your repository), never from beside the inputs, which may come from anyone; `--config \(FileSystemName.displayed(beside))` applies it")
                 }
@@ -60,6 +61,11 @@ struct ConfigurationFile {
             StandardStreams.err(problem.description)
             throw ExitCode(64)
         }
+    }
+
+    /// A file's path as one file has one: absolute, `.` and `..` and symbolic links resolved.
+    static func canonical(_ path: String) -> String {
+        URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
     }
 
     /// The nearest `.prewarm-lint.yml` in the directory of `path` or above it.

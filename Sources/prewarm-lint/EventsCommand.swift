@@ -11,8 +11,7 @@ struct EventsCommand: ParsableCommand {
         Diagnostics and a summary per input go to standard error, so standard output stays data. \
         A time marked ~ had a part inferred (date, year or UTC offset).
 
-        Exit status: 0 when every input was read, 2 when an input could not be read (the others \
-        are still read), 64 on a usage error.
+        \(ExitStatusText.help(success: "when every input was read"))
         """
     )
 
@@ -34,7 +33,8 @@ struct EventsCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Only events whose message contains this text (case-insensitive).", valueName: "text"))
     var grep: String?
 
-    @Option(name: .long, help: ArgumentHelp("Only events with this meaning (repeatable), e.g. prewarm-request, keychain-failure.", valueName: "meaning"))
+    @Option(name: .long, help: ArgumentHelp("Only events with this meaning (repeatable), e.g. prewarm-request, keychain-failure.", valueName: "meaning"),
+            completion: .list(EventMeaning.allCases.map(\.rawValue)))
     var meaning: [String] = []
 
     var meanings: Set<EventMeaning> { Set(meaning.compactMap(EventMeaning.init(rawValue:))) }
@@ -46,6 +46,7 @@ struct EventsCommand: ParsableCommand {
     var separately = false
 
     @OptionGroup var colorOptions: ColorOptions
+    @OptionGroup var status: StatusOptions
 
     func validate() throws {
         for name in meaning where EventMeaning(rawValue: name) == nil {

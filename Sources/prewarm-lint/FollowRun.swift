@@ -145,43 +145,81 @@ struct LivePrinter {
         diagnostics = DiagnosticPrinter(limit: maximumDiagnostics)
     }
 
+    /// The words of the findings given early and not yet closed, by rule, pid and deciding line: what the close's `now:`
+    /// lines compare with (forgotten as their session closes).
+    private var earlyWords: [String: String] = [:]
+
     mutating func print(_ update: LiveLint.Update) {
         switch update {
         case .diagnostic(let diagnostic):
             // Reader warnings go to standard error as they come, in every format (as `lint` prints them in text).
             diagnostics.take(diagnostic)
         case .finding(let finding):
-            write(findings: [finding], session: nil, givenEarly: [false])
+            earlyWords[Self.key(finding)] = Self.words(finding)
+            write(early: finding)
         case .session(let closed):
-            write(findings: closed.findings, session: closed, givenEarly: closed.givenEarly)
+            write(closed)
         case .report:
             // The summary is the command's to print, after the run.
             break
         }
     }
 
-    /// What a finding or a closed session prints.
-    private func write(findings: [Finding], session closed: LiveLint.ClosedSession?, givenEarly: [Bool]) {
-        let fresh = zip(findings, givenEarly).filter { !$0.1 }.map(\.0)
+    /// A finding as a live run keys it: its rule, pid and deciding line.
+    private static func key(_ finding: Finding) -> String {
+        "\(finding.ruleID) \(finding.app.pid ?? -1) \(finding.location?.line ?? -1)"
+    }
+
+    /// What a finding says: its severity and message.
+    private static func words(_ finding: Finding) -> String { "\(finding.severity.rawValue): \(finding.message)" }
+
+    /// A finding given as its line came. GitHub's annotations, which cannot be corrected, wait for the close.
+    private func write(early finding: Finding) {
         switch format {
         case .ndjson:
-            FindingNDJSONReporter().renderLive(findings: fresh, closed: closed.map { ($0.session, $0.id, $0.findings) },
-                                               toUTF8: StandardStreams.outBytes)
+            FindingNDJSONReporter().renderLive(findings: [finding], closed: nil, toUTF8: StandardStreams.outBytes)
         case .github:
-            guard !fresh.isEmpty else { return }
-            GitHubAnnotationReporter().render(Self.report(of: fresh, session: nil)) { StandardStreams.outBytes($0) }
+            break
         default:
-            let reporter = FindingTextReporter(color: settings.color, timelines: closed != nil, markers: settings.markers)
-            if let closed {
-                let early = givenEarly.filter { $0 }.count
-                var line = "closed \(TerminalText.singleLine(closed.id)): \(closed.session.kind.rawValue) (\(closed.session.confidence.rawValue))"
-                if let pid = closed.session.app.pid { line += ", pid \(pid)" }
-                line += findings.isEmpty ? ", no findings" : ", \(findings.count) finding\(findings.count == 1 ? "" : "s")"
-                if early > 0 { line += " (\(early) given as \(early == 1 ? "its line" : "their lines") came; final words below)" }
-                StandardStreams.out(line)
-                if !findings.isEmpty { reporter.renderFindings(Self.report(of: findings, session: closed)) { StandardStreams.outBytes($0) } }
-            } else {
-                reporter.renderFindings(Self.report(of: findings, session: nil)) { StandardStreams.outBytes($0) }
+            // Said to be early, with the session it will close as: the close's line says what changed.
+            var early = finding
+            early.message += " (early: \(finding.sessionID) still open)"
+            FindingTextReporter(color: settings.color, timelines: false, markers: settings.markers)
+                .renderFindings(Self.report(of: [early], session: nil)) { StandardStreams.outBytes($0) }
+        }
+    }
+
+    /// A closed session: each finding said once. ndjson: the findings not given early as lines of their own, then the
+    /// session's record with every finding in its final words. github: one annotation per finding, final. text: the
+    /// close's line; under it, `now: …` for a finding given early whose words the close changed; then the findings not
+    /// given early and the session's timeline.
+    private mutating func write(_ closed: LiveLint.ClosedSession) {
+        let findings = closed.findings
+        let fresh = zip(findings, closed.givenEarly).filter { !$0.1 }.map(\.0)
+        let early = zip(findings, closed.givenEarly).filter(\.1).map(\.0)
+        defer { for finding in early { earlyWords[Self.key(finding)] = nil } }
+        switch format {
+        case .ndjson:
+            FindingNDJSONReporter().renderLive(findings: fresh, closed: (closed.session, closed.id, findings), toUTF8: StandardStreams.outBytes)
+        case .github:
+            guard !findings.isEmpty else { return }
+            GitHubAnnotationReporter().render(Self.report(of: findings, session: nil)) { StandardStreams.outBytes($0) }
+        default:
+            let reporter = FindingTextReporter(color: settings.color, timelines: true, markers: settings.markers)
+            var line = "closed \(TerminalText.singleLine(closed.id)): \(closed.session.kind.rawValue) (\(closed.session.confidence.rawValue))"
+            if let pid = closed.session.app.pid { line += ", pid \(pid)" }
+            line += findings.isEmpty ? ", no findings" : ", \(findings.count) finding\(findings.count == 1 ? "" : "s")"
+            if !early.isEmpty { line += " (\(early.count) given as \(early.count == 1 ? "its line" : "their lines") came)" }
+            StandardStreams.out(line)
+            for finding in early where earlyWords[Self.key(finding)] != Self.words(finding) {
+                let place = finding.location.map { TerminalText.singleLine($0.description) + ": " } ?? ""
+                StandardStreams.out("    now: \(place)\(finding.severity.rawValue): [\(finding.ruleID)] \(TerminalText.singleLine(finding.message))")
+            }
+            // The findings not given early with the session's timeline; with none, the timeline alone.
+            reporter.renderFindings(Self.report(of: fresh, session: closed)) { StandardStreams.outBytes($0) }
+            if fresh.isEmpty {
+                let timeline = SessionTimelineReporter().render(closed.session, id: closed.id, input: nil, markers: settings.markers, preMain: [])
+                StandardStreams.out(timeline.split(separator: "\n").map { "  │ " + $0 }.joined(separator: "\n") + "\n")
             }
         }
     }

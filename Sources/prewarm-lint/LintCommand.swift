@@ -43,6 +43,11 @@ struct ReportOutput: ExpressibleByArgument {
     static func parse(_ argument: String) throws -> ReportOutput {
         if let output = ReportOutput(argument: argument) { return output }
         let formats = ReportFormat.allCases.map(\.rawValue).joined(separator: ", ")
+        if let format = ReportFormat(rawValue: argument) {
+            // A format without its path: the path its extension would suggest.
+            let file = "report." + (format == .junit ? "xml" : format == .markdown ? "md" : format == .github ? "github.txt" : format == .text ? "txt" : format.rawValue)
+            throw ValidationError("--output takes FORMAT=PATH: `--output \(format.rawValue)=\(file)`")
+        }
         if let equals = argument.firstIndex(of: "=") {
             let format = String(argument[..<equals])
             if ReportFormat(rawValue: format) == nil { throw ValidationError("'\(format)' is not a report format; the formats are \(formats)") }
@@ -81,8 +86,7 @@ struct LintCommand: ParsableCommand {
         `path:line: severity: [rule] message`, with the log lines that prove them and the timeline of their \
         session. Settings come from the nearest .prewarm-lint.yml in the working directory or above it (never from beside the inputs), or --config.
 
-        Exit status: 0 when no finding is at or above --fail-on, 1 when one is, 2 when an input could not be \
-        read (the report is still written), 64 on a usage or configuration error.
+        \(ExitStatusText.help(success: "when no finding is at or above --fail-on", one: "when one is", following: true))
         """
     )
 
@@ -92,7 +96,7 @@ struct LintCommand: ParsableCommand {
     var format: ReportFormat = .text
 
     @Option(name: .long, help: ArgumentHelp("Also write a report to a file (repeatable): FORMAT=PATH, FORMAT one of \(ReportFormat.allCases.map(\.rawValue).joined(separator: ", ")) (json=report.json).", valueName: "format=path"),
-            completion: .file(), transform: ReportOutput.parse)
+            completion: .list(ReportFormat.allCases.map { "\($0.rawValue)=" }), transform: ReportOutput.parse)
     var output: [ReportOutput] = []
 
     /// SwiftLint's and ESLint's name for `--format`: taken, to say so.

@@ -1,3 +1,4 @@
+import Foundation
 import ArgumentParser
 import PrewarmLint
 
@@ -16,10 +17,7 @@ struct PrewarmLintCommand: ParsableCommand {
         `prewarm-lint logs/` lints (the default command); `sessions` shows the launch sessions, `events` \
         the classified events.
 
-        Exit status: 0 when nothing is found at or above --fail-on and every input was read; 1 when a finding is \
-        (for compare, when a phase regressed); 2 when an input could not be read (the report of the others is \
-        still written); 64 on a usage or configuration error; 128 + N when signal N ended the run, after the \
-        partial report (130 for Ctrl-C).
+        \(ExitStatusText.help(success: "when nothing is found at or above --fail-on", one: "when a finding is (for compare, when a phase regressed)", following: true))
         """,
         version: ToolVersion.described,
         subcommands: [LintCommand.self, SessionsCommand.self, StatsCommand.self, CompareCommand.self, EventsCommand.self, RulesCommand.self,
@@ -35,7 +33,23 @@ struct PrewarmLintCommand: ParsableCommand {
             print(CompletionScripts.script(for: shell))
             return
         }
-        main(arguments)
+        main(subcommandFirst(arguments))
+    }
+
+    /// The arguments with a subcommand named after options moved to the front (`prewarm-lint -q sessions FILE` is
+    /// `prewarm-lint sessions -q FILE`), as SwiftLint takes its global options on either side of the subcommand. A word
+    /// that names a file, or that follows `--`, is a path.
+    static func subcommandFirst(_ arguments: [String]) -> [String] {
+        guard let first = arguments.first, first.hasPrefix("-"), first != "--" else { return arguments }
+        let names = Set(configuration.subcommands.compactMap { $0.configuration.commandName })
+        for (index, word) in arguments.enumerated() {
+            if word == "--" { return arguments }
+            guard names.contains(word), !FileManager.default.fileExists(atPath: word) else { continue }
+            var reordered = arguments
+            reordered.remove(at: index)
+            return [word] + reordered
+        }
+        return arguments
     }
 }
 

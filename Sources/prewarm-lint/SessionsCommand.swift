@@ -12,7 +12,7 @@ struct SessionsCommand: ParsableCommand {
         unknown), how sure that is and which line decided it, its milestones with evidence, and when the \
         evidence is incomplete.
 
-        Exit status: 0 when every input was read, 2 when an input could not be read, 64 on a usage error.
+        \(ExitStatusText.help(success: "when every input was read"))
         """
     )
 
@@ -21,6 +21,8 @@ struct SessionsCommand: ParsableCommand {
     }
 
     @OptionGroup var reading: ReadingOptions
+    @OptionGroup var status: StatusOptions
+    @OptionGroup var colorOptions: ColorOptions
 
     @Option(name: .long, help: "Output format: text timelines, or the JSON report (schema version 1, docs/report-schema.md).")
     var format: OutputFormat = .text
@@ -42,7 +44,7 @@ struct SessionsCommand: ParsableCommand {
 
     func run() throws {
         let options = try reading.readOptions(now: StandardStreams.now())
-        let (configuration, configurationPath) = try ConfigurationFile.resolveNamed(explicit: config, disabled: noConfig, inputs: reading.paths)
+        let (configuration, configurationPath) = try ConfigurationFile.resolveNamed(explicit: config, disabled: noConfig, inputs: reading.paths, quiet: status.quiet)
         let discovery = InputDiscovery.expand(reading.paths)
         var failed = false
         for failure in discovery.failures {

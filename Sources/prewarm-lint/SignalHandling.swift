@@ -65,3 +65,17 @@ enum SignalHandling {
         return 128 + (number == 0 ? SIGINT : number)
     }
 }
+
+/// The exit statuses, said the same way in every command's help and the man page: what 0 and 1 mean for the command,
+/// then 2, 64 and 128 + N as every command has them.
+enum ExitStatusText {
+    /// `success`: what 0 means; `one`: what 1 means, when the command exits 1.
+    static func help(success: String, one: String? = nil, following: Bool = false) -> String {
+        var text = "Exit status: 0 \(success)"
+        if let one { text += "; 1 \(one)" }
+        text += "; 2 when an input could not be read (what the others hold is still reported); 64 on a usage or configuration error; "
+            + "128 + N when signal N ended the run, after the partial output (130 for Ctrl-C"
+        text += following ? "; under --follow, Ctrl-C is the normal end: the findings' status)." : ")."
+        return text
+    }
+}

@@ -85,10 +85,14 @@ struct StatsCommand: ParsableCommand {
         are flagged in prewarmed groups: they include the hours the process waited suspended. Inputs that \
         hold two live processes of one app at once are separate captures: each is read on its own, and \
         a warning says so. Ends with why apps were (not) prewarmed, from dasd's lines.
+
+        \(ExitStatusText.help(success: "when every input was read"))
         """
     )
 
     @OptionGroup var reading: ReadingOptions
+    @OptionGroup var status: StatusOptions
+    @OptionGroup var colorOptions: ColorOptions
 
     @Option(name: .long, help: "Output format.")
     var format: StatisticsReporter.Format = .text
@@ -107,7 +111,7 @@ struct StatsCommand: ParsableCommand {
 
     func run() throws {
         let options = try reading.readOptions(now: StandardStreams.now())
-        let configuration = try ConfigurationFile.resolve(explicit: config, disabled: noConfig, inputs: reading.paths)
+        let configuration = try ConfigurationFile.resolve(explicit: config, disabled: noConfig, inputs: reading.paths, quiet: status.quiet)
         let statistics = try StatisticsRun.statistics(paths: reading.paths, options: options, configuration: configuration,
                                                       separately: separately, apps: app, jobs: reading.jobs)
         StandardStreams.out(String(StatisticsReporter(format: format).render(statistics).dropLast()))
@@ -132,11 +136,13 @@ struct CompareCommand: ParsableCommand {
         and p < --alpha; each row also says how many runs per side would detect a shift of the threshold \
         and pin the median within ±--error-ms.
 
-        Exit status: 0 no regression, 1 a phase regressed, 2 an input could not be read, 64 usage.
+        \(ExitStatusText.help(success: "when no phase regressed", one: "when a phase regressed"))
         """
     )
 
     @OptionGroup var input: InputOptions
+    @OptionGroup var status: StatusOptions
+    @OptionGroup var colorOptions: ColorOptions
 
     @Option(name: .long, help: "Output format.")
     var format: ComparisonReporter.Format = .text
@@ -165,7 +171,7 @@ struct CompareCommand: ParsableCommand {
     @Flag(name: .long, help: "Ignore any .prewarm-lint.yml.")
     var noConfig = false
 
-    @Argument(parsing: .captureForPassthrough, help: ArgumentHelp("BASELINE… -- CANDIDATE…", valueName: "paths"))
+    @Argument(parsing: .captureForPassthrough, help: ArgumentHelp("BASELINE… -- CANDIDATE…", valueName: "paths"), completion: .file())
     var paths: [String] = []
 
     func split() throws -> (baseline: [String], candidate: [String]) {
@@ -178,6 +184,10 @@ struct CompareCommand: ParsableCommand {
     }
 
     func validate() throws {
+        // (The paths are taken as they come, `--help` among them: it asks for the help, as on every subcommand.)
+        if let help = paths.firstIndex(where: { $0 == "--help" || $0 == "-h" }), help < (paths.firstIndex(of: "--") ?? paths.count) {
+            throw CleanExit.helpRequest(self)
+        }
         _ = try split()
         guard alpha > 0, alpha < 1 else { throw ValidationError("--alpha must be between 0 and 1, not \(alpha)") }
     }
@@ -185,7 +195,7 @@ struct CompareCommand: ParsableCommand {
     func run() throws {
         let (baselinePaths, candidatePaths) = try split()
         let options = try input.readOptions(now: StandardStreams.now())
-        let configuration = try ConfigurationFile.resolve(explicit: config, disabled: noConfig, inputs: baselinePaths + candidatePaths)
+        let configuration = try ConfigurationFile.resolve(explicit: config, disabled: noConfig, inputs: baselinePaths + candidatePaths, quiet: status.quiet)
         let baseline = try StatisticsRun.statistics(paths: baselinePaths, options: options, configuration: configuration, separately: true, apps: app)
         let candidate = try StatisticsRun.statistics(paths: candidatePaths, options: options, configuration: configuration, separately: true, apps: app)
         let comparison = LaunchComparison(baseline: baseline, candidate: candidate, thresholdMilliseconds: thresholdMs,

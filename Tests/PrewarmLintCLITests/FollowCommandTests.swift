@@ -147,15 +147,22 @@ struct FollowCommandTests {
         let log = Self.scenarios.appendingPathComponent("prewarm-then-launch-scene-app/log.txt")
         let tool = try LiveTool(["--format", format, "--date", "2024-03-18", "-"])
         for line in try Self.lines(of: log) { tool.write(line) }
-        // The pipe stays open: the keychain failure's finding, printed as it came, shows the lines were read.
-        #expect(tool.waitFor(timeout: Self.latencyBound) { $0.contains("keychain-while-locked") } != nil)
+        // The pipe stays open: the keychain failure's finding, printed as it came, shows the lines were read (GitHub's
+        // annotations, which cannot be corrected, wait for their session's close: time to read them instead).
+        if format == "github" {
+            Thread.sleep(forTimeInterval: 1.5)
+        } else {
+            #expect(tool.waitFor(timeout: Self.latencyBound) { $0.contains("keychain-while-locked") } != nil)
+        }
         let end = try tool.end(closing: false, signal: signal)
         #expect(end.status == 128 + signal, "\(end.stderr)")
         #expect(end.stderr.contains("interrupted: the output covers what was read until then"), "\(end.stderr)")
         let printed = tool.printed.map(\.text)
         switch format {
         case "ndjson": #expect(printed.last == "{\"error\":\"interrupted\",\"message\":\"the results cover what was read until then\"}")
-        case "github": #expect(printed.last?.hasPrefix("::error title=prewarm-lint%3A interrupted::") == true, "\(printed)")
+        case "github":
+            #expect(printed.last?.hasPrefix("::error title=prewarm-lint%3A interrupted::") == true, "\(printed)")
+            #expect(printed.contains { $0.contains("title=keychain-while-locked (com.example.ledger#1)") }, "the open session closed at the end: \(printed)")
         default: #expect(end.stderr.contains("interrupted: partial report"), "\(end.stderr)")
         }
     }
@@ -349,5 +356,38 @@ struct FollowCommandTests {
         #expect(end.status == 1, "\(end.stderr)")
         #expect(end.stderr.contains("device.log was rewritten in place between two looks (100 ms apart): read again from its start"), "\(end.stderr)")
         #expect(end.stderr.contains("device.log was replaced (rotated): the new file is read from its start; a file that came and went between two looks (100 ms apart) cannot be read [followed-input]"), "\(end.stderr)")
+    }
+
+    /// The scenario's Console copy written a line every 0.35 s (a pause after each: findings are given early), to
+    /// `--follow` in `format`; what it printed.
+    static func slowly(_ format: String) throws -> String {
+        let log = Self.scenarios.appendingPathComponent("prewarm-then-launch-scene-app/log.txt").path
+        let run = try EventsCommandTests.run(["-c", "while IFS= read -r line; do printf '%s\\n' \"$line\"; sleep 0.35; done < \"$1\" | \"$0\" lint --follow --date 2024-03-18 --format \"$2\" -",
+                                              EventsCommandTests.binary.path, log, format], executable: URL(fileURLWithPath: "/bin/sh"))
+        #expect(run.status == 1, "\(format): \(run.stderr)")
+        return run.stdout
+    }
+
+    @Test("live output says each finding once: ndjson one top-level line per rule (early ones marked, with their session), github one annotation in its final words, text a `now:` line where the close changed the words")
+    func eachFindingSaidOnce() throws {
+        let ndjson = try Self.slowly("ndjson").split(separator: "\n").compactMap { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        let findings = ndjson.filter { $0["rule"] != nil }
+        #expect(findings.map { $0["rule"] as? String ?? "" }.sorted() == ["keychain-before-activation", "keychain-while-locked", "launch-work-during-prewarm", "state-assumed-at-launch"])
+        #expect(findings.filter { $0["early"] as? Bool == true }.count >= 1, "\(findings)")
+        #expect(findings.allSatisfy { $0["session"] as? String == "com.example.ledger#1" }, "\(findings)")
+        let closed = try #require(ndjson.last { $0["session"] is [String: Any] })
+        #expect((closed["findings"] as? [[String: Any]])?.compactMap { $0["message"] as? String }.contains { $0.contains("1 h 31 min before the user activated the app") } == true)
+
+        let github = try Self.slowly("github").split(separator: "\n")
+        #expect(github.count == 4, "\(github)")
+        #expect(github.allSatisfy { $0.contains("(com.example.ledger#1)::") && !$0.contains("prewarm-outcome-unknown") }, "\(github)")
+
+        let text = try Self.slowly("text").split(separator: "\n")
+        // Every rule's heading once; the close's corrections as `now:` lines, not second headings.
+        for rule in ["keychain-before-activation", "keychain-while-locked", "launch-work-during-prewarm", "state-assumed-at-launch"] {
+            #expect(text.filter { $0.contains("[\(rule)]") && !$0.hasPrefix("    now:") }.count == 1, "\(rule): \(text)")
+        }
+        #expect(text.contains { $0.hasPrefix("    now: -:8: error: [keychain-while-locked]") && $0.contains("prewarm-then-launch session") }, "\(text)")
+        #expect(text.contains { $0.contains("(early: com.example.ledger#1 still open)") }, "\(text)")
     }
 }

@@ -612,7 +612,13 @@ struct LintCommandTests {
 
     @Test("Ctrl-C early in a run over the corpus: the inputs not begun said in one line with their count, not as unreadable, exit 130")
     func interruptedOverManyInputs() throws {
-        let run = try CLI.run(["--separately", "--format", "json", Self.root.appendingPathComponent("Corpus").path], interruptAfter: 0.4)
+        // A FIFO whose writer never comes first, on one thread: the run waits there, the corpus's inputs not begun.
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let fifo = folder.appendingPathComponent("never.log").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let run = try CLI.run(["--separately", "--jobs", "1", "--format", "json", fifo, Self.root.appendingPathComponent("Corpus").path],
+                              interruptAfter: 1.0)
         #expect(run.status == 130, "\(run.stderr)")
         let lines = run.stderr.split(separator: "\n")
         // One note names them, with their count; the summary counts them beside the findings; no line per input.

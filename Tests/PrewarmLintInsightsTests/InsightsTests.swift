@@ -93,7 +93,7 @@ struct InsightsTests {
         #expect(statistics.groups.first?.phases.contains { $0.phase.name == "activation → first-paint" } == true)
     }
 
-    @Test("a timeline's columns are filled to characters, not bytes; its lines end without spaces; milestones out of order are put in time order, ties as given")
+    @Test("a timeline's columns are as wide as their widest entry, filled to characters, not bytes; its lines end without spaces; milestones out of order are put in time order, ties as given")
     func timelineColumns() {
         func at(_ milliseconds: Int64) -> LogTimestamp {
             LogTimestamp(microsecondsSinceEpoch: 1_710_772_862_000_000 + milliseconds * 1000, utcOffsetSeconds: -25200, text: "t")
@@ -102,7 +102,7 @@ struct InsightsTests {
         let origin = { (line: Int) in EventOrigin(input: "Protokoll-Grüße.log", line: line, byteOffset: 0) }
         var session = LaunchSession(app: AppIdentity(bundleID: "com.example.ledger", pid: 2231), kind: .coldLaunch, confidence: .certain)
         session.milestones = [
-            .init(name: .activation, time: at(300), evidence: origin(9)),
+            .init(name: .activation, time: at(300), evidence: origin(12)),
             .init(name: .processStart, time: at(45), evidence: origin(3), detail: "  "),
             .init(name: .launchRequest, time: at(0), evidence: origin(1)),
             .init(name: .tap, time: at(0), evidence: origin(2)),
@@ -110,10 +110,10 @@ struct InsightsTests {
         let lines = SessionTimelineReporter().render(session, id: "com.example.ledger#1").split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.count == 6, "\(lines)")
         #expect(lines.dropFirst().prefix(4).map { String($0) } == [
-            "  07:41:02.000 launch request   Protokoll-Grüße.log:1",
-            "  07:41:02.000 tap              Protokoll-Grüße.log:2        +0 ms",
-            "  07:41:02.045 process start    Protokoll-Grüße.log:3        +45 ms",
-            "  07:41:02.300 activation       Protokoll-Grüße.log:9        +255 ms",
+            "  07:41:02.000 launch request Protokoll-Grüße.log:1",
+            "  07:41:02.000 tap            Protokoll-Grüße.log:2  +0 ms",
+            "  07:41:02.045 process start  Protokoll-Grüße.log:3  +45 ms",
+            "  07:41:02.300 activation     Protokoll-Grüße.log:12 +255 ms",
         ])
     }
 

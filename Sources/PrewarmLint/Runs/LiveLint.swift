@@ -35,8 +35,8 @@ public struct LiveLint {
     /// What the run has to say as the input arrives.
     public enum Update: Sendable {
         /// A finding its deciding line decides (a rule decided at its line), given as soon as the line has been read:
-        /// its rule, app, pid and deciding line are final; its message says what was known then, and its session has
-        /// no id yet.
+        /// its rule, app, pid and deciding line are final; its message says what was known then, and its session is
+        /// named by the id it will have when it closes (when it is the next of its app to close, as nearly always).
         case finding(Finding)
         /// A session has closed: its findings in their final words (those given early among them, said so).
         case session(ClosedSession)
@@ -282,11 +282,13 @@ public struct LiveLint {
         }
         for app in input.assembly.takeTouched() {
             guard let session = input.assembly.openSession(named: app) else { continue }
-            for finding in earlyLinter.findings(inUnlisted: session) {
+            let id = input.expectedID(of: session)
+            for var finding in earlyLinter.findings(inUnlisted: session) {
                 let key = EarlyKey(finding)
                 guard !(givenEarly[key.owner]?.contains(key) ?? false) else { continue }
                 givenEarly[key.owner, default: []].append(key)
                 findingsGiven += 1
+                finding.sessionID = id
                 update(.finding(finding))
             }
         }

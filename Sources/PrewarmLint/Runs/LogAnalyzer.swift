@@ -253,6 +253,10 @@ struct InputLint {
         }
     }
 
+    /// The id an open session will have when it closes, if it is the next of its app to: what a finding given early
+    /// names its session by.
+    func expectedID(of session: LaunchSession) -> String { names.peek(for: session) }
+
     /// Checks a closed session, names it `app#n` by the order the app's sessions closed, and keeps its outline; its
     /// findings.
     private mutating func check(_ session: LaunchSession) -> (id: String, findings: [Finding]) {
