@@ -85,10 +85,13 @@ struct ReadmeExamplesTests {
 
     static let readme = EventsCommandTests.repositoryRoot.appendingPathComponent("README.md")
 
-    @Test("every command the README shows prints what the README says it prints")
+    /// The documents whose `$ prewarm-lint …` examples are run: the README, and the docs its examples moved to.
+    static let documents = [readme] + ["docs/formats.md", "docs/events-schema.md", "docs/report-schema.md"].map { EventsCommandTests.repositoryRoot.appendingPathComponent($0) }
+
+    @Test("every command the README (and the docs beside it) shows prints what it says it prints")
     func readmeExamples() throws {
-        let examples = Self.examples(in: try String(contentsOf: Self.readme, encoding: .utf8))
-        #expect(examples.count >= 8)
+        let examples = try Self.documents.flatMap { Self.examples(in: try String(contentsOf: $0, encoding: .utf8)) }
+        #expect(examples.count >= 10)
         let binaries = EventsCommandTests.binary.deletingLastPathComponent().path
         for example in examples {
             let run = try EventsCommandTests.run(["-c", "{ \(example.command)\n} 2>&1"], in: EventsCommandTests.repositoryRoot,
