@@ -75,6 +75,8 @@ struct FollowCommandTests {
             if closing { try input.fileHandleForWriting.close() } else { kill(process.processIdentifier, signal) }
             process.waitUntilExit()
             while reader?.isFinished == false { Thread.sleep(forTimeInterval: 0.01) }
+            // (Removed here: the reader thread holds the tool, so its deinit may never come.)
+            defer { try? FileManager.default.removeItem(at: errorFile) }
             return (process.terminationStatus, String(decoding: try Data(contentsOf: errorFile), as: UTF8.self))
         }
     }
