@@ -23,6 +23,11 @@ enum CompletionScripts {
         PrewarmLintCommand.configuration.subcommands.compactMap { $0.configuration.commandName } + ["help"]
     }
 
+    /// The subcommands `help` explains.
+    static var explained: [String] {
+        PrewarmLintCommand.configuration.subcommands.compactMap { $0.configuration.commandName }
+    }
+
     /// The completion script for `shell`. Unchanged when ArgumentParser's script no longer has the shape edited here
     /// (the completion tests then fail).
     static func script(for shell: CompletionShell) -> String {
@@ -48,7 +53,10 @@ enum CompletionScripts {
                         _prewarm-lint_lint
                         ;;
                 """
-            return script.replacingOccurrences(of: fallback, with: completed)
+            // `help <TAB>`: the subcommands it explains.
+            let help = "_prewarm-lint_help() {\n    repeating_flags=()\n    non_repeating_flags=(--version)\n    repeating_options=()\n    non_repeating_options=()\n    __prewarm-lint_offer_flags_options -1\n}"
+            let helpCompleted = "_prewarm-lint_help() {\n    COMPREPLY=($(compgen -W '\(Self.explained.joined(separator: " "))' -- \"${cur}\"))\n}"
+            return script.replacingOccurrences(of: fallback, with: completed).replacingOccurrences(of: help, with: helpCompleted)
         case .zsh:
             let anchor = """
                     _arguments -w -s -S : "${arg_specs[@]}" && ret=0
@@ -69,6 +77,7 @@ enum CompletionScripts {
 
                 """ + anchor
             return script.replacingOccurrences(of: anchor, with: completed)
+                .replacingOccurrences(of: "'*:subcommands:'", with: "'*:subcommands:(\(Self.explained.joined(separator: " ")))'")
         case .fish:
             // lint's own parsing line, repeated for a first word that names no subcommand.
             let lintCase = "        case 'lint'\n"
@@ -92,7 +101,9 @@ enum CompletionScripts {
             // As the first word, the subcommands' names too.
             let names = subcommands.joined(separator: " ")
             let firstWord = "\ncomplete -c prewarm-lint -n 'test (count (__prewarm-lint_tokens -pc)) -eq 1' -fa '\(names)'\n"
-            return script.replacingOccurrences(of: last, with: completed) + firstWord
+            // `help <TAB>`: the subcommands it explains.
+            let help = "complete -c prewarm-lint -n 'test (count (__prewarm-lint_tokens -pc)) -eq 2; and contains help (__prewarm-lint_tokens -pc)' -fa '\(Self.explained.joined(separator: " "))'\n"
+            return script.replacingOccurrences(of: last, with: completed) + firstWord + help
         default:
             return script
         }

@@ -80,12 +80,13 @@ struct CompletionTests {
         #expect(try Self.completions(shell, "prewarm-lint lint --baseline no", in: folder) == ["notes.txt"])
     }
 
-    @Test("every subcommand's values and paths complete: --output's formats, events' meanings, compare's paths", arguments: Shell.installed)
+    @Test("every subcommand's values and paths complete: --output's formats, events' meanings, compare's paths, help's subcommands", arguments: Shell.installed)
     func valuesAndPaths(_ shell: Shell) throws {
         let folder = try Self.userFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         #expect(try Self.completions(shell, "prewarm-lint --output js", in: folder) == ["json="])
         #expect(try Self.completions(shell, "prewarm-lint events --meaning keychain-f", in: folder) == ["keychain-failure"])
         #expect(try Self.completions(shell, "prewarm-lint compare lo", in: folder).contains("logs"))
+        #expect(try Self.completions(shell, "prewarm-lint help se", in: folder) == ["sessions"])
     }
 }
