@@ -1,5 +1,6 @@
 import Foundation
 import PrewarmLintClassifier
+import PrewarmLintModel
 public import PrewarmLintSessions
 
 /// A launch or scene-create watchdog killed the process.
@@ -29,7 +30,10 @@ public struct LaunchWatchdog: Rule {
 
         Only watchdogs that guard a launch count: `scene-create` and `process-launch` (or a kill that does not \
         name its event). A `process-exit` watchdog (`Failed to terminate gracefully after 5.0s`) or a \
-        `scene-update` one kills a process that was quitting or already running: not a launch.
+        `scene-update` one kills a process that was quitting or already running: not a launch. Nor is a kill \
+        assertiond made (`Termination Reason: Namespace ASSERTIOND, Code 0x8badf00d`, `has active assertions beyond \
+        permitted time`) more than 20 s after the process started: that ends a background task that overran its time \
+        (`beginBackgroundTask` never ended); its line is counted as a hazard no finding reports.
 
         Kill evidence is a termination only: runningboardd's `RBSTerminateContext` with `0x8BADF00D`, a \
         `watchdog transgression`, FrontBoard's exit status `watchdog(2343432205)` or, on iOS 13–14, its exit context \
@@ -72,7 +76,7 @@ public struct LaunchWatchdog: Rule {
 
     /// The findings of this rule in `session`.
     public func check(_ session: LaunchSession, in context: RuleContext) -> [Finding] {
-        guard let kill = session.events(withMeaning: .watchdog).first(where: { WatchdogTermination(text: $0.text).guardsLaunch }) else {
+        guard let kill = session.events(withMeaning: .watchdog).first(where: { Self.guardsLaunch($0, in: session) }) else {
             return notEnforced(session, in: context)
         }
         let watchdog = WatchdogTermination(text: kill.text)
@@ -93,6 +97,22 @@ public struct LaunchWatchdog: Rule {
         }
         return [context.finding(Self.killed, message, evidence: evidence)]
     }
+
+    /// Whether the kill at `line` is a launch's watchdog: one guarding a launch (``WatchdogTermination/guardsLaunch``),
+    /// unless assertiond made it (`Namespace ASSERTIOND`, `has active assertions beyond permitted time`) naming no launch
+    /// watchdog: that ends a background task that overran its time, a launch only when the process started at most
+    /// ``launchBudget`` before (no launch budget is longer); a kill whose start is unknown is not called a launch's.
+    static func guardsLaunch(_ line: SessionEvent, in session: LaunchSession) -> Bool {
+        let watchdog = WatchdogTermination(text: line.text)
+        guard watchdog.guardsLaunch else { return false }
+        let text = line.text.uppercased()
+        guard watchdog.event == nil, text.contains("ASSERTIOND") || text.contains("ASSERTIONS BEYOND PERMITTED TIME") else { return true }
+        guard let started = session.milestones.first(where: { $0.name == .processStart || $0.name == .launchRequest })?.time else { return false }
+        return LogTimestamp.microseconds(from: started.microsecondsSinceEpoch, to: line.time.microsecondsSinceEpoch) <= Self.launchBudget
+    }
+
+    /// The longest a launch watchdog waits: 20 s of wall time in the foreground (`timeValue: 20.0s`).
+    static let launchBudget: Int64 = 20_000_000
 
     /// A watchdog that FrontBoard did not enforce: a warning naming the budget and the reason.
     private func notEnforced(_ session: LaunchSession, in context: RuleContext) -> [Finding] {
