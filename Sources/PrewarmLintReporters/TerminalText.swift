@@ -4,7 +4,7 @@ import PrewarmLintModel
 /// standard output and error). Log text and file names can hold escape sequences (an OSC 52 clipboard write, a screen
 /// clear, a cursor move, text made invisible), which must never reach the terminal raw. Control characters but tab
 /// and line feed become caret notation (`^[`, `^M`, `^?`, as `cat -v` writes them), C1 controls and invisible format
-/// characters (``DisplayText/isInvisibleFormat(_:)``: a right-to-left override) `<U+009B>`, `<U+202E>`. When the
+/// characters (`DisplayText.isInvisibleFormat`: a right-to-left override) `<U+009B>`, `<U+202E>`. When the
 /// output is coloured, the reporters' own colours (``Color``) are kept and no other sequence: an input can at most
 /// colour its text with the reporters' colours, never hide or move it; uncoloured output keeps no sequence at all.
 public enum TerminalText {
@@ -42,7 +42,7 @@ public enum TerminalText {
     }
 
     /// A byte that is not copied as it is: a control byte other than newline and tab, DEL, or the lead byte of a C1
-    /// control or of an invisible format character (``DisplayText/mayLead(_:)``).
+    /// control or of an invisible format character (`DisplayText.mayLead`).
     @inline(__always) static func needsCare(_ byte: UInt8) -> Bool {
         byte < 0x20 && byte != 0x0A && byte != 0x09 || byte == 0x7F || DisplayText.mayLead(byte)
     }
