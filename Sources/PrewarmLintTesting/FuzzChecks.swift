@@ -54,13 +54,16 @@ public enum FuzzChecks {
     /// A document cut into parts (`DocumentPartition`, fed in chunks of `chunk`), each part read as a document from its
     /// cut: the parts' events, dyld statistics and fragments are the whole's, and their lines too.
     static func partitionProblem(_ bytes: [UInt8], configuration: ReaderConfiguration, whole: ReaderVerifier.Outcome, chunk: Int) -> String? {
+        // Cut as `PastedDocument` cuts it: its lone carriage returns made line ends first, a byte for a byte.
         var partition = DocumentPartition(maximumLineLength: configuration.limits.maximumLineLength)
+        var lineEndings = LineEndings()
         var offset = 0
         while offset < bytes.count {
             let end = min(bytes.count, offset + chunk)
-            bytes[offset..<end].withUnsafeBytes { partition.read($0) }
+            bytes[offset..<end].withUnsafeBytes { lineEndings.normalize($0) { partition.read($0) } }
             offset = end
         }
+        lineEndings.finish { partition.read($0) }
         let parts = partition.finish()
         guard !parts.isEmpty else { return nil }
         var events: [LogEvent] = [], preMain: [PreMainStatistics] = [], fragments: [LogFragment] = [], lines = 0
