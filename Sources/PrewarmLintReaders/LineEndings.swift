@@ -72,12 +72,22 @@ public struct LineEndings {
     /// A sample of an input's first bytes as the normalizer passes them on (a last `\r` a line end when `isComplete`,
     /// else left out); nil when it holds no `\r`.
     public static func normalizedSample(_ bytes: UnsafeRawBufferPointer, isComplete: Bool) -> [UInt8]? {
-        guard bytes.firstIndex(of: .carriageReturn, from: 0) != nil else { return nil }
         var lineEndings = LineEndings()
+        return lineEndings.normalizedSample(bytes, isComplete: isComplete)
+    }
+
+    /// ``normalizedSample(_:isComplete:)`` read by this normalizer, which goes on from the sample's end (a `\r` held
+    /// there, the lone ones counted).
+    public mutating func normalizedSample(_ bytes: UnsafeRawBufferPointer, isComplete: Bool) -> [UInt8]? {
+        guard bytes.firstIndex(of: .carriageReturn, from: 0) != nil else {
+            // Passed on as it is, and counted: later offsets are the input's.
+            consumed += bytes.count
+            return nil
+        }
         var normalized: [UInt8] = []
         normalized.reserveCapacity(bytes.count)
-        lineEndings.normalize(bytes) { normalized.append(contentsOf: $0) }
-        if isComplete { lineEndings.finish { normalized.append(contentsOf: $0) } }
+        normalize(bytes) { normalized.append(contentsOf: $0) }
+        if isComplete { finish { normalized.append(contentsOf: $0) } }
         return normalized
     }
 

@@ -262,13 +262,7 @@ public struct LogStreamReader {
         if !binary {
             // The normalizer goes on from the sample's end: a `\r` held there, the lone ones counted.
             var lineEndings = LineEndings()
-            if held.withUnsafeBytes({ $0.firstIndex(of: .carriageReturn, from: 0) != nil }) {
-                var normalized: [UInt8] = []
-                normalized.reserveCapacity(held.count)
-                held.withUnsafeBytes { lineEndings.normalize($0) { normalized.append(contentsOf: $0) } }
-                if isComplete { lineEndings.finish { normalized.append(contentsOf: $0) } }
-                held = normalized
-            }
+            if let normalized = held.withUnsafeBytes({ lineEndings.normalizedSample($0, isComplete: isComplete) }) { held = normalized }
             self.lineEndings = lineEndings
         }
         if let forcedFormat {

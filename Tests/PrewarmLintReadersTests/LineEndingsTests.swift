@@ -92,6 +92,18 @@ struct LineEndingsTests {
         #expect(read.diagnostics.last?.severity == .note)
     }
 
+    @Test("a lone CR past the 64 KiB sniffed is said at its own byte offset")
+    func offsetPastTheSample() throws {
+        let line = Array("default\t09:12:44.402000+0100\tdasd\tDAS Prewarm launch for com.example.shop\n".utf8)
+        var bytes: [UInt8] = []
+        while bytes.count < 100_000 { bytes += line }
+        let at = bytes.count - 1
+        bytes[at] = 0x0D
+        bytes += line
+        let read = try Self.read(bytes, chunk: 1 << 16)
+        #expect(read.diagnostics.last?.message == "1 carriage return without a line feed (the first at byte \(at)) read as line end")
+    }
+
     @Test("a binary property list keeps its bytes: a CR inside it is data")
     func binaryFormatsUntouched() throws {
         #expect(Array("bplist00\r\u{1}".utf8).withUnsafeBytes { FormatSniffer.isBinary($0) })
