@@ -24,8 +24,12 @@ public enum FormatSniffer {
     /// The most likely format of an input starting with `sample`, or nil when no line of it
     /// looks like any supported format. `isComplete` says the sample is the whole input, so its
     /// last line is complete too.
-    /// `allowsDocument`: whether the input may be a pasted document (not for a region of one).
-    public static func sniff(_ sample: UnsafeRawBufferPointer, isComplete: Bool, allowsDocument: Bool = true) -> LogFormat? {
+    /// `allowsDocument`: whether the input may be a pasted document (not for a region of one). `fragmentsDecide`:
+    /// whether text no format takes but whose lines show what a log line shows is a document now; a log still arriving
+    /// sniffed at a pause passes false, since its next lines may be a format's (a wrapped log's head comes after its
+    /// continuation lines), and decides that at its end or once the sample is full, as a file does.
+    public static func sniff(_ sample: UnsafeRawBufferPointer, isComplete: Bool, allowsDocument: Bool = true,
+                             fragmentsDecide: Bool = true) -> LogFormat? {
         var bytes = sample
         if bytes.hasPrefix("\u{FEFF}") { bytes = bytes.slice(3, bytes.count) }
         if bytes.hasPrefix("bplist00") { return .binaryPlist }
@@ -108,7 +112,7 @@ public enum FormatSniffer {
         if crashReportKeys >= 2, crashReportKeys > best?.votes ?? 0 { return .crashReportText }
         // Text no format takes whose lines show what a log line shows (a process column, RunningBoard's syntax) is read
         // as a document, for those lines to be read alone (``LogFragment``).
-        if best == nil, fragmentLines > 0 { return .document }
+        if best == nil, fragmentLines > 0 { return fragmentsDecide ? .document : nil }
         return best?.format
     }
 

@@ -148,9 +148,9 @@ public struct LogStreamReader {
            sample.withUnsafeBytes({ head in
                let allowsDocument = !configuration.isDocumentRegion
                if !FormatSniffer.isBinary(head), let normalized = LineEndings.normalizedSample(head, isComplete: false) {
-                   return normalized.withUnsafeBytes { FormatSniffer.sniff($0, isComplete: false, allowsDocument: allowsDocument) }
+                   return normalized.withUnsafeBytes { FormatSniffer.sniff($0, isComplete: false, allowsDocument: allowsDocument, fragmentsDecide: false) }
                }
-               return FormatSniffer.sniff(head, isComplete: false, allowsDocument: allowsDocument)
+               return FormatSniffer.sniff(head, isComplete: false, allowsDocument: allowsDocument, fragmentsDecide: false)
            }) != nil {
             try startDecoding(isComplete: false, offers: offers, emit: emit)
         }

@@ -10,6 +10,9 @@ public enum ReaderOutput: Sendable {
     case preMainStatistics(PreMainStatistics)
     /// A line no reader took that still shows what a log line shows (`LogFragment`): evidence read alone.
     case fragment(LogFragment)
+    /// A part of the input that is a capture of its own begins at this line (a pasted document's next block): its
+    /// lines' times are their own, so a time earlier than the part before is no step of the device's clock.
+    case partStart(EventOrigin)
 
     /// The output with its origin counted from `start` (`InputPosition.placing(_:)`).
     func placed(at start: InputPosition) -> ReaderOutput {
@@ -27,6 +30,8 @@ public enum ReaderOutput: Sendable {
         case .fragment(var fragment):
             fragment.origin = start.placing(fragment.origin)
             return .fragment(fragment)
+        case .partStart(let origin):
+            return .partStart(start.placing(origin))
         }
     }
 }

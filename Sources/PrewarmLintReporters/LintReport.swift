@@ -102,6 +102,9 @@ public struct LintReport: Sendable {
     /// only). The text is the same whatever the number; more only makes a large report faster, which
     /// matters when many inputs were read in parallel and the report is what remains.
     public var renderingJobs = 1
+    /// Events dropped because another input of the same device held the same one (not in the JSON report: a count of
+    /// the run, for its summary line).
+    public var duplicateEvents = 0
     /// Starts the threads that render (the calling thread renders alone when the system refuses them).
     package var threads = ThreadStarter()
 
@@ -112,6 +115,15 @@ public struct LintReport: Sendable {
         self.init(toolVersion: toolVersion, inputs: inputs, sessions: ReportList(sessions),
                   sessionIDs: ReportList(sessionIDs ?? Self.sessionIDs(sessions)), findings: ReportList(findings), diagnostics: diagnostics,
                   baselineSuppressed: baselineSuppressed, partial: partial, prewarmDecisions: prewarmDecisions)
+    }
+
+    /// A piece of a live run's answer for a renderer to print: findings given early, a session as it closes with its
+    /// findings, or (`partial`) the end marker of a stopped run. Not a run's answer, which `ReportAssembly` builds for
+    /// every way in (the command line, `--follow`, `LogAnalyzer`).
+    public static func excerpt(findings: [Finding], session: (session: LaunchSession, id: String)? = nil, partial: Bool = false,
+                               toolVersion: String) -> LintReport {
+        LintReport(toolVersion: toolVersion, inputs: [], sessions: session.map { [$0.session] } ?? [],
+                   sessionIDs: session.map { [$0.id] } ?? [], findings: findings, diagnostics: [], partial: partial)
     }
 
     /// A report of these lists (a run's, spooled to a temporary file when it had many sessions): one id per session.
@@ -184,6 +196,18 @@ public struct LintReport: Sendable {
             }
             return selected
         }
+    }
+
+    /// Narrows the listed sessions to those at `positions` (ascending): their ids, the groups they were read in, and
+    /// dyld's statistics joined to them (a reading joined to a session left out goes with it). The findings stay.
+    public mutating func select(sessionsAt positions: [Int]) {
+        let wanted = Set(positions)
+        var kept: Set<String> = []
+        for (index, id) in sessionIDs.enumerated() where wanted.contains(index) { kept.insert(id) }
+        sessions = sessions.selecting(positions)
+        sessionIDs = sessionIDs.selecting(positions)
+        separateInputs = SessionGroup.selecting(positions, from: separateInputs)
+        preMainStatistics = preMainStatistics.filter { $0.session.map(kept.contains) ?? true }
     }
 
     /// The input the listed session at `index` came from, when the inputs were read separately (``separateInputs``);

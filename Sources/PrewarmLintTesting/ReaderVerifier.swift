@@ -27,6 +27,8 @@ public enum ReaderVerifier {
         public var preMainStatistics: [PreMainStatistics] = []
         /// Lines read alone, as fragments, in order.
         public var fragments: [LogFragment] = []
+        /// Where each part of the input that is a capture of its own began (a document's blocks).
+        public var partStarts: [EventOrigin] = []
         /// The reader's counts.
         public var statistics = DecoderStatistics()
         /// Why the input could not be read, if it could not.
@@ -63,6 +65,7 @@ public enum ReaderVerifier {
             case .diagnostic(let diagnostic): outcome.diagnostics.append(diagnostic)
             case .preMainStatistics(let statistics): outcome.preMainStatistics.append(statistics)
             case .fragment(let fragment): outcome.fragments.append(fragment)
+            case .partStart(let origin): outcome.partStarts.append(origin)
             }
         }
         var pieces: [Range<Int>] = []

@@ -88,8 +88,8 @@ struct EventsCommand: ParsableCommand {
                                                           : ndjson.line(for: event, classification: classified))
                 case .diagnostic(let diagnostic):
                     printer.take(diagnostic)
-                case .preMainStatistics, .fragment:
-                    break  // not an event: `lint` reports it
+                case .preMainStatistics, .fragment, .partStart:
+                    break  // not an event: `lint` reports it (a part boundary says nothing of an event)
                 }
             }
             if let failure = summary.failure {

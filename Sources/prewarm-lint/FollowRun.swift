@@ -23,19 +23,17 @@ struct FollowRun {
         if showsStatus { ProgressLine.shared.start(totalBytes: nil, describe: { status.text }) }
         defer { ProgressLine.shared.stop() }
         var printer = LivePrinter(format: format, settings: settings, maximumDiagnostics: maximumDiagnostics)
-        var lastArrival = monotonicMicroseconds()
-        var lastPause: Int64?
-        var lastTick = lastArrival
         var failure: String?
         func say(_ update: LiveLint.Update) { printer.print(update) }
+        // The run's clock is the live run's own (`LiveClock`), as the library's: the same arrivals, the same moments.
+        let clock = ContinuousClock()
         reading: while !SignalHandling.interruption.isRaised {
             switch input.next() {
             case .bytes(let count):
-                lastArrival = monotonicMicroseconds()
-                lastPause = nil
+                let now = clock.now
                 let pushed: Result<Void, ReaderError> = input.buffer.withUnsafeBytes { bytes in
                     do throws(ReaderError) {
-                        try live.push(UnsafeRawBufferPointer(rebasing: bytes[..<count]), say)
+                        try live.push(UnsafeRawBufferPointer(rebasing: bytes[..<count]), arrivedAt: now, say)
                         return .success(())
                     } catch { return .failure(error) }
                 }
@@ -43,23 +41,9 @@ struct FollowRun {
                     failure = error.message
                     break reading
                 }
-                // Bytes keep coming: each quiet period, the lines that waited that long in the reorder window go on, and a
-                // format sniffed from its first 64 KiB is decided from what came.
-                if lastArrival - lastTick >= Self.quietPeriod {
-                    lastTick = lastArrival
-                    do throws(ReaderError) { try live.tick(say) } catch {
-                        failure = error.message
-                        break reading
-                    }
-                }
             case .nothing:
-                // Quiet for the quiet period: what waited for later lines is decided; then again each second, so that
-                // a session whose process ended closes once its grace has passed on the wall clock.
-                let now = monotonicMicroseconds()
-                let quiet = now - lastArrival
-                guard quiet >= Self.quietPeriod, lastPause.map({ now - $0 >= 1_000_000 }) ?? true else { break }
-                lastPause = now
-                do throws(ReaderError) { try live.pause(quietFor: quiet, say) } catch {
+                // Quiet (each wait is at most the poll interval): what is due now — a pause once quiet for the quiet period.
+                do throws(ReaderError) { try live.wait(until: clock.now, say) } catch {
                     failure = error.message
                     break reading
                 }
@@ -100,10 +84,6 @@ struct FollowRun {
         ReaderDiagnostic(code: DiagnosticCode(rawValue: "followed-input"), severity: severity, message: message,
                          origin: EventOrigin(input: input, line: 0, byteOffset: 0), lineCount: 0)
     }
-
-    /// ``LiveLint/quietPeriod`` in microseconds.
-    static let quietPeriod = Int64(LiveLint.quietPeriod.components.seconds) * 1_000_000
-        + Int64(LiveLint.quietPeriod.components.attoseconds / 1_000_000_000_000)
 }
 
 /// The status line's text, written by the reading thread and read by the line's own.
@@ -226,8 +206,7 @@ struct LivePrinter {
 
     /// A report of `findings` alone (and their session), for a renderer.
     private static func report(of findings: [Finding], session closed: LiveLint.ClosedSession?) -> LintReport {
-        LintReport(toolVersion: ToolVersion.current, inputs: [], sessions: closed.map { [$0.session] } ?? [],
-                   sessionIDs: closed.map { [$0.id] } ?? [], findings: findings, diagnostics: [])
+        LintReport.excerpt(findings: findings, session: closed.map { ($0.session, $0.id) }, toolVersion: ToolVersion.current)
     }
 
     /// Sends what was printed on its way, the status line cleared first (standard output may be the same terminal).

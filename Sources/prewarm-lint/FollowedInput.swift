@@ -210,10 +210,3 @@ struct FollowedInput {
         descriptor = -1
     }
 }
-
-/// Monotonic microseconds, for the quiet period and the status line.
-func monotonicMicroseconds() -> Int64 {
-    var spec = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &spec)
-    return Int64(spec.tv_sec) * 1_000_000 + Int64(spec.tv_nsec) / 1000
-}

@@ -298,7 +298,7 @@ struct LintCommand: ParsableCommand {
         }
         if report.partial {
             // Stopped by SIGTERM or SIGHUP before the input ended: the streamed formats end with their partial marker.
-            let marker = LintReport(toolVersion: ToolVersion.current, inputs: [], sessions: [], findings: [], diagnostics: [], partial: true)
+            let marker = LintReport.excerpt(findings: [], partial: true, toolVersion: ToolVersion.current)
             switch format {
             case .ndjson: StandardStreams.outBytes(FindingNDJSONReporter().render(marker))
             case .github: StandardStreams.outBytes(GitHubAnnotationReporter().render(marker))

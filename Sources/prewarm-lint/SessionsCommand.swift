@@ -52,68 +52,59 @@ struct SessionsCommand: ParsableCommand {
             failed = true
         }
         var printer = DiagnosticPrinter(limit: maxDiagnostics)
-        var pipeline = SessionPipeline(reader: InputReader(options: options), signatures: configuration.signatureTable())
-        pipeline.jobs = reading.jobs
+        // The sessions of a lint run that checks none: the same reading, the same listing and the same accounts.
+        var run = LintRun(options: options, linter: Linter(registry: RuleRegistry(rules: []), configuration: configuration),
+                          toolVersion: ToolVersion.current, separately: separately)
+        run.jobs = reading.jobs
+        run.checksSessions = false
+        run.sessionsListed = .max
         let onDiagnostic: (ReaderDiagnostic) -> Void = { diagnostic in
             if format == .text { printer.take(diagnostic) }
         }
         // Timelines and the report need a session's outline, not its lines; past a few thousand, the outlines
         // wait in a temporary file, so memory does not grow with the sessions.
-        let (result, sessions, ids, notes, groups) = pipeline.listedSessions(discovery.inputs, separately: separately, onDiagnostic: onDiagnostic)
+        var report = run.run(discovery.inputs, onDiagnostic: onDiagnostic)
         printer.finish()
-        for note in notes { StandardStreams.err("warning: sessions kept in memory instead of a temporary file: \(note)") }
         var notLogs: [String] = []
-        for summary in result.summaries {
-            guard let failure = summary.failure else { continue }
-            if summary.skippedAsNotALog { notLogs.append(summary.input) } else {
-                StandardStreams.err(failure.description)
+        for input in report.inputs where input.format == nil {
+            if let error = input.error {
+                if !input.isInterruptedBeforeReading { StandardStreams.err("\(input.path): error: \(error)") }
                 failed = true
+            } else {
+                notLogs.append(input.path)
             }
         }
         let wanted = Set(app)
         // Every session, or those of the apps asked for (named among all of them, as a lint names them).
-        let selected: (sessions: ReportList<LaunchSession>, ids: ReportList<String>, groups: [LintReport.SessionGroup])
-        if wanted.isEmpty {
-            selected = (sessions, ids, groups)
-        } else {
+        if !wanted.isEmpty {
             // Their positions, not the sessions: a spooled listing stays in its temporary file.
-            let positions = sessions.enumerated().compactMap { index, session in session.app.isSelected(by: wanted) ? index : nil }
-            selected = (sessions.selecting(positions), ids.selecting(positions), LintReport.SessionGroup.selecting(positions, from: groups))
+            let positions = report.sessions.enumerated().compactMap { index, session in session.app.isSelected(by: wanted) ? index : nil }
+            report.select(sessionsAt: positions)
         }
-        // dyld's launch statistics, joined to the sessions listed where a line proves it.
-        let readings = PreMainReading.joined(result.summaries.flatMap(\.untimed.preMainStatistics), to: selected.sessions, ids: selected.ids)
         switch format {
         case .json:
-            var report = LintReport(
-                toolVersion: ToolVersion.current,
-                inputs: result.summaries.map(LintRun.reportInput),
-                sessions: selected.sessions, sessionIDs: selected.ids, findings: [],
-                diagnostics: result.diagnostics, partial: SignalHandling.interruption.isRaised
-            )
             report.configuration = configurationPath
-            report.separateInputs = selected.groups
-            report.preMainStatistics = readings
             // In pieces of about 64 KiB, as sessions are read back: never whole in memory.
             report.render(toUTF8: StandardStreams.outBytes)
         case .text:
             let timeline = SessionTimelineReporter()
-            let preMain = Dictionary(grouping: readings.filter { $0.session != nil }, by: { $0.session! })
+            let preMain = Dictionary(grouping: report.preMainStatistics.filter { $0.session != nil }, by: { $0.session! })
             // Kinds counted as the sessions go by: a second pass decoded every spooled session again.
             var byKind: [LaunchSession.Kind: Int] = [:]
-            for (index, (session, id)) in zip(selected.sessions, selected.ids).enumerated() {
-                StandardStreams.out(timeline.render(session, id: id, input: LintReport.SessionGroup.input(ofSessionAt: index, in: selected.groups), markers: configuration.markers,
-                                                          preMain: preMain[id] ?? []))
+            for (index, (session, id)) in zip(report.sessions, report.sessionIDs).enumerated() {
+                StandardStreams.out(timeline.render(session, id: id, input: LintReport.SessionGroup.input(ofSessionAt: index, in: report.separateInputs),
+                                                    markers: configuration.markers, preMain: preMain[id] ?? []))
                 StandardStreams.out("")
                 byKind[session.kind, default: 0] += 1
             }
             if !notLogs.isEmpty {
                 StandardStreams.err("note: skipped \(notLogs.count) file\(notLogs.count == 1 ? "" : "s") in directories that \(notLogs.count == 1 ? "is" : "are") not logs")
             }
-            let read = result.summaries.filter { $0.format != nil }.count
-            let count = selected.sessions.count
+            let read = report.inputs.filter { $0.format != nil }.count
+            let count = report.sessions.count
             var line = "\(count) session\(count == 1 ? "" : "s") from \(read) input\(read == 1 ? "" : "s")"
             if count > 0 { line += ": " + SessionTally.kindCounts(byKind) }
-            if result.duplicateEvents > 0 { line += "; \(result.duplicateEvents) events seen in two inputs counted once" }
+            if report.duplicateEvents > 0 { line += "; \(report.duplicateEvents) events seen in two inputs counted once" }
             StandardStreams.err(line)
         }
         StandardStreams.flush()

@@ -90,6 +90,55 @@ struct LiveLintTests {
         if pausing { #expect(early > 10, "few findings given early (\(early) of \(findings))") }
     }
 
+    @Test("the live clock: nothing before the first bytes, a tick each quiet period while bytes keep coming, a pause after a quiet period and again each second of quiet")
+    func liveClock() {
+        var clock = LiveClock()
+        let start = ContinuousClock().now
+        func at(_ milliseconds: Int) -> ContinuousClock.Instant { start + .milliseconds(milliseconds) }
+        #expect(clock.due(at: at(5_000)) == nil, "due before any bytes")
+        // Bytes every 100 ms for a second: a tick every 250 ms or so, never a pause.
+        var ticks = 0
+        for milliseconds in stride(from: 0, through: 1_000, by: 100) {
+            clock.arrived(at: at(milliseconds))
+            switch clock.due(at: at(milliseconds)) {
+            case .tick: ticks += 1
+            case .pause: Issue.record("a pause while bytes kept coming, at \(milliseconds) ms")
+            case nil: break
+            }
+        }
+        #expect(ticks == 3, "ticks: \(ticks)")
+        // Then quiet: a tick still (the lines held go on), no pause before 250 ms, one at it, none again until a second later.
+        #expect(clock.due(at: at(1_200)) == .tick)
+        #expect(clock.due(at: at(1_240)) == nil)
+        #expect(clock.due(at: at(1_250)) == .pause(quietFor: .milliseconds(250)))
+        #expect(clock.due(at: at(1_900)) == nil)
+        #expect(clock.due(at: at(2_250)) == .pause(quietFor: .milliseconds(1_250)))
+        // Bytes again: the pauses start over.
+        clock.arrived(at: at(3_000))
+        #expect(clock.due(at: at(3_100)) == .tick)
+        #expect(clock.due(at: at(3_200)) == nil)
+        #expect(clock.due(at: at(3_250)) == .pause(quietFor: .milliseconds(250)))
+        #expect(LiveClock.microseconds(.seconds(Int64.max)) == .max)
+    }
+
+    @Test("a live run told when bytes came: a session whose process exited closes at the first pause past its grace, as the command line and the library both time it")
+    func sessionsCloseByTheRunsClock() throws {
+        let unused = try [UInt8](Data(contentsOf: Self.corpus.appendingPathComponent("scenarios/prewarm-unused-jetsam/log.ndjson")))
+        var live = LiveLint(inputName: "t", analyzer: Self.analyzer)
+        var closedAt: [Int] = []
+        var now = 0
+        func take(_ update: LiveLint.Update) { if case .session = update { closedAt.append(now) } }
+        let start = ContinuousClock().now
+        try unused.withUnsafeBytes { try live.push($0, arrivedAt: start, take) }
+        // Asked every 100 ms, as `--follow` polls and the library's ticker wakes.
+        for milliseconds in stride(from: 100, through: 5_000, by: 100) {
+            now = milliseconds
+            try live.wait(until: start + .milliseconds(milliseconds), take)
+        }
+        // The grace (2 s of log time) has passed at the pause 2.25 s after the last bytes: the first pause that late.
+        #expect(closedAt == [2_300], "closed at \(closedAt) ms")
+    }
+
     @Test("a session whose process exited closes after the grace, on the wall clock during a pause; one still alive stays open")
     func endedSessionsCloseAfterTheGrace() throws {
         // A prewarm killed by jetsam (an exit line), and a cold launch whose process is still alive.

@@ -115,8 +115,8 @@ struct PrescanTests {
                 outcome.diagnostics.append(diagnostic)
             case .preMainStatistics(let statistics):
                 outcome.preMainStatistics.append(statistics)
-            case .fragment:
-                Issue.record("no fragment in a log")
+            case .fragment, .partStart:
+                Issue.record("no fragment or part in a log")
             }
         }
         bytes.withUnsafeBytes { all in

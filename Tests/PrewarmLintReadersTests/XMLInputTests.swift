@@ -100,7 +100,7 @@ struct XMLInputTests {
             switch output {
             case .event(let event): events.append(event)
             case .diagnostic(let diagnostic): diagnostics.append(diagnostic)
-            case .preMainStatistics, .fragment: Issue.record("no statistics in an XML export")
+            case .preMainStatistics, .fragment, .partStart: Issue.record("no statistics, fragment or part in an XML export")
             }
         }
         try Array("<?xml version=\"1.0\"?>\n<plist><array><dict><key>eventMessage</key><string>".utf8).withUnsafeBytes { try reader.read($0, emit: collect) }

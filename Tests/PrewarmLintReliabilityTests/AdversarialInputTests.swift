@@ -169,7 +169,7 @@ struct AdversarialInputTests {
             switch output {
             case .event: events += 1
             case .diagnostic(let diagnostic): diagnostics.append(diagnostic)
-            case .preMainStatistics, .fragment: Issue.record("no statistics in these lines")
+            case .preMainStatistics, .fragment, .partStart: Issue.record("no statistics, fragment or part in these lines")
             }
         }
         let good = "2024-03-18 07:41:02.120871-0700 0x2b07     Default     0x0                  33     0    runningboardd: Executing launch request for app<com.example.ledger(501)> (DAS Prewarm launch)\n"

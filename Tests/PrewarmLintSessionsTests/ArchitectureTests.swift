@@ -48,6 +48,17 @@ struct ArchitectureTests {
         #expect(askers == ["Sources/PrewarmLintClassifier/LaunchLineGate.swift"], "\(askers.sorted())")
     }
 
+    @Test("a run's answer is assembled in one place: only ReportAssembly builds a LintReport (renderers' excerpts aside)")
+    func oneAssemblyOfTheAnswer() throws {
+        var builders: Set<String> = []
+        for file in try Self.sources(under: "Sources") + Self.sources(under: "Examples") {
+            let code = file.text.split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("//") }.joined(separator: "\n")
+            if code.contains(/\bLintReport\s*\(/) || code.contains(/\bLintReport\.init\b/) { builders.insert(file.path) }
+        }
+        // LintReport.swift: the type itself, and the excerpt a live run's pieces are printed with.
+        #expect(builders == ["Sources/PrewarmLint/Runs/ReportAssembly.swift", "Sources/PrewarmLintReporters/LintReport.swift"], "\(builders.sorted())")
+    }
+
     @Test("a reader holds nothing of its caller: it asks only through the offers it is handed per call, and no reader type names the classifier")
     func readersOnlyRead() throws {
         // A class-bound protocol a caller implements and a reader keeps is how a caller's state reaches into decoding; the

@@ -240,18 +240,23 @@ struct SpooledReportTests {
         let folder = try TemporaryFolder("prewarm-lint-spool-sessions")
         defer { folder.remove() }
         let inputs = [try Self.day(seed: 67, in: folder, named: "a.ndjson"), try Self.day(seed: 68, in: folder, named: "b.ndjson")]
-        let pipeline = SessionPipeline(reader: InputReader(options: GatedReadingTests.dayOptions))
         for separately in [false, true] {
-            let inMemory = pipeline.listedSessions(inputs, separately: separately)
-            let spooled = pipeline.listedSessions(inputs, separately: separately, sessionsInMemory: 11)
-            #expect(!inMemory.sessions.isSpooled && spooled.sessions.isSpooled && spooled.notes.isEmpty)
+            // The run `prewarm-lint sessions` makes: every session listed, none checked.
+            var listing = LintRun(options: GatedReadingTests.dayOptions, linter: Linter(registry: RuleRegistry(rules: [])), toolVersion: "test",
+                                  separately: separately)
+            listing.checksSessions = false
+            listing.sessionsListed = .max
+            let inMemory = listing.run(inputs)
+            listing.sessionsInMemory = 11
+            let spooled = listing.run(inputs)
+            #expect(!inMemory.sessions.isSpooled && spooled.sessions.isSpooled && !spooled.diagnostics.contains { $0.code == .stateLimit })
+            #expect(spooled.findings.isEmpty && !spooled.diagnostics.contains { $0.code == .hazardNotReported })
             #expect(spooled.sessions.count > 400)
-            #expect(spooled.sessions == inMemory.sessions && spooled.ids == inMemory.ids, "separately: \(separately)")
-            // The order and names the command printed before (the pipeline's collected, sorted outlines).
-            let collect = { (session: LaunchSession) -> LaunchSession? in session.outline() }
-            let collected = separately ? pipeline.runSeparately(inputs, onSession: collect).sessions : pipeline.run(inputs, onSession: collect).sessions
-            #expect(Array(spooled.sessions) == collected, "separately: \(separately)")
-            #expect(Array(spooled.ids) == LintReport.sessionIDs(collected), "separately: \(separately)")
+            #expect(spooled.sessions == inMemory.sessions && spooled.sessionIDs == inMemory.sessionIDs, "separately: \(separately)")
+            // The sessions and names a lint of the same inputs lists.
+            let lint = LintRun(options: GatedReadingTests.dayOptions, toolVersion: "test", separately: separately).run(inputs)
+            #expect(Array(spooled.sessions) == Array(lint.sessions), "separately: \(separately)")
+            #expect(Array(spooled.sessionIDs) == Array(lint.sessionIDs), "separately: \(separately)")
         }
     }
 

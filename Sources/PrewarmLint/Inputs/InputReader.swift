@@ -64,7 +64,7 @@ public struct UntimedEvidence: Sendable {
             if preMainStatistics.count < Self.maximumKept { preMainStatistics.append(statistics) } else { preMainStatisticsNotKept += 1 }
         case .fragment(let fragment):
             if fragments.count < Self.maximumKept { fragments.append(fragment) } else { fragmentsNotKept += 1 }
-        case .event, .diagnostic:
+        case .event, .diagnostic, .partStart:
             break
         }
     }
@@ -177,6 +177,8 @@ public struct InputReader: Sendable {
                 if diagnostic.code == .refusedInput, eventsEmitted == 0, refusal == nil { refusal = diagnostic }
             case .preMainStatistics, .fragment:
                 untimed.keep(output)
+            case .partStart:
+                break
             }
             emit(output)
         }

@@ -24,6 +24,12 @@ protocol EventSink {
     mutating func hand(_ item: consuming Item)
     /// A diagnostic meant to be seen in its place among the items.
     mutating func note(_ diagnostic: ReaderDiagnostic)
+    /// The items after this are a part of the input that is a capture of its own (``ReaderOutput/partStart(_:)``).
+    mutating func startPart()
+}
+
+extension EventSink {
+    mutating func startPart() {}
 }
 
 /// What the builder's thread does with the items of the sources, in order.
@@ -33,6 +39,12 @@ protocol EventConsumer {
     mutating func consume(_ item: consuming Item, from source: Int) -> Bool
     /// A source's diagnostic, in its place among its items.
     mutating func note(_ diagnostic: ReaderDiagnostic)
+    /// The source's next items are a part of it that is a capture of its own (``ReaderOutput/partStart(_:)``).
+    mutating func startPart()
+}
+
+extension EventConsumer {
+    mutating func startPart() {}
 }
 
 extension SessionPipeline {
@@ -82,6 +94,8 @@ extension SessionPipeline {
                 sink.note(diagnostic)
             case .preMainStatistics, .fragment:
                 break  // kept in the input's summary, by `InputReader` or by the source its bytes are pushed to
+            case .partStart:
+                sink.startPart()
             }
         }
 
@@ -199,6 +213,8 @@ extension SessionPipeline {
                     diagnostics.add(diagnostic)
                 case .preMainStatistics, .fragment:
                     break  // kept in the input's summary (`InputReader`)
+                case .partStart:
+                    break  // a part of a document merged with others is an input of its own already
                 }
             }
             if windowed { window.drain { sink.hand($0) } }
@@ -222,6 +238,10 @@ extension SessionPipeline {
 
         mutating func note(_ diagnostic: ReaderDiagnostic) {
             consumer.note(diagnostic)
+        }
+
+        mutating func startPart() {
+            if consuming { consumer.startPart() }
         }
     }
 
@@ -310,6 +330,10 @@ extension SessionPipeline {
         mutating func consume(_ event: consuming ClassifiedEvent, from source: Int) -> Bool {
             sessions += assembly.consume(event).compactMap(onSession)
             return true
+        }
+
+        mutating func startPart() {
+            assembly.startPart()
         }
 
         mutating func note(_ diagnostic: ReaderDiagnostic) {

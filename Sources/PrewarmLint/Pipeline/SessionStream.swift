@@ -115,14 +115,27 @@ struct SessionAssembly: Sendable {
     private(set) var clockSteps = 0
     private var firstClockStep: (origin: EventOrigin, back: Int64)?
 
+    /// Whether a part of the input that is a capture of its own has started since the last line (a pasted document's
+    /// next block): its first line's time is its own, never a clock step.
+    private var partStarted = false
+
+    /// The lines after this are a part of the input that is a capture of its own (`ReaderOutput.partStart`): a line
+    /// stamped earlier than the part before goes on as a clock step's does (what is held first, in the input's order),
+    /// without being said to be one.
+    mutating func startPart() {
+        partStarted = true
+    }
+
     /// Takes the next classified event, in input order; returns the sessions it let close (usually none).
     mutating func consume(_ classified: consuming ClassifiedEvent) -> [LaunchSession] {
         var closed: [LaunchSession] = []
         let instant = classified.event.timestamp.microsecondsSinceEpoch
+        let newPart = partStarted
+        partStarted = false
         if let latest = latestRead, instant < latest - Self.clockStep {
-            // A clock step: what is held goes on before it; the log's time starts again from it.
-            clockSteps += 1
-            if firstClockStep == nil { firstClockStep = (classified.event.origin, LogTimestamp.microseconds(from: instant, to: latest)) }
+            // A clock step (or a new part): what is held goes on before it; the log's time starts again from it.
+            if !newPart { clockSteps += 1 }
+            if !newPart, firstClockStep == nil { firstClockStep = (classified.event.origin, LogTimestamp.microseconds(from: instant, to: latest)) }
             window.drain { released in
                 handedOn.note(released)
                 closed += builder.consume(released)

@@ -56,6 +56,9 @@ public struct LintRun: Sendable {
     /// launch statistics', sets `Int.max`: the sessions past a few thousand wait in pages of a temporary file either way,
     /// so memory does not grow with them as long as the report's sessions are read in order.
     public var sessionsListed = LintRun.maximumSessionsListed
+    /// Whether the sessions are checked by the rules: a run that only lists them (`sessions`) has no findings, and
+    /// accounts for no hazard line that is in none.
+    public var checksSessions = true
 
     /// Reads, rebuilds and checks. `onDiagnostic` sees each reader diagnostic as it happens.
     ///
@@ -75,7 +78,7 @@ public struct LintRun: Sendable {
         // A pasted document is cut once, so that reading its parts again one by one reads the same (standard input too).
         let pipeline = configured.preparedForDocument(inputs)
         let linter = self.linter
-        let runLength = sessionsInMemory, directory = temporaryDirectory, listingLimit = sessionsListed
+        let runLength = sessionsInMemory, directory = temporaryDirectory, listingLimit = sessionsListed, checks = checksSessions
         /// One group of inputs read as one device's logs: its sessions checked as they close and spooled, to be
         /// listed in the order every report uses (first milestone, app, order closed).
         @Sendable func lint(_ group: [DiscoveredInput], keeping: Int, onDiagnostic: (ReaderDiagnostic) -> Void)
@@ -84,8 +87,8 @@ public struct LintRun: Sendable {
             var unreported: [UnreportedHazard] = []
             let check: (LaunchSession) -> LaunchSession? = { session in
                 // Named once the listing order is known, at the end (`SessionListing`).
-                let findings = linter.findings(inUnlisted: session)
-                Self.add(linter.unreportedHazards(in: session, findings: findings), to: &unreported)
+                let findings = checks ? linter.findings(inUnlisted: session) : []
+                if checks { ReportAssembly.add(linter.unreportedHazards(in: session, findings: findings), to: &unreported) }
                 closed.add(session, findings: findings)
                 return nil
             }
@@ -126,7 +129,7 @@ public struct LintRun: Sendable {
                 lint([inputs[index]], keeping: inputs.count > 1 ? 1_024 : .max, onDiagnostic: { _ in })
             }
             for (one, spool, notReported) in groups {
-                Self.add(notReported, to: &unreported)
+                ReportAssembly.add(notReported, to: &unreported)
                 for diagnostic in one.diagnostics { onDiagnostic(diagnostic) }
                 result.append(one)
                 spools.append(spool)
@@ -141,90 +144,26 @@ public struct LintRun: Sendable {
         let listing = ClosedSessionSpool.listing(consume spools, limit: sessionsListed, sessionsInMemory: sessionsInMemory,
                                                  directory: temporaryDirectory, pageLength: spoolPageLength,
                                                  inputs: separately && inputs.count > 1 ? inputs.map(\.input.name) : nil)
-        let (total, notListed, failures) = (listing.total, listing.notListed, listing.failures)
-        var diagnostics = result.diagnostics
-        let origin = EventOrigin(input: inputs.first?.input.name ?? "-", line: 0, byteOffset: 0)
-        // The run's own warnings go to `onDiagnostic` too (the text format prints them as they come): appended to the
-        // report alone, a lint in text said nothing of sessions closed early or not listed.
-        func say(_ diagnostic: ReaderDiagnostic) {
-            diagnostics.append(diagnostic)
-            onDiagnostic(diagnostic)
-        }
-        if result.sessionsClosedEarly > 0 {
-            say(ReaderDiagnostic(code: .sessionLimit, severity: .warning,
-                                 message: "\(result.sessionsClosedEarly) sessions were closed early: more than \(pipeline.maximumOpenSessions) were open at once; their evidence says so",
-                                 origin: origin))
-        }
-        for diagnostic in Self.diagnostics(of: unreported) { say(diagnostic) }
-        if notListed.count > 0 {
-            say(ReaderDiagnostic(code: .sessionLimit, severity: .warning,
-                                 message: "\(notListed.count) sessions beyond the first \(sessionsListed) are checked and their findings reported, but not listed",
-                                 origin: origin))
-        }
-        if let failure = failures.first {
-            say(ClosedSessionSpool.keptInMemoryDiagnostic(total: total, failure: failure, input: origin.input))
-        }
-        // Lines read alone: their hazard lines said as the run's other accounts are.
-        let fragments = FragmentReading.read(result.summaries.flatMap(\.untimed.fragments), with: pipeline.signatures)
-        for diagnostic in Self.diagnostics(of: fragments) { say(diagnostic) }
-        var lintReport = LintReport(toolVersion: toolVersion, inputs: result.summaries.map(Self.reportInput), sessions: listing.sessions,
-                                    sessionIDs: listing.ids, findings: listing.findings, diagnostics: diagnostics,
-                                    partial: options.interruption?.isRaised == true, prewarmDecisions: result.decisions)
-        lintReport.notListed = notListed
-        lintReport.separateInputs = listing.groups
-        lintReport.preMainStatistics = PreMainReading.joined(result.summaries.flatMap(\.untimed.preMainStatistics), to: listing.sessions, ids: listing.ids)
-        lintReport.preMainStatisticsNotKept = result.summaries.reduce(0) { $0 + $1.untimed.preMainStatisticsNotKept }
-        lintReport.fragments = fragments
-        lintReport.fragmentsNotKept = result.summaries.reduce(0) { $0 + $1.untimed.fragmentsNotKept }
-        lintReport.renderingJobs = jobs
-        lintReport.threads = threads
-        return lintReport
-    }
-
-    /// The diagnostics that count hazard lines no finding holds: a warning each (meaning, reason), a note
-    /// where the user left them out (a rule off, an app not selected).
-    static func diagnostics(of unreported: [UnreportedHazard]) -> [ReaderDiagnostic] {
-        unreported.map { hazard in
-            let lines = hazard.count == 1 ? "1 \(hazard.meaning.rawValue) line" : "\(hazard.count) \(hazard.meaning.rawValue) lines"
-            return ReaderDiagnostic(code: .hazardNotReported, severity: hazard.reason.isUsersChoice ? .note : .warning,
-                                    message: "\(lines) in no finding: \(hazard.reason)", origin: hazard.first, lineCount: 0)
-        }
-    }
-
-    /// The hazard lines read alone, as fragments: a warning each meaning, counted — no rule could check them, and a
-    /// report that holds them is never a clean pass.
-    static func diagnostics(of fragments: [FragmentReading]) -> [ReaderDiagnostic] {
-        var byMeaning: [(meaning: EventMeaning, count: Int, first: EventOrigin)] = []
-        for reading in fragments where reading.meaning.isHazardEvidence {
-            if let at = byMeaning.firstIndex(where: { $0.meaning == reading.meaning }) { byMeaning[at].count += 1 } else {
-                byMeaning.append((reading.meaning, 1, reading.fragment.origin))
-            }
-        }
-        return byMeaning.map { entry in
-            let lines = entry.count == 1 ? "1 \(entry.meaning.rawValue) line" : "\(entry.count) \(entry.meaning.rawValue) lines"
-            return ReaderDiagnostic(code: .hazardNotReported, severity: .warning,
-                                    message: "\(lines) in no finding: read alone, \(entry.count == 1 ? "a fragment no log around it places" : "fragments no log around them places") in a session",
-                                    origin: entry.first, lineCount: 0)
-        }
-    }
-
-    /// Adds accounts of unreported hazard lines, grouped by meaning and reason (the first line kept).
-    static func add(_ hazards: [UnreportedHazard], to total: inout [UnreportedHazard]) {
-        for hazard in hazards {
-            if let at = total.firstIndex(where: { $0.meaning == hazard.meaning && $0.reason == hazard.reason }) {
-                total[at].count += hazard.count
-            } else {
-                total.append(hazard)
-            }
-        }
+        var assembly = ReportAssembly(toolVersion: toolVersion, maximumOpenSessions: pipeline.maximumOpenSessions,
+                                      sessionsListed: sessionsListed, firstInput: inputs.first?.input.name ?? "-",
+                                      signatures: pipeline.signatures)
+        for summary in result.summaries { assembly.add(summary) }
+        assembly.readerDiagnostics = result.diagnostics
+        assembly.sessionsClosedEarly = result.sessionsClosedEarly
+        assembly.add(unreported)
+        assembly.decisions = result.decisions
+        assembly.duplicateEvents = result.duplicateEvents
+        assembly.partial = options.interruption?.isRaised == true
+        assembly.checked = checksSessions
+        var report = assembly.report(listing: listing, onDiagnostic: onDiagnostic)
+        report.renderingJobs = jobs
+        report.threads = threads
+        return report
     }
 
     /// An input's line in the report.
     public static func reportInput(_ summary: InputSummary) -> LintReport.Input {
-        LintReport.Input(path: summary.input, format: summary.format?.rawValue, events: summary.statistics.events,
-                         diagnostics: summary.statistics.diagnostics.values.reduce(0, +),
-                         error: summary.interrupted && summary.format == nil ? LintReport.Input.interruptedBeforeReading
-                            : summary.skippedAsNotALog ? nil : summary.failure?.message)
+        ReportAssembly.reportInput(summary)
     }
 }
 

@@ -107,6 +107,8 @@ public struct LiveLint {
     private var latestAtLastTick: Int64?
     /// Up to when, in log time, the open sessions were last looked at for ended ones while bytes came.
     private var endedCheckedAt = Int64.min / 2
+    /// When bytes came, ticks and pauses are due (``push(_:arrivedAt:_:)``, ``wait(until:_:)``).
+    private var clock = LiveClock()
 
     /// What makes a finding given early the same as one of its session's final findings: its rule, pid and deciding
     /// line (its app's name may be completed later, a process name first, then the bundle id).
@@ -211,6 +213,27 @@ public struct LiveLint {
         }
     }
 
+    /// Reads bytes that came at `now`, and ticks when they have kept coming for a ``quietPeriod`` (``LiveClock``): what
+    /// a caller reading a live input calls for each chunk, with ``wait(until:_:)`` when nothing came.
+    public mutating func push(_ chunk: UnsafeRawBufferPointer, arrivedAt now: ContinuousClock.Instant, _ update: (Update) -> Void)
+    throws(ReaderError) {
+        try push(chunk, update)
+        clock.arrived(at: now)
+        if clock.due(at: now) != nil { try tick(update) }
+    }
+
+    /// Nothing came by `now` (call it at least every ``quietPeriod``): a pause once the input has been quiet for a
+    /// ``quietPeriod`` (again each second of quiet), a tick while bytes keep coming (``LiveClock``).
+    public mutating func wait(until now: ContinuousClock.Instant, _ update: (Update) -> Void) throws(ReaderError) {
+        try refuseAfterFinish("wait")
+        switch clock.due(at: now) {
+        case .tick: try tick(update)
+        case .pause(let quiet):
+            try pause(quietFor: LiveClock.microseconds(quiet), update)
+        case nil: break
+        }
+    }
+
     /// Throws `misuse` when the run has finished: what it said stands, and nothing more is read.
     private func refuseAfterFinish(_ call: String) throws(ReaderError) {
         guard finished else { return }
@@ -312,16 +335,17 @@ extension LogAnalyzer {
         -> AsyncThrowingStream<LiveLint.Update, any Error> where Chunks.Element == [UInt8] {
         let analyzer = self
         return AsyncThrowingStream { continuation in
-            let run = LiveRunState(LiveRun(live: LiveLint(inputName: name, analyzer: analyzer, toolVersion: toolVersion)))
+            let run = LiveRunState(LiveLint(inputName: name, analyzer: analyzer, toolVersion: toolVersion))
             let clock = ContinuousClock()
             let say: @Sendable (LiveLint.Update) -> Void = { continuation.yield($0) }
-            // The clock's side: a pause once the input is quiet, a tick while it keeps coming.
+            // The clock's side: what is due while nothing comes (a pause once the input is quiet, a tick while it keeps
+            // coming), asked more often than a quiet period.
             let ticker = Task {
                 while !Task.isCancelled {
                     try? await Task.sleep(for: .milliseconds(100))
                     let now = clock.now
-                    let failure: ReaderError? = run.state.withLock { run in
-                        do throws(ReaderError) { try run.settle(at: now, say); return nil } catch { return error }
+                    let failure: ReaderError? = run.state.withLock { live in
+                        do throws(ReaderError) { try live.wait(until: now, say); return nil } catch { return error }
                     }
                     if let failure {
                         continuation.finish(throwing: failure)
@@ -334,16 +358,15 @@ extension LogAnalyzer {
                     for try await chunk in chunks {
                         try Task.checkCancellation()
                         let now = clock.now
-                        let failure: ReaderError? = run.state.withLock { run in
-                            run.arrived(at: now)
-                            return chunk.withUnsafeBytes { bytes in
-                                do throws(ReaderError) { try run.live.push(bytes, say); return nil } catch { return error }
+                        let failure: ReaderError? = run.state.withLock { live in
+                            chunk.withUnsafeBytes { bytes in
+                                do throws(ReaderError) { try live.push(bytes, arrivedAt: now, say); return nil } catch { return error }
                             }
                         }
                         if let failure { throw failure }
                     }
                     ticker.cancel()
-                    try run.state.withLock { (run) throws(ReaderError) in _ = try run.live.finish(say) }
+                    try run.state.withLock { (live) throws(ReaderError) in _ = try live.finish(say) }
                     continuation.finish()
                 } catch {
                     ticker.cancel()
@@ -360,42 +383,9 @@ extension LogAnalyzer {
 
 /// The run the reading task and the clock's task share.
 private final class LiveRunState: Sendable {
-    let state: Mutex<LiveRun>
+    let state: Mutex<LiveLint>
 
-    init(_ run: consuming sending LiveRun) {
-        state = Mutex(run)
-    }
-}
-
-/// A run of ``LogAnalyzer/live(_:named:toolVersion:)`` with when its input last arrived, ticked and paused.
-private struct LiveRun: ~Copyable {
-    var live: LiveLint
-    var lastArrival: ContinuousClock.Instant?
-    var lastTick: ContinuousClock.Instant?
-    var lastPause: ContinuousClock.Instant?
-
-    init(live: consuming LiveLint) {
-        self.live = live
-    }
-
-    mutating func arrived(at now: ContinuousClock.Instant) {
-        lastArrival = now
-        lastPause = nil
-        if lastTick == nil { lastTick = now }
-    }
-
-    /// A pause after a quiet period (again each second of quiet), a tick each quiet period while the input keeps coming.
-    mutating func settle(at now: ContinuousClock.Instant, _ say: (LiveLint.Update) -> Void) throws(ReaderError) {
-        guard let lastArrival else { return }
-        let quiet = now - lastArrival
-        if quiet >= LiveLint.quietPeriod {
-            guard lastPause.map({ now - $0 >= .seconds(1) }) ?? true else { return }
-            lastPause = now
-            let (seconds, attoseconds) = quiet.components
-            try live.pause(quietFor: seconds * 1_000_000 + attoseconds / 1_000_000_000_000, say)
-        } else if let lastTick, now - lastTick >= LiveLint.quietPeriod {
-            self.lastTick = now
-            try live.tick(say)
-        }
+    init(_ live: consuming sending LiveLint) {
+        state = Mutex(live)
     }
 }

@@ -186,12 +186,14 @@ struct InputLint {
     private var closed: ClosedSessionSpool
     private var names = SessionListing.Names()
     private var unreported: [UnreportedHazard] = []
+    private let maximumOpenSessions: Int
 
     init(name: String, analyzer: LogAnalyzer, onDiagnostic: @escaping (ReaderDiagnostic) -> Void = { _ in }) {
         self.name = name
         linter = analyzer.linter
+        maximumOpenSessions = analyzer.maximumOpenSessions
         signatures = analyzer.linter.configuration.signatureTable()
-        closed = ClosedSessionSpool(runLength: analyzer.sessionsInMemory, directory: nil)
+        closed = ClosedSessionSpool(runLength: analyzer.sessionsInMemory, directory: nil, listingLimit: LintRun.maximumSessionsListed)
         source = SessionPipeline.PushedBytesSource(configuration: analyzer.readerConfiguration(named: name, skipping: true),
                                                    format: analyzer.options.format,
                                                    signatures: signatures,
@@ -262,31 +264,27 @@ struct InputLint {
     private mutating func check(_ session: LaunchSession) -> (id: String, findings: [Finding]) {
         let id = names.next(for: session)
         let findings = linter.findings(in: [session], ids: [id])
-        LintRun.add(linter.unreportedHazards(in: session, findings: findings), to: &unreported)
+        ReportAssembly.add(linter.unreportedHazards(in: session, findings: findings), to: &unreported)
         closed.add(session, findings: findings, id: id)
         return (id, findings)
     }
 
+    /// The report of everything read so far, assembled as every run's is (``ReportAssembly``).
     func report(toolVersion: String = LogAnalyzer.libraryVersion, partial: Bool = false) -> LintReport {
-        let statistics = outcome?.summary.statistics ?? DecoderStatistics()
-        let input = LintReport.Input(path: name, format: source.format?.rawValue, events: statistics.events,
-                                     diagnostics: statistics.diagnostics.values.reduce(0, +))
+        var summary = outcome?.summary ?? InputSummary(input: name)
+        summary.format = summary.format ?? source.format
+        var assembly = ReportAssembly(toolVersion: toolVersion, maximumOpenSessions: maximumOpenSessions,
+                                      sessionsListed: LintRun.maximumSessionsListed, firstInput: name, signatures: signatures)
+        assembly.add(summary)
+        assembly.readerDiagnostics = sink.consumer.diagnostics.diagnostics + endDiagnostics
+        assembly.sessionsClosedEarly = sink.consumer.assembly.closedEarly
+        assembly.add(unreported)
+        assembly.decisions = outcome?.decisions ?? []
+        assembly.partial = partial
         // In time order, as every report lists sessions; ids stay those the findings were given (the order they closed).
         // (A copy: reading it back changes nothing, so the report may be asked for again.)
-        let listing = ClosedSessionSpool.listing([closed], limit: .max, sessionsInMemory: closed.runLength, directory: nil)
-        var notes = sink.consumer.diagnostics.diagnostics + endDiagnostics + LintRun.diagnostics(of: unreported)
-        if let failure = listing.failures.first {
-            notes.append(ClosedSessionSpool.keptInMemoryDiagnostic(total: listing.total, failure: failure, input: name))
-        }
-        var report = LintReport(toolVersion: toolVersion, inputs: [input], sessions: listing.sessions,
-                                sessionIDs: listing.ids, findings: listing.findings, diagnostics: notes, partial: partial,
-                                prewarmDecisions: outcome?.decisions ?? [])
-        report.preMainStatistics = PreMainReading.joined(outcome?.summary.untimed.preMainStatistics ?? [], to: listing.sessions, ids: listing.ids)
-        report.preMainStatisticsNotKept = outcome?.summary.untimed.preMainStatisticsNotKept ?? 0
-        report.fragments = FragmentReading.read(outcome?.summary.untimed.fragments ?? [], with: signatures)
-        report.fragmentsNotKept = outcome?.summary.untimed.fragmentsNotKept ?? 0
-        report.diagnostics += LintRun.diagnostics(of: report.fragments)
-        return report
+        let listing = ClosedSessionSpool.listing([closed], limit: LintRun.maximumSessionsListed, sessionsInMemory: closed.runLength, directory: nil)
+        return assembly.report(listing: listing)
     }
 }
 

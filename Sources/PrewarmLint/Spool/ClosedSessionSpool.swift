@@ -310,9 +310,7 @@ struct ClosedSessionSpool {
     /// in memory that were to be spooled.
     /// `inputs` (one per spool, for inputs read separately): `groups` says which listed sessions came from each.
     static func listing(_ spools: consuming [ClosedSessionSpool], limit: Int, sessionsInMemory: Int, directory: String?,
-                        pageLength: Int = 256, inputs: [String]? = nil)
-        -> (sessions: ReportList<LaunchSession>, ids: ReportList<String>, findings: ReportList<Finding>, total: Int,
-            notListed: UnlistedSessions, failures: [String], groups: [LintReport.SessionGroup]) {
+                        pageLength: Int = 256, inputs: [String]? = nil) -> Listing {
         let total = spools.reduce(0) { $0 + $1.count }
         var failures = spools.compactMap(\.failure)
         var file: SpoolFile?
@@ -358,7 +356,26 @@ struct ClosedSessionSpool {
         }
         let lists = (sessions: sessions.finish(), ids: ids.finish(), findings: findings.finish())
         failures += [sessions.failure, ids.failure, findings.failure].compactMap { $0 }
-        return (lists.sessions, lists.ids, lists.findings, total, notListed, failures, groups)
+        return Listing(sessions: lists.sessions, ids: lists.ids, findings: lists.findings, total: total, notListed: notListed,
+                       failures: failures, groups: groups)
+    }
+
+    /// The report's lists of sessions, their ids and findings, in listing order, and what was not listed.
+    struct Listing {
+        /// The sessions listed.
+        var sessions: ReportList<LaunchSession>
+        /// Their ids.
+        var ids: ReportList<String>
+        /// Every session's findings, listed or not.
+        var findings: ReportList<Finding>
+        /// Sessions closed in all.
+        var total: Int
+        /// The sessions past the limit, counted by kind.
+        var notListed: UnlistedSessions
+        /// Why sessions stayed in memory that were to be spooled.
+        var failures: [String]
+        /// Which listed sessions came from each input read separately.
+        var groups: [LintReport.SessionGroup]
     }
 
     /// The warning that `total` sessions stayed in memory because the temporary file failed (`failure`).
@@ -412,35 +429,5 @@ struct ClosedSessionSpool {
             defer { used += 4 + count }
             return Array(buffer[used + 4..<used + 4 + count])
         }
-    }
-}
-
-extension SessionPipeline {
-    /// Every session of `inputs` as an outline, in listing order and named (what `prewarm-lint sessions` prints),
-    /// kept as a lint keeps them: past `sessionsInMemory`, spooled to a temporary file in `temporaryDirectory` (else
-    /// `TMPDIR`, else `/tmp`) and read back a page at a time, so memory does not grow with the sessions.
-    /// `separately` reads each input on its own, as ``runSeparately(_:onDiagnostic:onSession:)`` does.
-    ///
-    /// `notes` says why sessions that were to be spooled stayed in memory (a disk that refused the file), if any;
-    /// `groups`, when more than one input is read separately, which sessions came from each.
-    public func listedSessions(_ inputs: [DiscoveredInput], separately: Bool, sessionsInMemory: Int = 8_192,
-                               temporaryDirectory: String? = nil, onDiagnostic: (ReaderDiagnostic) -> Void = { _ in })
-        -> (result: Result, sessions: ReportList<LaunchSession>, ids: ReportList<String>, notes: [String],
-            groups: [LintReport.SessionGroup]) {
-        var result = Result()
-        var spools: [ClosedSessionSpool] = []
-        for group in separately ? inputs.map({ [$0] }) : [inputs] {
-            var spool = ClosedSessionSpool(runLength: sessionsInMemory, directory: temporaryDirectory)
-            let one = run(group, onDiagnostic: onDiagnostic) { session in
-                spool.add(session, findings: [])
-                return nil
-            }
-            spool.close(keeping: separately && inputs.count > 1 ? 1_024 : .max)
-            spools.append(spool)
-            result.append(one)
-        }
-        let listing = ClosedSessionSpool.listing(consume spools, limit: .max, sessionsInMemory: sessionsInMemory, directory: temporaryDirectory,
-                                                 inputs: separately && inputs.count > 1 ? inputs.map(\.input.name) : nil)
-        return (result, listing.sessions, listing.ids, listing.failures, listing.groups)
     }
 }

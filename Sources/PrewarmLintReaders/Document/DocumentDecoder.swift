@@ -255,6 +255,8 @@ struct DocumentDecoder: LineFramedDecoder {
             region = open
             return
         }
+        // Each region is a capture of its own: the lines its reader reads keep their own times.
+        if open.lines == 1 { emit(.partStart(EventOrigin(input: configuration.inputName, line: line.number, byteOffset: line.byteOffset))) }
         if open.firstText == nil, !DocumentOutline.isBlank(content) {
             open.firstText = DisplayText.singleLine(String(decoding: content.prefix(120), as: UTF8.self))
         }

@@ -270,6 +270,8 @@ struct TarArchiveDecoder: LogDecoder {
             if preMainStatistics.count < Self.maximumEvents { preMainStatistics.append(statistics) }
         case .fragment(let fragment):
             if fragments.count < Self.maximumEvents { fragments.append(fragment) }
+        case .partStart:
+            break  // a member's parts are read with the archive's other members, in time order
         }
     }
 
