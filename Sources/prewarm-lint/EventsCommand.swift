@@ -68,9 +68,9 @@ struct EventsCommand: ParsableCommand {
             failed = true
         }
         let table = EventTableReporter(useColor: colorOptions.enabled && format == .table)
-        StandardStreams.colors = colorOptions.enabled && format == .table
+        let standardOutput = StandardOutput(colors: colorOptions.enabled && format == .table)
         let ndjson = EventNDLintReporter()
-        if format == .table, !discovery.inputs.isEmpty { StandardStreams.out(table.header) }
+        if format == .table, !discovery.inputs.isEmpty { standardOutput.line(table.header) }
         let reader = InputReader(options: options)
         // Every diagnostic, notes too: `events` is where a reader's view of each line is looked at.
         var printer = DiagnosticPrinter(limit: maxDiagnostics, minimum: .note, listedIn: nil)
@@ -84,8 +84,8 @@ struct EventsCommand: ParsableCommand {
                 case .event(let event):
                     let classified = classifier.classify(event)
                     guard filter.accepts(event), meanings.isEmpty || classified.meaning.map(meanings.contains) == true else { return }
-                    StandardStreams.out(format == .table ? table.row(for: event, classification: classified)
-                                                          : ndjson.line(for: event, classification: classified))
+                    standardOutput.line(format == .table ? table.row(for: event, classification: classified)
+                                                         : ndjson.line(for: event, classification: classified))
                 case .diagnostic(let diagnostic):
                     printer.take(diagnostic)
                 case .preMainStatistics, .fragment, .partStart:

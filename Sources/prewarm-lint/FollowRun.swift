@@ -119,9 +119,13 @@ struct LivePrinter {
     let settings: ReportFormat.Settings
     private var diagnostics: DiagnosticPrinter
 
+    /// Standard output, coloured as the settings say.
+    private let output: StandardOutput
+
     init(format: ReportFormat, settings: ReportFormat.Settings, maximumDiagnostics: Int) {
         self.format = format
         self.settings = settings
+        output = StandardOutput(colors: settings.color)
         diagnostics = DiagnosticPrinter(limit: maximumDiagnostics)
     }
 
@@ -157,7 +161,7 @@ struct LivePrinter {
     private func write(early finding: Finding) {
         switch format {
         case .ndjson:
-            FindingNDJSONReporter().renderLive(findings: [finding], closed: nil, toUTF8: StandardStreams.outBytes)
+            FindingNDJSONReporter().renderLive(findings: [finding], closed: nil, toUTF8: output.bytes)
         case .github:
             break
         default:
@@ -165,7 +169,7 @@ struct LivePrinter {
             var early = finding
             early.message += " (early: \(finding.sessionID) still open)"
             FindingTextReporter(color: settings.color, timelines: false, markers: settings.markers)
-                .renderFindings(Self.report(of: [early], session: nil)) { StandardStreams.outBytes($0) }
+                .renderFindings(Self.report(of: [early], session: nil)) { output.bytes($0) }
         }
     }
 
@@ -180,26 +184,26 @@ struct LivePrinter {
         defer { for finding in early { earlyWords[Self.key(finding)] = nil } }
         switch format {
         case .ndjson:
-            FindingNDJSONReporter().renderLive(findings: fresh, closed: (closed.session, closed.id, findings), toUTF8: StandardStreams.outBytes)
+            FindingNDJSONReporter().renderLive(findings: fresh, closed: (closed.session, closed.id, findings), toUTF8: output.bytes)
         case .github:
             guard !findings.isEmpty else { return }
-            GitHubAnnotationReporter().render(Self.report(of: findings, session: nil)) { StandardStreams.outBytes($0) }
+            GitHubAnnotationReporter().render(Self.report(of: findings, session: nil)) { output.bytes($0) }
         default:
             let reporter = FindingTextReporter(color: settings.color, timelines: true, markers: settings.markers)
             var line = "closed \(TerminalText.singleLine(closed.id)): \(closed.session.kind.rawValue) (\(closed.session.confidence.rawValue))"
             if let pid = closed.session.app.pid { line += ", pid \(pid)" }
             line += findings.isEmpty ? ", no findings" : ", \(findings.count) finding\(findings.count == 1 ? "" : "s")"
             if !early.isEmpty { line += " (\(early.count) given as \(early.count == 1 ? "its line" : "their lines") came)" }
-            StandardStreams.out(line)
+            output.line(line)
             for finding in early where earlyWords[Self.key(finding)] != Self.words(finding) {
                 let place = finding.location.map { TerminalText.singleLine($0.description) + ": " } ?? ""
-                StandardStreams.out("    now: \(place)\(finding.severity.rawValue): [\(finding.ruleID)] \(TerminalText.singleLine(finding.message))")
+                output.line("    now: \(place)\(finding.severity.rawValue): [\(finding.ruleID)] \(TerminalText.singleLine(finding.message))")
             }
             // The findings not given early with the session's timeline; with none, the timeline alone.
-            reporter.renderFindings(Self.report(of: fresh, session: closed)) { StandardStreams.outBytes($0) }
+            reporter.renderFindings(Self.report(of: fresh, session: closed)) { output.bytes($0) }
             if fresh.isEmpty {
                 let timeline = SessionTimelineReporter().render(closed.session, id: closed.id, input: nil, markers: settings.markers, preMain: [])
-                StandardStreams.out(timeline.split(separator: "\n").map { "  │ " + $0 }.joined(separator: "\n") + "\n")
+                output.line(timeline.split(separator: "\n").map { "  │ " + $0 }.joined(separator: "\n") + "\n")
             }
         }
     }
@@ -218,13 +222,5 @@ struct LivePrinter {
     mutating func finish() {
         diagnostics.finish()
         StandardStreams.flush()
-    }
-}
-
-extension StandardStreams {
-    /// `outBytes` for a `String` piece.
-    static func outBytes(_ text: String) {
-        var text = text
-        text.withUTF8 { outBytes(UnsafeRawBufferPointer($0)) }
     }
 }

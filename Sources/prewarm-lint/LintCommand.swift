@@ -245,7 +245,6 @@ struct LintCommand: ParsableCommand {
         }
         let unwritable = writeOutputFiles(report, settings: settings)
         settings.color = format == .text && colorOptions.enabled
-        StandardStreams.colors = settings.color
         printReport(report, settings: settings)
 
         if SignalHandling.interruption.isRaised {
@@ -280,7 +279,7 @@ struct LintCommand: ParsableCommand {
         var settings = ReportFormat.Settings(rules: linter.registry.rules.map(\.description), failOn: failOn.severity ?? .error,
                                              markers: linter.configuration.markers, ruleDocumentationURL: ruleDocsURL)
         settings.color = format == .text && colorOptions.enabled
-        StandardStreams.colors = settings.color
+        let output = StandardOutput(colors: settings.color)
         var run = FollowRun(input: input, live: LiveLint(inputName: path, analyzer: analyzer, toolVersion: ToolVersion.current), format: format,
                             settings: settings, showsStatus: !quiet, maximumDiagnostics: maxDiagnostics)
         let (finished, failure) = run.run()
@@ -290,9 +289,9 @@ struct LintCommand: ParsableCommand {
         if format == .text {
             // dyld's launch statistics, known once the stream has ended (a block names no time to print it by).
             if !report.preMainStatistics.isEmpty {
-                StandardStreams.out(String(FindingTextReporter(color: settings.color).preMainSection(report).dropLast()))
+                output.line(String(FindingTextReporter(color: settings.color).preMainSection(report).dropLast()))
             }
-            if !report.fragments.isEmpty { StandardStreams.out(String(FindingTextReporter(color: settings.color).fragmentSection(report).dropLast())) }
+            if !report.fragments.isEmpty { output.line(String(FindingTextReporter(color: settings.color).fragmentSection(report).dropLast())) }
             if !quiet, let counts = Self.countsByRule(report.findings) { StandardStreams.err(counts) }
             StandardStreams.err(FindingTextReporter(color: false, markers: settings.markers).summary(report))
         }
@@ -300,8 +299,8 @@ struct LintCommand: ParsableCommand {
             // Stopped by SIGTERM or SIGHUP before the input ended: the streamed formats end with their partial marker.
             let marker = LintReport.excerpt(findings: [], partial: true, toolVersion: ToolVersion.current)
             switch format {
-            case .ndjson: StandardStreams.outBytes(FindingNDJSONReporter().render(marker))
-            case .github: StandardStreams.outBytes(GitHubAnnotationReporter().render(marker))
+            case .ndjson: output.bytes(FindingNDJSONReporter().render(marker))
+            case .github: output.bytes(GitHubAnnotationReporter().render(marker))
             default: break
             }
             StandardStreams.err("interrupted: the output covers what was read until then")
@@ -469,14 +468,12 @@ struct LintCommand: ParsableCommand {
     /// format.
     private func printReport(_ report: LintReport, settings: ReportFormat.Settings) {
         let renderer = format.renderer(settings)
+        let output = StandardOutput(colors: settings.color)
         if let text = renderer as? FindingTextReporter {
             // The findings go out a session at a time, as they are rendered; the summary is made on its own.
-            text.renderFindings(report) { piece in
-                var piece = piece
-                piece.withUTF8 { StandardStreams.outBytes(UnsafeRawBufferPointer($0)) }
-            }
+            text.renderFindings(report) { output.bytes($0) }
         } else {
-            renderer.render(report, toUTF8: StandardStreams.outBytes)
+            renderer.render(report, toUTF8: output.bytes)
         }
         StandardStreams.flush()
         if !quiet, let counts = Self.countsByRule(report.findings) { StandardStreams.err(counts) }

@@ -19,18 +19,22 @@ enum StandardStreams {
         return bytes
     }()
 
-    /// Whether standard output is coloured (`--color`, a terminal): the reporters' colours are kept there, and no other
-    /// escape sequence (``TerminalText``). Standard error is never coloured.
-    nonisolated(unsafe) static var colors = false
+    /// A line on standard output, uncoloured (see ``StandardOutput`` for a command's coloured output).
+    static func out(_ text: String) { out(text, colors: false) }
 
-    static func out(_ text: String) {
+    /// The UTF-8 `bytes` on standard output (no line break added), uncoloured.
+    static func outBytes(_ bytes: UnsafeRawBufferPointer) { outBytes(bytes, colors: false) }
+
+    /// A line on standard output; `colors`: the reporters' colours are kept, and no other escape sequence
+    /// (``TerminalText``).
+    static func out(_ text: String, colors: Bool) {
         TerminalText.append(text, to: &buffer, colors: colors)
         buffer.append(UInt8(ascii: "\n"))
         if buffer.count >= 1 << 16 { flushOut() }
     }
 
-    /// Writes the UTF-8 `bytes` (no line break added), flushing every 64 KiB.
-    static func outBytes(_ bytes: UnsafeRawBufferPointer) {
+    /// Writes the UTF-8 `bytes` (no line break added), flushing every 64 KiB; `colors` as ``out(_:colors:)``.
+    static func outBytes(_ bytes: UnsafeRawBufferPointer, colors: Bool) {
         TerminalText.append(bytes: bytes, to: &buffer, colors: colors)
         if buffer.count >= 1 << 16 { flushOut() }
     }
@@ -75,5 +79,25 @@ enum StandardStreams {
         var spec = timespec()
         clock_gettime(CLOCK_REALTIME, &spec)
         return Int64(spec.tv_sec) * 1_000_000 + Int64(spec.tv_nsec) / 1000
+    }
+}
+
+/// Standard output as one command writes it: coloured when the command decided so (`--color`, a terminal) — the
+/// reporters' colours kept, no other escape sequence (``TerminalText``). A value each command makes, not a process-wide
+/// switch; standard error is never coloured.
+struct StandardOutput {
+    /// Whether the reporters' colours are kept.
+    var colors: Bool
+
+    /// A line.
+    func line(_ text: String) { StandardStreams.out(text, colors: colors) }
+
+    /// UTF-8 bytes, no line break added.
+    func bytes(_ bytes: UnsafeRawBufferPointer) { StandardStreams.outBytes(bytes, colors: colors) }
+
+    /// A piece of text, no line break added.
+    func bytes(_ text: String) {
+        var text = text
+        text.withUTF8 { bytes(UnsafeRawBufferPointer($0)) }
     }
 }

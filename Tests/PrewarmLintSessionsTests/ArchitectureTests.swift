@@ -59,6 +59,18 @@ struct ArchitectureTests {
         #expect(builders == ["Sources/PrewarmLint/Runs/ReportAssembly.swift", "Sources/PrewarmLintReporters/LintReport.swift"], "\(builders.sorted())")
     }
 
+    @Test("no process-wide mutable switch: the only unchecked mutable statics are standard output's buffer, the signal handlers' installation and the fuzz driver's check")
+    func noProcessWideSwitches() throws {
+        var found: [String] = []
+        for file in try Self.sources(under: "Sources") {
+            for line in file.text.split(separator: "\n") where line.contains("nonisolated(unsafe)") && line.contains(" var ") {
+                let name = line.split(separator: " var ").last.map { String($0.prefix { $0.isLetter || $0.isNumber }) } ?? "?"
+                found.append("\(URL(fileURLWithPath: file.path).deletingPathExtension().lastPathComponent).\(name)")
+            }
+        }
+        #expect(found.sorted() == ["FuzzDriver.check", "SignalHandling.installed", "StandardStreams.buffer"], "\(found.sorted())")
+    }
+
     @Test("a reader holds nothing of its caller: it asks only through the offers it is handed per call, and no reader type names the classifier")
     func readersOnlyRead() throws {
         // A class-bound protocol a caller implements and a reader keeps is how a caller's state reaches into decoding; the
