@@ -56,8 +56,9 @@ let package = Package(
         .target(name: "PrewarmLintRules", dependencies: ["PrewarmLintModel", "PrewarmLintClassifier", "PrewarmLintSessions", "PrewarmLintConfiguration"]),
         // Launch insights: points and markers on the timeline, statistics per phase, comparisons, prewarm decisions.
         .target(name: "PrewarmLintInsights", dependencies: ["PrewarmLintModel", "PrewarmLintClassifier", "PrewarmLintSessions", "PrewarmLintConfiguration"]),
-        .target(name: "PrewarmLintReporters", dependencies: ["PrewarmLintModel", "PrewarmLintClassifier", "PrewarmLintSessions", "PrewarmLintConfiguration", "PrewarmLintRules", "PrewarmLintInsights"]),
-        .target(name: "PrewarmLint", dependencies: ["PrewarmLintModel", "PrewarmLintReaders", "PrewarmLintClassifier", "PrewarmLintSessions", "PrewarmLintConfiguration", "PrewarmLintRules", "PrewarmLintInsights", "PrewarmLintReporters",
+        .target(name: "PrewarmLintSpool", dependencies: ["PrewarmLintModel", "PrewarmLintClassifier", "PrewarmLintSessions", "PrewarmLintConfiguration", "PrewarmLintRules"]),
+        .target(name: "PrewarmLintReporters", dependencies: ["PrewarmLintModel", "PrewarmLintClassifier", "PrewarmLintSessions", "PrewarmLintConfiguration", "PrewarmLintRules", "PrewarmLintInsights", "PrewarmLintSpool"]),
+        .target(name: "PrewarmLint", dependencies: ["PrewarmLintModel", "PrewarmLintReaders", "PrewarmLintClassifier", "PrewarmLintSessions", "PrewarmLintConfiguration", "PrewarmLintRules", "PrewarmLintInsights", "PrewarmLintReporters", "PrewarmLintSpool",
                                                     .product(name: "HeapModule", package: "swift-collections")]),
         .executableTarget(
             name: "prewarm-lint",

@@ -6,3 +6,4 @@
 @_exported import PrewarmLintConfiguration
 @_exported import PrewarmLintRules
 @_exported import PrewarmLintInsights
+@_exported import PrewarmLintSpool

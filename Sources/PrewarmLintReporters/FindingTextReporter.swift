@@ -1,3 +1,4 @@
+import PrewarmLintSpool
 import PrewarmLintModel
 public import PrewarmLintRules
 public import PrewarmLintSessions

@@ -2,6 +2,7 @@ import PrewarmLintClassifier
 import PrewarmLintModel
 import PrewarmLintRules
 import PrewarmLintSessions
+import PrewarmLintSpool
 
 /// One self-contained HTML page (`--format html`): no network, no font or script from elsewhere — inline CSS, one
 /// inline SVG per session and a few lines of script.

@@ -1,3 +1,4 @@
+import PrewarmLintSpool
 import PrewarmLintClassifier
 import PrewarmLintSessions
 public import PrewarmLintRules

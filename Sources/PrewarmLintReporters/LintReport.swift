@@ -4,6 +4,7 @@ public import PrewarmLintModel
 public import PrewarmLintSessions
 public import PrewarmLintRules
 public import PrewarmLintInsights
+public import PrewarmLintSpool
 
 /// What a run found: inputs, sessions, findings, diagnostics. Every reporter renders this value;
 /// ``render()`` gives the JSON report, schema version 1: what other tools parse. Documented in

@@ -1,5 +1,6 @@
 public import PrewarmLintModel
 public import PrewarmLintSessions
+public import PrewarmLintSpool
 
 /// dyld's launch statistics a run read (`PreMainStatistics`), with the session a line joins them to, if any.
 ///

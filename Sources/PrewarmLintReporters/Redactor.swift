@@ -1,3 +1,4 @@
+import PrewarmLintSpool
 import PrewarmLintSessions
 import PrewarmLintRules
 import PrewarmLintModel

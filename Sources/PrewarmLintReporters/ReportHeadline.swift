@@ -1,3 +1,4 @@
+import PrewarmLintSpool
 import PrewarmLintModel
 import PrewarmLintClassifier
 import PrewarmLintRules

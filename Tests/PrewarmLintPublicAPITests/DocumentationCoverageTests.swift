@@ -7,7 +7,7 @@ import Testing
 @Suite("documentation coverage")
 struct DocumentationCoverageTests {
     static let modules = ["PrewarmLint", "PrewarmLintModel", "PrewarmLintReaders", "PrewarmLintClassifier", "PrewarmLintSessions",
-                          "PrewarmLintRules", "PrewarmLintInsights", "PrewarmLintReporters", "PrewarmLintTesting"]
+                          "PrewarmLintRules", "PrewarmLintInsights", "PrewarmLintReporters", "PrewarmLintSpool", "PrewarmLintTesting"]
     static let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Sources")
 

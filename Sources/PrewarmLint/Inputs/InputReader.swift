@@ -1,6 +1,7 @@
 import PrewarmLintModel
 public import PrewarmLintReaders
 import PrewarmLintClassifier
+import PrewarmLintSpool
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)

@@ -1,6 +1,6 @@
 import PrewarmLintModel
 import PrewarmLintReaders
-import PrewarmLintReporters
+import PrewarmLintSpool
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)

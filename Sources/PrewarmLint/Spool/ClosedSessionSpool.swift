@@ -3,6 +3,7 @@ import PrewarmLintModel
 import PrewarmLintSessions
 import PrewarmLintRules
 import PrewarmLintReporters
+import PrewarmLintSpool
 
 /// The closed sessions of one group of inputs (one device's logs), each with its findings, handed back in listing
 /// order (`SessionListing`: start, app, order closed) without all of them being in memory at once.

@@ -7,7 +7,7 @@ import Darwin
 #endif
 import Synchronization
 
-/// The sessions, session ids or findings of a ``LintReport``: an array, or — for a run with more sessions
+/// The sessions, session ids or findings of a `LintReport`: an array, or — for a run with more sessions
 /// than fit comfortably in memory — pages of a temporary file read back as they are needed, so that a million
 /// launches are reported in the memory of a few thousand. Either way a random-access collection in listing
 /// order; reporters read it as they would an array.
