@@ -145,6 +145,36 @@ struct PastedDocumentTests {
         #expect(findings > (shape == .list ? 20 : shape == .table ? 10 : 50))
     }
 
+    /// `document` quoted whole, as a reply quotes the message it answers: `marker` before every line (alone on a blank one).
+    static func quotedReply(_ document: [UInt8], marker: String) -> [UInt8] {
+        var reply: [UInt8] = []
+        for line in document.split(separator: 0x0A, omittingEmptySubsequences: false).dropLast() {
+            reply += Array((line.isEmpty ? String(marker.dropLast()) : marker).utf8) + line + [0x0A]
+        }
+        return reply
+    }
+
+    @Test("every corpus document quoted whole in a reply (`> `, and `> > ` nested) gives the document's sessions, findings and diagnostics, at the same lines",
+          arguments: ["> ", "> > "])
+    func replyQuotingAWholeDocument(marker: String) throws {
+        var compared = 0, findings = 0
+        for input in InputDiscovery.expand([Self.corpus.appendingPathComponent("formats").path]).inputs {
+            guard case .file(let path) = input.input, let bytes = try? [UInt8](Data(contentsOf: URL(fileURLWithPath: path))),
+                  let document = try? Self.analyzer.lint(bytes: bytes, named: "issue.md"),
+                  document.inputs.first?.format == "document" else { continue }
+            let reply = try Self.analyzer.lint(bytes: Self.quotedReply(bytes, marker: marker), named: "issue.md")
+            #expect(reply.sessions.map(Self.outline) == document.sessions.map(Self.outline), "\(path)")
+            #expect(reply.findings.map(Self.outline) == document.findings.map(Self.outline), "\(path)")
+            #expect(reply.findings.map { $0.location?.line } == document.findings.map { $0.location?.line }, "\(path)")
+            // What was said of the blocks, at the same lines (a quoted reply's words are its prose, as the document's are).
+            let said = { (report: LintReport) in report.diagnostics.map { "\($0.origin.line) \($0.code.rawValue)" } }
+            #expect(said(reply) == said(document), "\(path)")
+            compared += 1
+            findings += document.findings.count
+        }
+        #expect(compared >= 6 && findings >= 3, "\(compared) documents, \(findings) findings")
+    }
+
     @Test("every corpus text log, as a file and pasted into an issue body, with classic Mac or mixed line ends: the LF file's sessions and findings, the line ends said",
           arguments: [false, true])
     func carriageReturnLineEnds(mixed: Bool) throws {

@@ -4,8 +4,9 @@ import PrewarmLintModel
 /// is read on its own by a reader of its own — sniffed, decoded, ended — with the document's line numbers, so that an
 /// issue body holding a crash report in one block and a Console copy in another gives the events of both.
 ///
-/// A region no reader takes is never dropped silently: a block (fenced, quoted, indented, `<pre>`) is named in a
-/// warning with its lines and its first line; plain text is counted as prose (`skipped.prose`). Markup lines (fences,
+/// A region no reader takes is never dropped silently: a block (fenced, indented, `<pre>`, a table) is named in a
+/// warning with its lines and its first line; plain text, quoted or not, is counted as prose (`skipped.prose`), its
+/// lines shaped like log lines read alone (``LogFragment``). Markup lines (fences,
 /// tags) are counted as the document's structure. Byte offsets within a region whose lines had markers taken off (a
 /// quote's `> `) count the bytes read, so they are a line's offset only at each region's first line.
 struct DocumentDecoder: LineFramedDecoder {
@@ -352,7 +353,9 @@ struct DocumentDecoder: LineFramedDecoder {
             }
             readUntimed(emit: emit)
         }
-        if open.kind == .plain {
+        // Text, quoted or not, is prose (its lines shaped like log lines read alone, above): a reply quotes the words
+        // it answers. Any other block no reader takes is named.
+        if open.kind == .plain || open.kind == .quoted {
             statistics.skip(.prose, lines: open.lines)
         } else {
             let first = open.firstText.map { ": “\($0)”" } ?? ""

@@ -3,7 +3,9 @@
 ///
 /// - a fenced block: a line of three or more backticks or tildes (up to three spaces before, a language after), to the
 ///   closing fence of the same character at least as long, or the document's end;
-/// - a `>`-quoted run (an e-mail reply, a Markdown quote; nested `>>` too): its lines with their markers taken off;
+/// - a `>`-quoted run (an e-mail reply, a Markdown quote; nested `>>` too): its lines with their markers taken off, read
+///   as a document of their own (a reply quoting a whole issue holds its fences, tables and prose): a block inside is
+///   that block, a run of plain lines a quoted block;
 /// - an indented block: after a blank line (or at the start), lines indented four spaces or a tab, the four taken off;
 ///   a line indented right after a line of text continues that text (a log's multi-line message), as in Markdown;
 /// - an HTML block: `<pre>` to `</pre>`; `<details>`, `</details>` and `<summary>…` lines are markup between regions;
@@ -56,15 +58,31 @@ struct DocumentOutline {
     }
 
     private var state = State.outside(text: false, afterBlank: true)
+    /// In a quote, the outline of its lines with their markers taken off (at most one: an array, for a value type to
+    /// hold one of its own).
+    private var inner: [DocumentOutline] = []
+    /// Whether lines indented after a blank line open an indented block: not inside a quote, where a raw log's or a
+    /// JSON payload's indented lines after a blank one go on with what is quoted (replies quote fences, not indents).
+    private var readsIndentedBlocks = true
 
     /// Whether an outline that starts at `line` (the next line) reads it, and so the lines after it, as this one does: it
     /// is between regions, and either in the state an outline starts in, or `line` opens a fence, a tag or a quote
     /// (which they do whatever came before). A document may be cut there (``DocumentPartition``).
     func readsAsAtStart(_ line: UnsafeRawBufferPointer) -> Bool {
+        if case .quoted = state, let prefix = Self.quotePrefix(line), let quote = inner.first {
+            // Inside a quote, between its blocks, where a new quote would open the same block.
+            return quote.isBetweenRegionsAtStart && (quote.readsAsAtStart(line.slice(prefix, line.count)) || Self.opensFence(line.slice(prefix, line.count)) != nil)
+        }
         guard case .outside(let text, let afterBlank) = state else { return false }
         if !text && (afterBlank || Self.indentedBlockPrefix(line) == nil) { return true }
         return Self.opensFence(line) != nil || Self.isTag(line, "<pre>") || Self.isTag(line, "<details>") || Self.isTag(line, "</details>")
             || Self.startsTag(line, "<summary") || Self.quotePrefix(line) != nil
+    }
+
+    /// Whether the outline is between regions as it is at its start (no text open, after a blank line).
+    private var isBetweenRegionsAtStart: Bool {
+        if case .outside(false, true) = state { return true }
+        return false
     }
 
     /// The step of the next line (without its line break). A content line that a tool printing device logs prefixed
@@ -135,6 +153,7 @@ struct DocumentOutline {
         case .quoted:
             if let prefix = Self.quotePrefix(line) { return quotedContent(line, prefix: prefix, starts: false) }
             state = .outside(text: false, afterBlank: true)
+            inner = []
             return outside(line, text: false, afterBlank: true)
         case .indented:
             if Self.isBlank(line) { return .content(kind: .indented, prefix: min(4, line.count), suffix: 0, starts: false) }
@@ -165,13 +184,16 @@ struct DocumentOutline {
         }
         if let prefix = Self.quotePrefix(line) {
             state = .quoted
+            var quote = DocumentOutline()
+            quote.readsIndentedBlocks = false
+            inner = [quote]
             return quotedContent(line, prefix: prefix, starts: true)
         }
         if Self.isTableRow(line), !Self.isTableDelimiterRow(line) {
             state = .table
             return .content(kind: .table, prefix: 0, suffix: 0, starts: true)
         }
-        if afterBlank, !Self.isBlank(line), let indent = Self.indentedBlockPrefix(line) {
+        if readsIndentedBlocks, afterBlank, !Self.isBlank(line), let indent = Self.indentedBlockPrefix(line) {
             state = .indented
             return .content(kind: .indented, prefix: indent, suffix: 0, starts: true)
         }
@@ -183,12 +205,29 @@ struct DocumentOutline {
         return .content(kind: .plain, prefix: prefix, suffix: suffix, starts: !text)
     }
 
-    /// A quoted line's content: a fence inside a quote is markup (the quote goes on).
+    /// A quoted line, its markers taken off and read by the quote's own outline: a fence, a table, an indented block or
+    /// a `<pre>` inside the quote is that block; a run of plain lines is a quoted block (a line wrapped in backticks has
+    /// them taken off).
     private mutating func quotedContent(_ line: UnsafeRawBufferPointer, prefix: Int, starts: Bool) -> Step {
         let rest = line.slice(prefix, line.count)
-        if Self.opensFence(rest) != nil { return .markup(ends: starts) }
-        let (wrapPrefix, suffix) = Self.backtickWrap(rest)
-        return .content(kind: .quoted, prefix: prefix + wrapPrefix, suffix: suffix, starts: starts)
+        guard var quote = inner.popLast() else { return .markup(ends: starts) }
+        let step = quote.blockStep(rest)
+        inner = [quote]
+        switch step {
+        case .markup(let ends):
+            return .markup(ends: ends || starts)
+        case .blank:
+            // A blank quoted line between the quote's blocks: its markers are structure.
+            return starts ? .markup(ends: true) : .blank
+        case .content(let kind, let innerPrefix, let suffix, let innerStarts):
+            if kind == .plain {
+                let (wrapPrefix, wrapSuffix) = Self.backtickWrap(rest)
+                return .content(kind: .quoted, prefix: prefix + wrapPrefix, suffix: wrapSuffix, starts: starts || innerStarts)
+            }
+            return .content(kind: kind, prefix: prefix + innerPrefix, suffix: suffix, starts: starts || innerStarts)
+        case .toolOutput(let kind, let innerStarts):
+            return .toolOutput(kind: kind == .plain ? .quoted : kind, starts: starts || innerStarts)
+        }
     }
 
     // MARK: - Line shapes
