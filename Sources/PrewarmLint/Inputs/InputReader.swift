@@ -210,8 +210,6 @@ public struct InputReader: Sendable {
         var summary = InputSummary(input: input.name)
         var descriptor: Int32
         var child: pid_t?
-        /// The tool's exit status, once it is reaped while its output is read.
-        var childStatus: Int32?
         var inference = options.timeInference
         switch input {
         case .standardInput:
@@ -277,7 +275,6 @@ public struct InputReader: Sendable {
             configuration.prescan = scanAhead
         }
         defer { scanAhead?.finish() }
-        var bytesRead = 0
         var reader = LogStreamReader(configuration: configuration, format: options.format)
         // The archive's reports are held (the archive emits them, sorted, at its end) to be merged by time into
         // the exported log's events; everything else passes straight on.
@@ -288,57 +285,33 @@ public struct InputReader: Sendable {
         }
         let buffer = Self.allocateReadBuffer(byteCount: options.chunkSize)
         defer { buffer.deallocate() }
+        var loop = ReadLoop(origin: child.map { .toolOutput(descriptor, tool: $0) } ?? .descriptor(descriptor))
+        if case .standardInput = input { loop.head = standardInputHead }
+        loop.scanAhead = scanAhead
         do throws(ReaderError) {
-            var readAny = false
-            if case .standardInput = input, !standardInputHead.isEmpty {
-                readAny = true
-                var at = 0
-                while at < standardInputHead.count {
-                    let count = min(buffer.count, standardInputHead.count - at)
-                    standardInputHead[at..<(at + count)].withUnsafeBytes { buffer.copyMemory(from: $0) }
-                    try reader.read(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), offers: offers, emit: emit)
-                    at += count
-                }
-                bytesRead += standardInputHead.count
-            }
-            while true {
-                if options.interruption?.isRaised == true {
-                    // Stop here: what was read stands; an input not begun is not reported as empty.
-                    if readAny { try reader.finish(offers: offers, emit: emit) }
-                    summary.interrupted = true
-                    break
-                }
-                // A chunk the thread judging ahead read (as many as it keeps up with, once it runs): the decoder has its bytes
-                // from there, and this loop reads on after it.
-                if let scanAhead, let lent = scanAhead.lend(at: bytesRead) {
-                    defer { scanAhead.giveBack(lent) }
-                    readAny = true
-                    try reader.read(UnsafeRawBufferPointer(lent), offers: offers, emit: emit)
-                    bytesRead += lent.count
-                    guard lseek(descriptor, off_t(bytesRead), SEEK_SET) == off_t(bytesRead) else {
-                        let reason = String(cString: strerror(errno))
-                        try reader.finish(offers: offers, emit: emit)
-                        summary.failure = ReaderError(code: .unreadable, input: input.name, message: "seek failed: \(reason); the input is cut short")
-                        break
-                    }
-                    continue
-                }
-                if let child, childStatus == nil, !Self.awaitOutput(descriptor, of: child, status: &childStatus) { continue }
-                let count = SystemCall.read(descriptor, buffer.baseAddress, buffer.count)
-                if count < 0, errno == EINTR { continue }  // the loop checks for an interruption first
-                if try Self.ends(at: count, reading: input, with: &reader, offers: offers, emit: emit, summary: &summary) { break }
-                readAny = true
-                extraction?.inputBytesRead = Int64(bytesRead + count)
-                try reader.read(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), offers: offers, emit: emit)
-                bytesRead += count
-                if let scanAhead, !scanAhead.started, reader.format != nil {
-                    scanAhead.start(reader.makePrescanner(), judgedBy: aheadGate!, from: bytesRead)
-                }
+            let end = try loop.run(into: &reader, buffer: buffer, interruption: options.interruption, offers: offers, emit: emit,
+                                   beforeChunk: { extraction?.inputBytesRead = Int64($0) },
+                                   afterChunk: { reader, bytesRead in
+                                       // Once the format is known, a regular file's next chunks are judged ahead.
+                                       if let scanAhead, !scanAhead.started, reader.format != nil {
+                                           scanAhead.start(reader.makePrescanner(), judgedBy: aheadGate!, from: bytesRead)
+                                       }
+                                   })
+            switch end {
+            case .end:
+                try reader.finish(offers: offers, emit: emit)
+            case .interrupted:
+                // Stop here: what was read stands; an input not begun is not reported as empty.
+                if loop.readAny { try reader.finish(offers: offers, emit: emit) }
+                summary.interrupted = true
+            case .failed(let reason):
+                try reader.finish(offers: offers, emit: emit)
+                summary.failure = ReaderError(code: .unreadable, input: input.name, message: "\(reason); the input is cut short")
             }
         } catch {
             summary.failure = error
             summary.skippedAsNotALog = foundInDirectory && error.code == .unrecognizedFormat
-            if case .standardInput = input, error.code == .unrecognizedFormat, bytesRead == 0 {
+            if case .standardInput = input, error.code == .unrecognizedFormat, loop.bytesRead == 0 {
                 // `idevicesyslog | prewarm-lint -` with no device: the command before the pipe printed its error and
                 // wrote nothing.
                 summary.failure = ReaderError(code: error.code, input: input.name,
@@ -350,7 +323,7 @@ public struct InputReader: Sendable {
             let stopped = summary.interrupted || summary.failure != nil
             close(descriptor)
             descriptor = 0
-            let status = childStatus ?? (stopped ? LogArchiveTool.stop(child) : LogArchiveTool.wait(child))
+            let status = loop.toolStatus ?? (stopped ? LogArchiveTool.stop(child) : LogArchiveTool.wait(child))
             if status != 0, !summary.interrupted, case .logArchive(let path) = input {
                 // The tool's failure is the input's, before anything said about its (empty, cut) output.
                 let command = options.logArchiveTool?.commandLine(archive: path, since: options.since, until: options.until) ?? "the log archive's tool"
@@ -371,19 +344,6 @@ public struct InputReader: Sendable {
         return summary
     }
 
-    /// Whether a read loop ends at a read that returned `count`: at the input's end (0) the reader is finished; at a
-    /// failure (less than 0, `errno` saying why) too, and the input is said to be cut short there.
-    private static func ends(at count: Int, reading input: LogInput, with reader: inout LogStreamReader, offers: RecordOffers,
-                             emit: (ReaderOutput) -> Void, summary: inout InputSummary) throws(ReaderError) -> Bool {
-        guard count <= 0 else { return false }
-        let reason = count < 0 ? String(cString: strerror(errno)) : nil
-        try reader.finish(offers: offers, emit: emit)
-        if let reason {
-            summary.failure = ReaderError(code: .unreadable, input: input.name, message: "read failed: \(reason); the input is cut short")
-        }
-        return true
-    }
-
     /// A part of a pasted document: its bytes read from the descriptor (at their offsets, so that parts are read on
     /// several threads at once), as a document read from the part's first line.
     private func readPart(_ part: DocumentPartRead, of input: LogInput, offers: RecordOffers, offering: Bool,
@@ -400,19 +360,15 @@ public struct InputReader: Sendable {
         var reader = LogStreamReader(configuration: configuration, format: .document)
         let buffer = Self.allocateReadBuffer(byteCount: options.chunkSize)
         defer { buffer.deallocate() }
-        var offset = part.part.start.byteOffset
+        var loop = ReadLoop(origin: .part(part.bytes, start: part.part.start.byteOffset, end: part.part.end))
         do throws(ReaderError) {
-            while true {
-                if options.interruption?.isRaised == true {
-                    try reader.finish(offers: offers, emit: emit)
-                    summary.interrupted = true
-                    break
-                }
-                let wanted = part.part.end.map { min(buffer.count, $0 - offset) } ?? buffer.count
-                let count = wanted <= 0 ? 0 : part.bytes.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<wanted]), at: offset)
-                if try Self.ends(at: count, reading: input, with: &reader, offers: offers, emit: emit, summary: &summary) { break }
-                try reader.read(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), offers: offers, emit: emit)
-                offset += count
+            let end = try loop.run(into: &reader, buffer: buffer, interruption: options.interruption, offers: offers, emit: emit)
+            try reader.finish(offers: offers, emit: emit)
+            switch end {
+            case .end: break
+            case .interrupted: summary.interrupted = true
+            case .failed(let reason):
+                summary.failure = ReaderError(code: .unreadable, input: input.name, message: "\(reason); the input is cut short")
             }
         } catch {
             summary.failure = error
@@ -531,16 +487,14 @@ public struct InputReader: Sendable {
                        failure: inout ReaderError?, status: inout Int32?) -> DrainEnd {
         let buffer = Self.allocateReadBuffer(byteCount: options.chunkSize)
         defer { buffer.deallocate() }
+        var loop = ReadLoop(origin: .toolOutput(descriptor, tool: child))
+        defer { status = loop.toolStatus }
         var end = DrainEnd.endOfInput
         do throws(ReaderError) {
-            while true {
-                if options.interruption?.isRaised == true { end = .interrupted; break }
-                if status == nil, !Self.awaitOutput(descriptor, of: child, status: &status) { continue }
-                let count = SystemCall.read(descriptor, buffer.baseAddress, buffer.count)
-                if count < 0, errno == EINTR { continue }
-                if count < 0 { end = .readFailed; break }
-                if count == 0 { break }
-                try reader.read(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), offers: offers, emit: emit)
+            switch try loop.run(into: &reader, buffer: buffer, interruption: options.interruption, offers: offers, emit: emit) {
+            case .end: break
+            case .interrupted: end = .interrupted
+            case .failed: end = .readFailed
             }
             try reader.finish(offers: offers, emit: emit)
         } catch {
