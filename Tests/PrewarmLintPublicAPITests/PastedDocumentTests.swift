@@ -11,7 +11,7 @@ struct PastedDocumentTests {
 
     /// The ways a log is pasted into an issue body or an e-mail.
     enum Shape: String, CaseIterable {
-        case fenced, fencedWithLanguage, tildes, quoted, details, indented, backticked, flutterVerbose, list, table
+        case fenced, fencedWithLanguage, tildes, quoted, details, indented, backticked, flutterVerbose, list, table, appium
 
         func paste(_ log: [UInt8]) -> [UInt8] {
             var text = log
@@ -39,6 +39,15 @@ struct PastedDocumentTests {
                     }
                     out += rest + [0x0A]
                     if index % 7 == 6 { out += Array("[  +40 ms] Syncing files to device iPhone...\n".utf8) }
+                }
+                return before + Array("```\n".utf8) + out + Array("```\n".utf8) + after
+            case .appium:
+                // Appium's server log with `--show-ios-log` (appium/WebDriverAgent#571's shape): every device line behind
+                // Appium's time and `[IOSDeviceLog] `, the server's own lines between.
+                var out: [UInt8] = []
+                for (index, line) in text.split(separator: 0x0A, omittingEmptySubsequences: false).dropLast().enumerated() {
+                    out += Array("2022-03-10 10:11:22:\(String(100 + index % 900)) - [IOSDeviceLog] ".utf8) + line + [0x0A]
+                    if index % 5 == 4 { out += Array("2022-03-10 10:11:23:001 - [XCUITest] Waiting for the application to start\n".utf8) }
                 }
                 return before + Array("```\n".utf8) + out + Array("```\n".utf8) + after
             case .indented:
@@ -125,6 +134,8 @@ struct PastedDocumentTests {
             // (A list is made of lines, not of a JSON document; a table of a Console copy's columns.)
             if shape == .list, ["log-show-json", "metrickit", "crash-report", "crash-report-text", "log-show-ndjson", "unifiedlog-iterator", "pymobiledevice3-json"].contains(format) { continue }
             if shape == .table, format != "console-copy" { continue }
+            // (Appium prints a device's syslog lines, as idevicesyslog does.)
+            if shape == .appium, format != "idevicesyslog" { continue }
             let pasted: LintReport
             do { pasted = try Self.analyzer.lint(bytes: shape.paste(log.bytes), named: "log") } catch {
                 Issue.record("\(log.path) (\(shape)): \(error)")
@@ -142,7 +153,7 @@ struct PastedDocumentTests {
             #expect(pasted.findings.map(Self.outline) == log.report.findings.map(Self.outline), "\(log.path) (\(shape))")
             findings += log.report.findings.count
         }
-        #expect(findings > (shape == .list ? 20 : shape == .table ? 10 : 50))
+        #expect(findings > (shape == .list ? 20 : shape == .table ? 10 : shape == .appium ? 1 : 50))
     }
 
     /// `document` quoted whole, as a reply quotes the message it answers: `marker` before every line (alone on a blank one).

@@ -64,6 +64,8 @@ struct DocumentDecoder: LineFramedDecoder {
         /// Lines whose tool prefix was taken off, lines of the tool's own output (counted as prose), and lines joined to
         /// the line before (wrapped by the tool).
         var toolPrefixed = 0
+        /// The tool whose prefix they had.
+        var prefixingTool = DocumentOutline.Tool.flutter
         var toolLines = 0
         var wrapped = 0
         var afterToolOutput = false
@@ -140,11 +142,13 @@ struct DocumentDecoder: LineFramedDecoder {
             let continues = !outline.tookToolPrefix && region?.toolPrefixed ?? 0 > 0
             if outline.tookToolPrefix {
                 region?.toolPrefixed += 1
+                region?.prefixingTool = outline.prefixingTool
                 region?.afterToolOutput = false
             } else if continues {
                 // In flutter's output, a line with no prefix is the rest of the line before it, wrapped at the terminal's
-                // width: a device line's is joined to it, a line of the tool's own is more of the tool's.
-                if region?.afterToolOutput == true {
+                // width: a device line's is joined to it, a line of the tool's own is more of the tool's. Appium prefixes
+                // every line of a device's record: a line with none is more of the server's own output.
+                if region?.afterToolOutput == true || region?.prefixingTool == .appium {
                     region?.toolLines += 1
                     statistics.skip(.prose)
                     return
@@ -272,7 +276,7 @@ struct DocumentDecoder: LineFramedDecoder {
             piece.removeAll(keepingCapacity: true)
             if open.breakHeld { piece.append(joining ? .space : .newline) }
             piece.append(contentsOf: content)
-            open.breakHeld = open.toolPrefixed > 0
+            open.breakHeld = open.toolPrefixed > 0 && open.prefixingTool == .flutter
             if !open.breakHeld { piece.append(.newline) }
             var failure: ReaderError?
             piece.withUnsafeBytes { bytes in
@@ -328,9 +332,10 @@ struct DocumentDecoder: LineFramedDecoder {
         let accounted = read.eventLines + read.skipped.values.reduce(0, +) + read.diagnosedLines + open.wrapped
         if open.failure == nil || open.reader.format != nil, accounted < open.lines { statistics.skip(.structure, lines: open.lines - accounted) }
         if open.toolPrefixed > 0 {
-            let own = open.toolLines > 0 ? "; \(open.toolLines) line\(open.toolLines == 1 ? "" : "s") of flutter's own output counted as prose" : ""
-            let joined = open.wrapped > 0 ? "; \(open.wrapped) line\(open.wrapped == 1 ? "" : "s") flutter wrapped joined to the line before" : ""
-            note(.toolPrefix, .note, "\(open.kind.rawValue) at \(lines(open)): flutter's `[DEVICE LOG]` prefix taken off \(open.toolPrefixed) line\(open.toolPrefixed == 1 ? "" : "s")\(joined)\(own)",
+            let tool = open.prefixingTool.rawValue
+            let own = open.toolLines > 0 ? "; \(open.toolLines) line\(open.toolLines == 1 ? "" : "s") of \(tool)'s own output counted as prose" : ""
+            let joined = open.wrapped > 0 ? "; \(open.wrapped) line\(open.wrapped == 1 ? "" : "s") \(tool) wrapped joined to the line before" : ""
+            note(.toolPrefix, .note, "\(open.kind.rawValue) at \(lines(open)): \(open.prefixingTool.prefixName) prefix taken off \(open.toolPrefixed) line\(open.toolPrefixed == 1 ? "" : "s")\(joined)\(own)",
                  line: open.firstLine, lines: 0, emit: emit)
         }
         guard let refusal = open.failure, open.reader.format == nil, refusal.code == .unrecognizedFormat else {

@@ -46,6 +46,8 @@ struct DocumentOutline {
 
     /// Whether the last line's device-log prefix of a tool (flutter's `[DEVICE LOG] `) was taken off with its markers.
     private(set) var tookToolPrefix = false
+    /// The tool whose prefix it was.
+    private(set) var prefixingTool = Tool.flutter
 
     private enum State: Equatable {
         /// Between blocks; `text` when a plain region is open, `afterBlank` when the last line was blank.
@@ -95,8 +97,9 @@ struct DocumentOutline {
         switch Self.toolPrefix(line.slice(prefix, line.count)) {
         case nil:
             return step
-        case .deviceLine(let length):
+        case .deviceLine(let length, let tool):
             tookToolPrefix = true
+            prefixingTool = tool
             return .content(kind: kind, prefix: prefix + length, suffix: suffix, starts: starts)
         case .toolOutput:
             return .toolOutput(kind: kind, starts: starts)
@@ -106,16 +109,39 @@ struct DocumentOutline {
     /// What a line's start says of the tool that printed it.
     enum ToolPrefix: Equatable {
         /// A device's log line, after this many bytes of the tool's prefix.
-        case deviceLine(Int)
+        case deviceLine(Int, Tool)
         /// The tool's own output.
         case toolOutput
     }
 
-    /// flutter's verbose output (`flutter run -v`, flutter_tools' `printTrace`): each line opens with the time since the
-    /// last one, `[   +1 ms] ` or `[        ] `, and a device's log line with `[DEVICE LOG] ` after it (its `_onDeviceLine`,
-    /// as flutter/flutter#50949's paste shows: `[   +1 ms] [DEVICE LOG] 2020-02-18 15:43:28.708807+0700  localhost
-    /// Runner[76917]: …`). Nil for any other line.
+    /// A tool that prints a device's log lines behind a prefix of its own.
+    enum Tool: String, Sendable, Equatable {
+        /// `flutter run -v`: `[   +1 ms] [DEVICE LOG] `.
+        case flutter
+        /// Appium's server log: `2022-03-10 10:11:22:722 - [IOSDeviceLog] `, `info: [IOS_SYSLOG_ROW ] `.
+        case appium
+
+        /// The prefix as a note names it.
+        var prefixName: String {
+            switch self {
+            case .flutter: "flutter's `[DEVICE LOG]`"
+            case .appium: "Appium's `[IOSDeviceLog]`"
+            }
+        }
+    }
+
+    /// What a device-log line's prefix says, from the tools that print one:
+    /// - flutter's verbose output (`flutter run -v`, flutter_tools' `printTrace`): each line opens with the time since the
+    ///   last one, `[   +1 ms] ` or `[        ] `, and a device's log line with `[DEVICE LOG] ` after it (its
+    ///   `_onDeviceLine`, as flutter/flutter#50949's paste shows: `[   +1 ms] [DEVICE LOG] 2020-02-18 15:43:28.708807+0700
+    ///   localhost Runner[76917]: …`);
+    /// - Appium's server log with `--show-ios-log`: its own time (`2022-03-10 10:11:22:722 - `, optional), a level
+    ///   (`info: `, optional), then `[IOSDeviceLog] ` (appium/WebDriverAgent#571), `[iOSLog] [IOS_SYSLOG_ROW] `
+    ///   (appium/appium#6595) or `[IOS_SYSLOG_ROW ] ` (appium/appium#5271) before the device's syslog line; a line with
+    ///   Appium's time and no such tag is the server's own.
+    /// Nil for any other line.
     static func toolPrefix(_ line: UnsafeRawBufferPointer) -> ToolPrefix? {
+        if let appium = appiumPrefix(line) { return appium }
         var at = 0, timed = false
         if line.count > 2, line[0] == UInt8(ascii: "[") {
             var end = 1
@@ -128,10 +154,46 @@ struct DocumentOutline {
                 timed = true
             }
         }
-        let marker: StaticString = "[DEVICE LOG] "
-        let length = marker.utf8CodeUnitCount
-        if line.count - at >= length, (0..<length).allSatisfy({ line[at + $0] == marker.utf8Start[$0] }) { return .deviceLine(at + length) }
+        if startsWith(line, at, "[DEVICE LOG] ") { return .deviceLine(at + 13, .flutter) }
         return timed ? .toolOutput : nil
+    }
+
+    /// Appium's prefix (``toolPrefix(_:)``), or nil.
+    private static func appiumPrefix(_ line: UnsafeRawBufferPointer) -> ToolPrefix? {
+        var at = 0
+        // `2022-03-10 10:11:22:722 - `: digits where digits are, the separators where they are.
+        let time = "dddd-dd-dd dd:dd:dd:ddd - "
+        var timed = line.count >= time.utf8.count
+        if timed {
+            for (index, shape) in time.utf8.enumerated() {
+                let byte = line[index]
+                if shape == UInt8(ascii: "d") ? !(0x30...0x39).contains(byte) : byte != shape { timed = false; break }
+            }
+        }
+        if timed { at = time.utf8.count }
+        for level in ["info: ", "debug: ", "[debug] "] where startsWith(line, at, level) {
+            at += level.utf8.count
+            break
+        }
+        for tag in ["[IOSDeviceLog] ", "[iOSLog] [IOS_SYSLOG_ROW] ", "[IOS_SYSLOG_ROW ] ", "[IOS_SYSLOG_ROW] ", "[IOSSimulatorLog] "]
+        where startsWith(line, at, tag) {
+            return .deviceLine(at + tag.utf8.count, .appium)
+        }
+        return timed ? .toolOutput : nil
+    }
+
+    /// Whether `line` holds `text` at `offset`.
+    private static func startsWith(_ line: UnsafeRawBufferPointer, _ offset: Int, _ text: StaticString) -> Bool {
+        let length = text.utf8CodeUnitCount
+        guard line.count - offset >= length else { return false }
+        return (0..<length).allSatisfy { line[offset + $0] == text.utf8Start[$0] }
+    }
+
+    /// Whether `line` holds `text` at `offset`.
+    private static func startsWith(_ line: UnsafeRawBufferPointer, _ offset: Int, _ text: String) -> Bool {
+        let utf8 = text.utf8
+        guard line.count - offset >= utf8.count else { return false }
+        return utf8.enumerated().allSatisfy { line[offset + $0.offset] == $0.element }
     }
 
     private mutating func blockStep(_ line: UnsafeRawBufferPointer) -> Step {
