@@ -133,6 +133,12 @@ public struct LogStreamReader {
     /// ``pause(endingRecords:emit:)``, offering as ``read(_:offers:emit:)`` does; when `keepsUnfinished`, a record
     /// whose text so far leaves a bracket or a quote open (``LogDecoder/openRecordLooksUnfinished``) is not ended: a
     /// short pause may fall inside a record a slow link split.
+    /// Whether the record being read leaves a bracket or a quote open (``LogDecoder/openRecordLooksUnfinished``).
+    var openRecordLooksUnfinished: Bool {
+        guard case .decoding(let decoder) = stage else { return false }
+        return decoder.openRecordLooksUnfinished
+    }
+
     package mutating func pause(endingRecords: Bool, keepsUnfinished: Bool = false, offers: RecordOffers,
                                 emit: (ReaderOutput) -> Void) throws(ReaderError) {
         guard configuration.start == .beginning else {
@@ -156,7 +162,7 @@ public struct LogStreamReader {
         }
         guard endingRecords, case .decoding(var decoder) = stage, !(keepsUnfinished && decoder.openRecordLooksUnfinished) else { return }
         stage = .failed  // keep the existential uniquely referenced while it decodes
-        decoder.decodePause(offers: offers, emit: emit)
+        decoder.decodePause(keepsUnfinished: keepsUnfinished, offers: offers, emit: emit)
         stage = .decoding(decoder)
     }
 

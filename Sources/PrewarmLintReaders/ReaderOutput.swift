@@ -211,8 +211,10 @@ package protocol LogDecoder {
     /// The input paused: a live stream has sent nothing for a while. A record that later lines could still continue
     /// (a multi-line message) ends now, as a writer that sends whole records has sent it whole; a line cut short waits
     /// for its end, and what spans records (the year, the layout) stays. Nothing by default: most formats end each
-    /// record at its own last byte.
-    mutating func decodePause(offers: RecordOffers, emit: (ReaderOutput) -> Void)
+    /// record at its own last byte. `keepsUnfinished`: a record that looks cut short (``openRecordLooksUnfinished``) is
+    /// not ended — what a decoder of decoders (a document's) passes to the readers of its parts, whose records it only
+    /// knows once they have decided their format.
+    mutating func decodePause(keepsUnfinished: Bool, offers: RecordOffers, emit: (ReaderOutput) -> Void)
     /// Whether the record open looks cut short: its text so far leaves a bracket or a quote open (RunningBoard's
     /// `<RBSAssertionDescriptor| "DAS` before its attribute lines), so that a short pause should not end it. False by
     /// default.
@@ -241,7 +243,7 @@ extension LogDecoder {
     }
 
     /// Nothing is held past a record's last byte.
-    package mutating func decodePause(offers: RecordOffers, emit: (ReaderOutput) -> Void) {}
+    package mutating func decodePause(keepsUnfinished: Bool, offers: RecordOffers, emit: (ReaderOutput) -> Void) {}
 
     /// No record is held open.
     package var openRecordLooksUnfinished: Bool { false }

@@ -105,12 +105,17 @@ struct DocumentDecoder: LineFramedDecoder {
         if let ended = preMain.finish() { emit(.preMainStatistics(ended)) }
     }
 
-    mutating func decodePause(offers: RecordOffers, emit: (ReaderOutput) -> Void) {
+    /// Whether the region's record leaves a bracket or a quote open: a short pause does not end it (nor the region).
+    var openRecordLooksUnfinished: Bool { region?.reader.openRecordLooksUnfinished ?? false }
+
+    mutating func decodePause(keepsUnfinished: Bool, offers: RecordOffers, emit: (ReaderOutput) -> Void) {
         guard framer.isAtLineStart else { return }
         releaseHeldBreak(offers: offers, emit: emit)
         guard var open = region else { return }
         region = nil
-        do throws(ReaderError) { try open.reader.pause(endingRecords: true, offers: offers, emit: emit) } catch { open.failure = error }
+        do throws(ReaderError) { try open.reader.pause(endingRecords: true, keepsUnfinished: keepsUnfinished, offers: offers, emit: emit) } catch {
+            open.failure = error
+        }
         region = open
     }
 

@@ -226,7 +226,8 @@ struct TextLogDecoder: LineFramedDecoder {
         return angles > 0 || squares > 0 || braces > 0 || quotes % 2 == 1
     }
 
-    mutating func decodePause(offers: RecordOffers, emit: (ReaderOutput) -> Void) {
+    mutating func decodePause(keepsUnfinished: Bool, offers: RecordOffers, emit: (ReaderOutput) -> Void) {
+        if keepsUnfinished, openRecordLooksUnfinished { return }
         guard framer.isAtLineStart, incompleteHead == nil else { return }
         flushPending(offers: offers, emit: emit)
     }
