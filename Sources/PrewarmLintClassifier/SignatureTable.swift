@@ -531,12 +531,24 @@ public struct SignatureTable: Sendable {
             // Never a provision line: FrontBoard logs those for watchdogs it does not enforce
             // (`fb-watchdog-not-enforced`, tried first).
             id: "watchdog", roles: Set(ProcessRole.allCases), meaning: .watchdog,
-            any: ["0x8BADF00D", "0x8badf00d", "watchdog transgression", "watchdog(2343432205)"], anyIsDetail: true,
+            any: ["0x8BADF00D", "0x8badf00d", "0x000000008badf00d", "0x000000008BADF00D", "watchdog transgression", "watchdog(2343432205)"],
+            anyIsDetail: true,
             none: ["Provision violated for watchdog", "Not terminating"],
             detailAfter: "explanation:", detailEnds: [":"],
             seenOn: "iOS 10–26",
             example: "<RBSTerminateContext| domain:10 code:0x8BADF00D explanation:scene-create watchdog transgression: application<jp.go.mhlw.covid19radar>:27928 exhausted CPU time allowance of 3.37 seconds",
             source: "real-logs 19 (cocoa, crash report text)"),
+        MessageSignature(
+            // iOS ≤ 11 said a watchdog kill in words: a legacy crash report's Application Specific Information
+            // (`… failed to launch in time`, iOS ≤ 8; `… failed to launch after 20.00s (launchIntent: …)`, iOS 9), and
+            // SpringBoard's `Forcing crash report of <FBApplicationProcess: …> (reason: 1, description: … failed to launch
+            // after 20.00s …)`.
+            id: "watchdog-failed-in-time", roles: Set(ProcessRole.allCases), meaning: .watchdog,
+            any: ["failed to launch in time", "failed to launch after ", "failed to resume in time", "failed to suspend in time"],
+            anyIsDetail: true,
+            seenOn: "iOS 5–11",
+            example: "com.franck.testPod.testPod failed to launch after 20.00s (launchIntent: foreground-interactive)",
+            source: "CocoaPods/CocoaPods#5047 (an iOS 9.2.1 report's Application Specific Information), chaitin/passionfruit#21 (SpringBoard, iOS 11), Apple's QA1592"),
         // A crash or jetsam report read as evidence (`crash-report`, `crash-report-text`): its termination, exception
         // or jetsam kill is an event of the reported process. A watchdog kill is `watchdog` (above), tried first.
         MessageSignature(

@@ -20,7 +20,8 @@ public struct WatchdogTermination: Sendable, Hashable {
         case wallClock = "wall-clock"
     }
 
-    /// `scene-create`, `scene-update`, `process-launch`, `process-exit` (`WatchdogEvent:`), or nil.
+    /// `scene-create`, `scene-update`, `process-launch`, `process-exit` (`WatchdogEvent:`), `resume` or `suspend`
+    /// (iOS ≤ 11's `failed to resume in time`), or nil.
     public var event: String?
     /// `Background`, `Foreground` (`WatchdogVisibility:`, else `ProcessVisibility:`), or nil.
     public var visibility: String?
@@ -45,6 +46,19 @@ public struct WatchdogTermination: Sendable, Hashable {
             allowance = (.wallClock, seconds)
         }
         applicationCPUSeconds = Self.number(after: "Elapsed application CPU time (seconds): ", in: text)
+        // iOS ≤ 11 said it in words: `… failed to launch in time`, `… failed to launch after 20.00s (launchIntent:
+        // foreground-interactive)`, `… failed to resume in time`.
+        if text.contains(" failed to launch ") {
+            event = event ?? "process-launch"
+            if allowance == nil, let seconds = Self.number(after: " failed to launch after ", in: text) { allowance = (.wallClock, seconds) }
+        } else if text.contains(" failed to resume in time") {
+            event = event ?? "resume"
+        } else if text.contains(" failed to suspend in time") {
+            event = event ?? "suspend"
+        }
+        if visibility == nil, let intent = Self.word(after: "launchIntent: ", in: text) {
+            visibility = intent.hasPrefix("foreground") ? "Foreground" : intent.hasPrefix("background") ? "Background" : nil
+        }
         if event == nil {
             // An explanation without the WatchdogEvent line: `scene-create watchdog transgression: …`.
             for name in ["scene-create", "scene-update", "process-launch", "process-exit"] where text.contains(name + " watchdog") {

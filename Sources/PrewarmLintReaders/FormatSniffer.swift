@@ -74,6 +74,8 @@ public enum FormatSniffer {
 
         var votes: [LogFormat: Int] = [:]
         var crashReportKeys = 0
+        // A termination that names a watchdog (`Termination Description: SPRINGBOARD, scene-create watchdog transgression:
+        // …`) is a report on its own, pasted alone: it counts as two keys.
         var consoleSample: [UnsafeRawBufferPointer] = []
         var spacedConsoleLines = 0
         var lineStart = 0
@@ -87,7 +89,7 @@ public enum FormatSniffer {
             if ByteLine(bytes: line, number: 0, byteOffset: 0).isBlank { continue }
             linesSeen += 1
             for format in vote(for: line) { votes[format, default: 0] += 1 }
-            if isCrashReportLine(line) { crashReportKeys += 1 }
+            if isCrashReportLine(line) { crashReportKeys += isWatchdogTermination(line) ? 2 : 1 }
             if allowsDocument, fragmentLines == 0, LogFragmentShape.isFragment(line) {
                 fragmentLines += 1
             }
@@ -236,6 +238,17 @@ public enum FormatSniffer {
             || text.hasPrefix("Termination Reason:") || text.hasPrefix("Termination Description:") || text.hasPrefix("Triggered by Thread:")
             || text.hasPrefix("Crashed Thread:") || text.hasPrefix("Hardware Model:") || text.hasPrefix("Report Version:")
             || text.hasPrefix("Exception Note:") || text.hasPrefix("Date/Time:") || text.hasPrefix("Launch Time:")
+            || text.hasPrefix("Application Specific Information:") || text.hasPrefix("Elapsed total CPU time (seconds):")
+    }
+
+    /// A crash report's `Termination Reason:` or `Termination Description:` line that names a watchdog.
+    static func isWatchdogTermination(_ line: UnsafeRawBufferPointer) -> Bool {
+        var start = line.skippingSpaces(from: 0)
+        while start < line.count, line[start] == UInt8(ascii: ">") { start = line.skippingSpaces(from: start + 1) }
+        let text = line.slice(start, line.count)
+        guard text.hasPrefix("Termination Reason:") || text.hasPrefix("Termination Description:") else { return false }
+        return text.firstIndex(of: "watchdog transgression", from: 0) != nil || text.firstIndex(of: "8badf00d", from: 0) != nil
+            || text.firstIndex(of: "8BADF00D", from: 0) != nil
     }
 
     /// A line that is a record's head in some format, or a crash report's header line.

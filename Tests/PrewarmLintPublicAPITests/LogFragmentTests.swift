@@ -24,6 +24,22 @@ struct LogFragmentTests {
         #expect(text.contains("1 line read alone (a fragment: evidence incomplete)"))
     }
 
+    @Test("SpringBoard's forced crash report of a launch it gave up on, quoted alone (chaitin/passionfruit#21): a watchdog fragment of WeChat[899]")
+    func forcedReportOfALaunchAlone() throws {
+        // The issue's body, verbatim: a sentence and the one quoted SpringBoard line (iOS 11).
+        let body = """
+            The launching took too much time that SpringBoard kills the app
+
+            > Forcing crash report of <FBApplicationProcess: 0x130e8c4b0; WeChat; pid: 899> (reason: 1, description: com.tencent.xin failed to launch after 20.00s (launchIntent: foreground-interactive))
+            """
+        let report = try Self.analyzer.lint(bytes: Array(body.utf8), named: "issue.md")
+        let reading = try #require(report.fragments.first)
+        #expect(report.fragments.count == 1)
+        #expect(reading.meaning == .watchdog && reading.signatureID == "watchdog-failed-in-time")
+        #expect(reading.fragment.process == "WeChat" && reading.fragment.pid == 899 && reading.fragment.origin.line == 3)
+        #expect(report.diagnostics.contains { $0.code == .hazardNotReported })
+    }
+
     @Test("a keychain failure behind securityd's column in an issue's prose is hazard evidence said, never a clean pass; the same code quoted in a sentence is not")
     func keychainFailureInProse() throws {
         let body = """

@@ -45,6 +45,52 @@ struct CrashReportTests {
         #expect(outcome.events.map(\.origin.line) == [22, 34, 39])
     }
 
+    @Test("an iOS ≤ 9 report says its watchdog kill in its Application Specific Information: one termination event of the app named there, its words first")
+    func legacyApplicationSpecificInformation() throws {
+        // CocoaPods/CocoaPods#5047 (iOS 9.2.1), from `OS Version:` on, as pasted: the app named only in the block.
+        let outcome = Self.read(try Self.bytes("Corpus/verdicts/legacy-report-failed-to-launch-after/log.txt"))
+        #expect(outcome.format == .crashReportText)
+        let event = try #require(outcome.events.first)
+        #expect(outcome.events.count == 1)
+        #expect(event.process == "com.franck.testPod.testPod" && event.reportedBundleID == "com.franck.testPod.testPod")
+        #expect(event.message.hasPrefix("com.franck.testPod.testPod failed to launch after 20.00s (launchIntent: foreground-interactive)\n"))
+        #expect(event.message.contains("Elapsed application CPU time (seconds): 0.020") && event.message.hasSuffix("Exception Codes: 0x000000008badf00d"))
+        #expect(Self.accounted(outcome))
+        // The iOS ≤ 8 wording, the block alone as a blog pasted it (elision lines and blank lines between): read too.
+        let alone = """
+            Application Specific Information:
+
+            com.example.ledger failed to launch in time
+
+
+            Elapsed total CPU time (seconds): 20.770 (user 20.770, system 0.000), 52% CPU
+
+            Elapsed application CPU time (seconds): 19.963, 50% CPU
+
+            ….
+            Thread 0 name:  Dispatch queue: com.apple.main-thread
+
+            """
+        let old = Self.read(Array(alone.utf8))
+        #expect(old.format == .crashReportText)
+        #expect(old.events.map(\.process) == ["com.example.ledger"])
+        #expect(old.events.first?.message.hasPrefix("com.example.ledger failed to launch in time\nElapsed total CPU time") == true)
+        // A block that names no watchdog is the report's structure, as before.
+        let other = Self.read(Array("Exception Type: EXC_CRASH (SIGABRT)\nApplication Specific Information:\nabort() called\n".utf8))
+        #expect(other.events.map(\.message) == ["Exception Type: EXC_CRASH (SIGABRT)"])
+    }
+
+    @Test("a Termination Description that names a watchdog, pasted alone in a block, is a report (Lockbox#63's line)")
+    func terminationDescriptionAlone() {
+        let line = "Termination Description: SPRINGBOARD, process-exit watchdog transgression: application<cn.baoxiaosheng.mobile>:18532 exhausted real (wall clock) time allowance of 5.00 seconds | ProcessVisibility: Background\n"
+        let outcome = Self.read(Array(line.utf8))
+        #expect(outcome.format == .crashReportText)
+        #expect(outcome.events.map(\.pid) == [18532])
+        // One that names no watchdog is not enough on its own.
+        let signal = Array("Termination Reason: Namespace SIGNAL, Code 0x9\n".utf8).withUnsafeBytes { FormatSniffer.sniff($0, isComplete: true) }
+        #expect(signal != .crashReportText)
+    }
+
     @Test("the same events whatever the chunking, a byte at a time included")
     func dripFed() throws {
         for path in [Self.ips, Self.text, "Corpus/formats/crash-report-ips-jetsam/JetsamEvent-2024-03-18-054000.ips"] {

@@ -12,17 +12,23 @@ enum LogFragmentShape {
                 || line.firstIndex(of: UInt8(ascii: "<"), from: 0) != nil else { return nil }
         let text = String(decoding: line, as: UTF8.self)
         let column = processColumn(in: text)
-        let trimmed = text.drop { $0 == " " || $0 == "\t" }
+        // (A quote's `> ` markers are a paste's, not the line's.)
+        let trimmed = text.drop { $0 == " " || $0 == "\t" || $0 == ">" }
         let runningBoard = column == nil && runningBoardOpenings.contains { trimmed.hasPrefix($0) }
         guard column != nil || runningBoard else { return nil }
-        return LogFragment(text: DisplayText.singleLine(String(trimmed)), origin: origin, process: column?.process, pid: column?.pid,
+        // A process described in FrontBoard's or BackBoard's way (`<FBApplicationProcess: 0x…; WeChat; pid: 899>`).
+        let described = column == nil ? describedProcess(in: text) : nil
+        return LogFragment(text: DisplayText.singleLine(String(trimmed)), origin: origin, process: column?.process ?? described?.name,
+                           pid: column?.pid ?? described?.pid,
                            time: time(in: text), message: column.map { String(text[$0.messageStart...]) } ?? String(trimmed),
                            isRunningBoardSyntax: runningBoard)
     }
 
-    /// How runningboardd's lines and descriptor lines start, in its own spelling: a line that starts so is its, whatever
+    /// How runningboardd's lines and descriptor lines (and SpringBoard's forced crash report of a launch it gave up on) start,
+    /// in their own spelling: a line that starts so is theirs, whatever
     /// the paste lost around it (prose that quotes one further in a sentence does not start so).
-    static let runningBoardOpenings = ["<RBS", "Executing launch request for ", "Acquiring assertion targeting ", "Launch request for "]
+    static let runningBoardOpenings = ["<RBS", "Executing launch request for ", "Acquiring assertion targeting ", "Launch request for ",
+                                       "Forcing crash report of <FBApplicationProcess"]
 
     /// Whether `line` is shaped like a log line.
     static func isFragment(_ line: UnsafeRawBufferPointer) -> Bool {
@@ -69,6 +75,19 @@ enum LogFragmentShape {
             return (String(name), pid, messageStart)
         }
         return nil
+    }
+
+    /// A process as FrontBoard and BackBoard describe one, `<FBApplicationProcess: 0x130e8c4b0; WeChat; pid: 899>` or
+    /// `<BKNewProcess: 0x13fe253e0; <REDACTED>; pid: 1526; hostpid: -1>`: its name (nil when redacted) and pid.
+    static func describedProcess(in text: String) -> (name: String?, pid: Int)? {
+        guard let marker = text.firstRange(of: "; pid: ") else { return nil }
+        let digits = text[marker.upperBound...].prefix { $0.isASCII && $0.isNumber }
+        guard !digits.isEmpty, digits.count <= 7, let pid = Int(digits), pid > 0 else { return nil }
+        // The field before it: `; WeChat` after the description's address.
+        let before = text[..<marker.lowerBound]
+        let field = before.split(separator: ";", omittingEmptySubsequences: false).last.map { $0.drop { $0 == " " } } ?? ""
+        let name = field.isEmpty || field.first == "<" || field.count > 64 || field.contains(":") ? nil : String(field)
+        return (name, pid)
     }
 
     /// The first `HH:MM:SS` of `text`, with its fraction and zone when they follow (`21:28:47.041563-0500`).

@@ -29,6 +29,12 @@ struct CrashReport {
     var exception: (text: String, line: Int, byteOffset: Int)?
     /// The termination: the reason line and the reasons after it, where it was said, and how many input lines say it.
     var termination: (lines: [String], line: Int, byteOffset: Int, lineCount: Int)?
+    /// `Exception Codes:` as the legacy text writes it (`0x000000008badf00d`).
+    var exceptionCodes: String?
+    /// The `Application Specific Information:` block of a legacy report (iOS ≤ 9 said a watchdog kill there:
+    /// `com.example.ledger failed to launch in time`, `Elapsed total CPU time (seconds): …`), where it starts and how
+    /// many input lines say it.
+    var applicationInformation: (lines: [String], line: Int, byteOffset: Int, lineCount: Int)?
     /// The device's lock state when the report was written (`isLocked`, `wasUnlockedSinceBoot`: `1`/`0` as written), and where.
     var lockState: (isLocked: String?, wasUnlockedSinceBoot: String?, line: Int, byteOffset: Int)?
     /// Processes a jetsam report says were killed: name, pid, reason, states, where.
@@ -95,6 +101,14 @@ struct CrashReport {
                 return (bundle, count > 0 ? pid : nil)
             }
         }
+        // iOS ≤ 9: `com.example.ledger failed to launch in time`, `… failed to launch after 20.00s (launchIntent: …)`.
+        for line in text.split(separator: "\n").map(String.init) {
+            for verb in [" failed to launch", " failed to resume", " failed to suspend"] {
+                guard let range = line.firstRange(of: verb) else { continue }
+                let token = line[..<range.lowerBound].split(separator: " ").last.map(String.init) ?? ""
+                if token.contains("."), token.utf8.allSatisfy(Self.isBundleByte) { return (token, nil) }
+            }
+        }
         // iOS ≤ 14: `SPRINGBOARD, scene-create watchdog transgression: com.example.ledger exhausted real …`.
         let marker = Array("watchdog transgression: ".utf8)
         var index = 0
@@ -118,21 +132,37 @@ struct CrashReport {
             || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
     }
 
+    /// A legacy report's watchdog kill said in its `Application Specific Information:` (iOS ≤ 9 wrote no termination
+    /// reason): the exception codes and that block, as one termination's text — when the codes are `0x8badf00d` or the
+    /// block says an app failed to launch, resume or suspend in time.
+    private var watchdogInApplicationInformation: (lines: [String], line: Int, byteOffset: Int, lineCount: Int)? {
+        guard let information = applicationInformation else { return nil }
+        let text = information.lines.joined(separator: "\n")
+        let watchdog = exceptionCodes?.lowercased().contains("8badf00d") == true
+            || [" failed to launch", " failed to resume", " failed to suspend"].contains { text.contains($0) }
+        guard watchdog else { return nil }
+        // Its words first (what a timeline shows of a kill is its first line), the codes after.
+        let codes = exceptionCodes.map { ["Exception Codes: " + $0] } ?? []
+        return (information.lines + codes, information.line, information.byteOffset, information.lineCount)
+    }
+
     /// The events the report becomes, in report order; `note` is said once when the report gives no time.
     func events(input: String, configuration: ReaderConfiguration, note: inout String?) -> [(event: LogEvent, lines: Int)] {
         let time: LogTimestamp
         if let captureTime, let parsed = Self.timestamp(captureTime) {
             time = parsed
         } else {
-            // A pasted report often starts at `Exception Type:`: its time was cut. Placed at the reference
-            // instant (the file's date), marked inferred, and said.
-            let instant = configuration.timeInference.referenceInstant ?? 0
+            // A pasted report often starts at `Exception Type:`: its time was cut. Placed at the date given for the
+            // input (`--date`, at its start), else at the reference instant (the file's date), marked inferred, and said.
+            let instant = configuration.timeInference.date.map { $0.microsecondsSinceEpoch(utcOffsetSeconds: configuration.timeInference.utcOffsetSeconds ?? 0) }
+                ?? configuration.timeInference.referenceInstant ?? 0
             time = LogTimestamp(microsecondsSinceEpoch: instant, utcOffsetSeconds: 0, text: "", inferred: [.year, .date, .utcOffset])
             note = "the report gives no time (its Date/Time line is missing): placed at the input's date; it joins a log's session by pid only"
         }
         // A pasted report may have lost its header: the app is then named by the termination's own
         // `application<bundle>:pid` (or `app<bundle(…)>:pid`), the process by its bundle identifier.
         var bundleID = bundleID, pid = pid
+        let termination = termination ?? watchdogInApplicationInformation
         if bundleID == nil || pid == nil, let identity = termination.flatMap({ Self.identity(in: $0.lines.joined(separator: "\n")) }) {
             bundleID = bundleID ?? identity.bundleID
             pid = pid ?? identity.pid

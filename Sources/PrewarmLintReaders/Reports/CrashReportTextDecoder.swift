@@ -19,6 +19,11 @@ struct CrashReportTextDecoder: LogDecoder {
     /// Collecting the termination's lines until the block closes.
     private var collectingTermination = false
     private var terminationDepth = 0
+    /// Collecting the `Application Specific Information:` block until a thread, a header key or its end.
+    private var collectingApplicationInformation = false
+
+    /// The most lines an `Application Specific Information:` block keeps.
+    static let maximumApplicationInformationLines = 16
 
     static let maximumTerminationLines = 64
 
@@ -73,6 +78,16 @@ struct CrashReportTextDecoder: LogDecoder {
                 return
             }
         }
+        if collectingApplicationInformation {
+            if isHeaderKey(text) || Self.endsApplicationInformation(text)
+                || report.applicationInformation!.lines.count >= Self.maximumApplicationInformationLines {
+                collectingApplicationInformation = false
+            } else {
+                report.applicationInformation!.lineCount += 1
+                if !text.isEmpty && !Self.isElision(text) { report.applicationInformation!.lines.append(text) }
+                return
+            }
+        }
         if text.hasPrefix("Incident Identifier:"), reportHasContent { endReport(emit: emit) }
         if let value = Self.value(of: "Process:", in: text) {
             // `Ledger Pro [2231]`; what follows the pid is a reader's annotation (`Ledger Pro [2231]   <-- ours`).
@@ -96,6 +111,17 @@ struct CrashReportTextDecoder: LogDecoder {
         } else if let value = Self.value(of: "Exception Type:", in: text) {
             report.exception = (value, line.number, line.offset)
             reportHasContent = true
+        } else if let value = Self.value(of: "Exception Codes:", in: text) {
+            report.exceptionCodes = value
+            statistics.skip(.structure)
+            return
+        } else if text.hasPrefix("Application Specific Information:") {
+            // iOS ≤ 9 said a watchdog kill here (`com.example.ledger failed to launch in time`, the CPU time it took).
+            let value = Self.value(of: "Application Specific Information:", in: text)
+            report.applicationInformation = (value.map { [$0] } ?? [], line.number, line.offset, 1)
+            collectingApplicationInformation = true
+            reportHasContent = true
+            return
         } else if text.hasPrefix("Termination Reason:") || text.hasPrefix("Termination Description:") {
             if report.termination == nil {
                 report.termination = ([text], line.number, line.offset, 1)
@@ -110,6 +136,17 @@ struct CrashReportTextDecoder: LogDecoder {
         }
         // Everything else — other header keys, backtraces, binary images, Markdown — is the report's structure.
         statistics.skip(.structure)
+    }
+
+    /// A line that ends an `Application Specific Information:` block: a thread's backtrace, the syslog excerpt, the
+    /// binary images.
+    private static func endsApplicationInformation(_ text: String) -> Bool {
+        ["Thread ", "Filtered syslog:", "Last Exception Backtrace:", "Binary Images:", "Backtrace not available"].contains { text.hasPrefix($0) }
+    }
+
+    /// A line a paste puts for what it left out (`…`, `....`).
+    private static func isElision(_ text: String) -> Bool {
+        text.allSatisfy { $0 == "." || $0 == "…" }
     }
 
     /// `<` opens and `>` closes an `<RBSTerminateContext| …>` block (`<U+…>` or `->` inside it are rare enough).
@@ -153,6 +190,7 @@ struct CrashReportTextDecoder: LogDecoder {
             report = CrashReport()
             reportHasContent = false
             collectingTermination = false
+            collectingApplicationInformation = false
         }
         guard reportHasContent else { return }
         var note: String?
@@ -166,6 +204,9 @@ struct CrashReportTextDecoder: LogDecoder {
         statistics.acceptReport(events, emit: emit)
         // A report with neither a termination nor an exception has no event: its lines were its structure.
         if events.isEmpty, let termination = report.termination { statistics.skip(.structure, lines: termination.lineCount) }
+        if let information = report.applicationInformation, !events.contains(where: { $0.event.origin.line == information.line }) {
+            statistics.skip(.structure, lines: information.lineCount)
+        }
     }
 }
 
