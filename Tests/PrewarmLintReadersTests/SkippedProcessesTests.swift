@@ -167,7 +167,7 @@ struct RecordOfferContractTests {
     func builtWhenAFurtherLineCannotBeShown() throws {
         let nonASCII = Self.threeLineRecord.replacingOccurrences(of: "sourceEnvironment:\"(null)\"", with: "sourceEnvironment:\"(nüll)\"")
         let manyLines = Self.threeLineRecord.replacingOccurrences(
-            of: "\t]>\n", with: String(repeating: "\t<RBSAttribute| x>\n", count: TextLogDecoder.maximumHeldLines) + "\t]>\n")
+            of: "\t]>\n", with: String(repeating: "\t<RBSAttribute| x>\n", count: HeldTextRecord.maximumFurtherLines) + "\t]>\n")
         // The second record's message is 141 bytes on its first line and 233 with its second.
         for (text, limit) in [(nonASCII, 100_000), (Self.threeLineRecord, 200), (manyLines, 100_000)] {
             let bytes = Array(text.utf8)
