@@ -133,7 +133,8 @@ struct PastedDocumentTests {
             if shape == .backticked, ["log-show-json", "metrickit", "crash-report"].contains(format) { continue }
             // (A list is made of lines, not of a JSON document; a table of a Console copy's columns.)
             if shape == .list, ["log-show-json", "metrickit", "crash-report", "crash-report-text", "log-show-ndjson", "unifiedlog-iterator", "pymobiledevice3-json"].contains(format) { continue }
-            if shape == .table, format != "console-copy" { continue }
+            // (A table is made of a Console copy's tab-separated columns: not of one whose tabs already became spaces.)
+            if shape == .table, format != "console-copy" || !log.bytes.contains(0x09) { continue }
             // (Appium prints a device's syslog lines, as idevicesyslog does.)
             if shape == .appium, format != "idevicesyslog" { continue }
             let pasted: LintReport

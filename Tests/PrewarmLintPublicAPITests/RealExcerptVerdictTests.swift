@@ -1,0 +1,37 @@
+import Foundation
+import PrewarmLint
+import Testing
+
+/// Real excerpts found in public issues (Corpus/real-logs 61–74), each judged by reading its lines before the tool ran
+/// (its `# judged:` header): the sessions and findings the lines prove. The excerpts the tool still reads wrong are in
+/// the corpus too, without a verdict here; their `# judged:` line says what is right.
+@Suite("real excerpts, judged before the tool ran")
+struct RealExcerptVerdictTests {
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Corpus/real-logs")
+    static let analyzer = LogAnalyzer(options: ReadOptions(timeInference: TimeInference(date: CivilDateTime(year: 2020, month: 1, day: 1), year: 2020)))
+
+    /// Each excerpt's judged verdict: the kinds of its sessions and the rules of its findings, sorted.
+    static let verdicts: [(prefix: String, kinds: [LaunchSession.Kind], rules: [String])] = [
+        ("61-", [.coldLaunch], []),                  // libimobiledevice#1333: bootstrap with intent foreground-interactive
+        ("64-", [.unknown], []),                     // firebase-ios-sdk#3759: a scene-update kill 25 min in is no launch's
+        ("65-", [.unknown], ["keychain-while-locked"]),  // SalesforceMobileSDK-iOS#1219: -25308 while locked, iOS 9
+        ("66-", [], []),                             // flutterfire#12493: dasd's state updates, no launch
+        ("68-", [], []),                             // awesome_notifications_fcm#8: German Console copy, a push handed to dasd
+        ("69-", [.unknown], []),                     // appium#7535: a launch by DTServiceHub, its watchdog only armed
+        ("70-", [.unknown], []),                     // phonegap-plugin-push#1677: blockquoted syslog, a launch from a notification
+        ("71-", [], []),                             // e-mission-phone#290: dasd decided "Must Not Proceed"
+        ("72-", [.unknown], ["launch-watchdog"]),    // carp flutter-plugins#1029: scene-create watchdog, Foreground
+        ("74-", [], []),                             // Adobe-Runtime-Support#3455: spaces for tabs, no launch
+    ]
+
+    @Test("each judged excerpt gives exactly the sessions and findings its lines prove", arguments: verdicts.map(\.prefix))
+    func judged(prefix: String) throws {
+        let verdict = try #require(Self.verdicts.first { $0.prefix == prefix })
+        let name = try #require(try FileManager.default.contentsOfDirectory(atPath: Self.folder.path).first { $0.hasPrefix(prefix) })
+        let bytes = try [UInt8](Data(contentsOf: Self.folder.appendingPathComponent(name)))
+        let report = try Self.analyzer.lint(bytes: bytes, named: name)
+        #expect(report.sessions.map(\.kind).sorted { $0.rawValue < $1.rawValue } == verdict.kinds, "\(name)")
+        #expect(report.findings.map(\.ruleID).sorted() == verdict.rules, "\(name)")
+    }
+}
