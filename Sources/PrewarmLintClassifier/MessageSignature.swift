@@ -143,4 +143,7 @@ public struct SignatureFacts: OptionSet, Sendable, Hashable {
     public static let activeInForeground = SignatureFacts(rawValue: 1 << 2)
     /// FrontBoard set the process's visibility to Background: it was in use before, so the line opens a session.
     public static let wentToBackground = SignatureFacts(rawValue: 1 << 3)
+    /// FrontBoard starts a new process for the app (`Asked to bootstrap a new process`), whatever asked for it: a
+    /// launch request of a process that was not running, so not a prewarmed one.
+    public static let startsNewProcess = SignatureFacts(rawValue: 1 << 4)
 }

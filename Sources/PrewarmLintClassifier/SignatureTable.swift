@@ -329,6 +329,14 @@ public struct SignatureTable: Sendable {
             example: "Bootstrapping app<com.hightowerai.MobileJarvisNative> with intent foreground-interactive",
             source: "formats.md §2.1 (Console copy of an iPhone launch)", facts: .bootstrapsProcess),
         MessageSignature(
+            // FrontBoard's process manager starting a new process for the app (iOS 17): the launch of a process that
+            // was not running, whatever asked for it (a tap, a notification's action); the intent is said elsewhere.
+            id: "fb-bootstrap-new-process", roles: [.springboard], meaning: .launchRequest,
+            all: ["Asked to bootstrap a new process with identity: "],
+            seenOn: "iOS 17–26",
+            example: "Asked to bootstrap a new process with identity: app<com.myapp.example(195463C9-7E4D-48E0-83B5-E88FA15340ED)>",
+            source: "real-logs 62 (microsoft/vscode-dotnettools#1282, a .NET MAUI app's tap launch); 44–46 (iOS 26)", facts: .startsNewProcess),
+        MessageSignature(
             id: "sb-icon-touches-began", roles: [.springboard], meaning: .tap,
             all: ["SBIconView touches began"],
             seenOn: "iOS 26",

@@ -63,6 +63,9 @@ public struct LaunchSessionBuilder: Sendable {
         /// Where the app was seen going to the background before any start or activation in the log: its next
         /// activation is a resume.
         var backgrounded: EventOrigin?
+        /// Where FrontBoard was seen bootstrapping a new process for the app (a launch request that starts a process
+        /// that was not running): an activation soon after it is that process's cold launch.
+        var bootstrapped: (origin: EventOrigin, time: LogTimestamp)?
         /// Lines it lost to ``maximumKeptBytes``.
         var budgetDrops = 0
         /// The bytes of room its session's array of lines was given, counted against ``maximumKeptBytes`` (the lines'
@@ -538,6 +541,9 @@ public struct LaunchSessionBuilder: Sendable {
             }
         case .launchRequest:
             mark(.launchRequest, in: &session)
+            if classified.facts.contains(.startsNewProcess), slots[slot].bootstrapped == nil {
+                slots[slot].bootstrapped = (classified.event.origin, classified.event.timestamp)
+            }
         case .stateChange:
             if classified.facts.contains(.wentToBackground), !session.hasMilestone(.activation),
                !session.hasMilestone(.launchRequest), !session.hasMilestone(.prewarmRequest), slots[slot].backgrounded == nil {
@@ -603,6 +609,10 @@ public struct LaunchSessionBuilder: Sendable {
         if let first = session.firstSeen, tap.event.timestamp.microsecondsSinceEpoch < first.microsecondsSinceEpoch { session.firstSeen = tap.event.timestamp }
     }
 
+    /// How long after FrontBoard bootstraps a new process its activation still makes it a cold launch: 20 s, the
+    /// longest launch a watchdog allows.
+    static let bootstrapToActivation: Int64 = 20_000_000
+
     private func resolveKindAtActivation(_ session: inout LaunchSession, slot: Int) {
         switch session.kind {
         case .prewarmOutcomeUnknown, .prewarmUnused:
@@ -613,6 +623,14 @@ public struct LaunchSessionBuilder: Sendable {
                 session.kind = .resume
                 session.confidence = .likely
                 session.decidedBy = background
+            } else if let bootstrap = slots[slot].bootstrapped, !session.hasMilestone(.suspended),
+                      let activation = session.milestone(.activation),
+                      (0...Self.bootstrapToActivation).contains(activation.time.microseconds(since: bootstrap.time)) {
+                // A process FrontBoard started for the app, activated within a launch's time: not a prewarmed one (a
+                // prewarm is dasd's, through runningboardd) — a cold launch, whatever asked for it.
+                session.kind = .coldLaunch
+                session.confidence = .likely
+                session.decidedBy = bootstrap.origin
             } else if session.hasMilestone(.suspended) {
                 session.kind = .prewarmThenLaunch
                 session.confidence = .guess

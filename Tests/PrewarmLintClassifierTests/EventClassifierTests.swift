@@ -15,7 +15,8 @@ struct SignatureTableTests {
     @Test("each fact the session builder reads is carried by signatures of the one meaning it qualifies (typed, not ids compared)")
     func facts() {
         let expected: [(SignatureFacts, EventMeaning)] = [(.certainPrewarm, .prewarmRequest), (.bootstrapsProcess, .userLaunchRequest),
-                                                          (.activeInForeground, .activation), (.wentToBackground, .stateChange)]
+                                                          (.activeInForeground, .activation), (.wentToBackground, .stateChange),
+                                                          (.startsNewProcess, .launchRequest)]
         for (fact, meaning) in expected {
             let carriers = SignatureTable.builtIn.signatures.filter { $0.facts.contains(fact) }
             #expect(!carriers.isEmpty, "no signature carries \(fact)")
