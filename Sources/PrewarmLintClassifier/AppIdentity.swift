@@ -79,8 +79,28 @@ public enum AppIdentityParser {
 
     /// The first app identity in `message`, and whether it is nested in another process's identity.
     public static func firstMention(in message: String) -> Mention? {
+        // iOS ≤ 12's assertiond names the process it starts tracking by BackBoard's description of it.
+        if message.hasPrefix(trackedProcessOpening), let tracked = trackedProcess(in: message) { return Mention(identity: tracked, isNested: false) }
         if let found = ByteSearch.withBytes(of: message, { utf8 in identity(in: utf8) }) { return found }
         return plainBundleIdentity(in: message).map { Mention(identity: $0, isNested: false) }
+    }
+
+    /// How iOS ≤ 12's assertiond starts to track a process: `Now tracking process <BKProcess: 0x100440e10; Appname;
+    /// com.company.appname; pid: 893; agency: Application; …>` (real-logs 73).
+    static let trackedProcessOpening = "Now tracking process <BKProcess: "
+
+    /// The app of a `Now tracking process <BKProcess: …>` line: its bundle, name and pid, from the description's fields
+    /// (address; name; bundle; `pid: N`; …); nil when they are not there.
+    static func trackedProcess(in message: String) -> AppIdentity? {
+        guard let close = message.firstIndex(of: ">") else { return nil }
+        let fields = message[message.index(message.startIndex, offsetBy: trackedProcessOpening.count)..<close]
+            .split(separator: ";").map { $0.drop { $0 == " " } }
+        guard fields.count >= 4, let pidField = fields.first(where: { $0.hasPrefix("pid: ") }),
+              let pid = Int(pidField.dropFirst(5)), pid > 0, pid < 100_000_000 else { return nil }
+        let bundle = String(fields[2])
+        guard isBundleIdentifier(bundle), bundle.contains(".") else { return nil }
+        let name = String(fields[1])
+        return AppIdentity(bundleID: bundle, processName: name.isEmpty || name.contains(":") ? nil : name, pid: pid)
     }
 
     /// The process kinds RunningBoard names other than apps, which may hold the identity of their host

@@ -23,6 +23,7 @@ struct RealExcerptVerdictTests {
         ("70-", [.unknown], []),                     // phonegap-plugin-push#1677: blockquoted syslog, a launch from a notification
         ("71-", [], []),                             // e-mission-phone#290: dasd decided "Must Not Proceed"
         ("72-", [.unknown], ["launch-watchdog"]),    // carp flutter-plugins#1029: scene-create watchdog, Foreground
+        ("73-", [.coldLaunch], []),                  // Adobe-Runtime-Support#2734: iOS 12, assertiond tracks pid 893
         ("74-", [], []),                             // Adobe-Runtime-Support#3455: spaces for tabs, no launch
     ]
 
@@ -34,5 +35,14 @@ struct RealExcerptVerdictTests {
         let report = try Self.analyzer.lint(bytes: bytes, named: name)
         #expect(report.sessions.map(\.kind).sorted { $0.rawValue < $1.rawValue } == verdict.kinds, "\(name)")
         #expect(report.findings.map(\.ruleID).sorted() == verdict.rules, "\(name)")
+    }
+
+    @Test("iOS 12's assertiond names the process it tracks by BackBoard's description: the launch has its pid and start (real-logs 73)")
+    func trackedProcessPID() throws {
+        let name = try #require(try FileManager.default.contentsOfDirectory(atPath: Self.folder.path).first { $0.hasPrefix("73-") })
+        let report = try Self.analyzer.lint(bytes: [UInt8](Data(contentsOf: Self.folder.appendingPathComponent(name))), named: name)
+        let session = try #require(report.sessions.first)
+        #expect(session.app.pid == 893 && session.app.processName == "Appname" && session.app.bundleID == "com.company.appname")
+        #expect(session.milestone(.processStart)?.evidence.line == 11)
     }
 }

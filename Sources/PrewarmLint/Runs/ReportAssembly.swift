@@ -1,6 +1,6 @@
-public import PrewarmLintModel
-public import PrewarmLintReaders
-public import PrewarmLintReporters
+import PrewarmLintModel
+import PrewarmLintReaders
+import PrewarmLintReporters
 import PrewarmLintClassifier
 import PrewarmLintInsights
 import PrewarmLintRules
