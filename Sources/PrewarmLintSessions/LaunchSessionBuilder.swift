@@ -576,6 +576,16 @@ public struct LaunchSessionBuilder: Sendable {
             mark(.termination, in: &session)
             slots[slot].terminated = true
             if session.kind == .prewarmOutcomeUnknown { session.kind = .prewarmUnused }
+            // FrontBoard's process-launch watchdog guards a process it is launching; in the foreground, that launch is
+            // the user's, of a process that was not running (a prewarmed one is activated under scene-create's).
+            if session.kind == .unknown, !session.hasMilestone(.prewarmRequest), !session.hasMilestone(.suspended) {
+                let watchdog = WatchdogTermination(text: classified.event.message)
+                if watchdog.event == "process-launch", watchdog.visibility == "Foreground" {
+                    session.kind = .coldLaunch
+                    session.confidence = .likely
+                    session.decidedBy = classified.event.origin
+                }
+            }
         case .appLifecycle:
             if !session.hasMilestone(.activation) { session.noteCallbackBeforeActivation(classified.event.origin) }
         case .firstFrame:

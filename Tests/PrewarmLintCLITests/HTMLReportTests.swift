@@ -123,7 +123,7 @@ struct HTMLReportTests {
         let diagnosticsBlock = run.stdout.contains("## Reading diagnostics") ? 1 : 0
         #expect(Self.count("<pre><code class=\"language-text\">", in: html) == findings + diagnosticsBlock, "each finding's evidence is a code block, and the diagnostics")
         #expect(!html.contains("|---|") && !html.contains("~~~~") && !html.contains("#### "), "no raw markup left")
-        #expect(html.contains("<li>the log does not show how this process started — 46 sessions: <code>"))
+        #expect(html.contains("<li>the log does not show how this process started — 44 sessions: <code>"))
         guard let loaded = try Self.load(html, probe: "document.body.setAttribute('data-rows', document.querySelectorAll('table tr').length)") else {
             Self.noBrowser()
             return

@@ -1173,7 +1173,7 @@ struct LintCommandTests {
         #expect(text.contains("| rule | severity | findings |\n|---|---|---:|\n| `launch-work-during-prewarm` | warning | 78 |\n"))
         let notes = text.components(separatedBy: "⚠︎ evidence incomplete:\n")[1].components(separatedBy: "\n\n")[0].split(separator: "\n")
         #expect(notes.count == 2, "\(notes)")
-        #expect(notes.first?.hasPrefix("- the log does not show how this process started — 46 sessions: ") == true)
+        #expect(notes.first?.hasPrefix("- the log does not show how this process started — 44 sessions: ") == true)
         #expect(text.contains("_…and 73 more `launch-work-during-prewarm` findings (all in `--format json` or `--output json=…`)._"))
         #expect(text.components(separatedBy: "#### ").count - 1 <= 6 * 5)
         #expect(!text.contains("```mermaid"))

@@ -15,6 +15,7 @@ struct RealExcerptVerdictTests {
     static let verdicts: [(prefix: String, kinds: [LaunchSession.Kind], rules: [String])] = [
         ("61-", [.coldLaunch], []),                  // libimobiledevice#1333: bootstrap with intent foreground-interactive
         ("62-", [.coldLaunch], []),                  // vscode-dotnettools#1282: FrontBoard bootstraps a new process, activated 13 ms on
+        ("63-", [.coldLaunch], ["launch-watchdog"]), // facebook-sdk-for-unity#460: process-launch watchdog, Foreground
         ("64-", [.unknown], []),                     // firebase-ios-sdk#3759: a scene-update kill 25 min in is no launch's
         ("65-", [.unknown], ["keychain-while-locked"]),  // SalesforceMobileSDK-iOS#1219: -25308 while locked, iOS 9
         ("66-", [], []),                             // flutterfire#12493: dasd's state updates, no launch
