@@ -130,6 +130,9 @@ public struct DiagnosticCode: RawRepresentable, Sendable, Hashable, Codable, Cus
     public static let toolPrefix = DiagnosticCode(rawValue: "tool-prefix")
     /// A block of a pasted document (fenced, quoted, indented, `<pre>`) that no reader takes: named with its lines.
     public static let unreadRegion = DiagnosticCode(rawValue: "unread-region")
+    /// Unified-log entries whose format string the exporter could not find (their message a placeholder), counted by
+    /// process: what they said cannot be read.
+    public static let unresolvedFormatString = DiagnosticCode(rawValue: "unresolved-format-string")
     /// Lines before `--since` or after `--until`, left out (counted).
     public static let outsideTimeWindow = DiagnosticCode(rawValue: "outside-time-window")
 }

@@ -21,6 +21,8 @@ struct NDJSONLogDecoder: LineFramedDecoder {
     private let configuration: ReaderConfiguration
     /// A run of consecutive lines that are not JSON, reported as one diagnostic when it ends.
     private var nonJSONRun: (origin: EventOrigin, count: Int)?
+    /// Unified-log entries whose format string the exporter could not find.
+    private var unresolved = UnresolvedFormatStrings()
 
     init(format: LogFormat, configuration: ReaderConfiguration) {
         self.format = format
@@ -37,6 +39,7 @@ struct NDJSONLogDecoder: LineFramedDecoder {
     mutating func decodeLast(offers: RecordOffers, emit: (ReaderOutput) -> Void) {
         finishLines(offers: offers, emit: emit)
         flushNonJSONRun(emit: emit)
+        if let said = unresolved.diagnostic() { report(said, emit: emit) }
     }
 
     func makePrescanner() -> (any LinePrescanner)? {
@@ -109,6 +112,11 @@ struct NDJSONLogDecoder: LineFramedDecoder {
             statistics.skip(.trailer)
             return
         }
+        if schema == .unifiedLogIterator, let message = record.message, message.kind == .string,
+           UnresolvedFormatStrings.isPlaceholder(bytes.slice(message.range.lowerBound, message.range.upperBound)) {
+            let process = record.process.map { String(decoding: bytes.slice($0.range.lowerBound, $0.range.upperBound).lastPathComponent(), as: UTF8.self) }
+            unresolved.count(process: process ?? "", at: origin)
+        }
         var invalidUTF8 = false
         var event: LogEvent?
         switch record.makeEvent(schema: schema, bytes: bytes, origin: origin, resolver: &resolver, interner: &interner,
@@ -139,6 +147,11 @@ struct NDJSONLogDecoder: LineFramedDecoder {
             return nil
         }
         guard let schema = record.schema, schema != .trailer else { return nil }
+        // An entry whose format string was not found is counted by the decoder itself.
+        if schema == .unifiedLogIterator, let message = record.message, message.kind == .string,
+           UnresolvedFormatStrings.isPlaceholder(bytes.slice(message.range.lowerBound, message.range.upperBound)) {
+            return nil
+        }
         let timestamp: PackedTimestamp?
         switch schema {
         case .logShow, .pymobiledevice3:
