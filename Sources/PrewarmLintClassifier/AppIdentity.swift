@@ -80,7 +80,7 @@ public enum AppIdentityParser {
     /// The first app identity in `message`, and whether it is nested in another process's identity.
     public static func firstMention(in message: String) -> Mention? {
         // iOS ≤ 12's assertiond names the process it starts tracking by BackBoard's description of it.
-        if message.hasPrefix(trackedProcessOpening), let tracked = trackedProcess(in: message) { return Mention(identity: tracked, isNested: false) }
+        if message.utf8.starts(with: trackedProcessOpening.utf8), let tracked = trackedProcess(in: message) { return Mention(identity: tracked, isNested: false) }
         if let found = ByteSearch.withBytes(of: message, { utf8 in identity(in: utf8) }) { return found }
         return plainBundleIdentity(in: message).map { Mention(identity: $0, isNested: false) }
     }

@@ -274,7 +274,7 @@ struct DocumentOutline {
         let rest = line.slice(prefix, line.count)
         guard var quote = inner.popLast() else { return .markup(ends: starts) }
         let step = quote.blockStep(rest)
-        inner = [quote]
+        inner.append(quote)  // (the array's room is kept: no allocation per quoted line)
         switch step {
         case .markup(let ends):
             return .markup(ends: ends || starts)
