@@ -80,6 +80,30 @@ struct CrashReportTests {
         #expect(other.events.map(\.message) == ["Exception Type: EXC_CRASH (SIGABRT)"])
     }
 
+    @Test("two Application Specific Information blocks in one report are one block: every line accounted for, the watchdog said in the second still read; a flood of them or of Termination Reason lines keeps a bounded text")
+    func applicationInformationTwice() {
+        let twice = """
+            Exception Codes: 0x000000008badf00d
+            Application Specific Information:
+            abort() called
+            Thread 0 Crashed:
+            Application Specific Information:
+            com.example.ledger failed to launch in time
+            Thread 0 Crashed:
+
+            """
+        let outcome = Self.read(Array(twice.utf8))
+        #expect(Self.accounted(outcome))
+        #expect(outcome.events.map(\.process) == ["com.example.ledger"])
+        #expect(outcome.events.first?.message == "abort() called\ncom.example.ledger failed to launch in time\nException Codes: 0x000000008badf00d")
+        #expect(outcome.events.first?.origin.line == 2)
+        for key in ["Application Specific Information: x", "Termination Reason: Namespace SIGNAL, Code 0x9"] {
+            let flood = Self.read(Array(("Exception Type: EXC_CRASH (SIGKILL)\n" + String(repeating: key + "\nThread 0 Crashed:\n", count: 10_000)).utf8))
+            #expect(Self.accounted(flood), "\(key)")
+            #expect(flood.events.allSatisfy { $0.message.split(separator: "\n").count <= 64 }, "\(key)")
+        }
+    }
+
     @Test("a Termination Description that names a watchdog, pasted alone in a block, is a report (Lockbox#63's line)")
     func terminationDescriptionAlone() {
         let line = "Termination Description: SPRINGBOARD, process-exit watchdog transgression: application<cn.baoxiaosheng.mobile>:18532 exhausted real (wall clock) time allowance of 5.00 seconds | ProcessVisibility: Background\n"

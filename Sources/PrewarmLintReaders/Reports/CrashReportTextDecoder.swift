@@ -117,8 +117,16 @@ struct CrashReportTextDecoder: LogDecoder {
             return
         } else if text.hasPrefix("Application Specific Information:") {
             // iOS ≤ 9 said a watchdog kill here (`com.example.ledger failed to launch in time`, the CPU time it took).
+            // A second block in the same report continues the first: one block, at the first's line, counts them all.
             let value = Self.value(of: "Application Specific Information:", in: text)
-            report.applicationInformation = (value.map { [$0] } ?? [], line.number, line.offset, 1)
+            if report.applicationInformation == nil {
+                report.applicationInformation = (value.map { [$0] } ?? [], line.number, line.offset, 1)
+            } else {
+                if let value, report.applicationInformation!.lines.count < Self.maximumApplicationInformationLines {
+                    report.applicationInformation!.lines.append(value)
+                }
+                report.applicationInformation!.lineCount += 1
+            }
             collectingApplicationInformation = true
             reportHasContent = true
             return
@@ -126,7 +134,7 @@ struct CrashReportTextDecoder: LogDecoder {
             if report.termination == nil {
                 report.termination = ([text], line.number, line.offset, 1)
             } else {
-                report.termination!.lines.append(text)
+                if report.termination!.lines.count < Self.maximumTerminationLines { report.termination!.lines.append(text) }
                 report.termination!.lineCount += 1
             }
             reportHasContent = true
