@@ -96,80 +96,44 @@ public struct SessionPipeline: Sendable {
     /// Runs the pipeline on each input alone (a folder of unrelated logs), results in input order.
     public func runSeparately(_ inputs: [DiscoveredInput], onDiagnostic: (ReaderDiagnostic) -> Void = { _ in },
                               onSession: (LaunchSession) -> LaunchSession? = { $0 }) -> Result {
+        let plan = plan(inputs)
         var result = Result()
-        for input in inputs {
-            // (A pasted document read alone merges its blocks to the end: a run reading inputs apart is not stopped.)
-            var alone = self
-            if documents[input.input] != nil { alone.stopsAtSeparateCaptures = false }
-            result.append(alone.run([input], onDiagnostic: onDiagnostic, onSession: onSession))
-        }
+        for index in inputs.indices { result.append(run(plan.input(index), onDiagnostic: onDiagnostic, onSession: onSession)) }
         return result
     }
 
-    /// The pasted document `input` (cut by ``preparedForDocument(_:)``), each of its parts read on its own: for a document
-    /// whose blocks turned out to be separate captures. Summed up as the one input it is.
-    package func runDocumentPartsApart(_ input: DiscoveredInput, onDiagnostic: (ReaderDiagnostic) -> Void = { _ in },
-                                       onSession: (LaunchSession) -> LaunchSession? = { $0 }) -> Result {
-        guard let document = documents[input.input] else { return run([input], onDiagnostic: onDiagnostic, onSession: onSession) }
-        var result = Result()
-        var apart = self
-        apart.stopsAtSeparateCaptures = false
-        for index in document.parts.indices {
-            apart.documents[input.input] = document.part(index)
-            result.append(apart.runDocument(input, onDiagnostic: onDiagnostic, onSession: onSession))
-        }
-        result.summaries = [Self.documentSummary(of: result.summaries, input: input)]
-        return result
+    /// The plan of `inputs` this pipeline reads (``InputPlan``): pasted documents among up to ``maximumMergedStreams``
+    /// inputs cut into their parts, standard input's head read to tell.
+    package func plan(_ inputs: [DiscoveredInput]) -> InputPlan {
+        InputPlan(inputs, options: reader.options, cutsDocumentsUpTo: maximumMergedStreams)
     }
 
     /// Runs the pipeline. `onDiagnostic` sees each reader diagnostic as it happens; `onSession` each
     /// session as it closes, and returns what to keep of it (nil: nothing) — a caller that checks
     /// sessions as they close (``LintRun``) keeps only their outline, so memory follows the open
     /// sessions, not the log.
-    ///
-    /// One path whatever the inputs: each input is read through the gate (a source), its events are handed to the
-    /// builder's thread in order (at once, through a reading thread's queue, or collected and sorted), classified as
-    /// read (one input) or once merged (several), and built into sessions, which are handed on as they close.
     public func run(_ inputs: [DiscoveredInput], onDiagnostic: (ReaderDiagnostic) -> Void = { _ in },
                     onSession: (LaunchSession) -> LaunchSession? = { $0 }) -> Result {
         if inputs.isEmpty { return Result() }
-        if !documentDecided { return preparedForDocument(inputs).run(inputs, onDiagnostic: onDiagnostic, onSession: onSession) }
-        if inputs.count == 1, documents[inputs[0].input] != nil {
-            return runDocument(inputs[0], onDiagnostic: onDiagnostic, onSession: onSession)
-        }
-        return runInputs(inputs, onDiagnostic: onDiagnostic, onSession: onSession)
+        return run(plan(inputs), onDiagnostic: onDiagnostic, onSession: onSession)
     }
 
-    /// This pipeline, its inputs looked at (up to ``maximumMergedStreams`` of them): each pasted document of several logs
-    /// cut into its parts (``documents``), read by every run of it (a run reading it again part by part reads the same
-    /// parts, also from standard input); standard input that is not one, the bytes read to tell kept to be read first.
-    package func preparedForDocument(_ inputs: [DiscoveredInput]) -> SessionPipeline {
-        var prepared = self
-        prepared.documentDecided = true
-        guard inputs.count <= maximumMergedStreams else { return prepared }
-        for input in inputs where documents[input.input] == nil {
-            switch input.input {
-            case .file:
-                prepared.documents[input.input] = PastedDocument.cut(file: input, options: reader.options)
-            case .standardInput:
-                let (document, head) = PastedDocument.cut(standardInput: reader.options)
-                prepared.documents[input.input] = document
-                prepared.reader.standardInputHead = head
-            case .logArchive:
-                break
-            }
-        }
-        return prepared
-    }
-
-    /// ``run(_:onDiagnostic:onSession:)`` of inputs that are not a pasted document of several logs.
-    private func runInputs(_ inputs: [DiscoveredInput], onDiagnostic: (ReaderDiagnostic) -> Void,
-                           onSession: (LaunchSession) -> LaunchSession?) -> Result {
-        var arrangement = arrangement(for: inputs)
+    /// Runs the pipeline on `plan`'s sources.
+    ///
+    /// One path whatever the sources: each is read through the gate, its events are handed to the builder's thread in
+    /// order (at once, through a reading thread's queue, or collected and sorted), classified as read (one source) or
+    /// once merged (several: the parts of a pasted document too), and built into sessions, which are handed on as they
+    /// close.
+    package func run(_ plan: InputPlan, onDiagnostic: (ReaderDiagnostic) -> Void = { _ in },
+                     onSession: (LaunchSession) -> LaunchSession? = { $0 }) -> Result {
+        if plan.sources.isEmpty { return Result() }
+        var pipeline = self
+        pipeline.reader.standardInputHead = plan.standardInputHead
+        var arrangement = pipeline.arrangement(for: plan)
         while true {
             let delivered = switch arrangement.classification {
-            case .asRead: runClassifyingAsRead(inputs[0], handoff: arrangement.handoff, onDiagnostic: onDiagnostic, onSession: onSession)
-            case .afterMerge: runMerged(inputs, handoff: arrangement.handoff, onDiagnostic: onDiagnostic, onSession: onSession)
+            case .asRead: pipeline.runClassifyingAsRead(plan.sources[0].input, handoff: arrangement.handoff, onDiagnostic: onDiagnostic, onSession: onSession)
+            case .afterMerge: pipeline.runMerged(plan, handoff: arrangement.handoff, onDiagnostic: onDiagnostic, onSession: onSession)
             }
             if var result = delivered {
                 Self.sortSessions(&result.sessions)
@@ -178,6 +142,19 @@ public struct SessionPipeline: Sendable {
             // The system refused a thread: nothing was handed on, and the inputs are read again on fewer threads.
             arrangement.handoff = arrangement.fallback
         }
+    }
+
+    /// Runs the pipeline on `plan` read apart, when its sources turned out to be separate captures: each input on its
+    /// own, a lone pasted document each part on its own (``InputPlan/apart``); summed up as the inputs they are.
+    package func runApart(_ plan: InputPlan, onDiagnostic: (ReaderDiagnostic) -> Void = { _ in },
+                          onSession: (LaunchSession) -> LaunchSession? = { $0 }) -> Result {
+        // (A pasted document read alone merges its blocks to the end: a run reading sources apart is not stopped.)
+        var alone = self
+        alone.stopsAtSeparateCaptures = false
+        var result = Result()
+        for one in plan.apart { result.append(alone.run(one, onDiagnostic: onDiagnostic, onSession: onSession)) }
+        result.summaries = plan.summaries(ofApart: result.summaries)
+        return result
     }
 
     /// How a run's inputs reach the session builder: settings of the one pipeline, chosen from the inputs, their
@@ -214,14 +191,13 @@ public struct SessionPipeline: Sendable {
         }
     }
 
-    /// The arrangement for `inputs`.
-    func arrangement(for inputs: [DiscoveredInput]) -> Arrangement {
-        guard inputs.count == 1 else {
-            // A pasted document among them is as many sources as it has parts.
-            let sources = inputs.reduce(0) { $0 + (documents[$1.input]?.parts.count ?? 1) }
-            return Arrangement(classification: .afterMerge, handoff: sources <= maximumMergedStreams ? .readingThreads : .collected)
+    /// The arrangement for `plan`: one source that is a whole input is classified as it is read; several (or a part of
+    /// a pasted document) after they are merged.
+    func arrangement(for plan: InputPlan) -> Arrangement {
+        guard plan.sources.count == 1, plan.sources[0].part == nil else {
+            return Arrangement(classification: .afterMerge, handoff: plan.sources.count <= maximumMergedStreams ? .readingThreads : .collected)
         }
-        let readsAhead = jobs > 1 && Self.isRegularFile(inputs[0].input, ofAtLeast: readAheadMinimumBytes)
+        let readsAhead = jobs > 1 && Self.isRegularFile(plan.sources[0].input.input, ofAtLeast: readAheadMinimumBytes)
         return Arrangement(classification: .asRead, handoff: readsAhead ? .readingThreads : .sameThread)
     }
 
@@ -243,12 +219,6 @@ public struct SessionPipeline: Sendable {
     /// and discards the merged result, which would be read to the end for nothing. The result is then partial:
     /// only `separateCaptures` and the summaries are meant to be used.
     public var stopsAtSeparateCaptures = false
-
-    /// The pasted documents of several logs among the inputs, cut (``preparedForDocument(_:)``, or a paste in memory): a
-    /// run reads their parts as inputs of their own, merged with the other inputs.
-    package var documents: [LogInput: PastedDocument] = [:]
-    /// Whether the inputs were already looked at for pasted documents (``preparedForDocument(_:)``).
-    package var documentDecided = false
 
     /// Inputs merged as one device's logs are streamed when there are at most this many (a thread each);
     /// beyond, their launch-relevant events are collected and sorted. Both give the same sessions.
@@ -304,44 +274,29 @@ public struct SessionPipeline: Sendable {
         }
     }
 
-    /// Several inputs as one device's logs: each read through a gate that judges for merged inputs, put in time order
-    /// (through a reorder window as it is read, or by the sort of everything collected), merged by (time, input,
-    /// position), the events two inputs share dropped, and classified and built by one ``MergedSessionBuilder``.
+    /// Several sources as one device's logs: each read through a gate that judges for merged inputs, put in time order
+    /// (through a reorder window as it is read, or by the sort of everything collected), merged by (time, source,
+    /// position), the events two sources share dropped, and classified and built by one ``MergedSessionBuilder``.
     /// Memory follows the open sessions and the queues, not the inputs' lengths, but when collected. The reader
-    /// diagnostics are handed to `onDiagnostic` input by input, once all are read (unless the inputs turned out to be
-    /// separate captures and ``stopsAtSeparateCaptures``). Nil when the system refuses a thread.
-    ///
-    /// A pasted document among the inputs (``documents``) is read as its parts, each a source of its own; its parts'
-    /// summaries are summed into its one.
-    private func runMerged(_ inputs: [DiscoveredInput], handoff: Arrangement.Handoff,
+    /// diagnostics are handed to `onDiagnostic` source by source, once all are read (unless the sources turned out to be
+    /// separate captures and ``stopsAtSeparateCaptures``). The parts of a pasted document are sources of their own,
+    /// summed into its one summary (``InputPlan/summaries(from:)``). Nil when the system refuses a thread.
+    private func runMerged(_ plan: InputPlan, handoff: Arrangement.Handoff,
                            onDiagnostic: (ReaderDiagnostic) -> Void, onSession: (LaunchSession) -> LaunchSession?) -> Result? {
         withoutActuallyEscaping(onSession) { onSession in
             let windowed = handoff != .collected, compacted = handoff == .collected
-            var sources: [MergedSource] = [], names: [String] = [], sizes: [Int] = [], owners: [Int] = []
-            let inputSizes = InputParallelism.sizes(of: inputs)
-            for (index, input) in inputs.enumerated() {
-                if let document = documents[input.input] {
-                    sources += document.parts.map { MergedSource(input: input, part: $0, windowed: windowed, compacted: compacted) }
-                    names += document.parts.indices.map { document.name(ofPart: $0, in: input.input.name) }
-                    sizes += document.partSizes
-                    owners += document.parts.map { _ in index }
-                } else {
-                    sources.append(MergedSource(input: input, windowed: windowed, compacted: compacted))
-                    names.append(input.input.name)
-                    sizes.append(inputSizes[index])
-                    owners.append(index)
-                }
-            }
-            var merging = MergingConsumer(merged: MergedSessionBuilder(pipeline: self, inputName: inputs[0].input.name, inputNames: names),
+            let sources = plan.sources.map { MergedSource(input: $0.input, part: $0.part, windowed: windowed, compacted: compacted) }
+            var merging = MergingConsumer(merged: MergedSessionBuilder(pipeline: self, inputName: plan.inputs[0].input.name,
+                                                                       inputNames: plan.sources.map(\.name)),
                                           stopsAtSeparateCaptures: stopsAtSeparateCaptures, onSession: onSession)
-            guard let outcomes = deliver(sources, sizes: sizes, handoff: handoff, to: &merging) else { return nil }
+            guard let outcomes = deliver(sources, sizes: plan.sourceSizes, handoff: handoff, to: &merging) else { return nil }
             var result = Result()
             result.sessions = merging.sessions
             var merged = merging.merged
             if stopsAtSeparateCaptures, let captures = merged.separateCaptures {
                 // Not one device's logs: the caller reads each input on its own. The readers were cut short on purpose:
                 // only how far they read is kept (what they would say of a cut line is not true of the input).
-                result.summaries = summaries(of: inputs, from: outcomes.map(\.summary), owners: owners)
+                result.summaries = plan.summaries(from: outcomes.map(\.summary))
                 result.separateCaptures = captures
                 return result
             }
@@ -349,56 +304,10 @@ public struct SessionPipeline: Sendable {
                 for diagnostic in outcome.diagnostics { onDiagnostic(diagnostic) }
                 result.diagnostics += outcome.diagnostics
             }
-            result.summaries = summaries(of: inputs, from: outcomes.map(\.summary), owners: owners)
+            result.summaries = plan.summaries(from: outcomes.map(\.summary))
             merged.finish(into: &result, onDiagnostic: onDiagnostic, onSession: onSession)
             return result
         }
-    }
-
-    /// A pasted document of several logs read alone: its parts read as inputs of their own, merged by time
-    /// (``runMerged``), and summed up as the one input it is. Blocks that hold one app's two processes alive at once
-    /// (separate captures pasted together) are said as several inputs' are (``Result/separateCaptures``): ``LintRun`` then
-    /// reads each part on its own (``runDocumentPartsApart(_:onDiagnostic:onSession:)``).
-    private func runDocument(_ input: DiscoveredInput, onDiagnostic: (ReaderDiagnostic) -> Void,
-                             onSession: (LaunchSession) -> LaunchSession?) -> Result {
-        var handoff = (documents[input.input]?.parts.count ?? 1) <= maximumMergedStreams ? Arrangement.Handoff.readingThreads : .collected
-        var merged: Result
-        while true {
-            if let result = runMerged([input], handoff: handoff, onDiagnostic: onDiagnostic, onSession: onSession) {
-                merged = result
-                break
-            }
-            handoff = .collected
-        }
-        Self.sortSessions(&merged.sessions)
-        return merged
-    }
-
-    /// One summary per input, from its sources' (`owners`: each source's input): a pasted document's parts summed into
-    /// its one, and what went wrong while standard input was copied said.
-    private func summaries(of inputs: [DiscoveredInput], from sources: [InputSummary], owners: [Int]) -> [InputSummary] {
-        inputs.indices.map { index in
-            let own = zip(owners, sources).filter { $0.0 == index }.map(\.1)
-            guard let document = documents[inputs[index].input] else { return own[0] }
-            var summary = document.parts.count == 1 && document.parts[0].isWhole ? own[0] : Self.documentSummary(of: own, input: inputs[index])
-            if let problem = document.problem, summary.failure == nil {
-                summary.failure = ReaderError(code: .unreadable, input: inputs[index].input.name, message: problem)
-            }
-            return summary
-        }
-    }
-
-    /// The summary of a pasted document read as `parts`' inputs.
-    private static func documentSummary(of parts: [InputSummary], input: DiscoveredInput) -> InputSummary {
-        var summary = InputSummary(input: input.input.name)
-        summary.format = .document
-        for part in parts {
-            summary.statistics.add(part.statistics)
-            summary.untimed.add(part.untimed)
-            summary.interrupted = summary.interrupted || part.interrupted
-            if summary.failure == nil, let failure = part.failure, failure.code != .unrecognizedFormat { summary.failure = failure }
-        }
-        return summary
     }
 
     /// Reads `sources` and hands their items to `consumer` on this thread, with each source's index: one source's in

@@ -70,18 +70,19 @@ public struct LintRun: Sendable {
                                          maximumOpenSessions: maximumOpenSessions)
         configured.jobs = jobs
         configured.threads = threads
-        if let document, inputs.count == 1 { configured.documents[inputs[0].input] = document }
         // Inputs read separately, as many at once as there are jobs, fill the cores with a thread each: none reads ahead.
         if separately && inputs.count >= jobs { configured.readAheadMinimumBytes = .max }
         // Inputs that turn out to be separate captures are read again one by one: the merged reading stops there.
         configured.stopsAtSeparateCaptures = true
-        // A pasted document is cut once, so that reading its parts again one by one reads the same (standard input too).
-        let pipeline = configured.preparedForDocument(inputs)
+        let pipeline = configured
+        // The inputs planned once: a pasted document cut once, so that reading its parts again one by one reads the same
+        // (standard input too).
+        let plan = InputPlan(inputs, options: options, cutsDocumentsUpTo: pipeline.maximumMergedStreams, document: document)
         let linter = self.linter
         let runLength = sessionsInMemory, directory = temporaryDirectory, listingLimit = sessionsListed, checks = checksSessions
         /// One group of inputs read as one device's logs: its sessions checked as they close and spooled, to be
         /// listed in the order every report uses (first milestone, app, order closed).
-        @Sendable func lint(_ group: [DiscoveredInput], keeping: Int, onDiagnostic: (ReaderDiagnostic) -> Void)
+        @Sendable func lint(_ group: InputPlan, keeping: Int, onDiagnostic: (ReaderDiagnostic) -> Void)
             -> (result: SessionPipeline.Result, closed: ClosedSessionSpool, unreported: [UnreportedHazard]) {
             var closed = ClosedSessionSpool(runLength: runLength, directory: directory, listingLimit: listingLimit)
             var unreported: [UnreportedHazard] = []
@@ -106,9 +107,8 @@ public struct LintRun: Sendable {
                 let sayNew: (ReaderDiagnostic) -> Void = { diagnostic in
                     if !said.contains(diagnostic) { onDiagnostic(diagnostic) }
                 }
-                let isDocument = group.count == 1 && pipeline.documents[group[0].input] != nil
-                result = isDocument ? pipeline.runDocumentPartsApart(group[0], onDiagnostic: sayNew, onSession: check)
-                    : pipeline.runSeparately(group, onDiagnostic: sayNew, onSession: check)
+                let isDocument = group.inputs.count == 1 && group.isDocument(0)
+                result = pipeline.runApart(group, onDiagnostic: sayNew, onSession: check)
                 let apart = isDocument ? "each block was read on its own" : "each input was read on its own (as --separately does)"
                 let note = ReaderDiagnostic(code: .separateCaptures, severity: .warning,
                                             message: "\(captures.inputs.joined(separator: " and ")) hold two processes of \(captures.app) alive at once (pids \(captures.pids.map(String.init).joined(separator: " and "))): they are separate captures, not one device's logs, so \(apart)",
@@ -126,7 +126,7 @@ public struct LintRun: Sendable {
             // Inputs read separately are independent: several at once, put back in input order.
             // Each group's sessions wait for the others: past a thousand, in its file rather than in memory.
             let groups = InputParallelism.map(count: inputs.count, jobs: jobs, threads: threads, sizes: InputParallelism.sizes(of: inputs)) { index in
-                lint([inputs[index]], keeping: inputs.count > 1 ? 1_024 : .max, onDiagnostic: { _ in })
+                lint(plan.input(index), keeping: inputs.count > 1 ? 1_024 : .max, onDiagnostic: { _ in })
             }
             for (one, spool, notReported) in groups {
                 ReportAssembly.add(notReported, to: &unreported)
@@ -135,7 +135,7 @@ public struct LintRun: Sendable {
                 spools.append(spool)
             }
         } else {
-            let group = lint(inputs, keeping: .max, onDiagnostic: onDiagnostic)
+            let group = lint(plan, keeping: .max, onDiagnostic: onDiagnostic)
             (result, unreported) = (group.result, group.unreported)
             spools = [group.closed]
         }
