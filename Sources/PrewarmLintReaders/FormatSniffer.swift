@@ -194,7 +194,9 @@ public enum FormatSniffer {
             let end = bytes.firstIndex(of: .newline, from: start) ?? bytes.count
             let line = bytes.slice(start, end)
             switch IPSReportDecoder.kind(ofLine: line) {
-            case .metadata: return true
+            case .metadata:
+                // The old form (`bug_type` 109, iOS ≤ 14): the metadata line, then the report as text — a text report.
+                return !isTextReportAfter(bytes, from: end)
             case .bodyStart:
                 let next = bytes.slice(min(bytes.count, end), min(bytes.count, end + 4096))
                 return next.firstIndex(of: "\"procName\"", from: 0) != nil || next.firstIndex(of: "\"bug_type\"", from: 0) != nil
@@ -204,6 +206,18 @@ public enum FormatSniffer {
                 if line.first == UInt8(ascii: "{") || !vote(for: line).isEmpty { return false }
             }
             start = end + 1
+        }
+        return false
+    }
+
+    /// Whether the first line with words after `start` is a text crash report's header line (`Incident Identifier:`).
+    private static func isTextReportAfter(_ bytes: UnsafeRawBufferPointer, from start: Int) -> Bool {
+        var start = start
+        while start < bytes.count {
+            let end = bytes.firstIndex(of: .newline, from: start + 1) ?? bytes.count
+            let line = bytes.slice(min(start + 1, end), end)
+            if line.skippingSpaces(from: 0) < line.count, !(line.count == 1 && line[0] == .carriageReturn) { return isCrashReportLine(line) }
+            start = end
         }
         return false
     }

@@ -2,7 +2,7 @@ import Foundation
 import PrewarmLint
 import Testing
 
-/// Real excerpts found in public issues (Corpus/real-logs 61–74), each judged by reading its lines before the tool ran
+/// Real excerpts found in public issues (Corpus/real-logs 61–94), each judged by reading its lines before the tool ran
 /// (its `# judged:` header): the sessions and findings the lines prove. The excerpts the tool still reads wrong are in
 /// the corpus too, without a verdict here; their `# judged:` line says what is right.
 @Suite("real excerpts, judged before the tool ran")
@@ -26,6 +26,24 @@ struct RealExcerptVerdictTests {
         ("72-", [.unknown], ["launch-watchdog"]),    // carp flutter-plugins#1029: scene-create watchdog, Foreground
         ("73-", [.coldLaunch], []),                  // Adobe-Runtime-Support#2734: iOS 12, assertiond tracks pid 893
         ("74-", [], []),                             // Adobe-Runtime-Support#3455: spaces for tabs, no launch
+        ("75-", [.unknown], []),                     // ms-intune-app-sdk-ios#137: a job launched, every line twice
+        ("76-", [.unknown], []),                     // ms-intune-app-sdk-ios#137: its end, a crash reported by launchd
+        ("77-", [.unknown], []),                     // ms-intune-app-sdk-ios#137: the .ips old form, SIGBUS 0.5 s in
+        ("78-", [.unknown], []),                     // clevertap-ios-sdk#211: a scene-update kill 98 s in is no launch's
+        ("80-", [.unknown], []),                     // deltachat-ios#2314: an .ips cut before its termination
+        ("81-", [.unknown], ["launch-watchdog"]),    // yalu102#69: the .ips old form, SPRINGBOARD 0x8badf00d 20 s in
+        ("82-", [.unknown], ["launch-watchdog"]),    // dotnet/macios#10086: "watchdog provision violated", no event named
+        ("83-", [], []),                             // react-native-firebase#253: foreground-running, no launch line
+        ("85-", [.unknown], ["keychain-while-locked"]),  // SalesforceMobileSDK-iOS#3437: -25308 behind a PID column
+        ("86-", [], []),                             // SalesforceMobileSDK-iOS#3437: the app's own lines only
+        ("87-", [], []),                             // react-native-code-push#1858: a scene assertion, no pid, no launch
+        ("88-", [], []),                             // react-native-code-push#1858: powerd's FBApplicationProcess only
+        ("89-", [.unknown], []),                     // NativeScript#8920: indented syslog, assertiond tracks pid 867
+        ("90-", [.unknown], []),                     // dotnet/maui#1175: each line three times
+        ("91-", [.unknown], ["launch-watchdog"]),    // firebase-ios-sdk#5463: scene-create watchdog, Foreground
+        ("92-", [.unknown], []),                     // mobile-services#352: a watchOS extension's SIGKILL
+        ("93-", [], []),                             // mixpanel-swift#601: RUNNINGBOARD 0xdead10cc, no identity
+        ("94-", [], []),                             // NativeScript#8920: ReportCrash's corpse, no identity
     ]
 
     @Test("each judged excerpt gives exactly the sessions and findings its lines prove", arguments: verdicts.map(\.prefix))

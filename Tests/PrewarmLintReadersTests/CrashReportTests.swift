@@ -104,6 +104,23 @@ struct CrashReportTests {
         }
     }
 
+    @Test("the .ips old form (iOS ≤ 14: a JSON metadata line, then the report as text) is read as the text report it holds; a Process with no name is its bundle's, with its pid")
+    func ipsOldForm() throws {
+        // kpwn/yalu102#69 (Corpus/real-logs 81): bug_type 109, `Process:              [758]` as the device wrote it.
+        let name = try #require(try FileManager.default.contentsOfDirectory(atPath: Self.root.appendingPathComponent("Corpus/real-logs").path)
+            .first { $0.hasPrefix("81-") })
+        let outcome = Self.read(try Self.bytes("Corpus/real-logs/" + name))
+        #expect(outcome.format == .crashReportText)
+        #expect(Self.accounted(outcome))
+        #expect(outcome.events.map { String($0.message.prefix(12)) } == ["Launch Time:", "Termination "])
+        #expect(outcome.events.map(\.pid) == [758, 758])
+        #expect(outcome.events.map(\.process) == ["ml.coffeebreakers.zday", "ml.coffeebreakers.zday"])
+        #expect(outcome.events.last?.timestamp.text == "2017-01-25 22:59:47.2962 -0800")
+        // A metadata line followed by a JSON body is still the two-part form.
+        let twoPart = try Self.bytes(Self.ips)
+        #expect(Self.read(twoPart).format == .crashReport)
+    }
+
     @Test("a Termination Description that names a watchdog, pasted alone in a block, is a report (Lockbox#63's line)")
     func terminationDescriptionAlone() {
         let line = "Termination Description: SPRINGBOARD, process-exit watchdog transgression: application<cn.baoxiaosheng.mobile>:18532 exhausted real (wall clock) time allowance of 5.00 seconds | ProcessVisibility: Background\n"

@@ -247,6 +247,8 @@ struct InputClassifier: Sendable {
     /// Hazard lines that name no process a session could be built for, by meaning.
     private var unattributedFirst: EventOrigin?
     private var unattributedCount: [EventMeaning: Int] = [:]
+    /// Lines that look like an app's kill that no signature reads.
+    private var unreadKills = UnreadKillLines()
     /// dasd's prewarm decisions, as the lines state them (at most ``maximumDecisions``).
     private(set) var decisions: [PrewarmDecision] = []
     static let maximumDecisions = 10_000
@@ -290,6 +292,8 @@ struct InputClassifier: Sendable {
         } else if !isKept, let meaning = classifier.lastMeaning, meaning.isHazardEvidence {
             if unattributedFirst == nil { unattributedFirst = event.origin }
             unattributedCount[meaning, default: 0] += 1
+        } else if !isKept, classifier.lastSignatureID == nil {
+            unreadKills.note(event)
         }
         return classified
     }
@@ -329,6 +333,13 @@ struct InputClassifier: Sendable {
             diagnostics.append(ReaderDiagnostic(code: .unattributedEvidence, severity: .warning,
                                                 message: "\(total) hazard line\(total == 1 ? "" : "s") (\(kinds)) name\(total == 1 ? "s" : "") no process a session could be built for (such as securityd's s3dl_query_row); in no finding",
                                                 origin: first, lineCount: 0))
+        }
+        if unreadKills.count > 0 {
+            let lines = unreadKills.count == 1 ? "1 line looks" : "\(unreadKills.count) lines look"
+            let quotes = unreadKills.quoted.map { "\"\($0.text)\" (line \($0.origin.line))" }.joined(separator: "; ")
+            diagnostics.append(ReaderDiagnostic(code: .unreadKillLine, severity: .warning,
+                                                message: "\(lines) like a kill of an app that no signature reads (a wording not known yet), in no session: \(quotes)",
+                                                origin: unreadKills.quoted[0].origin, lineCount: 0))
         }
         let directory = classifier.directory
         if directory.ambiguousNameLines > 0 {

@@ -94,6 +94,9 @@ struct CrashReportTextDecoder: LogDecoder {
             if let process = Self.processAndPID(value) {
                 report.processName = process.name
                 report.pid = process.pid
+            } else if value.hasPrefix("["), let pid = Self.processAndPID("-" + value)?.pid {
+                // `Process:              [758]`: a device wrote no name (iOS 10); the process is named by its bundle.
+                report.pid = pid
             } else {
                 report.processName = value
             }
