@@ -30,6 +30,7 @@ struct RealExcerptVerdictTests {
         ("76-", [.unknown], []),                     // ms-intune-app-sdk-ios#137: its end, a crash reported by launchd
         ("77-", [.unknown], []),                     // ms-intune-app-sdk-ios#137: the .ips old form, SIGBUS 0.5 s in
         ("78-", [.unknown], []),                     // clevertap-ios-sdk#211: a scene-update kill 98 s in is no launch's
+        ("79-", [.unknown], []),                     // deltachat-ios#2402: .ips metadata pretty-printed, body cut
         ("80-", [.unknown], []),                     // deltachat-ios#2314: an .ips cut before its termination
         ("81-", [.unknown], ["launch-watchdog"]),    // yalu102#69: the .ips old form, SPRINGBOARD 0x8badf00d 20 s in
         ("82-", [.unknown], ["launch-watchdog"]),    // dotnet/macios#10086: "watchdog provision violated", no event named

@@ -121,6 +121,26 @@ struct CrashReportTests {
         #expect(Self.read(twoPart).format == .crashReport)
     }
 
+    @Test("an .ips whose metadata a JSON viewer spread over several lines (deltachat-ios#2402's paste): the metadata is read as such and the body after it, whole or drip-fed")
+    func prettyPrintedMetadata() throws {
+        let bytes = try Self.bytes(Self.ips)
+        let newline = try #require(bytes.firstIndex(of: UInt8(ascii: "\n")))
+        let metadata = try JSONSerialization.jsonObject(with: Data(bytes[..<newline]))
+        let pretty = try JSONSerialization.data(withJSONObject: metadata, options: [.prettyPrinted, .sortedKeys])
+        let spread = Array(pretty) + [UInt8(ascii: "\n")] + Array(bytes[(newline + 1)...])
+        let original = Self.read(bytes)
+        for chunk in [nil, 1, 7] as [Int?] {
+            let outcome = Self.read(spread, chunkSize: chunk)
+            #expect(outcome.format == .crashReport)
+            #expect(outcome.diagnostics.isEmpty, "\(outcome.diagnostics)")
+            #expect(outcome.events.map(\.message) == original.events.map(\.message))
+            #expect(outcome.events.map(\.pid) == original.events.map(\.pid))
+            #expect(Self.accounted(outcome))
+        }
+        // A body pasted alone, its first object the body itself, is not taken for metadata.
+        #expect(Self.read(Array(bytes[(newline + 1)...])).events.count == original.events.count)
+    }
+
     @Test("a Termination Description that names a watchdog, pasted alone in a block, is a report (Lockbox#63's line)")
     func terminationDescriptionAlone() {
         let line = "Termination Description: SPRINGBOARD, process-exit watchdog transgression: application<cn.baoxiaosheng.mobile>:18532 exhausted real (wall clock) time allowance of 5.00 seconds | ProcessVisibility: Background\n"

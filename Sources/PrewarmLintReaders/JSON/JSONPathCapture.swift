@@ -88,6 +88,18 @@ struct JSONPathCapture {
         }
     }
 
+    /// Reads the next bytes up to the end of the top-level value, if it ends among them; `take` receives each kept value
+    /// as it ends. The bytes read: all of them, or those up to and including the value's last.
+    mutating func feedToEnd(_ bytes: UnsafeRawBufferPointer, take: (Value) -> Void) -> Int {
+        for (index, byte) in bytes.enumerated() {
+            step(byte, take: take)
+            if byte == .newline { line += 1 }
+            byteOffset += 1
+            if isComplete { return index + 1 }
+        }
+        return bytes.count
+    }
+
     /// Ends the document: a value still open is not taken. True when the document was whole.
     mutating func finish() -> Bool {
         if inScalar { endScalar(take: { _ in }) }

@@ -39,6 +39,8 @@ struct IPSReportDecoder: LogDecoder {
     static let keptKeys: [String: Int] = [
         "pid": 64, "procName": 4096, "captureTime": 256, "procLaunch": 256, "bundleInfo": 64 << 10, "exception": 64 << 10,
         "termination": 256 << 10, "bug_type": 64, "date": 256, "processes": 8 << 20, "isLocked": 64, "wasUnlockedSinceBoot": 64,
+        // The metadata's keys, for metadata written over several lines (``adoptMetadataObject()``).
+        "timestamp": 256, "app_name": 4096, "name": 4096, "bundleID": 4096,
     ]
 
     /// Report kinds by `bug_type`, for the note on the ones not read.
@@ -97,8 +99,37 @@ struct IPSReportDecoder: LogDecoder {
         statistics.countLines(bytes, lineHasContent: &lineHasContent)
         guard index < bytes.count, body != nil else { return }
         var taken: [JSONPathCapture.Value] = []
+        if !firstObjectEnded {
+            // The first object may be the metadata, pretty-printed by a JSON viewer before it was pasted: read to its end.
+            index += body!.feedToEnd(UnsafeRawBufferPointer(rebasing: bytes[index...])) { taken.append($0) }
+            for value in taken { keep(value) }
+            taken.removeAll()
+            if body!.isComplete {
+                firstObjectEnded = true
+                if body!.error == nil { adoptMetadataObject() }
+            }
+        }
+        guard index < bytes.count else { return }
         body!.feed(UnsafeRawBufferPointer(rebasing: bytes[index...])) { taken.append($0) }
         for value in taken { keep(value) }
+    }
+
+    /// Whether the body's first object has ended (``adoptMetadataObject()`` asked once).
+    private var firstObjectEnded = false
+
+    /// The first object read as the body holds `bug_type` and none of a body's keys: it is the metadata, written over
+    /// several lines (a JSON viewer's doing), not the body. Its values are the metadata's; the body starts after it.
+    private mutating func adoptMetadataObject() {
+        guard metadataLine.isEmpty, bugType == nil, fields["bug_type"] != nil,
+              !["pid", "procName", "captureTime", "procLaunch", "exception", "termination", "processes", "bundleInfo", "date"]
+                .contains(where: { fields[$0] != nil }) else { return }
+        bugType = fieldText("bug_type")
+        metadataTimestamp = fieldText("timestamp")
+        metadataName = fieldText("app_name") ?? fieldText("name")
+        metadataBundle = fieldText("bundleID")
+        fields = [:]
+        oversizedKeys = []
+        body = JSONPathCapture(line: body!.line, byteOffset: body!.byteOffset) { Self.limit(for: $0) }
     }
 
     /// A whole line before the body: the metadata line, the body's first line, or a line of a paste's preamble.
