@@ -154,6 +154,15 @@ struct FollowedInput {
             descriptor = -1
             tail.removeAll()
             do throws(FollowFailure) { try openPath() } catch { return .failed(error.message) }
+            if !isFile {
+                // Swapped again between the look and the open (a device, a FIFO): not read; waited out as any swap.
+                close(descriptor)
+                descriptor = -1
+                isFile = true
+                identity = nil
+                awaiting = wasAwaiting ?? "no regular file"
+                return wait()
+            }
             atEnd = false
             if let wasAwaiting, wasAwaiting != "nothing" {
                 return .said(.note, "\(DisplayText.name(path)) names a file again (it named \(wasAwaiting)): read from its start")

@@ -694,6 +694,27 @@ struct LintCommandTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path).isEmpty)
     }
 
+    @Test("an undated Console copy pasted beside the crash report of its pid takes the report's date, the same from a file, standard input and a paste in memory; --date still wins")
+    func undatedCopyDatedByItsReport() throws {
+        let issue = Self.root.appendingPathComponent("Corpus/verdicts/undated-copy-dated-by-its-report/issue.md")
+        let body = try Data(contentsOf: issue)
+        let file = try CLI.run([issue.path, "--format", "json"], in: Self.root)
+        let piped = try CLI.run(["-", "--format", "json"], stdin: body, in: Self.root)
+        #expect(file.status == 1 && piped.status == 1)
+        for run in [file, piped] {
+            let report = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+            let sessions = try #require(report["sessions"] as? [[String: Any]])
+            #expect(sessions.count == 1 && sessions.first?["kind"] as? String == "background-launch")
+            #expect((sessions.first?["start"] as? String)?.hasPrefix("2024-03-18T06:09:59") == true)
+            #expect(run.stdout.contains("assuming 2024-03-18 from the Date/Time of the crash report of pid 2231 at line 45 in the same paste"))
+        }
+        let inMemory = try LogAnalyzer().lint(bytes: [UInt8](body), named: "issue.md")
+        #expect(inMemory.sessions.map(\.kind) == [.backgroundLaunch])
+        // A date given is the user's word: the copy is then on that date, apart from the report.
+        let given = try CLI.run([issue.path, "--format", "json", "--date", "2023-01-01"], in: Self.root)
+        #expect(given.stdout.components(separatedBy: "\"kind\":").count - 1 == 2)
+    }
+
     @Test("configuration: found from the working directory upward, never beside the inputs; markers, severities, unknown keys named with their line")
     func configuration() throws {
         let folder = try Self.temporaryFolder()

@@ -352,6 +352,10 @@ public struct InputReader: Sendable {
         var inference = options.timeInference
         inference.referenceInstant = inference.referenceInstant ?? part.referenceInstant
         if case .standardInput = input { inference.referenceDescription = "current time (standard input has no file date)" }
+        if let description = part.referenceDescription {
+            inference.referenceInstant = part.referenceInstant
+            inference.referenceDescription = description
+        }
         var configuration = ReaderConfiguration(inputName: input.name, timeInference: inference, limits: options.limits,
                                                 skippedProcesses: options.skippedProcesses, offersRecords: offering)
         configuration.start = part.part.start
@@ -510,6 +514,9 @@ package struct DocumentPartRead: Sendable {
     package var part: DocumentPartition.Part
     package var bytes: DocumentBytes
     package var referenceInstant: Int64?
+    /// What dates the part's lines when it is not the file's modification time (a crash report's `Date/Time:` in the same
+    /// paste, ``DocumentReportDate``): it beats the time inference's own reference.
+    package var referenceDescription: String?
     /// The document's log blocks that repeat an earlier one (``DocumentPartition/repeatedRegions``), passed over.
     package var repeatedRegions: [Int] = []
     /// Whether the part is the whole document (one log in it): a document with no log in it is then refused.

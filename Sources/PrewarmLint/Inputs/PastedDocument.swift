@@ -128,8 +128,16 @@ package struct PastedDocument: Sendable {
         if parts.isEmpty, keepsOneLog { parts = [DocumentPartition.Part(start: .beginning, end: nil)] }
         let repeats = partition.repeatedRegions
         guard parts.count >= 2 || (parts.count == 1 && (keepsOneLog || !repeats.isEmpty)) else { return nil }
+        // A crash report of a process another block names dates the paste's undated logs, unless a date is given: a log
+        // is dated nearest the report's time (within 12 hours either side of it).
+        var reference = (instant: referenceInstant, description: String?.none)
+        if options.timeInference.date == nil, options.timeInference.year == nil, let dated = partition.reportDate.date {
+            reference = (dated.instant + 12 * 3_600_000_000,
+                         "Date/Time of the crash report of pid \(dated.pid) at line \(dated.line) in the same paste")
+        }
         return PastedDocument(bytes: bytes, parts: parts.map {
-            DocumentPartRead(part: $0, bytes: bytes, referenceInstant: referenceInstant, repeatedRegions: repeats)
+            DocumentPartRead(part: $0, bytes: bytes, referenceInstant: reference.instant, referenceDescription: reference.description,
+                             repeatedRegions: repeats)
         }, size: size)
     }
 

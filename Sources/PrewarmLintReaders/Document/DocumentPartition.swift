@@ -83,6 +83,11 @@ package struct DocumentPartition {
     private var preMain = PreMainStatisticsReader(inputName: "")
     /// The cuts after the first part's start, in order.
     private var cuts: [InputPosition] = []
+    /// The date a crash report in the document gives its undated logs (``DocumentReportDate``).
+    package private(set) var reportDate = DocumentReportDate()
+    /// Regions begun so far: the index of the current one.
+    private var regionsBegun = 0
+
     /// Logs found, and how many of them go to a part (doubled each time the cuts are thinned out).
     private(set) var logs = 0
     private var logsPerPart = 1
@@ -136,7 +141,9 @@ package struct DocumentPartition {
                 endRegion()
                 region = Region(kind: kind, cut: cuttable, sample: [], isLog: nil,
                                 firstLine: InputPosition(line: line.number, byteOffset: line.byteOffset), hash: ContentHash())
+                regionsBegun += 1
             }
+            reportDate.take(content, line: line.number, block: regionsBegun)
             if kind == .table {
                 // A table's row as its reader gets it: the cells as tab-separated columns.
                 let columns = DocumentOutline.tableRowColumns(content)
