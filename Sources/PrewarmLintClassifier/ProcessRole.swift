@@ -29,8 +29,10 @@ public enum ProcessRole: String, Sendable, Hashable, CaseIterable, Codable {
     public static func known(processName name: String) -> ProcessRole? {
         switch name {
         case "dasd": .dasd
-        case "runningboardd", "assertiond": .runningboardd
-        case "SpringBoard": .springboard
+        // A Console copy whose columns were chosen as Library, not Process (flutter/flutter#67116), names the daemons
+        // by their framework: RunningBoard is runningboardd's, FrontBoard SpringBoard's. No process is called so.
+        case "runningboardd", "assertiond", "RunningBoard": .runningboardd
+        case "SpringBoard", "FrontBoard": .springboard
         case "securityd": .securityd
         case "kernel": .kernel
         default: systemProcesses.contains(name) ? .other : nil

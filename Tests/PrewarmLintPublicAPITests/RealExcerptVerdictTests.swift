@@ -2,7 +2,7 @@ import Foundation
 import PrewarmLint
 import Testing
 
-/// Real excerpts found in public issues (Corpus/real-logs 61–94), each judged by reading its lines before the tool ran
+/// Real excerpts found in public issues (Corpus/real-logs 61–95), each judged by reading its lines before the tool ran
 /// (its `# judged:` header): the sessions and findings the lines prove. The excerpts the tool still reads wrong are in
 /// the corpus too, without a verdict here; their `# judged:` line says what is right.
 @Suite("real excerpts, judged before the tool ran")
@@ -45,6 +45,7 @@ struct RealExcerptVerdictTests {
         ("92-", [.unknown], []),                     // mobile-services#352: a watchOS extension's SIGKILL
         ("93-", [], []),                             // mixpanel-swift#601: RUNNINGBOARD 0xdead10cc, no identity
         ("94-", [], []),                             // NativeScript#8920: ReportCrash's corpse, no identity
+        ("95-", [.unknown], []),                     // flutter#67116: Library column, not Process: FrontBoard, RunningBoard
     ]
 
     @Test("each judged excerpt gives exactly the sessions and findings its lines prove", arguments: verdicts.map(\.prefix))
