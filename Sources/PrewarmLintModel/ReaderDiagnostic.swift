@@ -133,6 +133,9 @@ public struct DiagnosticCode: RawRepresentable, Sendable, Hashable, Codable, Cus
     /// Unified-log entries whose format string the exporter could not find (their message a placeholder), counted by
     /// process: what they said cannot be read.
     public static let unresolvedFormatString = DiagnosticCode(rawValue: "unresolved-format-string")
+    /// The exporter of a unified log archive is older than the first version that reads the newest archives, or did
+    /// not say its version.
+    public static let exporterVersion = DiagnosticCode(rawValue: "exporter-version")
     /// Lines that look like a kill or a termination of an app that no signature reads (a new wording): counted, the
     /// first quoted.
     public static let unreadKillLine = DiagnosticCode(rawValue: "unread-kill-line")

@@ -1062,6 +1062,36 @@ struct LintCommandTests {
         return script.path
     }
 
+    @Test("unifiedlog_iterator older than 0.7.0 (the first to read iOS 27 archives) is said in an exporter-version warning before it reads; 0.7.0 and later, not; a tool that does not say its version, said so")
+    func iteratorVersion() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let archive = folder.appendingPathComponent("system_logs.logarchive")
+        try FileManager.default.createDirectory(at: archive, withIntermediateDirectories: true)
+        let export = Self.root.appendingPathComponent("Corpus/formats/unifiedlog-iterator-jsonl/log.jsonl").path
+        func run(saying version: String) throws -> (status: Int32, stderr: String) {
+            // A stand-in with unifiedlog_iterator's arguments: `--version` as clap prints it, else the export.
+            let tool = folder.appendingPathComponent("unifiedlog_iterator-\(version.isEmpty ? "silent" : version)")
+            try """
+                #!/bin/sh
+                if [ "$1" = "--version" ]; then \(version.isEmpty ? "exit 0" : "echo 'unifiedlog_iterator \(version)'; exit 0"); fi
+                cat '\(export)'
+
+                """.write(to: tool, atomically: true, encoding: .utf8)
+            chmod(tool.path, 0o755)
+            let result = try CLI.run(["--no-color", archive.path], environment: ["PREWARM_LINT_LOG_TOOL": "", "PREWARM_LINT_UNIFIEDLOG_ITERATOR": tool.path])
+            return (result.status, result.stderr)
+        }
+        let old = try run(saying: "0.5.0")
+        #expect(old.stderr.contains("warning: unifiedlog_iterator 0.5.0 is older than 0.7.0, the first to read iOS 27 archives"), "\(old.stderr)")
+        #expect(old.stderr.contains("[exporter-version]") && old.status != 2)
+        let recent = try run(saying: "0.7.1")
+        #expect(!recent.stderr.contains("[exporter-version]"), "\(recent.stderr)")
+        #expect(recent.status == old.status)
+        let silent = try run(saying: "")
+        #expect(silent.stderr.contains("unifiedlog_iterator did not say its version"), "\(silent.stderr)")
+    }
+
     /// Whether every pid in `pids` is gone (a zombie of an exited shell's orphan counts as gone once reaped by init).
     static func allGone(_ pids: URL) throws -> Bool {
         let numbers = try String(contentsOf: pids, encoding: .utf8).split(separator: " ").compactMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }

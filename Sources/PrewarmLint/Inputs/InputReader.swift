@@ -210,6 +210,7 @@ public struct InputReader: Sendable {
         var summary = InputSummary(input: input.name)
         var descriptor: Int32
         var child: pid_t?
+        var exporterWarned = false
         var inference = options.timeInference
         switch input {
         case .standardInput:
@@ -220,6 +221,11 @@ public struct InputReader: Sendable {
             guard let tool = options.logArchiveTool else {
                 summary.failure = ReaderError(code: .unreadable, input: input.name, message: "a unified log archive (binary tracev3): " + LogArchiveTool.installHint)
                 return summary
+            }
+            if let old = tool.versionWarning() {
+                exporterWarned = true
+                emit(.diagnostic(ReaderDiagnostic(code: .exporterVersion, severity: .warning, message: old,
+                                                  origin: EventOrigin(input: input.name, line: 0, byteOffset: 0), lineCount: 0)))
             }
             switch tool.start(archive: path, since: options.since, until: options.until) {
             case .failure(let problem):
@@ -337,6 +343,7 @@ public struct InputReader: Sendable {
         summary.lineTablesReused = scanAhead?.tablesReused ?? 0
         summary.chunksJudgedAhead = scanAhead?.chunksLent ?? 0
         summary.statistics = reader.statistics
+        if exporterWarned { summary.statistics.diagnostics[.warning, default: 0] += 1 }
         if let extraction, extraction.archiveRoot != nil || extraction.problem != nil {
             exportExtractedArchive(extraction, of: input, summary: &summary, held: held, configuration: configuration, offers: offers,
                                    emit: passOn)
@@ -404,6 +411,7 @@ public struct InputReader: Sendable {
         extraction.closeFile()
         let megabytes = (extraction.bytesWritten + 500_000) / 1_000_000
         let command = tool.commandLine(archive: name, since: options.since, until: options.until)
+        if let old = tool.versionWarning() { say(.warning, .exporterVersion, old) }
         switch tool.start(archive: root, since: options.since, until: options.until) {
         case .failure(let problem):
             say(.warning, .unreadReport, "its unified log (\(name)) could not be exported: \(problem.message)")

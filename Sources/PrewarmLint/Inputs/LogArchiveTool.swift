@@ -118,6 +118,56 @@ public struct LogArchiveTool: Sendable, Hashable {
     /// Starts the tool on `archive` with its standard output on a pipe: the pipe's read end and the child's pid,
     /// or why it could not start.
     func start(archive: String, since: TimeBound? = nil, until: TimeBound? = nil) -> Result<(descriptor: Int32, pid: pid_t), LogArchiveToolError> {
+        start(arguments: arguments(archive: archive, since: since, until: until))
+    }
+
+    /// The first `unifiedlog_iterator` that reads iOS 27 archives (their chunksets compressed with LZBITMAP).
+    public static let iOS27IteratorVersion = [0, 7, 0]
+
+    /// What to say of the tool's version before it reads an archive: for `unifiedlog_iterator`, that it is older than
+    /// ``iOS27IteratorVersion`` (an iOS 27 archive then loses entries), or that it did not say its version; nil when it
+    /// is recent enough, or for Apple's `log`. Asks `--version`, waiting at most ``versionWait``.
+    func versionWarning() -> String? {
+        guard kind == .unifiedLogIterator, case .success(let started) = start(arguments: ["--version"]) else { return nil }
+        var said: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 256)
+        let deadline = ContinuousClock.now + Self.versionWait
+        while said.count < 256, ContinuousClock.now < deadline {
+            var ready = pollfd(fd: started.descriptor, events: Int16(POLLIN), revents: 0)
+            let polled = poll(&ready, 1, 50)
+            if polled < 0, errno != EINTR { break }
+            if polled <= 0 { continue }
+            let count = buffer.withUnsafeMutableBytes { read(started.descriptor, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            if count <= 0 { break }
+            said += buffer[0..<count]
+        }
+        close(started.descriptor)
+        _ = Self.reapIfExited(started.pid) ?? Self.stop(started.pid)
+        let minimum = Self.iOS27IteratorVersion.map(String.init).joined(separator: ".")
+        guard let version = Self.version(in: String(decoding: said.prefix(256), as: UTF8.self)) else {
+            return "unifiedlog_iterator did not say its version (`--version`): one older than \(minimum) reads no iOS 27 archive whole (LZBITMAP chunksets); install \(minimum) or later"
+        }
+        guard version.lexicographicallyPrecedes(Self.iOS27IteratorVersion) else { return nil }
+        return "unifiedlog_iterator \(version.map(String.init).joined(separator: ".")) is older than \(minimum), the first to read iOS 27 archives (LZBITMAP chunksets): an iOS 27 archive loses entries with it; install \(minimum) or later"
+    }
+
+    /// How long `--version` may take.
+    static let versionWait: Duration = .seconds(5)
+
+    /// The last `major.minor.patch` in what a tool said of its version (`unifiedlog_iterator 0.5.0`).
+    static func version(in text: String) -> [Int]? {
+        let words = text.split { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" }
+        for word in words.reversed() {
+            let parts = word.drop { $0 == "v" }.split(separator: ".", omittingEmptySubsequences: false)
+            let numbers = parts.compactMap { part in part.count <= 6 && part.allSatisfy(\.isASCII) ? Int(part) : nil }
+            if parts.count == 3, numbers.count == 3 { return numbers }
+        }
+        return nil
+    }
+
+    /// Starts the tool with `arguments`, its standard output on a pipe.
+    private func start(arguments: [String]) -> Result<(descriptor: Int32, pid: pid_t), LogArchiveToolError> {
         var pipeEnds: [Int32] = [0, 0]
         guard pipe(&pipeEnds) == 0 else { return .failure(LogArchiveToolError(message: "cannot make a pipe: \(String(cString: strerror(errno)))")) }
         // The read end is the run's alone: no other tool started meanwhile inherits it.
@@ -132,7 +182,7 @@ public struct LogArchiveTool: Sendable, Hashable {
         posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 1)
         posix_spawn_file_actions_addclose(&actions, pipeEnds[0])
         posix_spawn_file_actions_addclose(&actions, pipeEnds[1])
-        let argv = [executable] + arguments(archive: archive, since: since, until: until)
+        let argv = [executable] + arguments
         var cArguments: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
         defer { for pointer in cArguments { free(pointer) } }
         // In a process group of its own, signals at their defaults: the run stops the tool and whatever it started
