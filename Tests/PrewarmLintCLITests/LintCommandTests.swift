@@ -710,6 +710,13 @@ struct LintCommandTests {
         }
         let inMemory = try LogAnalyzer().lint(bytes: [UInt8](body), named: "issue.md")
         #expect(inMemory.sessions.map(\.kind) == [.backgroundLaunch])
+        // Read live, the paste is read in its order (a stream is not cut): that is said, not silently two sessions.
+        let said = "read as the paste came, the blocks were not merged by time"
+        var live = LiveLint(inputName: "issue.md", analyzer: LogAnalyzer())
+        try [UInt8](body).withUnsafeBytes { try live.push($0) { _ in } }
+        let liveReport = try live.finish { _ in }
+        #expect(liveReport.diagnostics.contains { $0.message.contains(said) })
+        #expect(!inMemory.diagnostics.contains { $0.message.contains(said) })
         // A date given is the user's word: the copy is then on that date, apart from the report.
         let given = try CLI.run([issue.path, "--format", "json", "--date", "2023-01-01"], in: Self.root)
         #expect(given.stdout.components(separatedBy: "\"kind\":").count - 1 == 2)

@@ -71,6 +71,11 @@ struct LiveLintTests {
             let run = try Self.live(bytes, named: path) { line in
                 pausing && line.first.map { (0x30...0x39).contains($0) || $0 == UInt8(ascii: "{") } == true
             }
+            // A paste holding the crash report of a process another block names: read as it comes, its blocks are not
+            // merged by time (a stream is not cut), and the live run says so.
+            if run.report.diagnostics.contains(where: { $0.message.contains("read as the paste came, the blocks were not merged by time") }) {
+                continue
+            }
             let batchDecisions = batch.findings.map(Decision.init)
             let liveDecisions = run.report.findings.map(Decision.init)
             #expect(Set(liveDecisions) == Set(batchDecisions), "\(path): live \(liveDecisions), batch \(batchDecisions)")

@@ -54,6 +54,12 @@ struct OneAnswerTests {
         for input in InputDiscovery.expand([Self.corpus.path]).inputs {
             guard case .file(let path) = input.input, let reports = try Self.reports(of: path, analyzer: Self.analyzer(), pausing: pausing) else { continue }
             compared += 1
+            // A paste holding the crash report of a process another block names: a live run reads its blocks as they
+            // come, not merged by time (a stream is not cut), and says so; the file and the bytes read whole agree.
+            if reports.live.contains("read as the paste came, the blocks were not merged by time") {
+                #expect(reports.bytes == reports.file, "\(path)")
+                continue
+            }
             if reports.file != reports.bytes || reports.file != reports.live {
                 differing.append(path)
                 let which = reports.file != reports.bytes ? "bytes" : "live"

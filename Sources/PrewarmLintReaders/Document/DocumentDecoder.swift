@@ -15,6 +15,9 @@ struct DocumentDecoder: LineFramedDecoder {
     var framer: LineFramer
     private let configuration: ReaderConfiguration
     private var outline = DocumentOutline()
+    /// What a crash report in the paste says of its undated lines' date (``DocumentReportDate``), and the blocks begun.
+    private var reportDate = DocumentReportDate()
+    private var blocksBegun = 0
     /// The region being read.
     private var region: Region?
     /// Its kind, kept beside it: asked of every line, without touching the region (which holds a reader).
@@ -103,6 +106,13 @@ struct DocumentDecoder: LineFramedDecoder {
                  line: first.first, lines: repeatedLines, emit: emit)
         }
         if let ended = preMain.finish() { emit(.preMainStatistics(ended)) }
+        // Read whole, not cut into parts before it was read (a stream, a live run): the blocks were read in the paste's
+        // order, not merged by time, and a crash report below its process's lines came too late to date them.
+        if !configuration.isDocumentPart, let dated = reportDate.date {
+            note(.inferredTime, .note,
+                 "the crash report of pid \(dated.pid) (its Date/Time at line \(dated.line)) is of a process another block of this paste names: read as the paste came, the blocks were not merged by time and the report did not date undated lines; read the paste as a file to join them",
+                 line: dated.line - configuration.start.line + 1, lines: 0, emit: emit)
+        }
     }
 
     /// Whether the region's record leaves a bracket or a quote open: a short pause does not end it (nor the region).
@@ -142,7 +152,9 @@ struct DocumentDecoder: LineFramedDecoder {
             if starts || regionKind != kind {
                 endRegion(offers: offers, emit: emit)
                 startRegion(kind, at: line, prefix: prefix)
+                blocksBegun += 1
             }
+            reportDate.take(content, line: line.number + configuration.start.line - 1, block: blocksBegun)
             // In a tool's output (a line of the region had its prefix), a line with none continues the one before.
             let continues = !outline.tookToolPrefix && region?.toolPrefixed ?? 0 > 0
             if outline.tookToolPrefix {
