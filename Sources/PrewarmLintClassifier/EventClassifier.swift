@@ -65,6 +65,9 @@ public struct EventClassifier: Sendable {
     public private(set) var lastSignatureID: String?
     /// The prewarm decision the last event's signature states (dasd's lines), or nil.
     public private(set) var lastDecision: PrewarmDecisionReason?
+    /// The role the last event given to ``classifyIfMeaningful(_:)`` has by its process's name alone
+    /// (``ProcessRole/known(processName:)``), or nil.
+    public private(set) var lastKnownRole: ProcessRole?
 
     /// `directoryCapacity`: how many pids the classifier remembers as apps (``ProcessDirectory``).
     public init(table: SignatureTable = .builtIn, directoryCapacity: Int = ProcessDirectory.defaultCapacity) {
@@ -78,6 +81,7 @@ public struct EventClassifier: Sendable {
     public mutating func classifyIfMeaningful(_ event: LogEvent) -> ClassifiedEvent? {
         // A known daemon that plays no part in launches (locationd, wifid…): nothing to learn or match.
         let known = roleCache.role(of: event.process)
+        lastKnownRole = known
         if known == .other {
             lastMeaning = nil
             lastSignatureID = nil

@@ -21,15 +21,13 @@ package struct UnreadKillLines: Sendable {
 
     package init() {}
 
-    /// Notes `event`, a line no signature matched, when it is such a line.
-    package mutating func note(_ event: LogEvent) {
-        guard Self.saysKill(event.message) else { return }
-        let aboutApp: Bool
-        switch ProcessRole.known(processName: event.process) {
-        case .dasd?, .runningboardd?, .springboard?: aboutApp = AppIdentityParser.firstMention(in: event.message) != nil
-        default: aboutApp = event.reportedBundleID != nil
-        }
-        guard aboutApp else { return }
+    /// Notes `event`, a line no signature matched, when it is such a line; `role` is its process's by name alone
+    /// (``EventClassifier/lastKnownRole``). Only a launch daemon's line or a report's event is read: an app's own
+    /// lines, most of what is built, are passed over unread.
+    package mutating func note(_ event: LogEvent, role: ProcessRole?) {
+        let daemon = role == .dasd || role == .runningboardd || role == .springboard
+        guard daemon || event.reportedBundleID != nil, Self.saysKill(event.message) else { return }
+        guard !daemon || AppIdentityParser.firstMention(in: event.message) != nil else { return }
         count += 1
         if quoted.count < Self.maximumQuoted { quoted.append((Self.oneLine(event.message), event.origin)) }
     }

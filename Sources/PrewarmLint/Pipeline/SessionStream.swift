@@ -293,7 +293,7 @@ struct InputClassifier: Sendable {
             if unattributedFirst == nil { unattributedFirst = event.origin }
             unattributedCount[meaning, default: 0] += 1
         } else if !isKept, classifier.lastSignatureID == nil {
-            unreadKills.note(event)
+            unreadKills.note(event, role: classifier.lastKnownRole)
         }
         return classified
     }
