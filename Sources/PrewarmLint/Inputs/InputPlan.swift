@@ -102,8 +102,11 @@ package struct InputPlan: Sendable {
     /// One summary per input from its sources' (in source order): a pasted document's parts summed into its one, and
     /// what went wrong while standard input was copied said.
     package func summaries(from sourceSummaries: [InputSummary]) -> [InputSummary] {
-        inputs.indices.map { index in
-            let own = zip(sources, sourceSummaries).filter { $0.0.owner == index }.map(\.1)
+        // Grouped in one pass: a run of 10,000 inputs is 10,000 sources.
+        var byInput = [[InputSummary]](repeating: [], count: inputs.count)
+        for (source, summary) in zip(sources, sourceSummaries) { byInput[source.owner].append(summary) }
+        return inputs.indices.map { index in
+            let own = byInput[index]
             guard let document = documents[index] else { return own[0] }
             var summary = document.parts.count == 1 && document.parts[0].isWhole ? own[0] : Self.documentSummary(of: own, input: inputs[index])
             if let problem = document.problem, summary.failure == nil {
