@@ -1,5 +1,6 @@
 import PrewarmLintSpool
 import PrewarmLintModel
+import PrewarmLintClassifier
 public import PrewarmLintRules
 public import PrewarmLintSessions
 

@@ -19,22 +19,12 @@ public struct PreMainReading: Sendable, Hashable {
         self.session = session
     }
 
-    /// `statistics` joined to `sessions` (with their `ids`): each to the session of its launch's process and pid that
-    /// started last before its launch's line, if any.
+    /// `statistics` joined to `sessions` (with their `ids`) as the listing joins them
+    /// (`SessionListing.sessions(ofLaunches:in:)`).
     public static func joined(_ statistics: [PreMainStatistics], to sessions: ReportList<LaunchSession>,
                               ids: ReportList<String>) -> [PreMainReading] {
-        var readings = statistics.map { PreMainReading(statistics: $0) }
-        let launches = readings.indices.filter { readings[$0].statistics.launch != nil }
-        guard !launches.isEmpty else { return readings }
-        var best: [Int: (start: Int64, index: Int)] = [:]
-        for (index, session) in sessions.enumerated() {
-            guard let start = session.start?.microsecondsSinceEpoch else { continue }
-            for reading in launches where session.isLaunch(of: readings[reading].statistics.launch!) && start >= best[reading]?.start ?? .min {
-                best[reading] = (start, index)
-            }
-        }
-        for (reading, found) in best { readings[reading].session = ids[found.index] }
-        return readings
+        let positions = SessionListing.sessions(ofLaunches: statistics.map(\.launch), in: sessions)
+        return zip(statistics, positions).map { PreMainReading(statistics: $0, session: $1.map { ids[$0] }) }
     }
 
     /// The pre-main time in one line: `pre-main 722.04 ms: dylib loading 192.04 ms, rebase/binding 375.07 ms, …`.

@@ -157,12 +157,14 @@ public struct UnreportedHazard: Sendable, Hashable {
         case notReportedInSession([String])
         /// A watchdog kill that guards no launch (`process-exit`, `scene-update`): a kill, not a launch hazard.
         case notALaunchWatchdog(String)
+        /// A line read alone (a ``FragmentReading``): no log around it places it in a session, so no rule can check it.
+        case readAlone
 
         /// Left out by the user's own choice (a rule off, an app not selected): a note, not a warning.
         public var isUsersChoice: Bool {
             switch self {
             case .ruleOff, .noRule, .appLeftOut: true
-            case .afterActivation, .notReportedInSession, .notALaunchWatchdog: false
+            case .afterActivation, .notReportedInSession, .notALaunchWatchdog, .readAlone: false
             }
         }
 
@@ -175,6 +177,7 @@ public struct UnreportedHazard: Sendable, Hashable {
             case .afterActivation(let rules): "after the user's activation, where \(rules.joined(separator: ", ")) does not look (see the rule's documentation)"
             case .notReportedInSession(let rules): "in a session \(rules.joined(separator: ", ")) does not report on (see the rule's documentation)"
             case .notALaunchWatchdog(let event): "a \(event) watchdog kill, which guards no launch (launch-watchdog reports scene-create and process-launch)"
+            case .readAlone: "read alone, a fragment no log around it places in a session"
             }
         }
     }
@@ -221,12 +224,35 @@ extension Linter {
         return result
     }
 
-    private func unreportedReason(_ meaning: EventMeaning, at time: LogTimestamp, in session: LaunchSession) -> UnreportedHazard.Reason {
-        if !session.app.isSelected(by: Set(configuration.apps)) { return .appLeftOut }
+    /// The hazard lines read alone, in `fragments` (each a line no log around it places in a session), as the
+    /// session's are accounted: grouped by meaning and reason, `readAlone` when a rule of this run would report the
+    /// meaning, the user's choice (a rule off) when none would.
+    public func unreportedHazards(readAlone fragments: [FragmentReading]) -> [UnreportedHazard] {
+        var result: [UnreportedHazard] = []
+        for reading in fragments where reading.meaning.isHazardEvidence {
+            let reason = ruleChoice(for: reading.meaning) ?? .readAlone
+            if let at = result.firstIndex(where: { $0.meaning == reading.meaning && $0.reason == reason }) {
+                result[at].count += 1
+            } else {
+                result.append(UnreportedHazard(meaning: reading.meaning, reason: reason, first: reading.fragment.origin, count: 1))
+            }
+        }
+        return result
+    }
+
+    /// Why no rule of this run can report `meaning`, when that is the user's choice or the registry's: nil when a rule
+    /// that reports it is on.
+    private func ruleChoice(for meaning: EventMeaning) -> UnreportedHazard.Reason? {
         let reporting = registry.rules.map(\.description).filter { $0.reportsEvidence.contains(meaning) }.map(\.id)
         let enabled = Set(enabledRuleIDs)
-        let on = reporting.filter(enabled.contains)
-        if on.isEmpty { return reporting.isEmpty ? .noRule : .ruleOff(reporting) }
+        if reporting.contains(where: enabled.contains) { return nil }
+        return reporting.isEmpty ? .noRule : .ruleOff(reporting)
+    }
+
+    private func unreportedReason(_ meaning: EventMeaning, at time: LogTimestamp, in session: LaunchSession) -> UnreportedHazard.Reason {
+        if !session.app.isSelected(by: Set(configuration.apps)) { return .appLeftOut }
+        if let choice = ruleChoice(for: meaning) { return choice }
+        let on = registry.rules.map(\.description).filter { $0.reportsEvidence.contains(meaning) }.map(\.id).filter(Set(enabledRuleIDs).contains)
         if let activation = session.milestone(.activation), time.microsecondsSinceEpoch >= activation.time.microsecondsSinceEpoch {
             return .afterActivation(on)
         }

@@ -1,4 +1,4 @@
-import PrewarmLintModel
+public import PrewarmLintModel
 public import PrewarmLintClassifier
 
 /// How every report lists sessions and names them — the one ordering and the one id scheme of the CLI, the JSON
@@ -116,6 +116,22 @@ public enum SessionListing {
     public static func ids(_ sessions: [LaunchSession]) -> [String] {
         var names = Names()
         return sessions.map { names.next(for: $0) }
+    }
+
+    /// dyld's launch statistics joined to the listed sessions: for each of `launches` (a block's launch, the app's
+    /// line after it; nil where no line names one), the position in `sessions` of the session it is about — of those
+    /// that are its launch (``LaunchSession/isLaunch(of:)``), the one that started last —, or nil.
+    public static func sessions(ofLaunches launches: [PreMainStatistics.Launch?], in sessions: some Sequence<LaunchSession>) -> [Int?] {
+        var found = [(start: Int64, position: Int)?](repeating: nil, count: launches.count)
+        let named = launches.indices.filter { launches[$0] != nil }
+        guard !named.isEmpty else { return Array(repeating: nil, count: launches.count) }
+        for (position, session) in sessions.enumerated() {
+            guard let start = session.start?.microsecondsSinceEpoch else { continue }
+            for index in named where session.isLaunch(of: launches[index]!) && start >= found[index]?.start ?? .min {
+                found[index] = (start, position)
+            }
+        }
+        return found.map { $0?.position }
     }
 }
 

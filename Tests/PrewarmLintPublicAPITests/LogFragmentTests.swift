@@ -76,4 +76,31 @@ struct LogFragmentTests {
         #expect(many.fragments.count == 32)
         #expect(many.diagnostics.contains { $0.message.contains("8 more lines shaped like log lines were not read alone") })
     }
+
+    @Test("lines read alone that no signature knows take no place of a known one: the keychain failure after 90 of them is kept and said")
+    func unknownFragmentsKeepNoPlace() throws {
+        // Three blocks of 30 lines behind securityd's column that mean nothing known, then the failure in a block of its own.
+        let block = (0..<30).map { "securityd[115]: SecDbConnection: opened connection \($0)" }.joined(separator: "\n")
+        let body = (0..<3).map { "Seen \($0):\n\n```\n\(block)\n```\n" }.joined(separator: "\n")
+            + "\nThen:\n\n```\nsecurityd[115]: SecItemCopyMatching: errSecInteractionNotAllowed (-25308)\n```\n"
+        let report = try Self.analyzer.lint(bytes: Array(body.utf8), named: "issue.md")
+        #expect(report.fragments.map(\.meaning) == [.keychainFailure])
+        #expect(report.fragmentsNotKept == 0)
+        #expect(report.diagnostics.contains { $0.code == .hazardNotReported && $0.severity == .warning && $0.message.contains("read alone") })
+    }
+
+    @Test("a hazard line read alone whose rules the user turned off is a note that says so, as a session's line is")
+    func fragmentOfARuleTurnedOff() throws {
+        let body = "The console showed:\n\nsecurityd[115]: SecItemCopyMatching: errSecInteractionNotAllowed (-25308)\n"
+        let off = LintConfiguration(rules: ["keychain-while-locked": .init(enabled: false), "keychain-before-activation": .init(enabled: false)])
+        let analyzer = LogAnalyzer(options: Self.analyzer.options, linter: Linter(configuration: off))
+        let report = try analyzer.lint(bytes: Array(body.utf8), named: "issue.md")
+        #expect(report.fragments.map(\.meaning) == [.keychainFailure])
+        let account = try #require(report.diagnostics.first { $0.code == .hazardNotReported })
+        #expect(account.severity == .note)
+        #expect(account.message.hasPrefix("1 keychain-failure line in no finding: its rule is off (keychain-"))
+        // Turned on, the same line is a warning: no rule could check it.
+        let on = try Self.analyzer.lint(bytes: Array(body.utf8), named: "issue.md")
+        #expect(on.diagnostics.first { $0.code == .hazardNotReported }?.severity == .warning)
+    }
 }

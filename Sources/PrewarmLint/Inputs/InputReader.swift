@@ -34,49 +34,12 @@ public struct InputSummary: Sendable {
     public var skippedAsNotALog = false
     /// True when reading stopped early because the run was interrupted.
     public var interrupted = false
-    /// What the reader read that has no time of its own: dyld's launch statistics and lines read alone.
+    /// What the input held that has no time of its own: dyld's launch statistics and the lines read alone that the
+    /// classifier knows, kept by the stage that classified the input's records.
     public var untimed = UntimedEvidence()
 
     /// An empty summary of `input`.
     public init(input: String) { self.input = input }
-}
-
-/// What an input's reader read that has no time of its own, in input order: dyld's launch statistics
-/// (`PreMainStatistics`) and lines read alone (`LogFragment`), at most ``maximumKept`` of each, the rest counted.
-public struct UntimedEvidence: Sendable {
-    /// dyld's launch statistics.
-    public var preMainStatistics: [PreMainStatistics] = []
-    /// Statistics blocks beyond ``maximumKept``, counted.
-    public var preMainStatisticsNotKept = 0
-    /// Lines read alone, as fragments.
-    public var fragments: [LogFragment] = []
-    /// Fragments beyond ``maximumKept``, counted.
-    public var fragmentsNotKept = 0
-    /// The most of each an input keeps.
-    public static let maximumKept = 64
-
-    /// None yet.
-    public init() {}
-
-    /// `output` kept when it is untimed evidence (events and diagnostics go elsewhere).
-    mutating func keep(_ output: ReaderOutput) {
-        switch output {
-        case .preMainStatistics(let statistics):
-            if preMainStatistics.count < Self.maximumKept { preMainStatistics.append(statistics) } else { preMainStatisticsNotKept += 1 }
-        case .fragment(let fragment):
-            if fragments.count < Self.maximumKept { fragments.append(fragment) } else { fragmentsNotKept += 1 }
-        case .event, .diagnostic, .partStart:
-            break
-        }
-    }
-
-    /// `other`'s after these (a later part of one pasted document), within the same limits.
-    mutating func add(_ other: UntimedEvidence) {
-        for statistics in other.preMainStatistics { keep(.preMainStatistics(statistics)) }
-        for fragment in other.fragments { keep(.fragment(fragment)) }
-        preMainStatisticsNotKept += other.preMainStatisticsNotKept
-        fragmentsNotKept += other.fragmentsNotKept
-    }
 }
 
 /// Options for reading inputs.
@@ -157,7 +120,6 @@ public struct InputReader: Sendable {
         var refusal: ReaderDiagnostic?
         var eventsEmitted = 0
         var outside = (before: 0, after: 0, first: nil as EventOrigin?)
-        var untimed = UntimedEvidence()
         let since = options.since, until = options.until
         let counting: (ReaderOutput) -> Void = { output in
             switch output {
@@ -176,9 +138,7 @@ public struct InputReader: Sendable {
                 eventsEmitted += 1
             case .diagnostic(let diagnostic):
                 if diagnostic.code == .refusedInput, eventsEmitted == 0, refusal == nil { refusal = diagnostic }
-            case .preMainStatistics, .fragment:
-                untimed.keep(output)
-            case .partStart:
+            case .preMainStatistics, .fragment, .partStart:
                 break
             }
             emit(output)
@@ -201,7 +161,6 @@ public struct InputReader: Sendable {
         if summary.failure == nil, let refusal, eventsEmitted == 0 {
             summary.failure = ReaderError(code: .refused, input: input.name, message: "refused: \(refusal.message)")
         }
-        summary.untimed = untimed
         return summary
     }
 

@@ -70,12 +70,17 @@ extension SessionPipeline {
 
     /// What a single input's source does with each reader output, whether the source pulls the input's bytes
     /// (``ClassifyingSource``) or is pushed them (``PushedBytesSource``): an event is classified (the gate following the
-    /// classifier line by line) and handed on when it may matter; a diagnostic is noted in its place.
+    /// classifier line by line) and handed on when it may matter; a line read alone is classified and kept when a
+    /// signature knows it, as dyld's statistics are; a diagnostic is noted in its place.
     struct ClassifyingStage {
         private var classifier: InputClassifier
+        private let signatures: SignatureTable
+        /// What the input held that has no time of its own.
+        private var untimed = UntimedEvidence()
 
         init(inputName: String, signatures: SignatureTable, maximumRememberedPIDs: Int) {
             classifier = InputClassifier(inputName: inputName, signatures: signatures, maximumRememberedPIDs: maximumRememberedPIDs)
+            self.signatures = signatures
         }
 
         /// Whether the classifier could want the record the input's reader offers: the reader leaves the others unbuilt.
@@ -93,7 +98,7 @@ extension SessionPipeline {
             case .diagnostic(let diagnostic):
                 sink.note(diagnostic)
             case .preMainStatistics, .fragment:
-                break  // kept in the input's summary, by `InputReader` or by the source its bytes are pushed to
+                untimed.keep(output, classifiedBy: signatures)
             case .partStart:
                 sink.startPart()
             }
@@ -105,9 +110,11 @@ extension SessionPipeline {
         /// What the classifier must report at the end of the input.
         func endDiagnostics() -> [ReaderDiagnostic] { classifier.finish() }
 
-        /// The source's outcome at the end of its input, read as `summary` says.
+        /// The source's outcome at the end of its input, read as `summary` says, with the untimed evidence kept.
         func outcome(summary: InputSummary) -> SourceOutcome {
-            SourceOutcome(summary: summary, decisions: decisions, classifierDiagnostics: endDiagnostics())
+            var summary = summary
+            summary.untimed = untimed
+            return SourceOutcome(summary: summary, decisions: decisions, classifierDiagnostics: endDiagnostics())
         }
     }
 
@@ -117,8 +124,6 @@ extension SessionPipeline {
         private let name: String
         private var reader: LogStreamReader
         private var stage: ClassifyingStage
-        /// What the reader read that has no time, for the summary (a file's is kept by `InputReader`).
-        private var untimed = UntimedEvidence()
 
         /// A source named `name`, read with `configuration` (its records offered to the stage when `filtersRecords`).
         init(configuration: ReaderConfiguration, format: LogFormat?, signatures: SignatureTable, maximumRememberedPIDs: Int,
@@ -136,7 +141,7 @@ extension SessionPipeline {
         /// Reads the next bytes of the input into `sink`.
         mutating func push<Sink: EventSink>(_ chunk: UnsafeRawBufferPointer, into sink: inout Sink) throws(ReaderError)
         where Sink.Item == ClassifiedEvent {
-            try Self.read(chunk, with: &reader, through: &stage, keeping: &untimed, into: &sink)
+            try Self.read(chunk, with: &reader, through: &stage, into: &sink)
         }
 
         /// The input paused: what the reader decides at a pause goes into `sink` (see
@@ -144,7 +149,6 @@ extension SessionPipeline {
         mutating func pause<Sink: EventSink>(endingRecords: Bool, keepsUnfinished: Bool = false, into sink: inout Sink) throws(ReaderError)
         where Sink.Item == ClassifiedEvent {
             try reader.pause(endingRecords: endingRecords, keepsUnfinished: keepsUnfinished, offers: { stage.takes(&$0) }) { output in
-                untimed.keep(output)
                 stage.take(output, into: &sink)
             }
         }
@@ -155,23 +159,18 @@ extension SessionPipeline {
         /// Ends the input: what the reader held back goes into `sink`; the source's outcome.
         mutating func finish<Sink: EventSink>(into sink: inout Sink) throws(ReaderError) -> SourceOutcome
         where Sink.Item == ClassifiedEvent {
-            try Self.read(nil, with: &reader, through: &stage, keeping: &untimed, into: &sink)
+            try Self.read(nil, with: &reader, through: &stage, into: &sink)
             var summary = InputSummary(input: name)
             summary.format = reader.format
             summary.statistics = reader.statistics
-            summary.untimed = untimed
             return stage.outcome(summary: summary)
         }
 
-        /// `chunk` read (nil: the end of input), each output through `stage` into `sink`, the untimed ones kept.
+        /// `chunk` read (nil: the end of input), each output through `stage` into `sink`.
         private static func read<Sink: EventSink>(_ chunk: UnsafeRawBufferPointer?, with reader: inout LogStreamReader,
-                                                  through stage: inout ClassifyingStage, keeping untimed: inout UntimedEvidence,
-                                                  into sink: inout Sink) throws(ReaderError)
+                                                  through stage: inout ClassifyingStage, into sink: inout Sink) throws(ReaderError)
         where Sink.Item == ClassifiedEvent {
-            let take: (ReaderOutput) -> Void = { output in
-                if case .event = output {} else { untimed.keep(output) }
-                stage.take(output, into: &sink)
-            }
+            let take: (ReaderOutput) -> Void = { output in stage.take(output, into: &sink) }
             if let chunk {
                 try reader.read(chunk, offers: { stage.takes(&$0) }, emit: take)
             } else {
@@ -196,7 +195,8 @@ extension SessionPipeline {
             var diagnostics = DiagnosticSample()
             var window = ReorderWindow<LogEvent>(size: windowed ? SessionPipeline.reorderWindow : 1)
             var gating = LaunchLineGating(table: pipeline.signatures, followsClassifier: false)
-            let summary = pipeline.reader.read(input.input, foundInDirectory: input.foundInDirectory, part: part, offering: pipeline.filtersRecords,
+            var untimed = UntimedEvidence()
+            var summary = pipeline.reader.read(input.input, foundInDirectory: input.foundInDirectory, part: part, offering: pipeline.filtersRecords,
                                                offers: { gating.takes(&$0) }, aheadGate: nil, scanningAheadWith: nil) { output in
                 switch output {
                 case .event(let event):
@@ -212,12 +212,13 @@ extension SessionPipeline {
                 case .diagnostic(let diagnostic):
                     diagnostics.add(diagnostic)
                 case .preMainStatistics, .fragment:
-                    break  // kept in the input's summary (`InputReader`)
+                    untimed.keep(output, classifiedBy: pipeline.signatures)
                 case .partStart:
                     break  // a part of a document merged with others is an input of its own already
                 }
             }
             if windowed { window.drain { sink.hand($0) } }
+            summary.untimed = untimed
             return SourceOutcome(summary: summary, diagnostics: diagnostics.diagnostics)
         }
     }

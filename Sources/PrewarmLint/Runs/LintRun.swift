@@ -146,7 +146,7 @@ public struct LintRun: Sendable {
                                                  inputs: separately && inputs.count > 1 ? inputs.map(\.input.name) : nil)
         var assembly = ReportAssembly(toolVersion: toolVersion, maximumOpenSessions: pipeline.maximumOpenSessions,
                                       sessionsListed: sessionsListed, firstInput: inputs.first?.input.name ?? "-",
-                                      signatures: pipeline.signatures)
+                                      linter: linter)
         for summary in result.summaries { assembly.add(summary) }
         assembly.readerDiagnostics = result.diagnostics
         assembly.sessionsClosedEarly = result.sessionsClosedEarly

@@ -274,7 +274,7 @@ struct InputLint {
         var summary = outcome?.summary ?? InputSummary(input: name)
         summary.format = summary.format ?? source.format
         var assembly = ReportAssembly(toolVersion: toolVersion, maximumOpenSessions: maximumOpenSessions,
-                                      sessionsListed: LintRun.maximumSessionsListed, firstInput: name, signatures: signatures)
+                                      sessionsListed: LintRun.maximumSessionsListed, firstInput: name, linter: linter)
         assembly.add(summary)
         assembly.readerDiagnostics = sink.consumer.diagnostics.diagnostics + endDiagnostics
         assembly.sessionsClosedEarly = sink.consumer.assembly.closedEarly

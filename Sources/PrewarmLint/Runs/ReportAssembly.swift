@@ -41,20 +41,21 @@ struct ReportAssembly {
     /// What names the input of the run's own accounts.
     var firstInput: String
 
-    /// The signatures fragments are classified with.
-    let signatures: SignatureTable
+    /// The rules' linter, which accounts for the hazard lines read alone.
+    let linter: Linter
 
-    init(toolVersion: String, maximumOpenSessions: Int, sessionsListed: Int, firstInput: String, signatures: SignatureTable) {
+    init(toolVersion: String, maximumOpenSessions: Int, sessionsListed: Int, firstInput: String, linter: Linter) {
         self.toolVersion = toolVersion
         self.maximumOpenSessions = maximumOpenSessions
         self.sessionsListed = sessionsListed
         self.firstInput = firstInput
-        self.signatures = signatures
+        self.linter = linter
     }
 
     /// Adds what one input's reading left: its line, its untimed evidence.
     mutating func add(_ summary: InputSummary) {
         inputs.append(Self.reportInput(summary))
+        // Every input's, not bounded again: each input kept at most `UntimedEvidence.maximumKept` of each.
         untimed.preMainStatistics += summary.untimed.preMainStatistics
         untimed.preMainStatisticsNotKept += summary.untimed.preMainStatisticsNotKept
         untimed.fragments += summary.untimed.fragments
@@ -88,16 +89,15 @@ struct ReportAssembly {
         if let failure = listing.failures.first {
             say(ClosedSessionSpool.keptInMemoryDiagnostic(total: listing.total, failure: failure, input: origin.input))
         }
-        // Lines read alone: their hazard lines said as the run's other accounts are.
-        let fragments = FragmentReading.read(untimed.fragments, with: signatures)
-        if checked { for diagnostic in Self.diagnostics(of: fragments) { say(diagnostic) } }
+        // Lines read alone (classified as they were read): their hazard lines accounted by the linter, said last.
+        if checked { for diagnostic in Self.diagnostics(of: linter.unreportedHazards(readAlone: untimed.fragments)) { say(diagnostic) } }
         var report = LintReport(toolVersion: toolVersion, inputs: inputs, sessions: listing.sessions, sessionIDs: listing.ids,
                                 findings: listing.findings, diagnostics: diagnostics, partial: partial, prewarmDecisions: decisions)
         report.notListed = listing.notListed
         report.separateInputs = listing.groups
         report.preMainStatistics = PreMainReading.joined(untimed.preMainStatistics, to: listing.sessions, ids: listing.ids)
         report.preMainStatisticsNotKept = untimed.preMainStatisticsNotKept
-        report.fragments = fragments
+        report.fragments = untimed.fragments
         report.fragmentsNotKept = untimed.fragmentsNotKept
         report.duplicateEvents = duplicateEvents
         return report
@@ -108,25 +108,10 @@ struct ReportAssembly {
     static func diagnostics(of unreported: [UnreportedHazard]) -> [ReaderDiagnostic] {
         unreported.map { hazard in
             let lines = hazard.count == 1 ? "1 \(hazard.meaning.rawValue) line" : "\(hazard.count) \(hazard.meaning.rawValue) lines"
+            let reason = hazard.reason == .readAlone && hazard.count > 1 ? "read alone, fragments no log around them places in a session"
+                : "\(hazard.reason)"
             return ReaderDiagnostic(code: .hazardNotReported, severity: hazard.reason.isUsersChoice ? .note : .warning,
-                                    message: "\(lines) in no finding: \(hazard.reason)", origin: hazard.first, lineCount: 0)
-        }
-    }
-
-    /// The hazard lines read alone, as fragments: a warning each meaning, counted — no rule could check them, and a
-    /// report that holds them is never a clean pass.
-    static func diagnostics(of fragments: [FragmentReading]) -> [ReaderDiagnostic] {
-        var byMeaning: [(meaning: EventMeaning, count: Int, first: EventOrigin)] = []
-        for reading in fragments where reading.meaning.isHazardEvidence {
-            if let at = byMeaning.firstIndex(where: { $0.meaning == reading.meaning }) { byMeaning[at].count += 1 } else {
-                byMeaning.append((reading.meaning, 1, reading.fragment.origin))
-            }
-        }
-        return byMeaning.map { entry in
-            let lines = entry.count == 1 ? "1 \(entry.meaning.rawValue) line" : "\(entry.count) \(entry.meaning.rawValue) lines"
-            return ReaderDiagnostic(code: .hazardNotReported, severity: .warning,
-                                    message: "\(lines) in no finding: read alone, \(entry.count == 1 ? "a fragment no log around it places" : "fragments no log around them places") in a session",
-                                    origin: entry.first, lineCount: 0)
+                                    message: "\(lines) in no finding: \(reason)", origin: hazard.first, lineCount: 0)
         }
     }
 
