@@ -34,9 +34,15 @@ public struct LogStreamReader {
     private var decodedFormat: LogFormat?
     /// Lone carriage returns made line ends, for every format but the binary ones (decided with the format).
     private var lineEndings: LineEndings?
+    /// The format the input's plan sniffed from the same head (``ReaderConfiguration/sniffedFormat``): this reader's
+    /// alone, never handed to the readers of what the input holds (a document's regions, an archive's members).
+    private let sniffedFormat: LogFormat?
 
     /// Creates a reader for one input.
     public init(configuration: ReaderConfiguration, format: LogFormat? = nil) {
+        var configuration = configuration
+        sniffedFormat = configuration.sniffedFormat
+        configuration.sniffedFormat = nil
         self.configuration = configuration
         self.forcedFormat = format
     }
@@ -273,7 +279,8 @@ public struct LogStreamReader {
         }
         if let forcedFormat {
             format = forcedFormat
-        } else if let sniffed = held.withUnsafeBytes({ FormatSniffer.sniff($0, isComplete: isComplete, allowsDocument: !configuration.isDocumentRegion) }) {
+        } else if let sniffed = sniffedFormat
+                    ?? held.withUnsafeBytes({ FormatSniffer.sniff($0, isComplete: isComplete, allowsDocument: !configuration.isDocumentRegion) }) {
             format = sniffed
         } else {
             stage = .failed

@@ -1,7 +1,7 @@
-public import PrewarmLintModel
+import PrewarmLintModel
 public import PrewarmLintClassifier
 
-/// How the reports show a line read alone (``FragmentReading``, classified by the pipeline as it read it).
+/// How the reports show a line read alone (`FragmentReading`, classified by the pipeline as it read it).
 extension FragmentReading {
     /// One line for the text and Markdown reports: `a prewarm-request line (rb-dasd-dyldlaunch-attribute): read alone, …`.
     public var summary: String {

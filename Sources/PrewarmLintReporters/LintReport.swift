@@ -95,7 +95,7 @@ public struct LintReport: Sendable {
     public var preMainStatistics: [PreMainReading] = []
     /// Statistics blocks read beyond those an input keeps (`UntimedEvidence.maximumKept`), counted.
     public var preMainStatisticsNotKept = 0
-    /// Lines read alone that match a known signature (``FragmentReading``), in input order.
+    /// Lines read alone that match a known signature (`FragmentReading`), in input order.
     public var fragments: [FragmentReading] = []
     /// Fragments read beyond those an input keeps (`UntimedEvidence.maximumKept`), counted, matching or not.
     public var fragmentsNotKept = 0

@@ -10,7 +10,7 @@ import PrewarmLintSessions
 /// only where the session's kind says so.
 enum ReportHeadline {
     /// The sentence; nil when no input is a pasted document or there is no finding. With no finding, a hazard or a
-    /// prewarm read in a line pasted alone (``FragmentReading``) is said, with what the line cannot show.
+    /// prewarm read in a line pasted alone (`FragmentReading`) is said, with what the line cannot show.
     static func sentence(_ report: LintReport) -> String? {
         guard report.inputs.contains(where: { $0.format == "document" }) else { return nil }
         var chosen: Finding?

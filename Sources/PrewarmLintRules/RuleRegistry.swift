@@ -157,7 +157,7 @@ public struct UnreportedHazard: Sendable, Hashable {
         case notReportedInSession([String])
         /// A watchdog kill that guards no launch (`process-exit`, `scene-update`): a kill, not a launch hazard.
         case notALaunchWatchdog(String)
-        /// A line read alone (a ``FragmentReading``): no log around it places it in a session, so no rule can check it.
+        /// A line read alone (a `FragmentReading`): no log around it places it in a session, so no rule can check it.
         case readAlone
 
         /// Left out by the user's own choice (a rule off, an app not selected): a note, not a warning.

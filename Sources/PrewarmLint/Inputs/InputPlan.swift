@@ -26,6 +26,9 @@ package struct InputPlan: Sendable {
     package private(set) var sources: [Source] = []
     /// The bytes of standard input read to tell whether it is a document, when it is not one: its reader reads them first.
     package private(set) var standardInputHead: [UInt8] = []
+    /// The formats the inputs read whole were sniffed as, from the head read to tell whether they are documents: their
+    /// readers do not sniff them again.
+    package private(set) var sniffedFormats: [LogInput: LogFormat] = [:]
     /// The pasted documents among the inputs, by input index.
     private var documents: [Int: PastedDocument] = [:]
 
@@ -39,11 +42,14 @@ package struct InputPlan: Sendable {
             for (index, input) in inputs.enumerated() {
                 switch input.input {
                 case .file:
-                    documents[index] = PastedDocument.cut(file: input, options: options)
+                    let (document, sniffed) = PastedDocument.cut(file: input, options: options)
+                    documents[index] = document
+                    if document == nil, let sniffed { sniffedFormats[input.input] = sniffed }
                 case .standardInput:
-                    let (document, head) = PastedDocument.cut(standardInput: options)
+                    let (document, head, sniffed) = PastedDocument.cut(standardInput: options)
                     documents[index] = document
                     standardInputHead = head
+                    if document == nil, let sniffed { sniffedFormats[input.input] = sniffed }
                 case .logArchive:
                     break
                 }
@@ -52,10 +58,12 @@ package struct InputPlan: Sendable {
         sources = Self.sources(of: inputs, documents: documents)
     }
 
-    private init(inputs: [DiscoveredInput], documents: [Int: PastedDocument], standardInputHead: [UInt8]) {
+    private init(inputs: [DiscoveredInput], documents: [Int: PastedDocument], standardInputHead: [UInt8],
+                 sniffedFormats: [LogInput: LogFormat]) {
         self.inputs = inputs
         self.documents = documents
         self.standardInputHead = standardInputHead
+        self.sniffedFormats = sniffedFormats
         sources = Self.sources(of: inputs, documents: documents)
     }
 
@@ -89,14 +97,15 @@ package struct InputPlan: Sendable {
     /// The plan of the input at `index` alone (a document still cut as it was: it is not read again to be cut).
     package func input(_ index: Int) -> InputPlan {
         InputPlan(inputs: [inputs[index]], documents: documents[index].map { [0: $0] } ?? [:],
-                  standardInputHead: inputs[index].input == .standardInput ? standardInputHead : [])
+                  standardInputHead: inputs[index].input == .standardInput ? standardInputHead : [],
+                  sniffedFormats: sniffedFormats[inputs[index].input].map { [inputs[index].input: $0] } ?? [:])
     }
 
     /// The plans to read when the sources turned out to be separate captures, not one device's logs: each input on its
     /// own; a lone pasted document, each of its parts on its own. Summed up by ``summaries(ofApart:)``.
     package var apart: [InputPlan] {
         guard inputs.count == 1, let document = documents[0] else { return inputs.indices.map(input) }
-        return document.parts.indices.map { InputPlan(inputs: inputs, documents: [0: document.part($0)], standardInputHead: []) }
+        return document.parts.indices.map { InputPlan(inputs: inputs, documents: [0: document.part($0)], standardInputHead: [], sniffedFormats: [:]) }
     }
 
     /// One summary per input from its sources' (in source order): a pasted document's parts summed into its one, and

@@ -92,6 +92,8 @@ public struct InputReader: Sendable {
     public var options: ReadOptions
     /// Bytes of standard input already read (to tell whether it is a pasted document, ``PastedDocument``): read first.
     package var standardInputHead: [UInt8] = []
+    /// The formats the inputs' heads were sniffed as while they were planned (``InputPlan``): not sniffed again.
+    package var sniffedFormats: [LogInput: LogFormat] = [:]
 
     /// A reader with these options.
     public init(options: ReadOptions) {
@@ -232,6 +234,7 @@ public struct InputReader: Sendable {
         var configuration = ReaderConfiguration(inputName: input.name, timeInference: inference, limits: options.limits,
                                                 skippedProcesses: options.skippedProcesses, offersRecords: offering)
         configuration.archiveEntryExtractor = extraction
+        configuration.sniffedFormat = sniffedFormats[input]
         // Lines judged ahead (`ScanAhead`), once the format is known and its decoder can judge: a regular file's.
         var scanAhead: ScanAhead?
         if let threads, case .file(let path) = input, aheadGate != nil,

@@ -30,8 +30,15 @@ package struct PastedDocument: Sendable {
     var problem: String?
 
     /// The parts of the file `input` names when it is a pasted document holding two logs or more; nil otherwise (and
-    /// when it cannot be read: reading it as one input says why).
-    static func cut(file input: DiscoveredInput, options: ReadOptions) -> PastedDocument? {
+    /// when it cannot be read: reading it as one input says why). `sniffed`: the format its head was sniffed as, for its
+    /// reader (nil when not sniffed: compressed, forced, unreadable or no format).
+    static func cut(file input: DiscoveredInput, options: ReadOptions) -> (document: PastedDocument?, sniffed: LogFormat?) {
+        var sniffed: LogFormat?
+        let document = cut(file: input, options: options, sniffed: &sniffed)
+        return (document, sniffed)
+    }
+
+    private static func cut(file input: DiscoveredInput, options: ReadOptions, sniffed: inout LogFormat?) -> PastedDocument? {
         guard options.format == nil || options.format == .document, case .file(let path) = input.input else { return nil }
         // Only a regular file is cut: a FIFO is not opened here (its open would wait for a writer, and its bytes are read
         // once), nor is a device.
@@ -42,21 +49,25 @@ package struct PastedDocument: Sendable {
         let file = OpenFile(descriptor: descriptor)
         var status = stat()
         guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
-        return cut(.file(file), size: Int(status.st_size), referenceInstant: modificationInstant(status), options: options, keepsOneLog: false)
+        return cut(.file(file), size: Int(status.st_size), referenceInstant: modificationInstant(status), options: options, keepsOneLog: false,
+                   sniffed: &sniffed)
     }
 
     /// The parts of a paste held in memory, when it is a document holding two logs or more.
     package static func cut(bytes: [UInt8], options: ReadOptions) -> PastedDocument? {
         guard options.format == nil || options.format == .document else { return nil }
+        var sniffed: LogFormat?
         return cut(.memory(bytes), size: bytes.count, referenceInstant: options.standardInputReferenceInstant, options: options,
-                   keepsOneLog: false)
+                   keepsOneLog: false, sniffed: &sniffed)
     }
 
     /// Standard input, when it is a pasted document: copied to a temporary file and cut (one part when it holds one
     /// log). Otherwise nil, with the bytes read to tell (at most ``FormatSniffer/sampleSize``), which its reader must
-    /// read first.
-    static func cut(standardInput options: ReadOptions, temporaryDirectory: String? = nil) -> (document: PastedDocument?, head: [UInt8]) {
-        guard options.format == nil || options.format == .document else { return (nil, []) }
+    /// read first, and the format they were sniffed as (nil: compressed or no format), which its reader need not sniff
+    /// again.
+    static func cut(standardInput options: ReadOptions, temporaryDirectory: String? = nil)
+        -> (document: PastedDocument?, head: [UInt8], sniffed: LogFormat?) {
+        guard options.format == nil || options.format == .document else { return (nil, [], nil) }
         var head = [UInt8](repeating: 0, count: FormatSniffer.sampleSize)
         var count = 0, ended = false
         while count < head.count, options.interruption?.isRaised != true {
@@ -69,8 +80,9 @@ package struct PastedDocument: Sendable {
             count += read
         }
         head.removeSubrange(count...)
-        guard head.withUnsafeBytes({ isDocument($0, isComplete: ended, options: options) }), options.interruption?.isRaised != true, let file = try? SpoolFile(directory: temporaryDirectory) else {
-            return (nil, head)
+        let sniffed = head.withUnsafeBytes { sniff($0, isComplete: ended, options: options) }
+        guard sniffed == .document, options.interruption?.isRaised != true, let file = try? SpoolFile(directory: temporaryDirectory) else {
+            return (nil, head, sniffed)
         }
         var problem: String?
         do throws(SpoolFile.Failure) {
@@ -90,27 +102,27 @@ package struct PastedDocument: Sendable {
         } catch {
             problem = "\(error.description); standard input is read up to there"
         }
+        var sniffedCopy: LogFormat?
         guard var document = cut(.spooled(file), size: file.byteCount, referenceInstant: options.standardInputReferenceInstant,
-                                 options: options, keepsOneLog: true) else {
+                                 options: options, keepsOneLog: true, sniffed: &sniffedCopy) else {
             // (Only when the copy cannot be read back.)
-            return (nil, head)
+            return (nil, head, nil)
         }
         document.problem = problem
-        return (document, [])
+        return (document, [], nil)
     }
 
     /// The document's parts, read from `bytes`; nil when it is not a document of two logs (one log and `keepsOneLog`:
     /// the whole, one part).
     private static func cut(_ bytes: DocumentBytes, size: Int, referenceInstant: Int64?, options: ReadOptions,
-                            keepsOneLog: Bool) -> PastedDocument? {
+                            keepsOneLog: Bool, sniffed: inout LogFormat?) -> PastedDocument? {
         let buffer = InputReader.allocateReadBuffer(byteCount: max(options.chunkSize, FormatSniffer.sampleSize))
         defer { buffer.deallocate() }
         // Its head decides whether it is a document at all, as the reader would sniff it.
         let head = bytes.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<min(size, FormatSniffer.sampleSize)]), at: 0)
         guard head > 0 else { return nil }
-        guard isDocument(UnsafeRawBufferPointer(rebasing: buffer[0..<head]), isComplete: size <= FormatSniffer.sampleSize, options: options) else {
-            return nil
-        }
+        sniffed = sniff(UnsafeRawBufferPointer(rebasing: buffer[0..<head]), isComplete: size <= FormatSniffer.sampleSize, options: options)
+        guard sniffed == .document else { return nil }
         var partition = DocumentPartition(maximumLineLength: options.limits.maximumLineLength)
         // Cut as its parts' readers read them: lone carriage returns are line ends (a byte for a byte, so the parts'
         // offsets hold).
@@ -143,13 +155,15 @@ package struct PastedDocument: Sendable {
 
     /// Whether an input whose first bytes are `head` is a pasted document, as its reader would sniff it (or is forced to
     /// be one); never a gzip stream.
-    private static func isDocument(_ head: UnsafeRawBufferPointer, isComplete: Bool, options: ReadOptions) -> Bool {
-        guard !head.isEmpty, !(head.count >= 2 && head[0] == 0x1F && head[1] == 0x8B) else { return false }
-        if options.format == .document { return true }
+    /// The format of an input's `head` as its reader would sniff it (its line endings made as the reader makes them):
+    /// `document` when forced so; nil when empty, compressed (the reader sniffs the inflated bytes) or no format.
+    private static func sniff(_ head: UnsafeRawBufferPointer, isComplete: Bool, options: ReadOptions) -> LogFormat? {
+        guard !head.isEmpty, !(head.count >= 2 && head[0] == 0x1F && head[1] == 0x8B) else { return nil }
+        if options.format == .document { return .document }
         guard !FormatSniffer.isBinary(head), let normalized = LineEndings.normalizedSample(head, isComplete: isComplete) else {
-            return FormatSniffer.sniff(head, isComplete: isComplete) == .document
+            return FormatSniffer.sniff(head, isComplete: isComplete)
         }
-        return normalized.withUnsafeBytes { FormatSniffer.sniff($0, isComplete: isComplete) == .document }
+        return normalized.withUnsafeBytes { FormatSniffer.sniff($0, isComplete: isComplete) }
     }
 
     private static func modificationInstant(_ status: stat) -> Int64? {

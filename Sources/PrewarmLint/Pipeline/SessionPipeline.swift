@@ -129,6 +129,7 @@ public struct SessionPipeline: Sendable {
         if plan.sources.isEmpty { return Result() }
         var pipeline = self
         pipeline.reader.standardInputHead = plan.standardInputHead
+        pipeline.reader.sniffedFormats = plan.sniffedFormats
         var arrangement = pipeline.arrangement(for: plan)
         while true {
             let delivered = switch arrangement.classification {

@@ -4,7 +4,7 @@ public import PrewarmLintClassifier
 
 /// What an input held that has no time of its own, in input order, as the stage that classified the input's records
 /// kept it: dyld's launch statistics (`PreMainStatistics`, joined to sessions with the listing) and the lines read
-/// alone that a signature knows (``FragmentReading``), at most ``maximumKept`` of each, the rest counted.
+/// alone that a signature knows (`FragmentReading`), at most ``maximumKept`` of each, the rest counted.
 public struct UntimedEvidence: Sendable {
     /// dyld's launch statistics.
     public var preMainStatistics: [PreMainStatistics] = []
