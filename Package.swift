@@ -80,13 +80,15 @@ let package = Package(
         .executableTarget(name: "fuzz-crash-report", dependencies: ["PrewarmLintTesting"], path: "Sources/FuzzCrashReport"),
         .executableTarget(name: "fuzz-metrickit", dependencies: ["PrewarmLintTesting"], path: "Sources/FuzzMetricKit"),
         .executableTarget(name: "fuzz-tar", dependencies: ["PrewarmLintTesting"], path: "Sources/FuzzTarArchive"),
+        .executableTarget(name: "fuzz-tracev3", dependencies: ["PrewarmLintTesting"], path: "Sources/FuzzTraceV3"),
 
         .testTarget(name: "PrewarmLintModelTests", dependencies: ["PrewarmLintModel"]),
         .testTarget(name: "PrewarmLintSessionsTests", dependencies: ["PrewarmLint", "PrewarmLintTesting"]),
         .testTarget(name: "PrewarmLintClassifierTests", dependencies: ["PrewarmLintClassifier", "PrewarmLintTesting"]),
         .testTarget(name: "PrewarmLintReportersTests", dependencies: ["PrewarmLintReporters", "PrewarmLintClassifier", "PrewarmLintTesting"],
                     exclude: ["check-report-structure.py"]),
-        .testTarget(name: "PrewarmLintReadersTests", dependencies: ["PrewarmLintReaders", "PrewarmLintTesting", "CGzipChecksum", "CZlib"]),
+        .testTarget(name: "PrewarmLintReadersTests", dependencies: ["PrewarmLintReaders", "PrewarmLintTesting", "CGzipChecksum", "CZlib"],
+                    exclude: ["UnifiedLogSamples"]),
         .testTarget(name: "PrewarmLintReliabilityTests", dependencies: ["PrewarmLint", "PrewarmLintTesting"], exclude: ["FuzzRegressions"]),
         .testTarget(name: "PrewarmLintRulesTests", dependencies: ["PrewarmLint", "PrewarmLintTesting"]),
         // The public API as a consumer sees it: this target never uses `@testable`.

@@ -133,6 +133,37 @@ public enum FuzzChecks {
         return reportInvariants(Array(data[1...]), format: .tarArchive, chunk: Int(data[0]) + 1)
     }
 
+    /// Byte 0 picks the chunk size; the rest is a tracev3 stream (the unified log's file). Read whole and in chunks of
+    /// that size, the outline (header, catalogs, chunksets, counts) and the error that ended it are the same; every
+    /// error's text is one line with no control character.
+    public static func traceV3(_ data: UnsafeRawBufferPointer) -> String? {
+        guard data.count >= 1 else { return nil }
+        let bytes = UnsafeRawBufferPointer(rebasing: data[1...])
+        let chunk = Int(data[0]) + 1
+        func outline(_ cuts: Int) -> (String, UnifiedLogError?) {
+            var outline = TraceFileOutline()
+            var start = 0
+            do throws(UnifiedLogError) {
+                while start < bytes.count {
+                    let end = min(bytes.count, start + cuts)
+                    try outline.push(UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
+                    start = end
+                }
+                try outline.finish()
+            } catch {
+                return ("\(outline.header.debugDescription) \(outline.catalogs) \(outline.chunksets) \(outline.decodedBytes) \(outline.chunksByTag.sorted { $0.key < $1.key }) \(outline.tracepoints)", error)
+            }
+            return ("\(outline.header.debugDescription) \(outline.catalogs) \(outline.chunksets) \(outline.decodedBytes) \(outline.chunksByTag.sorted { $0.key < $1.key }) \(outline.tracepoints)", nil)
+        }
+        let whole = outline(max(bytes.count, 1))
+        let chunked = outline(chunk)
+        if whole.0 != chunked.0 || whole.1 != chunked.1 { return "tracev3 read in chunks of \(chunk) bytes differs from the whole read" }
+        if let error = whole.1, error.description.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) {
+            return "an error holds a line break or control character: \(error.description.debugDescription)"
+        }
+        return nil
+    }
+
     /// What every report reader must hold, whatever the bytes: read whole and in chunks of `chunk` bytes, the same
     /// events, diagnostics and counts; every line accounted for; every diagnostic on one line with no control character
     /// (it is printed to a terminal and to GitHub's log); every app the classifier names from the events a bundle id.

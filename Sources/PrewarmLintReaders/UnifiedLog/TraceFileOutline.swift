@@ -1,0 +1,128 @@
+/// What a tracev3 file holds, read through: its header, its catalogs, and per chunkset what its decoded chunks are —
+/// the structure a launch-targeted reader decides from, and counts to check against other parsers.
+///
+/// Fed the file in any cut (``push(_:)``) with an explicit end (``finish()``); the outline is the same however the
+/// bytes arrive. Each chunkset is decompressed and framed in turn and only its counts are kept, so memory stays at one
+/// chunkset whatever the file's size.
+public struct TraceFileOutline: Sendable {
+    /// The header, once read.
+    public private(set) var header: TraceHeader?
+    /// Every catalog, in file order.
+    public private(set) var catalogs: [TraceCatalog] = []
+    /// Chunksets read, and their decoded bytes.
+    public private(set) var chunksets = 0
+    public private(set) var decodedBytes = 0
+    /// Decoded chunks by tag (firehose, oversize, statedump, simpledump, others).
+    public private(set) var chunksByTag: [UInt32: Int] = [:]
+    /// Firehose tracepoints by kind.
+    public private(set) var tracepoints = TracepointCounts()
+    /// Chunks of the file itself with a tag it does not know, by tag.
+    public private(set) var unknownChunks: [UInt32: Int] = [:]
+
+    /// Firehose tracepoints counted by kind.
+    public struct TracepointCounts: Sendable, Equatable {
+        public var activity = 0, trace = 0, nonActivity = 0, signpost = 0, loss = 0, other = 0
+        public var total: Int { activity + trace + nonActivity + signpost + loss + other }
+    }
+
+    private var framer = TraceChunkFramer()
+    /// The chunkset descriptions of the latest catalog not yet matched by a chunkset.
+    private var pendingDescriptions: ArraySlice<TraceCatalog.Chunkset> = []
+
+    public init() {}
+
+    /// Reads `bytes`; throws at the first structure that cannot be read. What was read before stays counted, nothing
+    /// after it is read, and every later call throws the same error: the outline is the same however the bytes were cut.
+    public mutating func push(_ bytes: UnsafeRawBufferPointer) throws(UnifiedLogError) {
+        if let failure { throw failure }
+        var chunks: [TraceChunk] = []
+        var framingError: UnifiedLogError?
+        do throws(UnifiedLogError) {
+            try framer.push(bytes) { chunks.append($0) }
+        } catch {
+            framingError = error
+        }
+        do throws(UnifiedLogError) {
+            for chunk in chunks { try read(chunk) }
+        } catch {
+            failure = error
+            throw error
+        }
+        if let framingError {
+            failure = framingError
+            throw framingError
+        }
+    }
+
+    /// The end of the file: throws when it cut a chunk (or an earlier error ended the reading).
+    public mutating func finish() throws(UnifiedLogError) {
+        if let failure { throw failure }
+        do throws(UnifiedLogError) {
+            try framer.finish()
+        } catch {
+            failure = error
+            throw error
+        }
+    }
+
+    /// The error that ended the reading, if one did.
+    public private(set) var failure: UnifiedLogError?
+
+    private mutating func read(_ chunk: TraceChunk) throws(UnifiedLogError) {
+        try chunk.payload.withUnifiedLogBytes { (payload: UnsafeRawBufferPointer) throws(UnifiedLogError) in
+            switch chunk.tag {
+            case TraceChunk.Tag.header:
+                header = try TraceHeader(payload: payload, at: chunk.offset)
+            case TraceChunk.Tag.catalog:
+                let catalog = try TraceCatalog(payload: payload)
+                catalogs.append(catalog)
+                pendingDescriptions = catalog.chunksets[...]
+            case TraceChunk.Tag.chunkset:
+                guard let description = pendingDescriptions.popFirst() else {
+                    throw UnifiedLogError("chunkset", at: chunk.offset, "no catalog before it describes it")
+                }
+                let limit = min(Int(description.decodedSize), TraceChunkFramer.defaultMaximumPayload)
+                let decoded = try TraceChunkset.decompress(payload, maximumSize: limit)
+                guard decoded.count == Int(description.decodedSize) else {
+                    throw UnifiedLogError("chunkset", at: chunk.offset, "decoded \(decoded.count) bytes, its catalog says \(description.decodedSize)")
+                }
+                chunksets += 1
+                decodedBytes += decoded.count
+                try readDecoded(decoded, at: chunk.offset)
+            default:
+                unknownChunks[chunk.tag, default: 0] += 1
+            }
+        }
+    }
+
+    private mutating func readDecoded(_ decoded: [UInt8], at chunksetOffset: Int) throws(UnifiedLogError) {
+        var inner = TraceChunkFramer()
+        var chunks: [TraceChunk] = []
+        do {
+            try decoded.withUnifiedLogBytes { (bytes: UnsafeRawBufferPointer) throws(UnifiedLogError) in try inner.push(bytes) { chunks.append($0) } }
+            try inner.finish()
+        } catch {
+            throw UnifiedLogError("chunkset at byte \(chunksetOffset): \(error.structure)", at: error.offset, error.reason)
+        }
+        for chunk in chunks {
+            chunksByTag[chunk.tag, default: 0] += 1
+            guard chunk.tag == TraceChunk.Tag.firehose else { continue }
+            let firehose: FirehoseChunk
+            do {
+                firehose = try chunk.payload.withUnifiedLogBytes { (bytes: UnsafeRawBufferPointer) throws(UnifiedLogError) in try FirehoseChunk(payload: bytes) }
+            } catch {
+                throw UnifiedLogError("chunkset at byte \(chunksetOffset): \(error.structure)", at: chunk.offset + 16 + error.offset, error.reason)
+            }
+            for tracepoint in firehose.tracepoints {
+                switch tracepoint.kind {
+                case .activity: tracepoints.activity += 1
+                case .trace: tracepoints.trace += 1
+                case .nonActivity: tracepoints.nonActivity += 1
+                case .signpost: tracepoints.signpost += 1
+                case .loss: tracepoints.loss += 1
+                case .other: tracepoints.other += 1
+                }
+            }
+        }
+    }
+}
