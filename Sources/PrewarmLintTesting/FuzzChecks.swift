@@ -135,7 +135,7 @@ public enum FuzzChecks {
 
     /// Byte 0 picks the chunk size; the rest is a tracev3 stream (the unified log's file). Read whole and in chunks of
     /// that size, the outline (header, catalogs, chunksets, counts) and the error that ended it are the same; every
-    /// error's text is one line with no control character.
+    /// error's text is one line with no control character. The same bytes are read as a timesync and a uuidtext file.
     public static func traceV3(_ data: UnsafeRawBufferPointer) -> String? {
         guard data.count >= 1 else { return nil }
         let bytes = UnsafeRawBufferPointer(rebasing: data[1...])
@@ -154,6 +154,13 @@ public enum FuzzChecks {
                 return ("\(outline.header.debugDescription) \(outline.catalogs) \(outline.chunksets) \(outline.decodedBytes) \(outline.chunksByTag.sorted { $0.key < $1.key }) \(outline.tracepoints)", error)
             }
             return ("\(outline.header.debugDescription) \(outline.catalogs) \(outline.chunksets) \(outline.decodedBytes) \(outline.chunksByTag.sorted { $0.key < $1.key }) \(outline.tracepoints)", nil)
+        }
+        // The same bytes as the archive's other files: each either reads or ends in an error, never traps.
+        for error in [Result { () throws(UnifiedLogError) in _ = try TimesyncDatabase(bytes: Array(bytes)) },
+                      Result { () throws(UnifiedLogError) in _ = try UUIDTextFile(bytes: Array(bytes)).string(at: UInt32(bytes.count)) }] {
+            if case .failure(let error) = error, error.description.unicodeScalars.contains(where: { $0.value < 0x20 }) {
+                return "an error holds a line break or control character: \(error.description.debugDescription)"
+            }
         }
         let whole = outline(max(bytes.count, 1))
         let chunked = outline(chunk)

@@ -1,9 +1,10 @@
 /// What a tracev3 file holds, read through: its header, its catalogs, and per chunkset what its decoded chunks are —
 /// the structure a launch-targeted reader decides from, and counts to check against other parsers.
 ///
-/// Fed the file in any cut (``push(_:)``) with an explicit end (``finish()``); the outline is the same however the
-/// bytes arrive. Each chunkset is decompressed and framed in turn and only its counts are kept, so memory stays at one
-/// chunkset whatever the file's size.
+/// Fed the file in any cut (``push(_:firehose:)``) with an explicit end (``finish()``); the outline is the same however
+/// the bytes arrive. Each chunkset is decompressed and framed in turn and only its counts are kept, so memory stays at
+/// one chunkset whatever the file's size. Given a choice of chunksets, it decompresses only those: the catalog before
+/// them says which processes each holds and when, and the others are counted unread.
 public struct TraceFileOutline: Sendable {
     /// The header, once read.
     public private(set) var header: TraceHeader?
@@ -11,6 +12,9 @@ public struct TraceFileOutline: Sendable {
     public private(set) var catalogs: [TraceCatalog] = []
     /// Chunksets read, and their decoded bytes.
     public private(set) var chunksets = 0
+    /// Chunksets passed over because the choice did not want them, and their compressed bytes.
+    public private(set) var chunksetsSkipped = 0
+    public private(set) var compressedBytesSkipped = 0
     public private(set) var decodedBytes = 0
     /// Decoded chunks by tag (firehose, oversize, statedump, simpledump, others).
     public private(set) var chunksByTag: [UInt32: Int] = [:]
@@ -28,12 +32,27 @@ public struct TraceFileOutline: Sendable {
     private var framer = TraceChunkFramer()
     /// The chunkset descriptions of the latest catalog not yet matched by a chunkset.
     private var pendingDescriptions: ArraySlice<TraceCatalog.Chunkset> = []
+    /// Which chunksets to decompress, by their catalog's description; nil: all.
+    private let wanted: (@Sendable (TraceCatalog, TraceCatalog.Chunkset) -> Bool)?
 
-    public init() {}
+    /// An outline of every chunkset, or only of those `wanted` says yes to (the others are counted, not decompressed).
+    public init(decompressing wanted: (@Sendable (TraceCatalog, TraceCatalog.Chunkset) -> Bool)? = nil) {
+        self.wanted = wanted
+    }
+
+    /// A firehose chunk as read: the chunk, its payload (the tracepoints' data are ranges of it), the catalog of its
+    /// chunkset, and the catalog's process it belongs to (matched by its two process identifiers), if listed.
+    public struct Firehose {
+        public var chunk: FirehoseChunk
+        public var payload: [UInt8]
+        public var catalog: TraceCatalog
+        public var process: TraceCatalog.Process?
+    }
 
     /// Reads `bytes`; throws at the first structure that cannot be read. What was read before stays counted, nothing
     /// after it is read, and every later call throws the same error: the outline is the same however the bytes were cut.
-    public mutating func push(_ bytes: UnsafeRawBufferPointer) throws(UnifiedLogError) {
+    /// `firehose` is handed each firehose chunk of the chunksets decompressed, in file order.
+    public mutating func push(_ bytes: UnsafeRawBufferPointer, firehose: (Firehose) -> Void = { _ in }) throws(UnifiedLogError) {
         if let failure { throw failure }
         var chunks: [TraceChunk] = []
         var framingError: UnifiedLogError?
@@ -43,7 +62,7 @@ public struct TraceFileOutline: Sendable {
             framingError = error
         }
         do throws(UnifiedLogError) {
-            for chunk in chunks { try read(chunk) }
+            for chunk in chunks { try read(chunk, firehose: firehose) }
         } catch {
             failure = error
             throw error
@@ -68,7 +87,7 @@ public struct TraceFileOutline: Sendable {
     /// The error that ended the reading, if one did.
     public private(set) var failure: UnifiedLogError?
 
-    private mutating func read(_ chunk: TraceChunk) throws(UnifiedLogError) {
+    private mutating func read(_ chunk: TraceChunk, firehose visit: (Firehose) -> Void) throws(UnifiedLogError) {
         try chunk.payload.withUnifiedLogBytes { (payload: UnsafeRawBufferPointer) throws(UnifiedLogError) in
             switch chunk.tag {
             case TraceChunk.Tag.header:
@@ -78,8 +97,13 @@ public struct TraceFileOutline: Sendable {
                 catalogs.append(catalog)
                 pendingDescriptions = catalog.chunksets[...]
             case TraceChunk.Tag.chunkset:
-                guard let description = pendingDescriptions.popFirst() else {
+                guard let description = pendingDescriptions.popFirst(), let catalog = catalogs.last else {
                     throw UnifiedLogError("chunkset", at: chunk.offset, "no catalog before it describes it")
+                }
+                if let wanted, !wanted(catalog, description) {
+                    chunksetsSkipped += 1
+                    compressedBytesSkipped += chunk.payload.count
+                    return
                 }
                 let limit = min(Int(description.decodedSize), TraceChunkFramer.defaultMaximumPayload)
                 let decoded = try TraceChunkset.decompress(payload, maximumSize: limit)
@@ -88,14 +112,15 @@ public struct TraceFileOutline: Sendable {
                 }
                 chunksets += 1
                 decodedBytes += decoded.count
-                try readDecoded(decoded, at: chunk.offset)
+                try readDecoded(decoded, at: chunk.offset, catalog: catalog, visit: visit)
             default:
                 unknownChunks[chunk.tag, default: 0] += 1
             }
         }
     }
 
-    private mutating func readDecoded(_ decoded: [UInt8], at chunksetOffset: Int) throws(UnifiedLogError) {
+    private mutating func readDecoded(_ decoded: [UInt8], at chunksetOffset: Int, catalog: TraceCatalog,
+                                      visit: (Firehose) -> Void) throws(UnifiedLogError) {
         var inner = TraceChunkFramer()
         var chunks: [TraceChunk] = []
         do {
@@ -113,6 +138,10 @@ public struct TraceFileOutline: Sendable {
             } catch {
                 throw UnifiedLogError("chunkset at byte \(chunksetOffset): \(error.structure)", at: chunk.offset + 16 + error.offset, error.reason)
             }
+            let process = catalog.processes.first {
+                $0.firstProcessID == firehose.firstProcessID && $0.secondProcessID == firehose.secondProcessID
+            }
+            visit(Firehose(chunk: firehose, payload: chunk.payload, catalog: catalog, process: process))
             for tracepoint in firehose.tracepoints {
                 switch tracepoint.kind {
                 case .activity: tracepoints.activity += 1

@@ -80,6 +80,23 @@ public struct UnifiedLogUUID: Hashable, Sendable, CustomStringConvertible {
         low = bytes.suffix(8).reduce(0) { $0 << 8 | UInt64($1) }
     }
 
+    /// A UUID from its 32 hexadecimal digits, dashes allowed (`D1CD0AAF-523E-312F-…`); nil when it is not one.
+    public init?(hex: String) {
+        var values: [UInt64] = []
+        for byte in hex.utf8 where byte != UInt8(ascii: "-") {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): values.append(UInt64(byte - UInt8(ascii: "0")))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): values.append(UInt64(byte - UInt8(ascii: "a") + 10))
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): values.append(UInt64(byte - UInt8(ascii: "A") + 10))
+            default: return nil
+            }
+            if values.count > 32 { return nil }
+        }
+        guard values.count == 32 else { return nil }
+        high = values[..<16].reduce(0) { $0 << 4 | $1 }
+        low = values[16...].reduce(0) { $0 << 4 | $1 }
+    }
+
     /// `A6EBC8E3-0A1C-40E8-93B9-DA3A7F671D19`, as `uuidtext` folders and `log` name it.
     public var description: String {
         let digits = Array("0123456789ABCDEF".utf8)

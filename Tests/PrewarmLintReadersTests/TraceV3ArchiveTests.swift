@@ -1,0 +1,102 @@
+import Foundation
+@testable import PrewarmLintReaders
+import Testing
+
+/// A real macOS 12.6.2 unified log (plaso's test archive, copied with its provenance into `UnifiedLogSamples/`): the
+/// Persist file with its timesync file and the uuidtext files of four images; plaso's own test of these files is the
+/// oracle for times, image paths and messages.
+@Suite("unified-log archive files")
+struct TraceV3ArchiveTests {
+    static let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("UnifiedLogSamples/macos12")
+    static func bytes(_ path: String) throws -> [UInt8] { [UInt8](try Data(contentsOf: samples.appendingPathComponent(path))) }
+    static let kernel = UnifiedLogUUID(hex: "D1CD0AAF523E312F92996116B1D511FE")!
+    static let runningboardd = UnifiedLogUUID(hex: "3C90E149E7C732F2A2FA12C504A3E904")!
+    static let dasd = UnifiedLogUUID(hex: "6B1AFACAA23437E5B29019DB8A3061FD")!
+
+    @Test("timesync: the boot record and its sync points as plaso reads them; continuous time becomes wall-clock time from the last sync point before it")
+    func timesync() throws {
+        let database = try TimesyncDatabase(bytes: try Self.bytes("timesync/0000000000000002.timesync"))
+        let boot = try #require(database.boots.first)
+        #expect(database.boots.count == 1)
+        #expect(boot.uuid.description == "DCA6F382-13F5-4A21-BF2B-4F1BE8B136BD")
+        #expect(boot.timebaseNumerator == 125 && boot.timebaseDenominator == 3)
+        #expect(boot.wallNanoseconds == 1_673_487_330_693_054_000 && boot.minutesWest == 480)
+        #expect(boot.syncs.map(\.continuousTime) == [0, 1_442_026_097, 1_456_903_364, 3_233_844_123, 3_319_955_942])
+        #expect(boot.syncs[1].wallNanoseconds == 1_673_487_385_699_687_000)
+        // At a sync point, its wall time; 3 ticks later, 125 ns later; before the first, from the boot record.
+        #expect(database.wallNanoseconds(continuousTime: 1_442_026_097, boot: boot.uuid) == 1_673_487_385_699_687_000)
+        #expect(database.wallNanoseconds(continuousTime: 1_442_026_100, boot: boot.uuid) == 1_673_487_385_699_687_125)
+        #expect(database.wallNanoseconds(continuousTime: 3, boot: boot.uuid) == 1_673_487_330_693_054_125)
+        #expect(database.wallNanoseconds(continuousTime: .max, boot: boot.uuid) == .max)
+        #expect(database.wallNanoseconds(continuousTime: 3, boot: Self.kernel) == nil)
+    }
+
+    @Test("uuidtext: the image's path from its footer and a format string by the offset a tracepoint names")
+    func uuidtext() throws {
+        let dasd = try UUIDTextFile(bytes: try Self.bytes("uuidtext/" + UUIDTextFile.relativePath(of: Self.dasd)))
+        #expect(dasd.imagePath == "/usr/libexec/dasd")
+        let runningboardd = try UUIDTextFile(bytes: try Self.bytes("uuidtext/" + UUIDTextFile.relativePath(of: Self.runningboardd)))
+        #expect(runningboardd.imagePath == "/usr/libexec/runningboardd")  // its strings are all in the shared cache
+        #expect(runningboardd.string(at: 0) == nil)
+        let kernel = try UUIDTextFile(bytes: try Self.bytes("uuidtext/D1/CD0AAF523E312F92996116B1D511FE"))
+        #expect(kernel.imagePath == "/kernel")
+        #expect(kernel.string(at: 0x4CEC0) == "initialize_screen: b=%08llX, w=%08X, h=%08X, r=%08X, d=%08X\n")
+        #expect(throws: UnifiedLogError.self) { try UUIDTextFile(bytes: Array(try Self.bytes("uuidtext/D1/CD0AAF523E312F92996116B1D511FE").prefix(40))) }
+    }
+
+    /// The names of the images whose uuidtext files are here, by UUID.
+    static func imageNames() throws -> [UnifiedLogUUID: String] {
+        var names: [UnifiedLogUUID: String] = [:]
+        for uuid in [kernel, runningboardd, dasd] {
+            let file = try UUIDTextFile(bytes: try bytes("uuidtext/" + UUIDTextFile.relativePath(of: uuid)))
+            names[uuid] = String(file.imagePath.split(separator: "/").last ?? "")
+        }
+        return names
+    }
+
+    @Test("launch-targeted: of the Persist file's 187 chunksets, the catalogs say 30 hold runningboardd or dasd; only those are decompressed, the rest counted")
+    func onlyTheChunksetsOfTheProcessesAsked() throws {
+        let names = try Self.imageNames()
+        var outline = TraceFileOutline { catalog, chunkset in
+            chunkset.processIndexes.contains { index in
+                guard let process = catalog.process(index: index), Int(process.mainUUIDIndex) < catalog.uuids.count else { return false }
+                return ["runningboardd", "dasd"].contains(names[catalog.uuids[Int(process.mainUUIDIndex)]])
+            }
+        }
+        try Self.bytes("Persist/0000000000000001.tracev3").withUnifiedLogBytes { (raw: UnsafeRawBufferPointer) throws(UnifiedLogError) in try outline.push(raw) }
+        try outline.finish()
+        #expect(outline.catalogs.count == 37)
+        #expect(outline.chunksets == 30)
+        #expect(outline.chunksetsSkipped == 157)
+        var everything = TraceFileOutline()
+        try Self.bytes("Persist/0000000000000001.tracev3").withUnifiedLogBytes { (raw: UnsafeRawBufferPointer) throws(UnifiedLogError) in try everything.push(raw) }
+        #expect(everything.chunksets == 187 && everything.chunksetsSkipped == 0)
+        #expect(everything.tracepoints.total == 74_433)
+        #expect(everything.chunksByTag == [TraceChunk.Tag.firehose: 2_563, TraceChunk.Tag.simpledump: 8_562, TraceChunk.Tag.oversize: 1])
+        #expect(outline.decodedBytes * 5 < everything.decodedBytes)
+    }
+
+    @Test("the kernel's initialize_screen entry: its format string from /kernel's uuidtext, its time from the chunk's base, its delta and the timesync file, as plaso gives it")
+    func aKernelEntryEndToEnd() throws {
+        let kernel = try UUIDTextFile(bytes: try Self.bytes("uuidtext/D1/CD0AAF523E312F92996116B1D511FE"))
+        let timesync = try TimesyncDatabase(bytes: try Self.bytes("timesync/0000000000000002.timesync"))
+        var found: [(message: String, pid: UInt32, continuousTime: UInt64)] = []
+        var outline = TraceFileOutline()
+        try Self.bytes("Persist/0000000000000001.tracev3").withUnifiedLogBytes { (raw: UnsafeRawBufferPointer) throws(UnifiedLogError) in
+            try outline.push(raw) { firehose in
+                guard let process = firehose.process, Int(process.mainUUIDIndex) < firehose.catalog.uuids.count,
+                      firehose.catalog.uuids[Int(process.mainUUIDIndex)] == Self.kernel else { return }
+                for tracepoint in firehose.chunk.tracepoints where tracepoint.kind == .nonActivity && tracepoint.flags & 0xE == 0x2 {
+                    guard let format = kernel.string(at: tracepoint.formatStringLocation), format.hasPrefix("initialize_screen") else { continue }
+                    found.append((format, process.pid, firehose.chunk.baseContinuousTime + tracepoint.timeDelta))
+                }
+            }
+        }
+        #expect(found.count == 1)
+        #expect(found.first?.pid == 0)
+        let boot = try #require(outline.header?.bootUUID)
+        #expect(boot.description == "DCA6F382-13F5-4A21-BF2B-4F1BE8B136BD")
+        // plaso: recorded_time 2023-01-12T01:35:35.240424708+00:00
+        #expect(found.first.flatMap { timesync.wallNanoseconds(continuousTime: $0.continuousTime, boot: boot) } == 1_673_487_335_240_424_708)
+    }
+}
