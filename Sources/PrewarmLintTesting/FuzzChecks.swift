@@ -135,18 +135,30 @@ public enum FuzzChecks {
 
     /// Byte 0 picks the chunk size; the rest is a tracev3 stream (the unified log's file). Read whole and in chunks of
     /// that size, the outline (header, catalogs, chunksets, counts) and the error that ended it are the same; every
-    /// error's text is one line with no control character. The same bytes are read as a timesync and a uuidtext file.
+    /// error's text is one line with no control character. Each log entry's arguments are read and rendered; the same
+    /// bytes are read as a timesync and a uuidtext file.
     public static func traceV3(_ data: UnsafeRawBufferPointer) -> String? {
         guard data.count >= 1 else { return nil }
         let bytes = UnsafeRawBufferPointer(rebasing: data[1...])
         let chunk = Int(data[0]) + 1
+        // Each log entry's arguments read and rendered (an error is fine; a trap is not).
+        func entries(_ firehose: TraceFileOutline.Firehose) {
+            for tracepoint in firehose.chunk.tracepoints where tracepoint.kind == .nonActivity {
+                firehose.payload.withUnsafeBytes { payload in
+                    let data = UnsafeRawBufferPointer(rebasing: payload[tracepoint.data])
+                    if let entry = try? FirehoseLogEntry(data: data, flags: tracepoint.flags) {
+                        _ = UnifiedLogFormatter.render("%s %d %{public}@ %08llX %.*s %10.2f %{uuid_t}.16P %{errno}d %{time_t}d %", entry.arguments)
+                    }
+                }
+            }
+        }
         func outline(_ cuts: Int) -> (String, UnifiedLogError?) {
             var outline = TraceFileOutline()
             var start = 0
             do throws(UnifiedLogError) {
                 while start < bytes.count {
                     let end = min(bytes.count, start + cuts)
-                    try outline.push(UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
+                    try outline.push(UnsafeRawBufferPointer(rebasing: bytes[start..<end]), firehose: cuts == chunk ? { _ in } : entries)
                     start = end
                 }
                 try outline.finish()
