@@ -136,7 +136,7 @@ public enum FuzzChecks {
     /// Byte 0 picks the chunk size; the rest is a tracev3 stream (the unified log's file). Read whole and in chunks of
     /// that size, the outline (header, catalogs, chunksets, counts) and the error that ended it are the same; every
     /// error's text is one line with no control character. Each log entry's arguments are read and rendered; the same
-    /// bytes are read as a timesync and a uuidtext file.
+    /// bytes are read as a timesync, a uuidtext and a shared-cache strings file.
     public static func traceV3(_ data: UnsafeRawBufferPointer) -> String? {
         guard data.count >= 1 else { return nil }
         let bytes = UnsafeRawBufferPointer(rebasing: data[1...])
@@ -169,7 +169,11 @@ public enum FuzzChecks {
         }
         // The same bytes as the archive's other files: each either reads or ends in an error, never traps.
         for error in [Result { () throws(UnifiedLogError) in _ = try TimesyncDatabase(bytes: Array(bytes)) },
-                      Result { () throws(UnifiedLogError) in _ = try UUIDTextFile(bytes: Array(bytes)).string(at: UInt32(bytes.count)) }] {
+                      Result { () throws(UnifiedLogError) in _ = try UUIDTextFile(bytes: Array(bytes)).string(at: UInt32(bytes.count)) },
+                      Result { () throws(UnifiedLogError) in
+                          let strings = try SharedCacheStrings(file: Array(bytes))
+                          for range in strings.ranges.prefix(64) { _ = strings.string(at: range.start + UInt64(range.size / 2)) }
+                      }] {
             if case .failure(let error) = error, error.description.unicodeScalars.contains(where: { $0.value < 0x20 }) {
                 return "an error holds a line break or control character: \(error.description.debugDescription)"
             }
