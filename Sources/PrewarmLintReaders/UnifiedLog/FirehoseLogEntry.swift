@@ -14,8 +14,8 @@ public struct FirehoseLogEntry: Sendable, Equatable {
         case mainExecutable
         /// In the shared cache's strings (`dsc/`), at the tracepoint's offset plus these high bits.
         case sharedCache(largeOffset: UInt16, largeSharedCache: UInt16)
-        /// In the uuidtext file of the catalog's UUID at this index (the caller's address as the offset).
-        case absolute(uuidIndex: UInt16?)
+        /// In the uuidtext file of the image loaded where the caller's address is (these bits above its 32).
+        case absolute(addressHigh: UInt16)
         /// In the uuidtext file of this UUID.
         case uuidRelative(UnifiedLogUUID)
     }
@@ -58,7 +58,7 @@ public struct FirehoseLogEntry: Sendable, Equatable {
             let largeOffset = flags & 0x0020 != 0 ? try reader.u16() : 0
             formatSource = .sharedCache(largeOffset: largeOffset, largeSharedCache: try reader.u16())
         case 0x0008:
-            formatSource = .absolute(uuidIndex: try reader.u16())
+            formatSource = .absolute(addressHigh: try reader.u16())
         case 0x000A:
             formatSource = .uuidRelative(try reader.uuid())
         default:

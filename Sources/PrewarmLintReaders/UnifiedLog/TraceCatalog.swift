@@ -20,6 +20,16 @@ public struct TraceCatalog: Sendable, Equatable {
         public var euid: UInt32
         /// Its subsystems: identifier, then the subsystem and category strings' offsets into ``TraceCatalog/strings``.
         public var subsystems: [Subsystem]
+        /// The images loaded in it, by address: an entry whose format string is "absolute" names its image by the
+        /// caller's address.
+        public var images: [LoadedImage] = []
+    }
+
+    /// An image loaded in a process: where, how large, and its UUID's index in ``TraceCatalog/uuids``.
+    public struct LoadedImage: Sendable, Equatable {
+        public var loadAddress: UInt64
+        public var size: UInt32
+        public var uuidIndex: UInt16
     }
 
     /// A subsystem and category a process logs under.
@@ -87,7 +97,16 @@ public struct TraceCatalog: Sendable, Equatable {
             guard uuidEntries <= reader.remaining / 16 else {
                 throw UnifiedLogError("catalog process entry", at: entryStart, "\(uuidEntries) UUID entries, \(reader.remaining) bytes left")
             }
-            try reader.skip(16 * uuidEntries)
+            var images: [LoadedImage] = []
+            images.reserveCapacity(uuidEntries)
+            for _ in 0..<uuidEntries {
+                let size = try reader.u32()
+                try reader.skip(4)
+                let uuidIndex = try reader.u16()
+                let low = UInt64(try reader.u32())
+                let high = UInt64(try reader.u16())
+                images.append(LoadedImage(loadAddress: high << 32 | low, size: size, uuidIndex: uuidIndex))
+            }
             let subsystemCount = Int(try reader.u32())
             try reader.skip(4)
             guard subsystemCount <= reader.remaining / 6 else {
@@ -101,7 +120,7 @@ public struct TraceCatalog: Sendable, Equatable {
             reader.alignTo8(from: entryStart)
             processes.append(Process(index: index, mainUUIDIndex: mainUUIDIndex, sharedCacheUUIDIndex: sharedCacheUUIDIndex,
                                      firstProcessID: firstProcessID, secondProcessID: secondProcessID, pid: pid, euid: euid,
-                                     subsystems: subsystems))
+                                     subsystems: subsystems, images: images))
         }
 
         reader = UnifiedLogBytes(payload, structure: "catalog chunkset description", offset: base + chunksetsOffset)

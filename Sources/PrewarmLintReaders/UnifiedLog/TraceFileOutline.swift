@@ -41,8 +41,10 @@ public struct TraceFileOutline: Sendable {
     }
 
     /// A firehose chunk as read: the chunk, its payload (the tracepoints' data are ranges of it), the catalog of its
-    /// chunkset, and the catalog's process it belongs to (matched by its two process identifiers), if listed.
+    /// chunkset, the catalog's process it belongs to (matched by its two process identifiers), if listed, and the
+    /// file's header (its boot and time zone), if read.
     public struct Firehose {
+        public var header: TraceHeader?
         public var chunk: FirehoseChunk
         public var payload: [UInt8]
         public var catalog: TraceCatalog
@@ -141,7 +143,7 @@ public struct TraceFileOutline: Sendable {
             let process = catalog.processes.first {
                 $0.firstProcessID == firehose.firstProcessID && $0.secondProcessID == firehose.secondProcessID
             }
-            visit(Firehose(chunk: firehose, payload: chunk.payload, catalog: catalog, process: process))
+            visit(Firehose(header: header, chunk: firehose, payload: chunk.payload, catalog: catalog, process: process))
             for tracepoint in firehose.tracepoints {
                 switch tracepoint.kind {
                 case .activity: tracepoints.activity += 1

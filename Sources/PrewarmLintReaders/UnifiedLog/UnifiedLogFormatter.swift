@@ -68,6 +68,15 @@ public enum UnifiedLogFormatter {
         return output
     }
 
+    /// An argument alone, as an entry whose format string is missing shows it: a number in decimal, a string as is,
+    /// bytes in hexadecimal, a private value as `<private>`.
+    public static func argumentText(_ argument: FirehoseLogEntry.Argument) -> String {
+        switch argument {
+        case .number(let value), .precision(let value): String(value)
+        default: render(argument, conversion: UInt8(ascii: "s"), spec: Specification())
+        }
+    }
+
     struct Specification {
         var annotations: [Substring] = []
         var flags: Set<UInt8> = []

@@ -1,0 +1,200 @@
+public import PrewarmLintModel
+
+/// Where a unified-log reader finds the strings of an archive: its `uuidtext` files and shared caches, by UUID. The
+/// input layer opens the files (a decoder never does) and keeps what it opened; nil when the archive does not have one.
+public protocol UnifiedLogStrings: Sendable {
+    func uuidText(_ uuid: UnifiedLogUUID) -> UUIDTextFile?
+    func sharedCache(_ uuid: UnifiedLogUUID) -> SharedCacheStrings?
+}
+
+/// The processes whose entries a unified-log reader decompresses and reads.
+public enum UnifiedLogProcessChoice: Sendable {
+    /// Every process (`--all-processes`).
+    case all
+    /// The processes whose main image has one of these names, and every app (an image inside a `.app` bundle).
+    case named(Set<String>, apps: Bool)
+
+    func wants(imagePath: String?) -> Bool {
+        switch self {
+        case .all:
+            return true
+        case .named(let names, let apps):
+            guard let imagePath else { return false }
+            if apps, imagePath.contains(".app/") { return true }
+            return names.contains(String(imagePath.split(separator: "/").last ?? ""))
+        }
+    }
+}
+
+/// Reads one tracev3 file of an archive into `LogEvent`s, as the ndjson reader makes them from `log show`: the log
+/// entries of the processes chosen, their format strings resolved from the archive's strings and rendered, their time
+/// from the archive's timesync file, their subsystem and category from the catalog.
+///
+/// Only the chunksets whose catalog lists a chosen process are decompressed. An entry whose format string the archive
+/// lacks (no `dsc/`, no uuidtext file) keeps its arguments: its message is `<unresolved format string> ` followed by
+/// them, and it is counted by process in ``unresolvedByProcess``. The file's events are sorted by time and handed over
+/// at ``finish(emit:)``: entries are stored by process, not by time, so the order is known only at the end of the file.
+public struct TraceV3EventReader: Sendable {
+    public let inputName: String
+    private let strings: any UnifiedLogStrings
+    private let timesync: TimesyncDatabase
+    private var outline: TraceFileOutline
+    private var events: [LogEvent] = []
+    /// Entries read, and those whose format string the archive lacks, by process name.
+    public private(set) var entriesRead = 0
+    public private(set) var unresolvedByProcess: [String: Int] = [:]
+    /// Entries that could not be read (their error, the first kept), counted.
+    public private(set) var unreadEntries = 0
+    public private(set) var firstUnreadEntry: UnifiedLogError?
+
+    public init(inputName: String, strings: any UnifiedLogStrings, timesync: TimesyncDatabase, choice: UnifiedLogProcessChoice) {
+        self.inputName = inputName
+        self.strings = strings
+        self.timesync = timesync
+        outline = TraceFileOutline { catalog, chunkset in
+            if case .all = choice { return true }
+            return chunkset.processIndexes.contains { index in
+                guard let process = catalog.process(index: index) else { return false }
+                return choice.wants(imagePath: catalog.uuid(process.mainUUIDIndex).flatMap { strings.uuidText($0)?.imagePath })
+            }
+        }
+        self.choice = choice
+    }
+
+    private let choice: UnifiedLogProcessChoice
+
+    /// The structure read so far (its header, catalogs, and what was skipped).
+    public var structure: TraceFileOutline { outline }
+
+    public mutating func push(_ bytes: UnsafeRawBufferPointer) throws(UnifiedLogError) {
+        var read: [LogEvent] = []
+        var entries = 0
+        var unresolved: [String: Int] = [:]
+        var unread = 0
+        var firstUnread: UnifiedLogError?
+        let (strings, timesync, choice, inputName) = (self.strings, self.timesync, self.choice, self.inputName)
+        try outline.push(bytes) { firehose in
+            guard let process = firehose.process else { return }
+            let imagePath = firehose.catalog.uuid(process.mainUUIDIndex).flatMap { strings.uuidText($0)?.imagePath }
+            guard choice.wants(imagePath: imagePath) else { return }
+            let processName = imagePath.map { String($0.split(separator: "/").last ?? "") } ?? ""
+            for tracepoint in firehose.chunk.tracepoints where tracepoint.kind == .nonActivity {
+                let entry: FirehoseLogEntry
+                do throws(UnifiedLogError) {
+                    entry = try firehose.payload.withUnifiedLogBytes { (payload: UnsafeRawBufferPointer) throws(UnifiedLogError) in
+                        try FirehoseLogEntry(data: UnsafeRawBufferPointer(rebasing: payload[tracepoint.data]), flags: tracepoint.flags,
+                                             at: tracepoint.data.lowerBound)
+                    }
+                } catch {
+                    unread += 1
+                    if firstUnread == nil { firstUnread = error }
+                    continue
+                }
+                entries += 1
+                let (format, sender) = Self.resolve(entry, tracepoint: tracepoint, process: process, catalog: firehose.catalog, mainImage: imagePath,
+                                                    strings: strings)
+                let message: String
+                if let format {
+                    message = UnifiedLogFormatter.render(format, entry.arguments)
+                } else {
+                    unresolved[processName, default: 0] += 1
+                    message = "<unresolved format string> " + entry.arguments.map(UnifiedLogFormatter.argumentText).joined(separator: " ")
+                }
+                let continuous = firehose.chunk.baseContinuousTime &+ tracepoint.timeDelta
+                let (subsystem, category) = firehose.catalog.subsystem(entry.subsystemID, of: process)
+                read.append(LogEvent(
+                    timestamp: Self.timestamp(continuous, header: firehose.header, timesync: timesync),
+                    process: processName, pid: Int(process.pid), senderImage: sender.map { String($0.split(separator: "/").last ?? "") },
+                    subsystem: subsystem, category: category, type: Self.messageType(tracepoint.logType), threadID: tracepoint.threadID,
+                    message: message, origin: EventOrigin(input: inputName, line: 0, byteOffset: tracepoint.offset)))
+            }
+        }
+        events += read
+        entriesRead += entries
+        unresolvedByProcess.merge(unresolved, uniquingKeysWith: +)
+        unreadEntries += unread
+        if firstUnreadEntry == nil { firstUnreadEntry = firstUnread }
+    }
+
+    /// The end of the file: its events, sorted by time (stable: entries of one instant in file order).
+    public mutating func finish(emit: (LogEvent) -> Void) throws(UnifiedLogError) {
+        defer {
+            let sorted = events.enumerated().sorted { ($0.element.timestamp.microsecondsSinceEpoch, $0.offset) < ($1.element.timestamp.microsecondsSinceEpoch, $1.offset) }
+            events = []
+            for (_, event) in sorted { emit(event) }
+        }
+        try outline.finish()
+    }
+
+    /// The format string of `entry` and the image it belongs to, or nil when the archive lacks it.
+    private static func resolve(_ entry: FirehoseLogEntry, tracepoint: FirehoseTracepoint, process: TraceCatalog.Process, catalog: TraceCatalog,
+                                mainImage: String?, strings: any UnifiedLogStrings) -> (String?, String?) {
+        switch entry.formatSource {
+        case .mainExecutable:
+            return (catalog.uuid(process.mainUUIDIndex).flatMap { strings.uuidText($0)?.string(at: tracepoint.formatStringLocation) }, mainImage)
+        case .uuidRelative(let uuid):
+            let file = strings.uuidText(uuid)
+            return (file?.string(at: tracepoint.formatStringLocation), file?.imagePath)
+        case .sharedCache(let largeOffset, let largeSharedCache):
+            guard let cacheUUID = catalog.uuid(process.sharedCacheUUIDIndex), let cache = strings.sharedCache(cacheUUID) else { return (nil, nil) }
+            let high: UInt64
+            if largeOffset == 0 {
+                high = 0
+            } else if (largeOffset == 1 || largeOffset == 2) && largeOffset > largeSharedCache {
+                high = 0x8000_0000 * UInt64(largeOffset)
+            } else if largeSharedCache != 0 {
+                high = 0x1_0000_0000 * UInt64(largeSharedCache / 2)
+            } else {
+                high = 0x1_0000_0000 * UInt64(largeOffset)
+            }
+            let found = cache.string(at: high + UInt64(tracepoint.formatStringLocation))
+            return (found?.format, found?.image?.path)
+        case .absolute(let addressHigh):
+            // The image loaded where the caller is; a location with its top bit set is a string passed as the format ("%s").
+            let address = UInt64(addressHigh) << 32 | UInt64(entry.callerAddress)
+            guard let image = process.images.first(where: { address >= $0.loadAddress && address - $0.loadAddress <= UInt64($0.size) }),
+                  let uuid = catalog.uuid(image.uuidIndex), let file = strings.uuidText(uuid) else { return (nil, nil) }
+            if tracepoint.formatStringLocation & 0x8000_0000 != 0 { return ("%s", file.imagePath) }
+            return (file.string(at: tracepoint.formatStringLocation), file.imagePath)
+        }
+    }
+
+    static func timestamp(_ continuous: UInt64, header: TraceHeader?, timesync: TimesyncDatabase) -> LogTimestamp {
+        let offset = -Int(header?.minutesWest ?? 0) * 60
+        let nanoseconds = header?.bootUUID.flatMap { timesync.wallNanoseconds(continuousTime: continuous, boot: $0) }
+        let microseconds = (nanoseconds ?? 0) / 1_000
+        let text = CivilDateTime(microsecondsSinceEpoch: microseconds, utcOffsetSeconds: offset).iso8601(utcOffsetSeconds: offset)
+        return LogTimestamp(microsecondsSinceEpoch: microseconds, utcOffsetSeconds: offset, text: text)
+    }
+
+    static func messageType(_ logType: UInt8) -> MessageType {
+        switch logType {
+        case 0x00: .default
+        case 0x01: .info
+        case 0x02: .debug
+        case 0x10: .error
+        case 0x11: .fault
+        default: .unknown
+        }
+    }
+}
+
+extension TraceCatalog {
+    /// The UUID at `index` of the catalog's list, if there is one.
+    func uuid(_ index: UInt16) -> UnifiedLogUUID? {
+        Int(index) < uuids.count ? uuids[Int(index)] : nil
+    }
+
+    /// The subsystem and category of `identifier` in `process`'s list, from the catalog's strings.
+    func subsystem(_ identifier: UInt16?, of process: Process) -> (String?, String?) {
+        guard let identifier, let entry = process.subsystems.first(where: { $0.identifier == identifier }) else { return (nil, nil) }
+        func text(at offset: UInt16) -> String? {
+            guard Int(offset) < strings.count else { return nil }
+            let tail = strings[Int(offset)...]
+            let end = tail.firstIndex(of: 0) ?? strings.count
+            let value = String(decoding: strings[Int(offset)..<end], as: UTF8.self)
+            return value.isEmpty ? nil : value
+        }
+        return (text(at: entry.subsystemOffset), text(at: entry.categoryOffset))
+    }
+}

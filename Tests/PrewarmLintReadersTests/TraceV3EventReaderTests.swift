@@ -1,0 +1,75 @@
+import Foundation
+import PrewarmLintModel
+@testable import PrewarmLintReaders
+import Testing
+
+/// The real macOS 12 Persist file read into events for three processes, with the uuidtext files copied beside it (its
+/// shared cache's strings are not public: those entries keep their arguments only).
+@Suite("unified-log events")
+struct TraceV3EventReaderTests {
+    /// The copied uuidtext files, by UUID; no shared cache.
+    struct SampleStrings: UnifiedLogStrings {
+        func uuidText(_ uuid: UnifiedLogUUID) -> UUIDTextFile? {
+            guard let bytes = try? TraceV3ArchiveTests.bytes("uuidtext/" + UUIDTextFile.relativePath(of: uuid)) else { return nil }
+            return try? UUIDTextFile(bytes: bytes)
+        }
+        func sharedCache(_ uuid: UnifiedLogUUID) -> SharedCacheStrings? { nil }
+    }
+
+    static func read(_ choice: UnifiedLogProcessChoice) throws -> (events: [LogEvent], reader: TraceV3EventReader) {
+        let timesync = try TimesyncDatabase(bytes: try TraceV3ArchiveTests.bytes("timesync/0000000000000002.timesync"))
+        var reader = TraceV3EventReader(inputName: "Persist/0000000000000001.tracev3", strings: SampleStrings(), timesync: timesync, choice: choice)
+        var events: [LogEvent] = []
+        let bytes = try TraceV3ArchiveTests.bytes("Persist/0000000000000001.tracev3")
+        try bytes.withUnifiedLogBytes { (raw: UnsafeRawBufferPointer) throws(UnifiedLogError) in
+            var start = 0
+            while start < raw.count {  // in 1 MiB reads, as an input is read
+                let end = min(raw.count, start + (1 << 20))
+                try reader.push(UnsafeRawBufferPointer(rebasing: raw[start..<end]))
+                start = end
+            }
+        }
+        try reader.finish { events.append($0) }
+        return (events, reader)
+    }
+
+    @Test("the kernel's, dasd's and runningboardd's entries: only the chunksets holding them read, times in order, the kernel's initialize_screen as plaso gives it")
+    func threeProcesses() throws {
+        let (events, reader) = try Self.read(.named(["kernel", "dasd", "runningboardd"], apps: false))
+        #expect(reader.structure.chunksets == 160 && reader.structure.chunksetsSkipped == 27)  // the kernel logs in most of them
+        #expect(reader.unreadEntries == 0)
+        #expect(Set(events.map(\.process)) == ["kernel", "dasd", "runningboardd"])
+        #expect(zip(events, events.dropFirst()).allSatisfy { $0.timestamp.microsecondsSinceEpoch <= $1.timestamp.microsecondsSinceEpoch })
+        let screen = try #require(events.first { $0.message.hasPrefix("initialize_screen") })
+        #expect(screen.message == "initialize_screen: b=BE3A18000, w=00000280, h=00000470, r=00000A00, d=00000000\n")
+        #expect(screen.process == "kernel" && screen.pid == 0 && screen.type == .default)
+        #expect(screen.timestamp.microsecondsSinceEpoch == 1_673_487_335_240_424)  // plaso: 01:35:35.240424708 UTC
+        #expect(screen.timestamp.text == "2023-01-11T17:35:35.240424-08:00")
+        // runningboardd's strings are all in the missing shared cache: every entry unresolved, its arguments kept.
+        let runningboardd = events.filter { $0.process == "runningboardd" }
+        #expect(!runningboardd.isEmpty && reader.unresolvedByProcess["runningboardd"] == runningboardd.count)
+        #expect(runningboardd.allSatisfy { $0.message.hasPrefix("<unresolved format string>") })
+        #expect(runningboardd.contains { $0.message == "<unresolved format string> [daemon<com.apple.runningboardd>:105]" })
+        // dasd: 6 entries from its own strings, 257 from the shared cache (counted independently from the flags).
+        let dasd = events.filter { $0.process == "dasd" }
+        #expect(dasd.count == 263 && reader.unresolvedByProcess["dasd"] == 257)
+        #expect(dasd.contains { $0.message == "Allocating 1.04% of budget based on usage" })
+    }
+
+    @Test("an entry naming its image by the caller's address: the kernel's corecrypto lines from the kext's own strings")
+    func imageByAddress() throws {
+        let (events, reader) = try Self.read(.named(["kernel"], apps: false))
+        let corecrypto = events.filter { $0.senderImage == "corecrypto" }
+        #expect(corecrypto.contains { $0.message == "FIPSPOST_KEXT [111744311] fipspost_post:160: PASSED: (0 ms) - fipspost_post_hmac\n" })
+        #expect(corecrypto.count == 21 && corecrypto.first?.message == "corecrypto_kext_start called\n")
+        #expect(corecrypto.allSatisfy { !$0.message.contains("<decode: missing data>") && $0.process == "kernel" && $0.pid == 0 })
+        #expect(reader.unresolvedByProcess["kernel"] ?? 0 < 24_604)  // other kexts' strings are not copied
+    }
+
+    @Test("runningboardd and dasd only: the 30 chunksets of 187 the catalogs say hold them are decompressed")
+    func launchDaemonsOnly() throws {
+        let (events, reader) = try Self.read(.named(["dasd", "runningboardd"], apps: false))
+        #expect(reader.structure.chunksets == 30 && reader.structure.chunksetsSkipped == 157)
+        #expect(Set(events.map(\.process)) == ["dasd", "runningboardd"] && events.count == 958 + 263)
+    }
+}
