@@ -7,10 +7,14 @@
 //   prewarm-lint-benchmark classify PATH [RUNS]                      reads and classifies every event (no sessions)
 //   prewarm-lint-benchmark sessions PATH [RUNS]                      reads, classifies and rebuilds sessions (SessionPipeline)
 //   prewarm-lint-benchmark jsondecoder PATH [RUNS]                   Foundation's JSONDecoder on the same ndjson (the oracle's speed)
+//   prewarm-lint-benchmark tracev3 PATH [RUNS] [all]                 a unified-log tracev3 file read to events (TraceV3EventReader), its
+//                                                                  uuidtext and timesync folders found beside its folder or one above;
+//                                                                  the launch daemons and apps, or every process with `all`
 //
 // `scripts/benchmark` builds this in release mode and runs the standard set.
 import Foundation
 import PrewarmLint
+import PrewarmLintReaders
 import PrewarmLintTesting
 #if canImport(Glibc)
 import Glibc
@@ -75,7 +79,7 @@ func measure(_ mode: String, _ body: (String) -> String) {
 
 let arguments = CommandLine.arguments.dropFirst()
 guard let command = arguments.first else {
-    fail("usage: generate-day FORMAT MEGABYTES PATH [SEED] [MB_PER_DAY] | read|classify|sessions|jsondecoder PATH [RUNS] | live-chunk PATH")
+    fail("usage: generate-day FORMAT MEGABYTES PATH [SEED] [MB_PER_DAY] | read|classify|sessions|jsondecoder PATH [RUNS] | tracev3 PATH [RUNS] [all] | live-chunk PATH")
 }
 
 switch command {
@@ -116,6 +120,53 @@ case "sessions":
     measure("sessions") { path in
         let result = SessionPipeline(reader: benchmarkReader()).run([DiscoveredInput(input: .file(path), foundInDirectory: false)])
         return "\(result.sessions.count) sessions"
+    }
+
+case "tracev3":
+    /// The archive's uuidtext files, read once each.
+    final class FolderStrings: UnifiedLogStrings, @unchecked Sendable {
+        let folder: String
+        var files: [UnifiedLogUUID: UUIDTextFile?] = [:]
+        init(folder: String) { self.folder = folder }
+        func uuidText(_ uuid: UnifiedLogUUID) -> UUIDTextFile? {
+            if let known = files[uuid] { return known }
+            let file = FileManager.default.contents(atPath: folder + "/" + UUIDTextFile.relativePath(of: uuid)).flatMap { try? UUIDTextFile(bytes: [UInt8]($0)) }
+            files[uuid] = .some(file)
+            return file
+        }
+        var caches: [UnifiedLogUUID: SharedCacheStrings?] = [:]
+        func sharedCache(_ uuid: UnifiedLogUUID) -> SharedCacheStrings? {
+            if let known = caches[uuid] { return known }
+            let cache = FileManager.default.contents(atPath: folder + "/dsc/" + uuid.description.filter { $0 != "-" })
+                .flatMap { try? SharedCacheStrings(file: [UInt8]($0)) }
+            caches[uuid] = .some(cache)
+            return cache
+        }
+    }
+    let every = arguments.last == "all"
+    measure("tracev3") { path in
+        let folder = (path as NSString).deletingLastPathComponent
+        let root = [folder + "/..", folder + "/../.."].first { FileManager.default.fileExists(atPath: $0 + "/uuidtext") } ?? folder + "/.."
+        let timesyncFolder = [folder + "/../timesync", root + "/timesync", root + "/Diagnostics/timesync"].first { FileManager.default.fileExists(atPath: $0) }
+        var boots = TimesyncDatabase()
+        for name in (timesyncFolder.flatMap { try? FileManager.default.contentsOfDirectory(atPath: $0) } ?? []).sorted() {
+            if let data = FileManager.default.contents(atPath: timesyncFolder! + "/" + name), let database = try? TimesyncDatabase(bytes: [UInt8](data)) {
+                boots.boots += database.boots
+            }
+        }
+        let choice: UnifiedLogProcessChoice = every ? .all : .named(["runningboardd", "dasd", "SpringBoard", "backboardd", "assertiond", "securityd", "kernel"], apps: true)
+        var reader = TraceV3EventReader(inputName: path, strings: FolderStrings(folder: root + "/uuidtext"), timesync: boots, choice: choice)
+        var count = 0
+        guard let handle = FileHandle(forReadingAtPath: path) else { fail("cannot open \(path)") }
+        do {
+            while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+                try [UInt8](chunk).withUnsafeBytes { try reader.push($0) }
+            }
+            try reader.finish { _ in count += 1 }
+        } catch {
+            fail("\(error)")
+        }
+        return "\(count) events, \(reader.structure.chunksets) chunksets read, \(reader.structure.chunksetsSkipped) skipped, \(reader.unresolvedByProcess.values.reduce(0, +)) unresolved"
     }
 
 case "jsondecoder":

@@ -6,7 +6,7 @@
 /// uuidtext, the shared cache with its offset's high bits, an absolute image index, or the image's UUID), the
 /// subsystem (`0x0200`, 2), a time to live (`0x0400`, 1), an oversize reference (`0x0800`, 4); then the arguments: a
 /// flags byte, their count, a descriptor each (numbers hold their value; strings and data their place in the string
-/// area), a backtrace when `0x1000` is set, and the string area.
+/// area), then the string area, which begins with a backtrace when `0x1000` is set.
 public struct FirehoseLogEntry: Sendable, Equatable {
     /// Where the format string of an entry is.
     public enum FormatSource: Sendable, Equatable {
@@ -32,6 +32,8 @@ public struct FirehoseLogEntry: Sendable, Equatable {
         case privateValue
         /// The precision or width of the next argument (`%.*s`).
         case precision(Int64)
+        /// A value kept elsewhere: in the oversize chunk the entry names (``FirehoseLogEntry/oversizeReference``).
+        case elsewhere
     }
 
     public var formatSource: FormatSource
@@ -68,7 +70,11 @@ public struct FirehoseLogEntry: Sendable, Equatable {
         if flags & 0x0400 != 0 { try reader.skip(1) }
         oversizeReference = flags & 0x0800 != 0 ? try reader.u32() : nil
         arguments = []
-        guard reader.remaining >= 2 else { return }
+        guard reader.remaining >= 2 else {
+            // Every argument in the oversize chunk: said as one value kept elsewhere, not as an entry without arguments.
+            if oversizeReference != nil { arguments = [.elsewhere] }
+            return
+        }
         _ = try reader.u8()
         let count = Int(try reader.u8())
         var placed: [(index: Int, kind: UInt8, offset: Int, size: Int)] = []
@@ -96,7 +102,13 @@ public struct FirehoseLogEntry: Sendable, Equatable {
                 throw UnifiedLogError("firehose log entry", at: offset + reader.offset - 2, "argument kind 0x\(String(kind, radix: 16))")
             }
         }
-        if flags & 0x1000 != 0 { try Self.skipBacktrace(&reader) }
+        // With an oversize reference, the values the descriptors place are in that chunk, not here.
+        if oversizeReference != nil {
+            for item in placed { arguments[item.index] = .elsewhere }
+            return
+        }
+        // The string area follows the descriptors; a backtrace (flag 0x1000) lies at its start, and the offsets count
+        // from the area's start, past it.
         let strings = UnsafeRawBufferPointer(rebasing: data[reader.offset...])
         for item in placed {
             guard item.size > 0 else { continue }  // a null string or object
@@ -125,16 +137,5 @@ public struct FirehoseLogEntry: Sendable, Equatable {
             try reader.skip(size)
             return 0
         }
-    }
-
-    /// A backtrace: 3 bytes, the number of UUIDs (1 byte) and of frames (2), the UUIDs, a 4-byte offset and a 1-byte
-    /// UUID index per frame, padded to 4.
-    private static func skipBacktrace(_ reader: inout UnifiedLogBytes) throws(UnifiedLogError) {
-        try reader.skip(3)
-        let uuids = Int(try reader.u8())
-        let frames = Int(try reader.u16())
-        try reader.skip(16 * uuids + 5 * frames)
-        let misaligned = frames & 3
-        if misaligned != 0 { try reader.skip(4 - misaligned) }
     }
 }

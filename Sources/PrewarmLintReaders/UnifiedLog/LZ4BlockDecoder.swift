@@ -3,12 +3,21 @@
 /// copied, and a match may reach back only into this block's output, so hostile bytes end in an error, never in a
 /// read or write out of bounds or an allocation past `decodedSize`.
 enum LZ4BlockDecoder {
-    /// Appends the block's `decodedSize` bytes to `output`.
+    /// Appends the block's `decodedSize` bytes to `output` (on an error, what was appended is unspecified).
     static func decode(_ input: UnsafeRawBufferPointer, decodedSize: Int, into output: inout [UInt8], at inputOffset: Int = 0) throws(UnifiedLogError) {
         let start = output.count
-        let end = start + decodedSize
-        output.reserveCapacity(end)
+        output.append(contentsOf: repeatElement(0, count: decodedSize))
+        let outcome: Result<Void, UnifiedLogError> = output.withUnsafeMutableBufferPointer { whole in
+            let block = UnsafeMutableBufferPointer(rebasing: whole[start...])
+            return Result { () throws(UnifiedLogError) in try decode(input, into: block, inputOffset: inputOffset) }
+        }
+        try outcome.get()
+    }
+
+    private static func decode(_ input: UnsafeRawBufferPointer, into block: UnsafeMutableBufferPointer<UInt8>, inputOffset: Int) throws(UnifiedLogError) {
+        let decodedSize = block.count
         var index = 0
+        var written = 0
         func fail(_ reason: String) -> UnifiedLogError { UnifiedLogError("LZ4 block", at: inputOffset + index, reason) }
         func length(_ base: Int) throws(UnifiedLogError) -> Int {
             var total = base
@@ -22,35 +31,35 @@ enum LZ4BlockDecoder {
                 if byte != 255 { return total }
             }
         }
+        guard let out = block.baseAddress else {
+            guard input.isEmpty else { throw fail("bytes for an empty block") }
+            return
+        }
         while index < input.count {
             let token = input[index]
             index += 1
             let literals = try length(Int(token >> 4))
             guard literals <= input.count - index else { throw fail("\(literals) literals, \(input.count - index) bytes left") }
-            guard literals <= end - output.count else { throw fail("literals pass the block's \(decodedSize) bytes") }
-            output.append(contentsOf: UnsafeRawBufferPointer(rebasing: input[index..<(index + literals)]))
+            guard literals <= decodedSize - written else { throw fail("literals pass the block's \(decodedSize) bytes") }
+            if literals > 0 { (out + written).update(from: input.baseAddress!.assumingMemoryBound(to: UInt8.self) + index, count: literals) }
+            written += literals
             index += literals
             if index == input.count { break }  // the last sequence has literals only
             guard input.count - index >= 2 else { throw fail("cut inside a match offset") }
             let distance = Int(input[index]) | Int(input[index + 1]) << 8
             index += 2
-            guard distance > 0, distance <= output.count - start else {
-                throw fail("a match \(distance) bytes back, \(output.count - start) decoded")
-            }
+            guard distance > 0, distance <= written else { throw fail("a match \(distance) bytes back, \(written) decoded") }
             let count = try length(Int(token & 15)) + 4
-            guard count <= end - output.count else { throw fail("a match passes the block's \(decodedSize) bytes") }
-            var from = output.count - distance
+            guard count <= decodedSize - written else { throw fail("a match passes the block's \(decodedSize) bytes") }
             if distance >= count {
-                output.append(contentsOf: output[from..<(from + count)])
+                (out + written).update(from: out + written - distance, count: count)
             } else {
-                for _ in 0..<count {  // overlapping: each byte may be one just written
-                    output.append(output[from])
-                    from += 1
-                }
+                for offset in 0..<count { out[written + offset] = out[written + offset - distance] }  // each byte may be one just written
             }
+            written += count
         }
-        guard output.count == end else {
-            throw UnifiedLogError("LZ4 block", at: inputOffset + index, "decoded \(output.count - start) bytes, \(decodedSize) declared")
+        guard written == decodedSize else {
+            throw UnifiedLogError("LZ4 block", at: inputOffset + index, "decoded \(written) bytes, \(decodedSize) declared")
         }
     }
 }

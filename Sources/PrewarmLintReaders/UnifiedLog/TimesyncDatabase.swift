@@ -29,6 +29,11 @@ public struct TimesyncDatabase: Sendable, Equatable {
     static let bootSignature: UInt16 = 0xBBB0
     static let syncSignature: UInt16 = 0x7354  // "Ts"
 
+    /// A database of these boots (the files of an archive's `timesync` folder, put together).
+    public init(boots: [Boot] = []) {
+        self.boots = boots
+    }
+
     public init(bytes: [UInt8]) throws(UnifiedLogError) {
         boots = try bytes.withUnifiedLogBytes { (raw: UnsafeRawBufferPointer) throws(UnifiedLogError) -> [Boot] in
             var reader = UnifiedLogBytes(raw, structure: "timesync record")

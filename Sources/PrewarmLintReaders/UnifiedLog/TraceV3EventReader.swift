@@ -11,7 +11,8 @@ public protocol UnifiedLogStrings: Sendable {
 public enum UnifiedLogProcessChoice: Sendable {
     /// Every process (`--all-processes`).
     case all
-    /// The processes whose main image has one of these names, and every app (an image inside a `.app` bundle).
+    /// The processes whose main image has one of these names, every app (an image inside a `.app` bundle) when
+    /// `apps`, and every process whose image the archive cannot name (its uuidtext file missing): it cannot be ruled out.
     case named(Set<String>, apps: Bool)
 
     func wants(imagePath: String?) -> Bool {
@@ -19,7 +20,7 @@ public enum UnifiedLogProcessChoice: Sendable {
         case .all:
             return true
         case .named(let names, let apps):
-            guard let imagePath else { return false }
+            guard let imagePath else { return true }
             if apps, imagePath.contains(".app/") { return true }
             return names.contains(String(imagePath.split(separator: "/").last ?? ""))
         }
@@ -32,7 +33,8 @@ public enum UnifiedLogProcessChoice: Sendable {
 ///
 /// Only the chunksets whose catalog lists a chosen process are decompressed. An entry whose format string the archive
 /// lacks (no `dsc/`, no uuidtext file) keeps its arguments: its message is `<unresolved format string> ` followed by
-/// them, and it is counted by process in ``unresolvedByProcess``. The file's events are sorted by time and handed over
+/// them, and it is counted by process in ``unresolvedByProcess``. A process whose image the archive cannot name is read
+/// (it cannot be ruled out), with an empty process name, and counted as `image <UUID>`. The file's events are sorted by time and handed over
 /// at ``finish(emit:)``: entries are stored by process, not by time, so the order is known only at the end of the file.
 public struct TraceV3EventReader: Sendable {
     public let inputName: String
@@ -78,6 +80,8 @@ public struct TraceV3EventReader: Sendable {
             let imagePath = firehose.catalog.uuid(process.mainUUIDIndex).flatMap { strings.uuidText($0)?.imagePath }
             guard choice.wants(imagePath: imagePath) else { return }
             let processName = imagePath.map { String($0.split(separator: "/").last ?? "") } ?? ""
+            // Unresolved entries are counted by process name, or by image when the archive cannot name it.
+            let countedAs = imagePath == nil ? "image " + (firehose.catalog.uuid(process.mainUUIDIndex)?.description ?? "?") : processName
             for tracepoint in firehose.chunk.tracepoints where tracepoint.kind == .nonActivity {
                 let entry: FirehoseLogEntry
                 do throws(UnifiedLogError) {
@@ -97,7 +101,7 @@ public struct TraceV3EventReader: Sendable {
                 if let format {
                     message = UnifiedLogFormatter.render(format, entry.arguments)
                 } else {
-                    unresolved[processName, default: 0] += 1
+                    unresolved[countedAs, default: 0] += 1
                     message = "<unresolved format string> " + entry.arguments.map(UnifiedLogFormatter.argumentText).joined(separator: " ")
                 }
                 let continuous = firehose.chunk.baseContinuousTime &+ tracepoint.timeDelta

@@ -109,6 +109,8 @@ public enum UnifiedLogFormatter {
         switch argument {
         case .privateValue:
             return "<private>"
+        case .elsewhere:
+            return "<decode: missing data>"
         case .precision(let value):
             return String(value)
         case .string(let text):
