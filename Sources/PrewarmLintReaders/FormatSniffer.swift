@@ -21,6 +21,12 @@ public enum FormatSniffer {
         return header[257..<262].elementsEqual("ustar".utf8) || (header[0] != 0 && TarArchiveDecoder.checksumMatches(header))
     }
 
+    /// Whether `bytes` begin as a tracev3 file does: its header chunk's preamble (tag 0x1000, subtag 0x11, 208 bytes),
+    /// as every real file begins.
+    public static func isUnifiedLog(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        bytes.count >= 16 && bytes.prefix(16).elementsEqual([0x00, 0x10, 0x00, 0x00, 0x11, 0x00, 0x00, 0x00, 0xD0, 0, 0, 0, 0, 0, 0, 0])
+    }
+
     /// The most likely format of an input starting with `sample`, or nil when no line of it
     /// looks like any supported format. `isComplete` says the sample is the whole input, so its
     /// last line is complete too.
@@ -33,6 +39,7 @@ public enum FormatSniffer {
         var bytes = sample
         if bytes.hasPrefix("\u{FEFF}") { bytes = bytes.slice(3, bytes.count) }
         if bytes.hasPrefix("bplist00") { return .binaryPlist }
+        if isUnifiedLog(bytes) { return .unifiedLog }
         // A tar archive: `ustar` at byte 257 of its first header, or (old tar) a first header whose checksum holds.
         if isBinary(bytes) { return .tarArchive }
         let first = JSONObjectScanner.skipWhitespace(bytes, 0)

@@ -39,6 +39,8 @@ public enum LogFormat: String, Sendable, Hashable, CaseIterable, Codable {
     case metricKit = "metrickit"
     /// A tar archive (a sysdiagnose, gzip undone first): the crash and jetsam reports inside it.
     case tarArchive = "tar"
+    /// A unified log file (`.tracev3`), read natively: a `.logarchive`'s, or one alone.
+    case unifiedLog = "tracev3"
     /// A pasted document (an issue body, an e-mail): Markdown fences, quotes, indented and `<pre>` blocks around its
     /// logs, each block read on its own.
     case document
@@ -64,6 +66,7 @@ public enum LogFormat: String, Sendable, Hashable, CaseIterable, Codable {
         case .crashReportText: "crash report (text)"
         case .metricKit: "MetricKit JSON (diagnostic or metric payloads)"
         case .tarArchive: "tar archive (a sysdiagnose): its reports, text logs and unified log"
+        case .unifiedLog: "unified log file (tracev3), read natively with its archive's strings and clock"
         case .document: "a pasted document (an issue body, an e-mail): each block read on its own, dyld's launch statistics too"
         }
     }

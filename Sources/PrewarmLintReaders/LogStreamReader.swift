@@ -269,8 +269,8 @@ public struct LogStreamReader {
         sample = []
         let format: LogFormat
         // Every format but the binary ones reads its lines with lone carriage returns made line ends, its sample too.
-        let binary = forcedFormat.map { $0 == .tarArchive || $0 == .binaryPlist }
-            ?? held.withUnsafeBytes { FormatSniffer.isBinary($0) }
+        let binary = forcedFormat.map { $0 == .tarArchive || $0 == .binaryPlist || $0 == .unifiedLog }
+            ?? held.withUnsafeBytes { FormatSniffer.isBinary($0) || FormatSniffer.isUnifiedLog($0) }
         if !binary {
             // The normalizer goes on from the sample's end: a `\r` held there, the lone ones counted.
             var lineEndings = LineEndings()
@@ -331,6 +331,8 @@ public struct LogStreamReader {
             DocumentDecoder(configuration: configuration)
         case .tarArchive:
             TarArchiveDecoder(configuration: configuration)
+        case .unifiedLog:
+            TraceV3LogDecoder(configuration: configuration)
         }
     }
 }

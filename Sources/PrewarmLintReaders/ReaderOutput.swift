@@ -162,6 +162,8 @@ public struct ReaderConfiguration: Sendable {
     /// The format the input's plan found when it sniffed the same head (the first ``FormatSniffer/sampleSize`` bytes, its
     /// line endings made as the reader makes them): taken instead of sniffing it again. Nil: the reader sniffs.
     package var sniffedFormat: LogFormat?
+    /// What a tracev3 file is read with (its archive's strings and clock, the processes to read); nil: read alone.
+    package var unifiedLog: UnifiedLogContext?
     /// Whether the input is a part of a pasted document, read as a document from a cut (``DocumentPartition``) while
     /// other parts are read as inputs of their own: a part with no log in it is not refused (its blocks no reader
     /// takes are said), since the document it is cut from holds logs.

@@ -995,11 +995,40 @@ struct LintCommandTests {
         #expect(failing.stderr.contains("\(archive.path): error: `\(folder.path)/log-stand-in show --archive \(archive.path) --style ndjson"), "\(failing.stderr)")
         #expect(failing.stderr.contains("exited with status 3 (its messages are above)"))
         #if !canImport(Darwin)  // (macOS always has `log`)
-        // No tool installed: a clear message saying which to install.
+        // No tool installed: the archive is read natively; this one's file is not a tracev3 file, so it is unreadable.
         let none = try CLI.run(["--no-color", archive.path], environment: ["PATH": "/usr/bin:/bin", "PREWARM_LINT_LOG_TOOL": "", "PREWARM_LINT_UNIFIEDLOG_ITERATOR": ""])
         #expect(none.status == 2)
-        #expect(none.stderr.contains("error: a unified log archive (binary tracev3): no reader of unified log archives is installed"))
-        #expect(none.stderr.contains("install mandiant's unifiedlog_iterator (github.com/mandiant/macos-UnifiedLogs)"))
+        #expect(none.stderr.contains("\(archive.path): error: Persist/0000000000000001.tracev3 is not a tracev3 file: its first bytes are not a unified log header"), "\(none.stderr)")
+        #endif
+    }
+
+    @Test("a .logarchive read natively when no exporter is installed: its tracev3 file's events with their times, pids and messages; the report's input format tracev3; what the archive's strings lack warned")
+    func logArchiveReadNatively() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // A real macOS 12 archive's Persist file, timesync and four uuidtext files, laid out as a .logarchive.
+        let samples = Self.root.appendingPathComponent("Tests/PrewarmLintReadersTests/UnifiedLogSamples/macos12")
+        let archive = folder.appendingPathComponent("system_logs.logarchive")
+        try FileManager.default.createDirectory(at: archive, withIntermediateDirectories: true)
+        for item in ["Persist", "timesync"] {
+            try FileManager.default.copyItem(at: samples.appendingPathComponent(item), to: archive.appendingPathComponent(item))
+        }
+        for item in try FileManager.default.contentsOfDirectory(atPath: samples.appendingPathComponent("uuidtext").path) {
+            try FileManager.default.copyItem(at: samples.appendingPathComponent("uuidtext/\(item)"), to: archive.appendingPathComponent(item))
+        }
+        let noTool = ["PATH": "/usr/bin:/bin", "PREWARM_LINT_LOG_TOOL": "", "PREWARM_LINT_UNIFIEDLOG_ITERATOR": ""]
+        let events = try CLI.run(["events", "--format", "ndjson", archive.path], environment: noTool)
+        #if !canImport(Darwin)
+        let screen = try #require(events.stdout.split(separator: "\n").first { $0.contains("initialize_screen") }, "\(events.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(screen.utf8)) as? [String: Any])
+        #expect(object["time"] as? String == "2023-01-11T17:35:35.240424-08:00")  // plaso: 01:35:35.240424708 UTC
+        #expect(object["process"] as? String == "kernel" && object["pid"] as? Int == 0 && object["role"] as? String == "kernel")
+        #expect((object["origin"] as? [String: Any])?["path"] as? String == archive.path + "/Persist/0000000000000001.tracev3")
+        #expect(events.stderr.contains("log entries whose format string the archive lacks (its dsc or uuidtext files), by process: kernel "), "\(events.stderr)")
+        let lint = try CLI.run(["--format", "json", archive.path], environment: noTool)
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(lint.stdout.utf8)) as? [String: Any], "\(lint.stderr)")
+        let input = try #require((report["inputs"] as? [[String: Any]])?.first)
+        #expect(input["format"] as? String == "tracev3" && input["events"] as? Int == 65_183)
         #endif
     }
 
@@ -1173,8 +1202,9 @@ struct LintCommandTests {
         try FileManager.default.createDirectory(at: archive, withIntermediateDirectories: true)
         let run = try CLI.run(["--no-color", archive.path],
                               environment: ["PATH": "\(folder.path):/usr/bin:/bin", "PREWARM_LINT_LOG_TOOL": "", "PREWARM_LINT_UNIFIEDLOG_ITERATOR": ""])
+        // No tool: the archive is read natively, and this one holds no tracev3 file.
         #expect(run.status == 2)
-        #expect(run.stderr.contains("no reader of unified log archives is installed"), "\(run.stderr)")
+        #expect(run.stderr.contains("error: a unified log archive with no tracev3 file"), "\(run.stderr)")
     }
     #endif
 

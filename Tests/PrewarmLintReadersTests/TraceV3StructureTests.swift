@@ -51,7 +51,7 @@ struct TraceV3StructureTests {
         #expect(header.timebaseNumerator == 125 && header.timebaseDenominator == 3)
         #expect(header.bootUUID?.description == "A6EBC8E3-0A1C-40E8-93B9-DA3A7F671D19")
         #expect(header.timeZonePath == "/var/db/timezone/zoneinfo/America/Toronto")
-        #expect(header.minutesWest == 300 && header.daylightSaving)
+        #expect(header.minutesWest == 300 && header.daylightSaving)  // Toronto, UTC−5
         #expect(summary.catalogs.count == 6)
         #expect(summary.catalogs.map(\.chunksets.count) == [8, 9, 8, 9, 6, 7])
         #expect(summary.catalogs.map(\.processes.count) == [14, 19, 4, 28, 17, 16])
@@ -77,6 +77,7 @@ struct TraceV3StructureTests {
         #expect(header.build == "18D42")
         #expect(header.hardwareModel == "Macmini7,1")
         #expect(header.timeZonePath?.hasSuffix("Europe/Zurich") == true)
+        #expect(header.minutesWest == -60)  // east of UTC: stored as a signed 32-bit count
         #expect(summary.catalogs.count == 1)
         #expect(summary.catalogs.first?.processes.map(\.pid) == [14225])
         #expect(summary.chunksets == 1)

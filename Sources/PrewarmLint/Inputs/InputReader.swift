@@ -179,10 +179,8 @@ public struct InputReader: Sendable {
             inference.referenceInstant = inference.referenceInstant ?? options.standardInputReferenceInstant
             inference.referenceDescription = "current time (standard input has no file date)"
         case .logArchive(let path):
-            guard let tool = options.logArchiveTool else {
-                summary.failure = ReaderError(code: .unreadable, input: input.name, message: "a unified log archive (binary tracev3): " + LogArchiveTool.installHint)
-                return summary
-            }
+            // Without an exporter, the archive is read natively.
+            guard let tool = options.logArchiveTool else { return readUnifiedLogArchive(path, input: input, emit: emit) }
             if let old = tool.versionWarning() {
                 exporterWarned = true
                 emit(.diagnostic(ReaderDiagnostic(code: .exporterVersion, severity: .warning, message: old,
@@ -235,6 +233,14 @@ public struct InputReader: Sendable {
                                                 skippedProcesses: options.skippedProcesses, offersRecords: offering)
         configuration.archiveEntryExtractor = extraction
         configuration.sniffedFormat = sniffedFormats[input]
+        // A tracev3 file named alone is read with the archive around it (its strings and clock), when there is one.
+        var unifiedLogFiles: UnifiedLogArchiveFiles?
+        if case .file(let path) = input, sniffedFormats[input] == .unifiedLog || options.format == .unifiedLog {
+            let (context, files) = UnifiedLogArchiveFiles.context(aroundFile: path)
+            configuration.unifiedLog = context
+            unifiedLogFiles = files
+        }
+        defer { unifiedLogFiles?.close() }
         // Lines judged ahead (`ScanAhead`), once the format is known and its decoder can judge: a regular file's.
         var scanAhead: ScanAhead?
         if let threads, case .file(let path) = input, aheadGate != nil,

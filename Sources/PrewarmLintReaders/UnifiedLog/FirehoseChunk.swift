@@ -1,15 +1,15 @@
 /// A firehose chunk (`0x6001`, inside a chunkset): one process's log entries. A 32-byte head (the process's two
 /// identifiers, the size of the public data counted from byte 16, the base continuous time), then tracepoints, each a
 /// 24-byte head and its data, padded to 8 bytes; an entry of kind 0 ends them (what follows is left from reuse).
-public struct FirehoseChunk: Sendable {
+package struct FirehoseChunk: Sendable {
     /// The process, as the catalog's ``TraceCatalog/Process/firstProcessID`` and ``TraceCatalog/Process/secondProcessID`` name it.
-    public var firstProcessID: UInt64
-    public var secondProcessID: UInt32
+    package var firstProcessID: UInt64
+    package var secondProcessID: UInt32
     /// The continuous time the tracepoints' deltas count from, in ticks.
-    public var baseContinuousTime: UInt64
-    public var tracepoints: [FirehoseTracepoint]
+    package var baseContinuousTime: UInt64
+    package var tracepoints: [FirehoseTracepoint]
 
-    public init(payload: UnsafeRawBufferPointer) throws(UnifiedLogError) {
+    package init(payload: UnsafeRawBufferPointer) throws(UnifiedLogError) {
         var head = UnifiedLogBytes(payload, structure: "firehose chunk")
         firstProcessID = try head.u64()
         secondProcessID = try head.u32()
@@ -46,9 +46,9 @@ public struct FirehoseChunk: Sendable {
 }
 
 /// One tracepoint of a firehose chunk: its head, and where its data (items, or what its kind holds) lies in the chunk.
-public struct FirehoseTracepoint: Sendable, Equatable {
+package struct FirehoseTracepoint: Sendable, Equatable {
     /// What a tracepoint is.
-    public enum Kind: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         case activity, trace, nonActivity, signpost, loss
         case other(UInt8)
 
@@ -64,18 +64,18 @@ public struct FirehoseTracepoint: Sendable, Equatable {
         }
     }
 
-    public var kind: Kind
+    package var kind: Kind
     /// The log type (default, info, debug, error, fault; a signpost's own) as stored.
-    public var logType: UInt8
+    package var logType: UInt8
     /// Which optional fields its data holds, and where its format string is.
-    public var flags: UInt16
+    package var flags: UInt16
     /// The format string's offset in the image (uuidtext or shared cache) the flags name.
-    public var formatStringLocation: UInt32
-    public var threadID: UInt64
+    package var formatStringLocation: UInt32
+    package var threadID: UInt64
     /// Ticks after the chunk's ``FirehoseChunk/baseContinuousTime``.
-    public var timeDelta: UInt64
+    package var timeDelta: UInt64
     /// Its data, as a range of the chunk's payload.
-    public var data: Range<Int>
+    package var data: Range<Int>
     /// The byte offset of its head in the chunk's payload.
-    public var offset: Int
+    package var offset: Int
 }

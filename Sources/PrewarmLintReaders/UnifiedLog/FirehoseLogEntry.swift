@@ -7,9 +7,9 @@
 /// subsystem (`0x0200`, 2), a time to live (`0x0400`, 1), an oversize reference (`0x0800`, 4); then the arguments: a
 /// flags byte, their count, a descriptor each (numbers hold their value; strings and data their place in the string
 /// area), then the string area, which begins with a backtrace when `0x1000` is set.
-public struct FirehoseLogEntry: Sendable, Equatable {
+package struct FirehoseLogEntry: Sendable, Equatable {
     /// Where the format string of an entry is.
-    public enum FormatSource: Sendable, Equatable {
+    package enum FormatSource: Sendable, Equatable {
         /// In the uuidtext file of the process's main executable, at the tracepoint's offset.
         case mainExecutable
         /// In the shared cache's strings (`dsc/`), at the tracepoint's offset plus these high bits.
@@ -21,7 +21,7 @@ public struct FirehoseLogEntry: Sendable, Equatable {
     }
 
     /// One argument, as the entry holds it.
-    public enum Argument: Sendable, Equatable {
+    package enum Argument: Sendable, Equatable {
         /// An integer (or a double's bits), signed as stored.
         case number(Int64)
         /// A string (`%s`, `%@`), or nil for a null one.
@@ -36,17 +36,17 @@ public struct FirehoseLogEntry: Sendable, Equatable {
         case elsewhere
     }
 
-    public var formatSource: FormatSource
+    package var formatSource: FormatSource
     /// The caller's address (used as the offset for absolute entries).
-    public var callerAddress: UInt32
+    package var callerAddress: UInt32
     /// The subsystem's identifier in the catalog's process entry, when the entry has one.
-    public var subsystemID: UInt16?
+    package var subsystemID: UInt16?
     /// The oversize chunk holding the arguments, when they did not fit here.
-    public var oversizeReference: UInt32?
-    public var arguments: [Argument]
+    package var oversizeReference: UInt32?
+    package var arguments: [Argument]
 
     /// Reads the data of a non-activity tracepoint with `flags`.
-    public init(data: UnsafeRawBufferPointer, flags: UInt16, at offset: Int = 0) throws(UnifiedLogError) {
+    package init(data: UnsafeRawBufferPointer, flags: UInt16, at offset: Int = 0) throws(UnifiedLogError) {
         var reader = UnifiedLogBytes(data, structure: "firehose log entry", offset: 0)
         if flags & 0x0001 != 0 { try reader.skip(8) }
         if flags & 0x0100 != 0 { try reader.skip(4) }

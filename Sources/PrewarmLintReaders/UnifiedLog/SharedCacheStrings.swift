@@ -1,12 +1,12 @@
 /// Bytes of a file, read where asked: an archive's large files (the shared cache's strings run to tens of MB) are
 /// read a piece at a time, never whole.
-public protocol UnifiedLogFileBytes: Sendable {
+package protocol UnifiedLogFileBytes: Sendable {
     /// Up to `count` bytes from `offset`; fewer at the end of the file, none past it.
     func bytes(at offset: Int, count: Int) -> [UInt8]
 }
 
 extension Array: UnifiedLogFileBytes where Element == UInt8 {
-    public func bytes(at offset: Int, count: Int) -> [UInt8] {
+    package func bytes(at offset: Int, count: Int) -> [UInt8] {
         guard offset >= 0, offset < self.count, count > 0 else { return [] }
         return Array(self[offset..<(offset + Swift.min(count, self.count - offset))])
     }
@@ -19,24 +19,24 @@ extension Array: UnifiedLogFileBytes where Element == UInt8 {
 /// (version 1: image index, first offset, where the bytes are, size; version 2: first offset as 8 bytes, where, size,
 /// image index as 8), the images (where their text is, its size, UUID, where their path is), then strings. Only the
 /// descriptors are read up front; a string is read from the file when asked for.
-public struct SharedCacheStrings: Sendable {
-    public struct Range: Sendable, Equatable {
+package struct SharedCacheStrings: Sendable {
+    package struct Range: Sendable, Equatable {
         /// The first offset (as tracepoints name format strings) the range answers for, and its size.
-        public var start: UInt64
-        public var size: UInt32
+        package var start: UInt64
+        package var size: UInt32
         /// Where its bytes are in the file.
-        public var fileOffset: UInt32
-        public var imageIndex: Int
+        package var fileOffset: UInt32
+        package var imageIndex: Int
     }
 
-    public struct Image: Sendable, Equatable {
-        public var uuid: UnifiedLogUUID
-        public var path: String
+    package struct Image: Sendable, Equatable {
+        package var uuid: UnifiedLogUUID
+        package var path: String
     }
 
-    public let majorVersion: UInt16
-    public let ranges: [Range]
-    public let images: [Image]
+    package let majorVersion: UInt16
+    package let ranges: [Range]
+    package let images: [Image]
     private let file: any UnifiedLogFileBytes
 
     static let magic: UInt32 = 0x6473_6368  // "hcsd"
@@ -45,7 +45,7 @@ public struct SharedCacheStrings: Sendable {
     /// The longest image path and format string read.
     static let maximumText = 16_384
 
-    public init(file: any UnifiedLogFileBytes) throws(UnifiedLogError) {
+    package init(file: any UnifiedLogFileBytes) throws(UnifiedLogError) {
         self.file = file
         let header = try file.bytes(at: 0, count: 16).withUnifiedLogBytes { (raw: UnsafeRawBufferPointer) throws(UnifiedLogError) in
             var head = UnifiedLogBytes(raw, structure: "shared cache strings header")
@@ -96,7 +96,7 @@ public struct SharedCacheStrings: Sendable {
 
     /// The format string at `offset` and the image it belongs to, or nil when no range holds it or its bytes are not
     /// in the file.
-    public func string(at offset: UInt64) -> (format: String, image: Image?)? {
+    package func string(at offset: UInt64) -> (format: String, image: Image?)? {
         // The last range starting at or before `offset`.
         var low = 0
         var high = ranges.count

@@ -5,36 +5,37 @@
 /// Layout: records one after another, each starting with a signature and its own size: a boot record (`0xBBB0`,
 /// 48 bytes: boot UUID, timebase, wall time, time zone) followed by sync records (`Ts`, 32 bytes: continuous time
 /// in ticks, wall time in nanoseconds since 1970, time zone).
-public struct TimesyncDatabase: Sendable, Equatable {
+package struct TimesyncDatabase: Sendable, Equatable {
     /// One boot and its sync points, in file order: the boot record's own (continuous time 0) first.
-    public struct Boot: Sendable, Equatable {
-        public var uuid: UnifiedLogUUID
-        public var timebaseNumerator: UInt32
-        public var timebaseDenominator: UInt32
+    package struct Boot: Sendable, Equatable {
+        package var uuid: UnifiedLogUUID
+        package var timebaseNumerator: UInt32
+        package var timebaseDenominator: UInt32
         /// The wall-clock time of the boot record, in nanoseconds since 1970.
-        public var wallNanoseconds: Int64
-        public var minutesWest: UInt32
-        public var syncs: [Sync]
+        package var wallNanoseconds: Int64
+        /// Minutes west of UTC (negative east of it).
+        package var minutesWest: Int32
+        package var syncs: [Sync]
     }
 
     /// A moment at which continuous time (ticks) was wall-clock time (nanoseconds since 1970).
-    public struct Sync: Sendable, Equatable {
-        public var continuousTime: UInt64
-        public var wallNanoseconds: Int64
-        public var minutesWest: UInt32
+    package struct Sync: Sendable, Equatable {
+        package var continuousTime: UInt64
+        package var wallNanoseconds: Int64
+        package var minutesWest: Int32
     }
 
-    public var boots: [Boot] = []
+    package var boots: [Boot] = []
 
     static let bootSignature: UInt16 = 0xBBB0
     static let syncSignature: UInt16 = 0x7354  // "Ts"
 
     /// A database of these boots (the files of an archive's `timesync` folder, put together).
-    public init(boots: [Boot] = []) {
+    package init(boots: [Boot] = []) {
         self.boots = boots
     }
 
-    public init(bytes: [UInt8]) throws(UnifiedLogError) {
+    package init(bytes: [UInt8]) throws(UnifiedLogError) {
         boots = try bytes.withUnifiedLogBytes { (raw: UnsafeRawBufferPointer) throws(UnifiedLogError) -> [Boot] in
             var reader = UnifiedLogBytes(raw, structure: "timesync record")
             var boots: [Boot] = []
@@ -49,7 +50,7 @@ public struct TimesyncDatabase: Sendable, Equatable {
                     let numerator = try reader.u32()
                     let denominator = try reader.u32()
                     let wall = Int64(bitPattern: try reader.u64())
-                    let minutesWest = try reader.u32()
+                    let minutesWest = Int32(bitPattern: try reader.u32())
                     try reader.skip(4)
                     guard numerator > 0, denominator > 0 else {
                         throw UnifiedLogError("timesync boot record", at: start, "timebase \(numerator)/\(denominator)")
@@ -61,7 +62,7 @@ public struct TimesyncDatabase: Sendable, Equatable {
                     try reader.skip(4)
                     let continuous = try reader.u64()
                     let wall = Int64(bitPattern: try reader.u64())
-                    let minutesWest = try reader.u32()
+                    let minutesWest = Int32(bitPattern: try reader.u32())
                     try reader.skip(4)
                     guard !boots.isEmpty else { throw UnifiedLogError("timesync sync record", at: start, "before any boot record") }
                     boots[boots.count - 1].syncs.append(Sync(continuousTime: continuous, wallNanoseconds: wall, minutesWest: minutesWest))
@@ -76,7 +77,7 @@ public struct TimesyncDatabase: Sendable, Equatable {
     /// The wall-clock time, in nanoseconds since 1970, of `continuousTime` ticks in the boot `boot`: from the last sync
     /// point at or before it (the boot record's, at 0, when none later is), the ticks after it converted with the
     /// boot's timebase. Nil when the file does not have the boot; saturates at `Int64.max`.
-    public func wallNanoseconds(continuousTime: UInt64, boot: UnifiedLogUUID) -> Int64? {
+    package func wallNanoseconds(continuousTime: UInt64, boot: UnifiedLogUUID) -> Int64? {
         guard let record = boots.last(where: { $0.uuid == boot }),
               let sync = record.syncs.last(where: { $0.continuousTime <= continuousTime }) else { return nil }
         let ticks = continuousTime - sync.continuousTime

@@ -5,61 +5,61 @@
 /// counted from byte 24; the number of each; the earliest continuous time), the UUIDs (16 bytes each) of the images
 /// whose format strings the entries use, the subsystem strings, the process entries, then one description per
 /// chunkset. Every offset and count is checked against the payload.
-public struct TraceCatalog: Sendable, Equatable {
+package struct TraceCatalog: Sendable, Equatable {
     /// A process whose entries the catalog's chunksets hold.
-    public struct Process: Sendable, Equatable {
+    package struct Process: Sendable, Equatable {
         /// The process's number in the catalog, which chunkset descriptions refer to.
-        public var index: UInt16
+        package var index: UInt16
         /// The UUIDs of its main executable and of its shared cache (indexes into ``TraceCatalog/uuids``).
-        public var mainUUIDIndex: UInt16
-        public var sharedCacheUUIDIndex: UInt16
+        package var mainUUIDIndex: UInt16
+        package var sharedCacheUUIDIndex: UInt16
         /// The process's identifiers in firehose chunks (their first 12 bytes).
-        public var firstProcessID: UInt64
-        public var secondProcessID: UInt32
-        public var pid: UInt32
-        public var euid: UInt32
+        package var firstProcessID: UInt64
+        package var secondProcessID: UInt32
+        package var pid: UInt32
+        package var euid: UInt32
         /// Its subsystems: identifier, then the subsystem and category strings' offsets into ``TraceCatalog/strings``.
-        public var subsystems: [Subsystem]
+        package var subsystems: [Subsystem]
         /// The images loaded in it, by address: an entry whose format string is "absolute" names its image by the
         /// caller's address.
-        public var images: [LoadedImage] = []
+        package var images: [LoadedImage] = []
     }
 
     /// An image loaded in a process: where, how large, and its UUID's index in ``TraceCatalog/uuids``.
-    public struct LoadedImage: Sendable, Equatable {
-        public var loadAddress: UInt64
-        public var size: UInt32
-        public var uuidIndex: UInt16
+    package struct LoadedImage: Sendable, Equatable {
+        package var loadAddress: UInt64
+        package var size: UInt32
+        package var uuidIndex: UInt16
     }
 
     /// A subsystem and category a process logs under.
-    public struct Subsystem: Sendable, Equatable {
-        public var identifier: UInt16
-        public var subsystemOffset: UInt16
-        public var categoryOffset: UInt16
+    package struct Subsystem: Sendable, Equatable {
+        package var identifier: UInt16
+        package var subsystemOffset: UInt16
+        package var categoryOffset: UInt16
     }
 
     /// A chunkset the catalog describes, in the order the chunksets follow it.
-    public struct Chunkset: Sendable, Equatable {
+    package struct Chunkset: Sendable, Equatable {
         /// The continuous times of its first and last entries, in ticks.
-        public var start: UInt64
-        public var end: UInt64
+        package var start: UInt64
+        package var end: UInt64
         /// Its decoded size, and how it is compressed (`0x100`: LZ4).
-        public var decodedSize: UInt32
-        public var algorithm: UInt32
+        package var decodedSize: UInt32
+        package var algorithm: UInt32
         /// The processes (``Process/index``) whose entries it holds.
-        public var processIndexes: [UInt16]
+        package var processIndexes: [UInt16]
     }
 
-    public var uuids: [UnifiedLogUUID]
+    package var uuids: [UnifiedLogUUID]
     /// The subsystem and category strings, NUL-separated, as they lie.
-    public var strings: [UInt8]
-    public var processes: [Process]
-    public var chunksets: [Chunkset]
+    package var strings: [UInt8]
+    package var processes: [Process]
+    package var chunksets: [Chunkset]
     /// The earliest continuous time of its entries, in ticks.
-    public var earliestTime: UInt64
+    package var earliestTime: UInt64
 
-    public init(payload: UnsafeRawBufferPointer) throws(UnifiedLogError) {
+    package init(payload: UnsafeRawBufferPointer) throws(UnifiedLogError) {
         var head = UnifiedLogBytes(payload, structure: "catalog")
         let stringsOffset = Int(try head.u16())
         let processesOffset = Int(try head.u16())
@@ -149,7 +149,7 @@ public struct TraceCatalog: Sendable, Equatable {
     }
 
     /// The process a chunkset description or a firehose chunk names by its index, if the catalog has it.
-    public func process(index: UInt16) -> Process? {
+    package func process(index: UInt16) -> Process? {
         processes.first { $0.index == index }
     }
 }

@@ -1,22 +1,22 @@
 /// One chunk of a tracev3 stream: the tag and subtag of its 16-byte preamble, its payload, and where it began.
-public struct TraceChunk: Sendable, Equatable {
+package struct TraceChunk: Sendable, Equatable {
     /// What the chunk holds: ``Tag``.
-    public var tag: UInt32
-    public var subtag: UInt32
+    package var tag: UInt32
+    package var subtag: UInt32
     /// The payload, without the preamble and padding.
-    public var payload: [UInt8]
+    package var payload: [UInt8]
     /// The byte offset of the preamble in the stream.
-    public var offset: Int
+    package var offset: Int
 
     /// The tags a launch needs (others are passed along for their count).
-    public enum Tag {
-        public static let header: UInt32 = 0x1000
-        public static let firehose: UInt32 = 0x6001
-        public static let oversize: UInt32 = 0x6002
-        public static let statedump: UInt32 = 0x6003
-        public static let simpledump: UInt32 = 0x6004
-        public static let catalog: UInt32 = 0x600B
-        public static let chunkset: UInt32 = 0x600D
+    package enum Tag {
+        package static let header: UInt32 = 0x1000
+        package static let firehose: UInt32 = 0x6001
+        package static let oversize: UInt32 = 0x6002
+        package static let statedump: UInt32 = 0x6003
+        package static let simpledump: UInt32 = 0x6004
+        package static let catalog: UInt32 = 0x600B
+        package static let chunkset: UInt32 = 0x600D
     }
 }
 
@@ -27,13 +27,13 @@ public struct TraceChunk: Sendable, Equatable {
 /// the same however the bytes arrive. A payload larger than ``maximumPayload`` ends the stream with an error before
 /// anything is allocated for it; so does a chunk cut by the end of input. Padding cut by the end is not an error
 /// (the last chunk of a file is not padded).
-public struct TraceChunkFramer: Sendable {
+package struct TraceChunkFramer: Sendable {
     /// The largest payload read: a chunkset is 64 KiB compressed in every file seen, a catalog a few KiB.
-    public static let defaultMaximumPayload = 16 << 20
+    package static let defaultMaximumPayload = 16 << 20
 
-    public let maximumPayload: Int
+    package let maximumPayload: Int
     /// Bytes consumed so far.
-    public private(set) var offset = 0
+    package private(set) var offset = 0
 
     private enum Stage: Sendable {
         case preamble
@@ -46,13 +46,13 @@ public struct TraceChunkFramer: Sendable {
     private var preamble: [UInt8] = []
     private var chunk = TraceChunk(tag: 0, subtag: 0, payload: [], offset: 0)
 
-    public init(maximumPayload: Int = TraceChunkFramer.defaultMaximumPayload) {
+    package init(maximumPayload: Int = TraceChunkFramer.defaultMaximumPayload) {
         self.maximumPayload = maximumPayload
         preamble.reserveCapacity(16)
     }
 
     /// Consumes `bytes`, emitting each chunk completed; throws (and stays failed) at the first chunk that cannot be read.
-    public mutating func push(_ bytes: UnsafeRawBufferPointer, emit: (TraceChunk) -> Void) throws(UnifiedLogError) {
+    package mutating func push(_ bytes: UnsafeRawBufferPointer, emit: (TraceChunk) -> Void) throws(UnifiedLogError) {
         var index = 0
         while index < bytes.count {
             switch stage {
@@ -104,7 +104,7 @@ public struct TraceChunkFramer: Sendable {
     }
 
     /// The end of input: throws when it cut a chunk (its preamble or payload), naming where and how much is missing.
-    public mutating func finish() throws(UnifiedLogError) {
+    package mutating func finish() throws(UnifiedLogError) {
         switch stage {
         case .failed(let error):
             throw error

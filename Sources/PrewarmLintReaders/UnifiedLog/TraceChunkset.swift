@@ -1,13 +1,13 @@
 /// A chunkset's compressed stream, undone: Apple's block stream of `bv41` (an LZ4 block: decoded size, encoded size,
 /// the block), `bv4-` (stored: size, bytes) and `bv4$` (the end). The decoded bytes are a tracev3 stream of their own
 /// (firehose, oversize, statedump and simpledump chunks), read with ``TraceChunkFramer``.
-public enum TraceChunkset {
+package enum TraceChunkset {
     static let lz4Block: UInt32 = 0x3134_7662  // "bv41"
     static let storedBlock: UInt32 = 0x2D34_7662  // "bv4-"
     static let endOfStream: UInt32 = 0x2434_7662  // "bv4$"
 
     /// The decoded bytes of `payload` (a `0x600d` chunk's), at most `maximumSize` of them.
-    public static func decompress(_ payload: UnsafeRawBufferPointer, maximumSize: Int) throws(UnifiedLogError) -> [UInt8] {
+    package static func decompress(_ payload: UnsafeRawBufferPointer, maximumSize: Int) throws(UnifiedLogError) -> [UInt8] {
         var reader = UnifiedLogBytes(payload, structure: "chunkset")
         var output: [UInt8] = []
         while true {

@@ -5,28 +5,28 @@
 /// the bytes arrive. Each chunkset is decompressed and framed in turn and only its counts are kept, so memory stays at
 /// one chunkset whatever the file's size. Given a choice of chunksets, it decompresses only those: the catalog before
 /// them says which processes each holds and when, and the others are counted unread.
-public struct TraceFileOutline: Sendable {
+package struct TraceFileOutline: Sendable {
     /// The header, once read.
-    public private(set) var header: TraceHeader?
+    package private(set) var header: TraceHeader?
     /// Every catalog, in file order.
-    public private(set) var catalogs: [TraceCatalog] = []
+    package private(set) var catalogs: [TraceCatalog] = []
     /// Chunksets read, and their decoded bytes.
-    public private(set) var chunksets = 0
+    package private(set) var chunksets = 0
     /// Chunksets passed over because the choice did not want them, and their compressed bytes.
-    public private(set) var chunksetsSkipped = 0
-    public private(set) var compressedBytesSkipped = 0
-    public private(set) var decodedBytes = 0
+    package private(set) var chunksetsSkipped = 0
+    package private(set) var compressedBytesSkipped = 0
+    package private(set) var decodedBytes = 0
     /// Decoded chunks by tag (firehose, oversize, statedump, simpledump, others).
-    public private(set) var chunksByTag: [UInt32: Int] = [:]
+    package private(set) var chunksByTag: [UInt32: Int] = [:]
     /// Firehose tracepoints by kind.
-    public private(set) var tracepoints = TracepointCounts()
+    package private(set) var tracepoints = TracepointCounts()
     /// Chunks of the file itself with a tag it does not know, by tag.
-    public private(set) var unknownChunks: [UInt32: Int] = [:]
+    package private(set) var unknownChunks: [UInt32: Int] = [:]
 
     /// Firehose tracepoints counted by kind.
-    public struct TracepointCounts: Sendable, Equatable {
-        public var activity = 0, trace = 0, nonActivity = 0, signpost = 0, loss = 0, other = 0
-        public var total: Int { activity + trace + nonActivity + signpost + loss + other }
+    package struct TracepointCounts: Sendable, Equatable {
+        package var activity = 0, trace = 0, nonActivity = 0, signpost = 0, loss = 0, other = 0
+        package var total: Int { activity + trace + nonActivity + signpost + loss + other }
     }
 
     private var framer = TraceChunkFramer()
@@ -36,25 +36,25 @@ public struct TraceFileOutline: Sendable {
     private let wanted: (@Sendable (TraceCatalog, TraceCatalog.Chunkset) -> Bool)?
 
     /// An outline of every chunkset, or only of those `wanted` says yes to (the others are counted, not decompressed).
-    public init(decompressing wanted: (@Sendable (TraceCatalog, TraceCatalog.Chunkset) -> Bool)? = nil) {
+    package init(decompressing wanted: (@Sendable (TraceCatalog, TraceCatalog.Chunkset) -> Bool)? = nil) {
         self.wanted = wanted
     }
 
     /// A firehose chunk as read: the chunk, its payload (the tracepoints' data are ranges of it), the catalog of its
     /// chunkset, the catalog's process it belongs to (matched by its two process identifiers), if listed, and the
     /// file's header (its boot and time zone), if read.
-    public struct Firehose {
-        public var header: TraceHeader?
-        public var chunk: FirehoseChunk
-        public var payload: [UInt8]
-        public var catalog: TraceCatalog
-        public var process: TraceCatalog.Process?
+    package struct Firehose {
+        package var header: TraceHeader?
+        package var chunk: FirehoseChunk
+        package var payload: [UInt8]
+        package var catalog: TraceCatalog
+        package var process: TraceCatalog.Process?
     }
 
     /// Reads `bytes`; throws at the first structure that cannot be read. What was read before stays counted, nothing
     /// after it is read, and every later call throws the same error: the outline is the same however the bytes were cut.
     /// `firehose` is handed each firehose chunk of the chunksets decompressed, in file order.
-    public mutating func push(_ bytes: UnsafeRawBufferPointer, firehose: (Firehose) -> Void = { _ in }) throws(UnifiedLogError) {
+    package mutating func push(_ bytes: UnsafeRawBufferPointer, firehose: (Firehose) -> Void = { _ in }) throws(UnifiedLogError) {
         if let failure { throw failure }
         var chunks: [TraceChunk] = []
         var framingError: UnifiedLogError?
@@ -76,7 +76,7 @@ public struct TraceFileOutline: Sendable {
     }
 
     /// The end of the file: throws when it cut a chunk (or an earlier error ended the reading).
-    public mutating func finish() throws(UnifiedLogError) {
+    package mutating func finish() throws(UnifiedLogError) {
         if let failure { throw failure }
         do throws(UnifiedLogError) {
             try framer.finish()
@@ -87,7 +87,7 @@ public struct TraceFileOutline: Sendable {
     }
 
     /// The error that ended the reading, if one did.
-    public private(set) var failure: UnifiedLogError?
+    package private(set) var failure: UnifiedLogError?
 
     private mutating func read(_ chunk: TraceChunk, firehose visit: (Firehose) -> Void) throws(UnifiedLogError) {
         try chunk.payload.withUnifiedLogBytes { (payload: UnsafeRawBufferPointer) throws(UnifiedLogError) in

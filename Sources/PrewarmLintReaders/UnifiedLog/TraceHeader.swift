@@ -1,28 +1,28 @@
 /// A tracev3 file's header chunk (`0x1000`): the clock and the device, as a launch needs them.
-public struct TraceHeader: Sendable, Equatable {
+package struct TraceHeader: Sendable, Equatable {
     /// Mach time ticks to nanoseconds: `ticks * numerator / denominator` (125/3 on Apple silicon, 1/1 on Intel).
-    public var timebaseNumerator: UInt32
-    public var timebaseDenominator: UInt32
+    package var timebaseNumerator: UInt32
+    package var timebaseDenominator: UInt32
     /// The continuous time at which the file began, in ticks.
-    public var continuousTime: UInt64
+    package var continuousTime: UInt64
     /// The wall-clock time at which the file began: seconds since 1970 and nanoseconds.
-    public var wallSeconds: UInt64
-    public var wallNanoseconds: UInt32
-    /// Minutes west of UTC, and whether daylight saving time was in effect.
-    public var minutesWest: UInt32
-    public var daylightSaving: Bool
+    package var wallSeconds: UInt64
+    package var wallNanoseconds: UInt32
+    /// Minutes west of UTC (negative east of it), and whether daylight saving time was in effect.
+    package var minutesWest: Int32
+    package var daylightSaving: Bool
     /// The OS build (`19D52`) and the hardware (`J96AP`, `Macmini9,1`), when the header says them.
-    public var build: String?
-    public var hardwareModel: String?
+    package var build: String?
+    package var hardwareModel: String?
     /// The boot the file belongs to (its timesync file is named by it) and logd's pid.
-    public var bootUUID: UnifiedLogUUID?
-    public var logdPID: UInt32?
+    package var bootUUID: UnifiedLogUUID?
+    package var logdPID: UInt32?
     /// The time zone file's path (`/var/db/timezone/zoneinfo/America/Toronto`).
-    public var timeZonePath: String?
+    package var timeZonePath: String?
 
     /// Reads a header chunk's payload: 40 bytes of clock, then subchunks (tag, size, data) of which the build and
     /// hardware (`0x6101`), the boot (`0x6102`) and the time zone (`0x6103`) are kept; others are passed over.
-    public init(payload: UnsafeRawBufferPointer, at offset: Int = 0) throws(UnifiedLogError) {
+    package init(payload: UnsafeRawBufferPointer, at offset: Int = 0) throws(UnifiedLogError) {
         var reader = UnifiedLogBytes(payload, structure: "header")
         timebaseNumerator = try reader.u32()
         timebaseDenominator = try reader.u32()
@@ -32,7 +32,7 @@ public struct TraceHeader: Sendable, Equatable {
         continuousTime = try reader.u64()
         wallSeconds = try reader.u64()
         wallNanoseconds = try reader.u32()
-        minutesWest = try reader.u32()
+        minutesWest = Int32(bitPattern: try reader.u32())
         daylightSaving = try reader.u32() != 0
         _ = try reader.u32()  // flags
         while reader.remaining >= 8 {

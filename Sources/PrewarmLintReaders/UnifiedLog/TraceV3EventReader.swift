@@ -1,14 +1,14 @@
-public import PrewarmLintModel
+package import PrewarmLintModel
 
 /// Where a unified-log reader finds the strings of an archive: its `uuidtext` files and shared caches, by UUID. The
 /// input layer opens the files (a decoder never does) and keeps what it opened; nil when the archive does not have one.
-public protocol UnifiedLogStrings: Sendable {
+package protocol UnifiedLogStrings: Sendable {
     func uuidText(_ uuid: UnifiedLogUUID) -> UUIDTextFile?
     func sharedCache(_ uuid: UnifiedLogUUID) -> SharedCacheStrings?
 }
 
 /// The processes whose entries a unified-log reader decompresses and reads.
-public enum UnifiedLogProcessChoice: Sendable {
+package enum UnifiedLogProcessChoice: Sendable {
     /// Every process (`--all-processes`).
     case all
     /// The processes whose main image has one of these names, every app (an image inside a `.app` bundle) when
@@ -36,20 +36,20 @@ public enum UnifiedLogProcessChoice: Sendable {
 /// them, and it is counted by process in ``unresolvedByProcess``. A process whose image the archive cannot name is read
 /// (it cannot be ruled out), with an empty process name, and counted as `image <UUID>`. The file's events are sorted by time and handed over
 /// at ``finish(emit:)``: entries are stored by process, not by time, so the order is known only at the end of the file.
-public struct TraceV3EventReader: Sendable {
-    public let inputName: String
+package struct TraceV3EventReader: Sendable {
+    package let inputName: String
     private let strings: any UnifiedLogStrings
     private let timesync: TimesyncDatabase
     private var outline: TraceFileOutline
     private var events: [LogEvent] = []
     /// Entries read, and those whose format string the archive lacks, by process name.
-    public private(set) var entriesRead = 0
-    public private(set) var unresolvedByProcess: [String: Int] = [:]
+    package private(set) var entriesRead = 0
+    package private(set) var unresolvedByProcess: [String: Int] = [:]
     /// Entries that could not be read (their error, the first kept), counted.
-    public private(set) var unreadEntries = 0
-    public private(set) var firstUnreadEntry: UnifiedLogError?
+    package private(set) var unreadEntries = 0
+    package private(set) var firstUnreadEntry: UnifiedLogError?
 
-    public init(inputName: String, strings: any UnifiedLogStrings, timesync: TimesyncDatabase, choice: UnifiedLogProcessChoice) {
+    package init(inputName: String, strings: any UnifiedLogStrings, timesync: TimesyncDatabase, choice: UnifiedLogProcessChoice) {
         self.inputName = inputName
         self.strings = strings
         self.timesync = timesync
@@ -66,20 +66,22 @@ public struct TraceV3EventReader: Sendable {
     private let choice: UnifiedLogProcessChoice
 
     /// The structure read so far (its header, catalogs, and what was skipped).
-    public var structure: TraceFileOutline { outline }
+    package var structure: TraceFileOutline { outline }
 
-    public mutating func push(_ bytes: UnsafeRawBufferPointer) throws(UnifiedLogError) {
+    package mutating func push(_ bytes: UnsafeRawBufferPointer) throws(UnifiedLogError) {
         var read: [LogEvent] = []
         var entries = 0
         var unresolved: [String: Int] = [:]
         var unread = 0
         var firstUnread: UnifiedLogError?
         let (strings, timesync, choice, inputName) = (self.strings, self.timesync, self.choice, self.inputName)
+        // An event's line is its entry's number among the entries read (1-based): the file has no lines.
+        let entriesBefore = entriesRead + unreadEntries
         try outline.push(bytes) { firehose in
             guard let process = firehose.process else { return }
             let imagePath = firehose.catalog.uuid(process.mainUUIDIndex).flatMap { strings.uuidText($0)?.imagePath }
             guard choice.wants(imagePath: imagePath) else { return }
-            let processName = imagePath.map { String($0.split(separator: "/").last ?? "") } ?? ""
+            let processName = imagePath.map { Self.displayName(ofImage: $0) } ?? ""
             // Unresolved entries are counted by process name, or by image when the archive cannot name it.
             let countedAs = imagePath == nil ? "image " + (firehose.catalog.uuid(process.mainUUIDIndex)?.description ?? "?") : processName
             for tracepoint in firehose.chunk.tracepoints where tracepoint.kind == .nonActivity {
@@ -108,9 +110,9 @@ public struct TraceV3EventReader: Sendable {
                 let (subsystem, category) = firehose.catalog.subsystem(entry.subsystemID, of: process)
                 read.append(LogEvent(
                     timestamp: Self.timestamp(continuous, header: firehose.header, timesync: timesync),
-                    process: processName, pid: Int(process.pid), senderImage: sender.map { String($0.split(separator: "/").last ?? "") },
+                    process: processName, pid: Int(process.pid), senderImage: sender.map { Self.displayName(ofImage: $0) },
                     subsystem: subsystem, category: category, type: Self.messageType(tracepoint.logType), threadID: tracepoint.threadID,
-                    message: message, origin: EventOrigin(input: inputName, line: 0, byteOffset: tracepoint.offset)))
+                    message: message, origin: EventOrigin(input: inputName, line: entriesBefore + unread + entries, byteOffset: tracepoint.offset)))
             }
         }
         events += read
@@ -121,7 +123,7 @@ public struct TraceV3EventReader: Sendable {
     }
 
     /// The end of the file: its events, sorted by time (stable: entries of one instant in file order).
-    public mutating func finish(emit: (LogEvent) -> Void) throws(UnifiedLogError) {
+    package mutating func finish(emit: (LogEvent) -> Void) throws(UnifiedLogError) {
         defer {
             let sorted = events.enumerated().sorted { ($0.element.timestamp.microsecondsSinceEpoch, $0.offset) < ($1.element.timestamp.microsecondsSinceEpoch, $1.offset) }
             events = []
@@ -165,10 +167,29 @@ public struct TraceV3EventReader: Sendable {
 
     static func timestamp(_ continuous: UInt64, header: TraceHeader?, timesync: TimesyncDatabase) -> LogTimestamp {
         let offset = -Int(header?.minutesWest ?? 0) * 60
+        // Without the boot's timesync records, the header's own moment is the sync point (the file's start).
         let nanoseconds = header?.bootUUID.flatMap { timesync.wallNanoseconds(continuousTime: continuous, boot: $0) }
+            ?? header.flatMap { header in
+                let start = Int64(clamping: header.wallSeconds).multipliedReportingOverflow(by: 1_000_000_000)
+                let file = TimesyncDatabase(boots: [TimesyncDatabase.Boot(
+                    uuid: header.bootUUID ?? UnifiedLogUUID(hex: String(repeating: "0", count: 32))!, timebaseNumerator: header.timebaseNumerator,
+                    timebaseDenominator: header.timebaseDenominator, wallNanoseconds: 0, minutesWest: header.minutesWest,
+                    syncs: [TimesyncDatabase.Sync(continuousTime: header.continuousTime,
+                                                  wallNanoseconds: start.overflow ? .max : start.partialValue + Int64(header.wallNanoseconds),
+                                                  minutesWest: header.minutesWest)])])
+                return file.wallNanoseconds(continuousTime: max(continuous, header.continuousTime), boot: file.boots[0].uuid)
+            }
         let microseconds = (nanoseconds ?? 0) / 1_000
         let text = CivilDateTime(microsecondsSinceEpoch: microseconds, utcOffsetSeconds: offset).iso8601(utcOffsetSeconds: offset)
         return LogTimestamp(microsecondsSinceEpoch: microseconds, utcOffsetSeconds: offset, text: text)
+    }
+
+    /// An image's name (its path's last part), a control character in it replaced: a uuidtext file is the archive's
+    /// words, and a name is printed on one line.
+    static func displayName(ofImage path: String) -> String {
+        let name = path.split(separator: "/").last ?? ""
+        guard name.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) else { return String(name) }
+        return String(String.UnicodeScalarView(name.unicodeScalars.map { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) ? "\u{FFFD}" : $0 }))
     }
 
     static func messageType(_ logType: UInt8) -> MessageType {

@@ -4,16 +4,16 @@
 /// Layout: a 16-byte header (magic `0x66778899`, major and minor version, the number of ranges), one descriptor per
 /// range (the range's first offset, as tracepoints name format strings, and its size), the ranges' bytes one after
 /// another, then the image's path, NUL-terminated. Every descriptor is checked against the file's size.
-public struct UUIDTextFile: Sendable {
+package struct UUIDTextFile: Sendable {
     /// The image's path (`/usr/libexec/dasd`).
-    public let imagePath: String
+    package let imagePath: String
     private let bytes: [UInt8]
     /// Each range: the first offset it answers for, its size, and where its bytes lie in the file.
     private let ranges: [(start: UInt32, size: UInt32, fileOffset: Int)]
 
     static let magic: UInt32 = 0x6677_8899
 
-    public init(bytes: [UInt8]) throws(UnifiedLogError) {
+    package init(bytes: [UInt8]) throws(UnifiedLogError) {
         self.bytes = bytes
         var ranges: [(start: UInt32, size: UInt32, fileOffset: Int)] = []
         let path = try bytes.withUnifiedLogBytes { (raw: UnsafeRawBufferPointer) throws(UnifiedLogError) -> String in
@@ -45,7 +45,7 @@ public struct UUIDTextFile: Sendable {
     }
 
     /// The NUL-terminated string at `offset` (a tracepoint's format string location), or nil when no range holds it.
-    public func string(at offset: UInt32) -> String? {
+    package func string(at offset: UInt32) -> String? {
         guard let range = ranges.first(where: { offset >= $0.start && UInt64(offset) < UInt64($0.start) + UInt64($0.size) }) else {
             return nil
         }
@@ -56,7 +56,7 @@ public struct UUIDTextFile: Sendable {
     }
 
     /// Where the file of `uuid` lies under a `uuidtext` folder: `1D/625353A9FA3EC994C0B2952315B2D2`.
-    public static func relativePath(of uuid: UnifiedLogUUID) -> String {
+    package static func relativePath(of uuid: UnifiedLogUUID) -> String {
         let hex = String(uuid.description.filter { $0 != "-" })
         return "\(hex.prefix(2))/\(hex.dropFirst(2))"
     }

@@ -1,20 +1,20 @@
 /// Why a unified-log structure could not be read: what, where (the byte offset in the stream or buffer it was read
 /// from) and why. Every size, count and offset of the format is checked against what is there before it is used.
-public struct UnifiedLogError: Error, Equatable, Sendable, CustomStringConvertible {
+package struct UnifiedLogError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The structure being read: `chunk preamble`, `catalog`, `LZ4 block`, …
-    public var structure: String
+    package var structure: String
     /// The byte offset at which it went wrong, in the stream or buffer the structure was read from.
-    public var offset: Int
+    package var offset: Int
     /// Why, in a few words: `cut: 12 of 16 bytes`, `declares 9223372036854775807 bytes, at most 16777216 read`.
-    public var reason: String
+    package var reason: String
 
-    public init(_ structure: String, at offset: Int, _ reason: String) {
+    package init(_ structure: String, at offset: Int, _ reason: String) {
         self.structure = structure
         self.offset = offset
         self.reason = reason
     }
 
-    public var description: String { "\(structure) at byte \(offset): \(reason)" }
+    package var description: String { "\(structure) at byte \(offset): \(reason)" }
 }
 
 /// Little-endian reads over a buffer, each checked against its end: a read past it throws, naming the structure.
@@ -70,9 +70,9 @@ struct UnifiedLogBytes {
 }
 
 /// A UUID as the unified log stores it (16 bytes, big-endian text order).
-public struct UnifiedLogUUID: Hashable, Sendable, CustomStringConvertible {
-    public var high: UInt64
-    public var low: UInt64
+package struct UnifiedLogUUID: Hashable, Sendable, CustomStringConvertible {
+    package var high: UInt64
+    package var low: UInt64
 
     init(_ bytes: UnsafeRawBufferPointer) {
         precondition(bytes.count == 16)
@@ -81,7 +81,7 @@ public struct UnifiedLogUUID: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// A UUID from its 32 hexadecimal digits, dashes allowed (`D1CD0AAF-523E-312F-…`); nil when it is not one.
-    public init?(hex: String) {
+    package init?(hex: String) {
         var values: [UInt64] = []
         for byte in hex.utf8 where byte != UInt8(ascii: "-") {
             switch byte {
@@ -98,7 +98,7 @@ public struct UnifiedLogUUID: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// `A6EBC8E3-0A1C-40E8-93B9-DA3A7F671D19`, as `uuidtext` folders and `log` name it.
-    public var description: String {
+    package var description: String {
         let digits = Array("0123456789ABCDEF".utf8)
         var text: [UInt8] = []
         text.reserveCapacity(36)

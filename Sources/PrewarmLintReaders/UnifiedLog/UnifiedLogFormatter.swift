@@ -3,8 +3,8 @@
 /// `*`), doubles (`%f %e %g`), `%P` data, and Apple's annotations: `{public}`/`{private}` (a private value is
 /// `<private>`), `{bool}`/`{BOOL}`, `{errno}`, `{time_t}`, `{uuid_t}`. An annotation it does not know leaves the value
 /// as its conversion shows it; a missing argument is `<decode: missing data>`, as `log` writes it.
-public enum UnifiedLogFormatter {
-    public static func render(_ format: String, _ arguments: [FirehoseLogEntry.Argument]) -> String {
+package enum UnifiedLogFormatter {
+    package static func render(_ format: String, _ arguments: [FirehoseLogEntry.Argument]) -> String {
         var output = ""
         var remaining = arguments[...]
         var bytes = Array(format.utf8)[...]
@@ -70,7 +70,7 @@ public enum UnifiedLogFormatter {
 
     /// An argument alone, as an entry whose format string is missing shows it: a number in decimal, a string as is,
     /// bytes in hexadecimal, a private value as `<private>`.
-    public static func argumentText(_ argument: FirehoseLogEntry.Argument) -> String {
+    package static func argumentText(_ argument: FirehoseLogEntry.Argument) -> String {
         switch argument {
         case .number(let value), .precision(let value): String(value)
         default: render(argument, conversion: UInt8(ascii: "s"), spec: Specification())

@@ -1,0 +1,192 @@
+import PrewarmLintReaders
+import PrewarmLintClassifier
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A unified log on disk, for the native reader: a `.logarchive` folder (tracev3 files under `Persist/`, `Special/`,
+/// `Signpost/`, `HighVolume/`; `timesync/`; the uuidtext folders `00`…`FF` and `dsc/` at its root), or the folder
+/// around a loose tracev3 file (`Diagnostics/Persist/x.tracev3` with `Diagnostics/timesync/` and a `uuidtext/` beside
+/// `Diagnostics/`).
+///
+/// Only regular files are read, never through a symbolic link, and only by names this type makes: a folder of the
+/// archive and a UUID's hexadecimal digits, so an archive cannot send the reader outside itself. A uuidtext file is read
+/// whole (at most 64 MiB) the first time its UUID is asked for; a shared cache's strings are read a piece at a time
+/// from a descriptor kept open until the archive is closed.
+final class UnifiedLogArchiveFiles: UnifiedLogStrings, @unchecked Sendable {
+    /// The folders holding `XX/…` uuidtext files and `dsc/`.
+    let stringFolders: [String]
+    private let state = Mutex(State())
+
+    private struct State {
+        var uuidTexts: [UnifiedLogUUID: UUIDTextFile?] = [:]
+        var caches: [UnifiedLogUUID: SharedCacheStrings?] = [:]
+        var open: [FileBytes] = []
+    }
+
+    /// The largest uuidtext file read.
+    static let maximumUUIDTextSize = 64 << 20
+
+    init(stringFolders: [String]) {
+        self.stringFolders = stringFolders
+    }
+
+    deinit { close() }
+
+    /// Closes the shared caches' files.
+    func close() {
+        state.withLock { state in
+            for file in state.open { file.close() }
+            state.open = []
+        }
+    }
+
+    func uuidText(_ uuid: UnifiedLogUUID) -> UUIDTextFile? {
+        if let known = state.withLock({ $0.uuidTexts[uuid] }) { return known }
+        let relative = UUIDTextFile.relativePath(of: uuid)
+        let file = stringFolders.lazy.compactMap { Self.readWhole($0 + "/" + relative, limit: Self.maximumUUIDTextSize) }.first
+            .flatMap { try? UUIDTextFile(bytes: $0) }
+        state.withLock { $0.uuidTexts[uuid] = .some(file) }
+        return file
+    }
+
+    func sharedCache(_ uuid: UnifiedLogUUID) -> SharedCacheStrings? {
+        if let known = state.withLock({ $0.caches[uuid] }) { return known }
+        let name = String(uuid.description.filter { $0 != "-" })
+        var cache: SharedCacheStrings?
+        for folder in stringFolders {
+            guard let file = FileBytes(path: folder + "/dsc/" + name) else { continue }
+            cache = try? SharedCacheStrings(file: file)
+            state.withLock { $0.open.append(file) }
+            break
+        }
+        state.withLock { $0.caches[uuid] = .some(cache) }
+        return cache
+    }
+
+    // MARK: Finding the files
+
+    /// The folders of an archive's tracev3 files, in the order they are read.
+    static let tracev3Folders = ["Persist", "Special", "Signpost", "HighVolume"]
+
+    /// The tracev3 files of the archive at `root`: its folders' files, then the root's own, each folder's in name order.
+    static func tracev3Files(archive root: String) -> [String] {
+        (tracev3Folders.map { root + "/" + $0 } + [root]).flatMap { folder in
+            regularFiles(in: folder).filter { $0.hasSuffix(".tracev3") }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+                .map { folder + "/" + $0 }
+        }
+    }
+
+    /// Every boot of the timesync files in `folders` (the first that has any).
+    static func timesync(in folders: [String]) -> TimesyncDatabase {
+        var database = TimesyncDatabase()
+        for folder in folders {
+            for name in regularFiles(in: folder).filter({ $0.hasSuffix(".timesync") }).sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+                if let bytes = readWhole(folder + "/" + name, limit: 64 << 20), let file = try? TimesyncDatabase(bytes: bytes) {
+                    database.boots += file.boots
+                }
+            }
+            if !database.boots.isEmpty { break }
+        }
+        return database
+    }
+
+    /// What an archive folder is read with: its strings at its root (a `.logarchive`) or in a `uuidtext` folder
+    /// beside or above it, its timesync folder, and the processes a launch needs.
+    static func context(archive root: String) -> (context: UnifiedLogContext, files: UnifiedLogArchiveFiles) {
+        let files = UnifiedLogArchiveFiles(stringFolders: [root, root + "/uuidtext", root + "/../uuidtext"])
+        let timesync = timesync(in: [root + "/timesync", root + "/Diagnostics/timesync"])
+        return (UnifiedLogContext(strings: files, timesync: timesync, choice: launchProcesses), files)
+    }
+
+    /// The context of a tracev3 file named alone: the archive around its folder (`Persist/` in a `.logarchive`, or in
+    /// a device's `Diagnostics/`), or its own folder.
+    static func context(aroundFile path: String) -> (context: UnifiedLogContext, files: UnifiedLogArchiveFiles) {
+        let folder = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        let parent = (folder.isEmpty ? "." : folder) + "/.."
+        let files = UnifiedLogArchiveFiles(stringFolders: [parent, parent + "/uuidtext", parent + "/../uuidtext", folder.isEmpty ? "." : folder])
+        let timesync = timesync(in: [parent + "/timesync", (folder.isEmpty ? "." : folder) + "/timesync"])
+        return (UnifiedLogContext(strings: files, timesync: timesync, choice: launchProcesses), files)
+    }
+
+    /// The processes a launch needs: the launch daemons the classifier knows by name, the kernel (memorystatus), and
+    /// every app.
+    static let launchProcesses = UnifiedLogProcessChoice.named(
+        ["dasd", "runningboardd", "assertiond", "SpringBoard", "securityd", "kernel", "backboardd"], apps: true)
+
+    // MARK: File access
+
+    private static func regularFiles(in folder: String) -> [String] {
+        guard let handle = FileSystemName.withPlatformPath(folder, { opendir($0) }) else { return [] }
+        defer { closedir(handle) }
+        var names: [String] = []
+        while let entry = readdir(handle) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in FileSystemName.decoded(raw.prefix { $0 != 0 }) }
+            guard !name.hasPrefix(".") else { continue }
+            var status = stat()
+            if FileSystemName.withPlatformPath(folder + "/" + name, { lstat($0, &status) }) == 0, (status.st_mode & S_IFMT) == S_IFREG {
+                names.append(name)
+            }
+        }
+        return names
+    }
+
+    /// A regular file's bytes (not through a symbolic link), at most `limit` of them; nil when it is not there or larger.
+    static func readWhole(_ path: String, limit: Int) -> [UInt8]? {
+        guard let file = FileBytes(path: path) else { return nil }
+        defer { file.close() }
+        guard file.size <= limit else { return nil }
+        let bytes = file.bytes(at: 0, count: file.size)
+        return bytes.count == file.size ? bytes : nil
+    }
+}
+
+/// A regular file read where asked (`pread`), opened without following a symbolic link.
+final class FileBytes: UnifiedLogFileBytes, @unchecked Sendable {
+    private let descriptor = Atomic<Int32>(-1)
+    let size: Int
+
+    init?(path: String) {
+        let opened = FileSystemName.withPlatformPath(path) { open($0, O_RDONLY | O_CLOEXEC | O_NOFOLLOW) }
+        guard opened >= 0 else { return nil }
+        var status = stat()
+        guard fstat(opened, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
+            closeDescriptor(opened)
+            return nil
+        }
+        size = Int(status.st_size)
+        descriptor.store(opened, ordering: .relaxed)
+    }
+
+    deinit { close() }
+
+    func close() {
+        let old = descriptor.exchange(-1, ordering: .relaxed)
+        if old >= 0 { closeDescriptor(old) }
+    }
+
+    func bytes(at offset: Int, count: Int) -> [UInt8] {
+        let fd = descriptor.load(ordering: .relaxed)
+        guard fd >= 0, offset >= 0, offset < size, count > 0 else { return [] }
+        let wanted = min(count, size - offset)
+        var result = [UInt8](repeating: 0, count: wanted)
+        var done = 0
+        while done < wanted {
+            let got = result.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, wanted - done, off_t(offset + done)) }
+            if got <= 0 { break }
+            done += got
+        }
+        result.removeSubrange(done...)
+        return result
+    }
+}
+
+/// `close(2)`, named apart from the types' own `close()`.
+private func closeDescriptor(_ descriptor: Int32) {
+    _ = close(descriptor)
+}
