@@ -22,7 +22,7 @@ struct AdversarialInputTests {
 
 
     @Test("every input a fuzzer ever broke on passes its check now", arguments: ["fuzz-readers", "fuzz-sniffed-input", "fuzz-sessions",
-                                                                                "fuzz-crash-report", "fuzz-metrickit", "fuzz-tar"])
+                                                                                "fuzz-crash-report", "fuzz-metrickit", "fuzz-tar", "fuzz-tracev3"])
     func fuzzRegressions(target: String) throws {
         let folder = Self.root.appendingPathComponent("Tests/PrewarmLintReliabilityTests/FuzzRegressions/\(target)")
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { !$0.hasPrefix(".") }.sorted()
@@ -35,6 +35,7 @@ struct AdversarialInputTests {
                 case "fuzz-crash-report": FuzzChecks.crashReport(data)
                 case "fuzz-metrickit": FuzzChecks.metricKit(data)
                 case "fuzz-tar": FuzzChecks.tarArchive(data)
+                case "fuzz-tracev3": FuzzChecks.traceV3(data)
                 default: FuzzChecks.sessions(data)
                 }
             }

@@ -335,8 +335,9 @@ struct DocumentDecoder: LineFramedDecoder {
         if open.failure == nil {
             do throws(ReaderError) { try open.reader.finish(offers: offers, emit: emit) } catch { open.failure = error }
         }
-        // A wrapped line's rest is part of its event.
-        statistics.eventLines += open.wrapped
+        // A wrapped line's rest is part of its event — in a region read; a region no reader takes is diagnosed whole.
+        let refused = open.reader.format == nil && open.failure?.code == .unrecognizedFormat
+        if !refused { statistics.eventLines += open.wrapped }
         let read = open.reader.statistics
         statistics.events += read.events
         statistics.eventsSkipped += read.eventsSkipped
