@@ -1025,10 +1025,7 @@ struct LintCommandTests {
         #expect(object["process"] as? String == "kernel" && object["pid"] as? Int == 0 && object["role"] as? String == "kernel")
         #expect((object["origin"] as? [String: Any])?["path"] as? String == archive.path + "/Persist/0000000000000001.tracev3")
         #expect(events.stderr.contains("log entries whose format string the archive lacks (its dsc or uuidtext files), by process: kernel "), "\(events.stderr)")
-        let lint = try CLI.run(["--format", "json", archive.path], environment: noTool)
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(lint.stdout.utf8)) as? [String: Any], "\(lint.stderr)")
-        let input = try #require((report["inputs"] as? [[String: Any]])?.first)
-        #expect(input["format"] as? String == "tracev3" && input["events"] as? Int == 65_183)
+        #expect(events.stderr.contains("\(archive.path): tracev3, 65183 events from 65183 lines; 1 warning"), "\(events.stderr)")
         #endif
     }
 

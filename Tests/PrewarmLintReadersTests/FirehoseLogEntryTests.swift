@@ -8,8 +8,14 @@ import Testing
 struct FirehoseLogEntryTests {
     typealias Argument = FirehoseLogEntry.Argument
 
-    /// Every non-activity entry of the file, with its process's main image UUID.
+    /// Every non-activity entry of the file, with its process's main image UUID (read once for the suite).
+    static let readOnce = Result { try readEntries() }
     static func entries() throws -> [(entry: Result<FirehoseLogEntry, UnifiedLogError>, tracepoint: FirehoseTracepoint, image: UnifiedLogUUID?)] {
+        try readOnce.get().entries
+    }
+
+    static func readEntries() throws -> (entries: [(entry: Result<FirehoseLogEntry, UnifiedLogError>, tracepoint: FirehoseTracepoint, image: UnifiedLogUUID?)],
+                                         outline: TraceFileOutline) {
         var found: [(entry: Result<FirehoseLogEntry, UnifiedLogError>, tracepoint: FirehoseTracepoint, image: UnifiedLogUUID?)] = []
         var outline = TraceFileOutline()
         try TraceV3ArchiveTests.bytes("Persist/0000000000000001.tracev3").withUnifiedLogBytes { (raw: UnsafeRawBufferPointer) throws(UnifiedLogError) in
@@ -25,7 +31,7 @@ struct FirehoseLogEntryTests {
                 }
             }
         }
-        return found
+        return (found, outline)
     }
 
     @Test("every log entry of a real macOS Persist file reads to its arguments; where their format strings are, as the flags say")

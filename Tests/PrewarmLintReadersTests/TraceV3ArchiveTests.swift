@@ -68,35 +68,11 @@ struct TraceV3ArchiveTests {
         #expect(outline.catalogs.count == 37)
         #expect(outline.chunksets == 30)
         #expect(outline.chunksetsSkipped == 157)
-        var everything = TraceFileOutline()
-        try Self.bytes("Persist/0000000000000001.tracev3").withUnifiedLogBytes { (raw: UnsafeRawBufferPointer) throws(UnifiedLogError) in try everything.push(raw) }
+        // The whole file, for comparison (read once with the log entries' tests).
+        let everything = try FirehoseLogEntryTests.readOnce.get().outline
         #expect(everything.chunksets == 187 && everything.chunksetsSkipped == 0)
         #expect(everything.tracepoints.total == 74_433)
         #expect(everything.chunksByTag == [TraceChunk.Tag.firehose: 2_563, TraceChunk.Tag.simpledump: 8_562, TraceChunk.Tag.oversize: 1])
         #expect(outline.decodedBytes * 5 < everything.decodedBytes)
-    }
-
-    @Test("the kernel's initialize_screen entry: its format string from /kernel's uuidtext, its time from the chunk's base, its delta and the timesync file, as plaso gives it")
-    func aKernelEntryEndToEnd() throws {
-        let kernel = try UUIDTextFile(bytes: try Self.bytes("uuidtext/D1/CD0AAF523E312F92996116B1D511FE"))
-        let timesync = try TimesyncDatabase(bytes: try Self.bytes("timesync/0000000000000002.timesync"))
-        var found: [(message: String, pid: UInt32, continuousTime: UInt64)] = []
-        var outline = TraceFileOutline()
-        try Self.bytes("Persist/0000000000000001.tracev3").withUnifiedLogBytes { (raw: UnsafeRawBufferPointer) throws(UnifiedLogError) in
-            try outline.push(raw) { firehose in
-                guard let process = firehose.process, Int(process.mainUUIDIndex) < firehose.catalog.uuids.count,
-                      firehose.catalog.uuids[Int(process.mainUUIDIndex)] == Self.kernel else { return }
-                for tracepoint in firehose.chunk.tracepoints where tracepoint.kind == .nonActivity && tracepoint.flags & 0xE == 0x2 {
-                    guard let format = kernel.string(at: tracepoint.formatStringLocation), format.hasPrefix("initialize_screen") else { continue }
-                    found.append((format, process.pid, firehose.chunk.baseContinuousTime + tracepoint.timeDelta))
-                }
-            }
-        }
-        #expect(found.count == 1)
-        #expect(found.first?.pid == 0)
-        let boot = try #require(outline.header?.bootUUID)
-        #expect(boot.description == "DCA6F382-13F5-4A21-BF2B-4F1BE8B136BD")
-        // plaso: recorded_time 2023-01-12T01:35:35.240424708+00:00
-        #expect(found.first.flatMap { timesync.wallNanoseconds(continuousTime: $0.continuousTime, boot: boot) } == 1_673_487_335_240_424_708)
     }
 }

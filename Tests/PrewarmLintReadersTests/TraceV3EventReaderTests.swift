@@ -19,6 +19,9 @@ struct TraceV3EventReaderTests {
         func sharedCache(_ uuid: UnifiedLogUUID) -> SharedCacheStrings? { nil }
     }
 
+    /// The kernel's, dasd's and runningboardd's entries, read once for the tests that look at them.
+    static let threeRead = Result { try read(.named(["kernel", "dasd", "runningboardd"], apps: false)) }
+
     static func read(_ choice: UnifiedLogProcessChoice) throws -> (events: [LogEvent], reader: TraceV3EventReader) {
         let timesync = try TimesyncDatabase(bytes: try TraceV3ArchiveTests.bytes("timesync/0000000000000002.timesync"))
         var reader = TraceV3EventReader(inputName: "Persist/0000000000000001.tracev3", strings: SampleStrings(), timesync: timesync, choice: choice)
@@ -38,7 +41,7 @@ struct TraceV3EventReaderTests {
 
     @Test("the kernel's, dasd's and runningboardd's entries: only the chunksets holding them read, times in order, the kernel's initialize_screen as plaso gives it")
     func threeProcesses() throws {
-        let (events, reader) = try Self.read(.named(["kernel", "dasd", "runningboardd"], apps: false))
+        let (events, reader) = try Self.threeRead.get()
         #expect(reader.structure.chunksets == 160 && reader.structure.chunksetsSkipped == 27)  // the kernel logs in most of them
         #expect(reader.unreadEntries == 0)
         #expect(Set(events.map(\.process)) == ["kernel", "dasd", "runningboardd"])
@@ -62,7 +65,7 @@ struct TraceV3EventReaderTests {
 
     @Test("an entry naming its image by the caller's address: the kernel's corecrypto lines from the kext's own strings")
     func imageByAddress() throws {
-        let (events, reader) = try Self.read(.named(["kernel"], apps: false))
+        let (events, reader) = try Self.threeRead.get()
         let corecrypto = events.filter { $0.senderImage == "corecrypto" }
         #expect(corecrypto.contains { $0.message == "FIPSPOST_KEXT [111744311] fipspost_post:160: PASSED: (0 ms) - fipspost_post_hmac\n" })
         #expect(corecrypto.count == 21 && corecrypto.first?.message == "corecrypto_kext_start called\n")
