@@ -4,8 +4,11 @@ import Testing
 
 /// Memory bounds, measured on the `prewarm-lint` binary as a child process (its own peak RSS from
 /// `wait4`): the test process runs other tests in parallel, so its own peak says nothing about one input.
-/// Big inputs are generated and piped in, never written to disk.
-@Suite("memory bounds of the binary")
+/// Big inputs are generated and piped in, never written to disk. A soak: run in CI's stage after the tests
+/// (`PREWARM_LINT_SOAK=1`), with fuzzing and the allocation gate, not in the suite's five minutes.
+@Suite("memory bounds of the binary",
+       .enabled(if: ProcessInfo.processInfo.environment["PREWARM_LINT_SOAK"] == "1",
+                "a soak, run with PREWARM_LINT_SOAK=1 (CI's stage after the tests: PREWARM_LINT_SOAK=1 scripts/test --filter MemoryBoundTests)"))
 struct MemoryBoundTests {
     static let limitKilobytes = 64 * 1024
     static let megabyteOfX = [UInt8](repeating: UInt8(ascii: "x"), count: 1 << 20)
