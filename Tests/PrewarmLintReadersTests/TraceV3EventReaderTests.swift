@@ -93,6 +93,16 @@ struct TraceV3EventReaderTests {
         #expect(events.filter { $0.message.contains("<decode: missing data>") }.count == 28)
     }
 
+    @Test("a file of more entries than a reader holds: the first kept, the rest counted, nothing dropped unsaid")
+    func moreEntriesThanHeld() throws {
+        var reader = TraceV3EventReader(inputName: "f85", strings: NoUnifiedLogStrings(), timesync: TimesyncDatabase(), choice: .all,
+                                        maximumEventsHeld: 1_000)
+        var events: [LogEvent] = []
+        try TraceV3StructureTests.iPadOSPersist.withUnifiedLogBytes { (raw: UnsafeRawBufferPointer) throws(UnifiedLogError) in try reader.push(raw) }
+        try reader.finish { events.append($0) }
+        #expect(events.count == 1_000 && reader.eventsNotKept == 7_158 && reader.entriesRead == 8_158)
+    }
+
     @Test("runningboardd and dasd only: the 30 chunksets of 187 the catalogs say hold them are decompressed")
     func launchDaemonsOnly() throws {
         let (events, reader) = try Self.read(.named(["dasd", "runningboardd"], apps: false))

@@ -55,6 +55,10 @@ extension InputReader {
             do throws(ReaderError) {
                 var offset = 0
                 while offset < file.size {
+                    if options.interruption?.isRaised == true {
+                        summary.interrupted = true
+                        break
+                    }
                     let chunk = file.bytes(at: offset, count: options.chunkSize)
                     if chunk.isEmpty { break }
                     let outcome: Result<Void, ReaderError> = chunk.withUnsafeBytes { raw in

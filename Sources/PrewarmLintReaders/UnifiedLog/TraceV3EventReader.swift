@@ -42,6 +42,11 @@ package struct TraceV3EventReader: Sendable {
     private let timesync: TimesyncDatabase
     private var outline: TraceFileOutline
     private var events: [LogEvent] = []
+    /// The most events one file's reader holds until the file ends (a real Persist file of 10 MB holds well under
+    /// 200,000 of every process); past it, entries are counted, not kept, and said (``eventsNotKept``).
+    package let maximumEventsHeld: Int
+    /// Entries read past ``maximumEventsHeld``.
+    package private(set) var eventsNotKept = 0
     /// Entries read, and those whose format string the archive lacks, by process name.
     package private(set) var entriesRead = 0
     package private(set) var unresolvedByProcess: [String: Int] = [:]
@@ -49,7 +54,9 @@ package struct TraceV3EventReader: Sendable {
     package private(set) var unreadEntries = 0
     package private(set) var firstUnreadEntry: UnifiedLogError?
 
-    package init(inputName: String, strings: any UnifiedLogStrings, timesync: TimesyncDatabase, choice: UnifiedLogProcessChoice) {
+    package init(inputName: String, strings: any UnifiedLogStrings, timesync: TimesyncDatabase, choice: UnifiedLogProcessChoice,
+                 maximumEventsHeld: Int = 1_000_000) {
+        self.maximumEventsHeld = maximumEventsHeld
         self.inputName = inputName
         self.strings = strings
         self.timesync = timesync
@@ -115,7 +122,9 @@ package struct TraceV3EventReader: Sendable {
                     message: message, origin: EventOrigin(input: inputName, line: entriesBefore + unread + entries, byteOffset: tracepoint.offset)))
             }
         }
-        events += read
+        let room = max(0, maximumEventsHeld - events.count)
+        events += read.prefix(room)
+        eventsNotKept += max(0, read.count - room)
         entriesRead += entries
         unresolvedByProcess.merge(unresolved, uniquingKeysWith: +)
         unreadEntries += unread

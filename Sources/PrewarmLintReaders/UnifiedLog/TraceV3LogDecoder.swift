@@ -84,6 +84,10 @@ struct TraceV3LogDecoder: LogDecoder {
         if structure.chunksetsSkipped > 0 {
             report(.archiveContents, .note, "read \(structure.chunksets) of \(structure.chunksets + structure.chunksetsSkipped) chunksets: the others hold none of the processes a launch needs (their catalogs say so)")
         }
+        if reader.eventsNotKept > 0 {
+            report(.stateLimit, .warning, "\(reader.eventsNotKept) log entries past the first \(reader.maximumEventsHeld) of this file were read but not kept (a file's entries are held until its end, to be sorted); read the archive with an exporter to see them",
+                   lines: reader.eventsNotKept)
+        }
         if reader.unreadEntries > 0 {
             report(.invalidRecord, .warning, "\(reader.unreadEntries) log entries could not be read" + (reader.firstUnreadEntry.map { ", the first: \($0)" } ?? ""),
                    lines: reader.unreadEntries)
