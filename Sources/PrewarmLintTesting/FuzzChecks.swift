@@ -167,6 +167,11 @@ public enum FuzzChecks {
             }
             return ("\(outline.header.debugDescription) \(outline.catalogs) \(outline.chunksets) \(outline.decodedBytes) \(outline.chunksByTag.sorted { $0.key < $1.key }) \(outline.tracepoints)", nil)
         }
+        // The same bytes as an LZBITMAP stream: never more than the size asked, never a trap.
+        var decoded: [UInt8] = []
+        if (try? LZBitmapDecoder.decode(bytes, maximumSize: 1 << 20, into: &decoded)) != nil, decoded.count > 1 << 20 {
+            return "an LZBITMAP stream decoded to \(decoded.count) bytes, past the 1 MiB asked"
+        }
         // The same bytes as the archive's other files: each either reads or ends in an error, never traps.
         for error in [Result { () throws(UnifiedLogError) in _ = try TimesyncDatabase(bytes: Array(bytes)) },
                       Result { () throws(UnifiedLogError) in _ = try UUIDTextFile(bytes: Array(bytes)).string(at: UInt32(bytes.count)) },

@@ -10,6 +10,8 @@
 //   prewarm-lint-benchmark tracev3 PATH [RUNS] [all]                 a unified-log tracev3 file read to events (TraceV3EventReader), its
 //                                                                  uuidtext and timesync folders found beside its folder or one above;
 //                                                                  the launch daemons and apps, or every process with `all`
+//   prewarm-lint-benchmark rewrite-lzbitmap IN OUT [plain|runLengths] a tracev3 file with its chunksets written again as LZBITMAP
+//                                                                  streams (iOS 27's shape), for the tracev3 mode and the fuzz seeds
 //
 // `scripts/benchmark` builds this in release mode and runs the standard set.
 import Foundation
@@ -79,7 +81,7 @@ func measure(_ mode: String, _ body: (String) -> String) {
 
 let arguments = CommandLine.arguments.dropFirst()
 guard let command = arguments.first else {
-    fail("usage: generate-day FORMAT MEGABYTES PATH [SEED] [MB_PER_DAY] | read|classify|sessions|jsondecoder PATH [RUNS] | tracev3 PATH [RUNS] [all] | live-chunk PATH")
+    fail("usage: generate-day FORMAT MEGABYTES PATH [SEED] [MB_PER_DAY] | read|classify|sessions|jsondecoder PATH [RUNS] | tracev3 PATH [RUNS] [all] | rewrite-lzbitmap IN OUT [plain|runLengths] | live-chunk PATH")
 }
 
 switch command {
@@ -95,6 +97,17 @@ case "generate-day":
     var kinds: [String: Int] = [:]
     for session in sessions { kinds[session.kind, default: 0] += 1 }
     print("\(rest[2]): \(sessions.count) sessions (" + kinds.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ") + ")")
+
+case "rewrite-lzbitmap":
+    let rest = Array(arguments.dropFirst())
+    guard rest.count >= 2 else { fail("usage: rewrite-lzbitmap IN OUT [plain|runLengths]") }
+    let variant: LZBitmapEncoder.Variant = rest.count > 2 && rest[2] == "runLengths" ? .runLengths : .plain
+    guard let input = FileManager.default.contents(atPath: rest[0]),
+          let rewritten = TraceV3Rewriter.withLZBitmapChunksets([UInt8](input), variant: variant) else {
+        fail("\(rest[0]) is not a tracev3 file read to its end")
+    }
+    try Data(rewritten).write(to: URL(fileURLWithPath: rest[1]))
+    print("\(rest[1]): \(rewritten.count) bytes (from \(input.count))")
 
 case "read":
     measure("read") { path in

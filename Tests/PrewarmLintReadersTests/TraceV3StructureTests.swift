@@ -173,7 +173,7 @@ struct TraceV3StructureTests {
         #expect(throws: UnifiedLogError.self) { try decode([0x22, 0x61, 0x62, 0x02, 0x00, 0x10, 0x63], size: 10) }  // short of the size
     }
 
-    @Test("a chunkset: stored and LZ4 blocks up to bv4$; an unknown block magic is named; a block past the size read is refused")
+    @Test("a chunkset: stored and LZ4 blocks up to bv4$, or one LZBITMAP stream; an unknown block magic is named; a block past the size read is refused")
     func chunksetBlocks() throws {
         func le(_ value: UInt32) -> [UInt8] { withUnsafeBytes(of: value.littleEndian, Array.init) }
         let stored = le(TraceChunkset.storedBlock) + le(3) + Array("xyz".utf8)
@@ -181,10 +181,14 @@ struct TraceV3StructureTests {
         let stream = stored + lz4 + le(TraceChunkset.endOfStream)
         #expect(try stream.withUnsafeBytes { try TraceChunkset.decompress($0, maximumSize: 12) } == Array("xyzababababc".utf8))
         #expect(throws: UnifiedLogError.self) { try stream.withUnsafeBytes { try TraceChunkset.decompress($0, maximumSize: 11) } }
-        let lzbitmap = Array("ZBM\u{9}".utf8) + [UInt8](repeating: 0, count: 12)
-        #expect { try lzbitmap.withUnsafeBytes { try TraceChunkset.decompress($0, maximumSize: 100) } } throws: { error in
-            (error as? UnifiedLogError)?.reason == "block magic 0x94d425a is not an LZ4 stream's (bv41, bv4-, bv4$)"
+        let unknown = Array("bv42".utf8) + [UInt8](repeating: 0, count: 12)
+        #expect { try unknown.withUnsafeBytes { try TraceChunkset.decompress($0, maximumSize: 100) } } throws: { error in
+            (error as? UnifiedLogError)?.reason == "block magic 0x32347662 is not an LZ4 stream's (bv41, bv4-, bv4$) nor LZBITMAP's (ZBM)"
         }
+        // An LZBITMAP stream where the first block would be, then padding; bytes after its end that are not padding.
+        let lzbitmap = LZBitmapTests.handMade + [0, 0, 0]
+        #expect(try lzbitmap.withUnsafeBytes { try TraceChunkset.decompress($0, maximumSize: 16) } == Array("abcdefghabcdefgh".utf8))
+        #expect(throws: UnifiedLogError.self) { try (LZBitmapTests.handMade + [1]).withUnsafeBytes { try TraceChunkset.decompress($0, maximumSize: 16) } }
     }
 
     @Test("a catalog whose offsets pass its end, and a firehose chunk whose public data does, are errors naming the structure")

@@ -69,11 +69,26 @@ package struct FirehoseLogEntry: Sendable, Equatable {
         subsystemID = flags & 0x0200 != 0 ? try reader.u16() : nil
         if flags & 0x0400 != 0 { try reader.skip(1) }
         oversizeReference = flags & 0x0800 != 0 ? try reader.u32() : nil
-        arguments = []
+        // iOS 27's persona (flag 0x0040): 4 bytes before the arguments in most entries that have the flag, none in
+        // the others (the process's catalog entry then names it). Read with them first, then without.
+        if flags & 0x0040 != 0, reader.remaining >= 6 {
+            var withPersona = reader
+            try withPersona.skip(4)
+            if let arguments = try? Self.arguments(&withPersona, data: data, oversize: oversizeReference != nil, at: offset) {
+                self.arguments = arguments
+                return
+            }
+        }
+        arguments = try Self.arguments(&reader, data: data, oversize: oversizeReference != nil, at: offset)
+    }
+
+    /// The arguments: a flags byte, their count, a descriptor each, then the string area.
+    private static func arguments(_ reader: inout UnifiedLogBytes, data: UnsafeRawBufferPointer, oversize: Bool,
+                                  at offset: Int) throws(UnifiedLogError) -> [Argument] {
+        var arguments: [Argument] = []
         guard reader.remaining >= 2 else {
             // Every argument in the oversize chunk: said as one value kept elsewhere, not as an entry without arguments.
-            if oversizeReference != nil { arguments = [.elsewhere] }
-            return
+            return oversize ? [.elsewhere] : []
         }
         _ = try reader.u8()
         let count = Int(try reader.u8())
@@ -103,9 +118,9 @@ package struct FirehoseLogEntry: Sendable, Equatable {
             }
         }
         // With an oversize reference, the values the descriptors place are in that chunk, not here.
-        if oversizeReference != nil {
+        if oversize {
             for item in placed { arguments[item.index] = .elsewhere }
-            return
+            return arguments
         }
         // The string area follows the descriptors; a backtrace (flag 0x1000) lies at its start, and the offsets count
         // from the area's start, past it.
@@ -125,6 +140,7 @@ package struct FirehoseLogEntry: Sendable, Equatable {
                 arguments[item.index] = .string(String(decoding: UnsafeRawBufferPointer(rebasing: bytes[..<end]), as: UTF8.self))
             }
         }
+        return arguments
     }
 
     private static func number(_ reader: inout UnifiedLogBytes, size: Int) throws(UnifiedLogError) -> Int64 {

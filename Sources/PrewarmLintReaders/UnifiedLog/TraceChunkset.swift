@@ -1,5 +1,6 @@
 /// A chunkset's compressed stream, undone: Apple's block stream of `bv41` (an LZ4 block: decoded size, encoded size,
-/// the block), `bv4-` (stored: size, bytes) and `bv4$` (the end). The decoded bytes are a tracev3 stream of their own
+/// the block), `bv4-` (stored: size, bytes) and `bv4$` (the end), or, from iOS 27, one LZBITMAP stream (`ZBM`, see
+/// ``LZBitmapDecoder``) where the first block's magic would be. The decoded bytes are a tracev3 stream of their own
 /// (firehose, oversize, statedump and simpledump chunks), read with ``TraceChunkFramer``.
 package enum TraceChunkset {
     static let lz4Block: UInt32 = 0x3134_7662  // "bv41"
@@ -8,8 +9,16 @@ package enum TraceChunkset {
 
     /// The decoded bytes of `payload` (a `0x600d` chunk's), at most `maximumSize` of them.
     package static func decompress(_ payload: UnsafeRawBufferPointer, maximumSize: Int) throws(UnifiedLogError) -> [UInt8] {
-        var reader = UnifiedLogBytes(payload, structure: "chunkset")
         var output: [UInt8] = []
+        if LZBitmapDecoder.hasMagic(payload) {
+            let used = try LZBitmapDecoder.decode(payload, maximumSize: maximumSize, into: &output)
+            // What follows the stream's end chunk in its chunk can only be padding.
+            guard payload[used...].allSatisfy({ $0 == 0 }) else {
+                throw UnifiedLogError("chunkset", at: used, "\(payload.count - used) bytes after the LZBITMAP stream's end")
+            }
+            return output
+        }
+        var reader = UnifiedLogBytes(payload, structure: "chunkset")
         while true {
             let blockStart = reader.offset
             let magic = try reader.u32()
@@ -31,7 +40,7 @@ package enum TraceChunkset {
             case endOfStream:
                 return output
             default:
-                throw UnifiedLogError("chunkset", at: blockStart, "block magic 0x\(String(magic, radix: 16)) is not an LZ4 stream's (bv41, bv4-, bv4$)")
+                throw UnifiedLogError("chunkset", at: blockStart, "block magic 0x\(String(magic, radix: 16)) is not an LZ4 stream's (bv41, bv4-, bv4$) nor LZBITMAP's (ZBM)")
             }
         }
     }

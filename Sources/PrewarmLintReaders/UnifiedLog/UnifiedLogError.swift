@@ -114,7 +114,7 @@ package struct UnifiedLogUUID: Hashable, Sendable, CustomStringConvertible {
 
 extension Array where Element == UInt8 {
     /// `withUnsafeBytes` keeping the unified log's typed error (the standard one rethrows `any Error`).
-    func withUnifiedLogBytes<Result>(_ body: (UnsafeRawBufferPointer) throws(UnifiedLogError) -> Result) throws(UnifiedLogError) -> Result {
+    package func withUnifiedLogBytes<Result>(_ body: (UnsafeRawBufferPointer) throws(UnifiedLogError) -> Result) throws(UnifiedLogError) -> Result {
         let outcome: Swift.Result<Result, UnifiedLogError> = withUnsafeBytes { raw in
             Swift.Result { () throws(UnifiedLogError) in try body(raw) }
         }
