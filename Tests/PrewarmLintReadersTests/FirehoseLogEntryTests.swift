@@ -112,4 +112,28 @@ struct FirehoseLogEntryTests {
         #expect(entry([0, 0, 0, 0], flags: 0x6) != nil)  // 0x6: no format string location
         #expect(UnifiedLogFormatter.render("%999999999d", [.number(1)]) == "1")
     }
+
+    /// The layout of iOS 27's persona is known from public reports only (mandiant/macos-UnifiedLogs#152: flag 0x0040,
+    /// 4 bytes before the arguments in most entries, none where the catalog names the persona); no real file is public.
+    @Test("an entry with iOS 27's persona flag reads the same arguments whether its 4 persona bytes are there or not")
+    func personaFlag() throws {
+        func read(_ bytes: [UInt8], flags: UInt16) throws -> [Argument] {
+            try bytes.withUnifiedLogBytes { (raw: UnsafeRawBufferPointer) throws(UnifiedLogError) in try FirehoseLogEntry(data: raw, flags: flags).arguments }
+        }
+        let caller: [UInt8] = [0x10, 0x20, 0, 0]
+        let persona: [UInt8] = [0xE8, 0x03, 0, 0]  // 1000
+        // a number (42) and a string ("abc" at 0, 4 bytes) / a number alone
+        let two: [UInt8] = [0x02, 2, 0x00, 4, 42, 0, 0, 0, 0x22, 4, 0, 0, 4, 0] + Array("abc\0".utf8)
+        let one: [UInt8] = [0x02, 1, 0x00, 4, 42, 0, 0, 0]
+        for flags: UInt16 in [0x0042, 0x0242] {
+            let subsystem: [UInt8] = flags & 0x0200 != 0 ? [7, 0] : []
+            #expect(try read(caller + subsystem + persona + two, flags: flags) == [.number(42), .string("abc")])
+            #expect(try read(caller + subsystem + two, flags: flags) == [.number(42), .string("abc")])
+            #expect(try read(caller + subsystem + persona + one, flags: flags) == [.number(42)])
+            #expect(try read(caller + subsystem + one, flags: flags) == [.number(42)])
+        }
+        // Without the flag, 4 bytes before the arguments are not a persona.
+        #expect(try read(caller + one, flags: 0x0002) == [.number(42)])
+        #expect((try? read(caller + persona + one, flags: 0x0002)) != [.number(42)])
+    }
 }

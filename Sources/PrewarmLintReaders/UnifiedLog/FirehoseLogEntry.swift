@@ -70,25 +70,28 @@ package struct FirehoseLogEntry: Sendable, Equatable {
         if flags & 0x0400 != 0 { try reader.skip(1) }
         oversizeReference = flags & 0x0800 != 0 ? try reader.u32() : nil
         // iOS 27's persona (flag 0x0040): 4 bytes before the arguments in most entries that have the flag, none in
-        // the others (the process's catalog entry then names it). Read with them first, then without.
+        // the others (the process's catalog entry then names it). Read with them first, kept when the arguments'
+        // values then fill the string area exactly (as they do in every entry of the real files without a
+        // backtrace), else read without.
         if flags & 0x0040 != 0, reader.remaining >= 6 {
             var withPersona = reader
             try withPersona.skip(4)
-            if let arguments = try? Self.arguments(&withPersona, data: data, oversize: oversizeReference != nil, at: offset) {
-                self.arguments = arguments
+            if let read = try? Self.arguments(&withPersona, data: data, oversize: oversizeReference != nil, at: offset),
+               read.fillsStringArea || flags & 0x1000 != 0 {
+                arguments = read.arguments
                 return
             }
         }
-        arguments = try Self.arguments(&reader, data: data, oversize: oversizeReference != nil, at: offset)
+        arguments = try Self.arguments(&reader, data: data, oversize: oversizeReference != nil, at: offset).arguments
     }
 
     /// The arguments: a flags byte, their count, a descriptor each, then the string area.
     private static func arguments(_ reader: inout UnifiedLogBytes, data: UnsafeRawBufferPointer, oversize: Bool,
-                                  at offset: Int) throws(UnifiedLogError) -> [Argument] {
+                                  at offset: Int) throws(UnifiedLogError) -> (arguments: [Argument], fillsStringArea: Bool) {
         var arguments: [Argument] = []
         guard reader.remaining >= 2 else {
             // Every argument in the oversize chunk: said as one value kept elsewhere, not as an entry without arguments.
-            return oversize ? [.elsewhere] : []
+            return (oversize ? [.elsewhere] : [], reader.remaining == 0)
         }
         _ = try reader.u8()
         let count = Int(try reader.u8())
@@ -120,11 +123,12 @@ package struct FirehoseLogEntry: Sendable, Equatable {
         // With an oversize reference, the values the descriptors place are in that chunk, not here.
         if oversize {
             for item in placed { arguments[item.index] = .elsewhere }
-            return arguments
+            return (arguments, reader.remaining == 0)
         }
         // The string area follows the descriptors; a backtrace (flag 0x1000) lies at its start, and the offsets count
         // from the area's start, past it.
         let strings = UnsafeRawBufferPointer(rebasing: data[reader.offset...])
+        let filled = placed.map { $0.offset + $0.size }.max() ?? 0
         for item in placed {
             guard item.size > 0 else { continue }  // a null string or object
             guard item.offset <= strings.count, item.size <= strings.count - item.offset else {
@@ -140,7 +144,7 @@ package struct FirehoseLogEntry: Sendable, Equatable {
                 arguments[item.index] = .string(String(decoding: UnsafeRawBufferPointer(rebasing: bytes[..<end]), as: UTF8.self))
             }
         }
-        return arguments
+        return (arguments, filled == strings.count)
     }
 
     private static func number(_ reader: inout UnifiedLogBytes, size: Int) throws(UnifiedLogError) -> Int64 {
