@@ -88,7 +88,7 @@ let package = Package(
         .testTarget(name: "PrewarmLintReportersTests", dependencies: ["PrewarmLintReporters", "PrewarmLintClassifier", "PrewarmLintTesting"],
                     exclude: ["check-report-structure.py"]),
         .testTarget(name: "PrewarmLintReadersTests", dependencies: ["PrewarmLintReaders", "PrewarmLintTesting", "CGzipChecksum", "CZlib"],
-                    exclude: ["UnifiedLogSamples"]),
+                    exclude: ["UnifiedLogSamples", "check-lzbitmap.py"]),
         .testTarget(name: "PrewarmLintReliabilityTests", dependencies: ["PrewarmLint", "PrewarmLintTesting"], exclude: ["FuzzRegressions"]),
         .testTarget(name: "PrewarmLintRulesTests", dependencies: ["PrewarmLint", "PrewarmLintTesting"]),
         // The public API as a consumer sees it: this target never uses `@testable`.
