@@ -69,6 +69,9 @@ public struct DecoderStatistics: Sendable, Hashable {
     public var eventsSkipped = 0
     /// Lines that are part of an event.
     public var eventLines = 0
+    /// Events read whose wording the input lacks: unified-log entries whose format string is not in the archive (or
+    /// that the exporter could not find), read for their arguments only. Launches and hazards among them go unseen.
+    public var eventsUnworded = 0
     /// Lines skipped on purpose, by reason.
     public var skipped: [SkippedLineReason: Int] = [:]
     /// Lines accounted for by diagnostics (their `lineCount`s).

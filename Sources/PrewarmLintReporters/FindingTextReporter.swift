@@ -127,12 +127,15 @@ public struct FindingTextReporter: Sendable {
         let cutShort = report.inputs.filter { $0.error != nil && $0.events > 0 }.count
         let unreadable = report.inputs.filter { $0.error != nil && $0.events == 0 && !$0.isInterruptedBeforeReading }.count
         let notBegun = report.inputs.filter(\.isInterruptedBeforeReading).count
+        // Events whose wording the input lacks: launches and hazards among them go unseen, so no pass is clean.
+        let unworded = report.inputs.reduce(0) { $0 + $1.eventsUnworded }
         let unreported = report.diagnostics.filter {
             ($0.code == .unattributedEvidence || $0.code == .hazardNotReported) && $0.severity >= .warning
         }.count
         // A run that read nothing, or read hazard lines no finding holds, is never a clean pass.
         let none = read == 0 && report.findings.isEmpty ? "nothing linted: no input was read as a log, so no findings"
             : report.findings.isEmpty && unreported > 0 ? "no findings, but hazard lines were read (see the \(unreported) warning\(unreported == 1 ? "" : "s"))"
+            : report.findings.isEmpty && unworded > 0 ? "no findings in what could be read"
             : report.findings.isEmpty ? "no findings" : nil
         var text = none ?? "\(report.findings.count) finding\(report.findings.count == 1 ? "" : "s") (\(counts.joined(separator: ", ")))"
         // The sessions read once for everything said of them (a spooled report decodes them a page at a time).
@@ -154,6 +157,10 @@ public struct FindingTextReporter: Sendable {
             text += events == 0 && preMain > 0 ? "; no log record was read, dyld's launch statistics only (\(preMain) block\(preMain == 1 ? "" : "s"))\(alone)"
                 : events == 0 ? "; no log record was read\(alone)"
                 : "; the \(events) event\(events == 1 ? "" : "s") read joined no launch session (`prewarm-lint events` lists them)"
+        }
+        if unworded > 0 {
+            let events = readInputs.reduce(0) { $0 + $1.events }
+            text += "; evidence incomplete: \(unworded) of \(events) event\(events == 1 ? "" : "s") could not be worded (their format strings are not in the archive: see the unresolved-format-string warning), so launches and hazards among them go unseen"
         }
         if cutShort > 0 { text += "; \(cutShort) input\(cutShort == 1 ? " was" : "s were") cut short by an error (linted up to it)" }
         if unreadable > 0 { text += "; \(unreadable) input\(unreadable == 1 ? "" : "s") could not be read" }

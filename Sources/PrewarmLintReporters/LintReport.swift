@@ -12,7 +12,7 @@ public import PrewarmLintSpool
 ///
 /// ```
 /// {"schemaVersion": 1, "tool": {"name", "version"}, "configuration": {"source", "path"},
-///  "inputs": [{"path", "format", "events", "diagnostics"}],
+///  "inputs": [{"path", "format", "events", "diagnostics", "eventsUnworded"?}],
 ///  "sessions": [{"id", "bundleID", "process", "pid", "kind", "confidence", "start", "end",
 ///                "milestones": [{"name", "time", "evidence": {"path", "line"}}],
 ///                "durations": {"<name>Ms": int, …}, "evidenceIncomplete", …}],
@@ -38,6 +38,9 @@ public struct LintReport: Sendable {
         public var diagnostics: Int
         /// Set when the input could not be read.
         public var error: String?
+        /// Events read whose wording the input lacks (``DecoderStatistics/eventsUnworded``): what they said, launches
+        /// and hazards among it, could not be read.
+        public var eventsUnworded = 0
 
         /// The ``error`` of an input the run was interrupted before it read any of it (Ctrl-C before its turn): not a
         /// failure of the input, counted apart.
@@ -285,6 +288,7 @@ public struct LintReport: Sendable {
             writer.field("format", input.format)
             writer.field("events", input.events)
             writer.field("diagnostics", input.diagnostics)
+            if input.eventsUnworded > 0 { writer.field("eventsUnworded", input.eventsUnworded) }
             if let error = input.error { writer.field("error", error) }
             writer.endObject()
         }

@@ -1,5 +1,7 @@
 import Foundation
+import PrewarmLint
 @testable import PrewarmLintReaders
+import PrewarmLintTesting
 import Testing
 
 /// A real macOS 12.6.2 unified log (plaso's test archive, copied with its provenance into `UnifiedLogSamples/`): the
@@ -74,5 +76,29 @@ struct TraceV3ArchiveTests {
         #expect(everything.tracepoints.total == 74_433)
         #expect(everything.chunksByTag == [TraceChunk.Tag.firehose: 2_563, TraceChunk.Tag.simpledump: 8_562, TraceChunk.Tag.oversize: 1])
         #expect(outline.decodedBytes * 5 < everything.decodedBytes)
+    }
+
+    @Test("a tracev3 file whose archive lacks its strings: its events counted as unworded, the run said incomplete, not a clean pass; the file with LZBITMAP chunksets gives the same report")
+    func unwordedEventsMakeTheRunIncomplete() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("unworded-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // The real 944-byte macOS file alone: no uuidtext or dsc folder beside it.
+        let tiny = try [UInt8](Data(contentsOf: Self.samples.deletingLastPathComponent().appendingPathComponent("0000000000000030.tracev3")))
+        let original = folder.appendingPathComponent("a/0000000000000030.tracev3")
+        let rewritten = folder.appendingPathComponent("b/0000000000000030.tracev3")
+        for (url, bytes) in [(original, tiny), (rewritten, try #require(TraceV3Rewriter.withLZBitmapChunksets(tiny)))] {
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(bytes).write(to: url)
+        }
+        let report = LogAnalyzer().lint(paths: [original.path])
+        #expect(report.inputs.map(\.format) == ["tracev3"])
+        #expect(report.inputs.map(\.events) == [5] && report.inputs.map(\.eventsUnworded) == [5])
+        let summary = FindingTextReporter().summary(report)
+        #expect(summary.hasPrefix("no findings in what could be read in 0 sessions"), "\(summary)")
+        #expect(summary.contains("evidence incomplete: 5 of 5 events could not be worded"), "\(summary)")
+        #expect(report.render().contains("\"eventsUnworded\":5"))
+        let iOS27 = LogAnalyzer().lint(paths: [rewritten.path])
+        #expect(iOS27.render().replacingOccurrences(of: "/b/", with: "/a/") == report.render())
     }
 }

@@ -128,9 +128,11 @@ struct ReportAssembly {
 
     /// An input's line in the report.
     static func reportInput(_ summary: InputSummary) -> LintReport.Input {
-        LintReport.Input(path: summary.input, format: summary.format?.rawValue, events: summary.statistics.events,
-                         diagnostics: summary.statistics.diagnostics.values.reduce(0, +),
-                         error: summary.interrupted && summary.format == nil ? LintReport.Input.interruptedBeforeReading
-                            : summary.skippedAsNotALog ? nil : summary.failure?.message)
+        var input = LintReport.Input(path: summary.input, format: summary.format?.rawValue, events: summary.statistics.events,
+                                     diagnostics: summary.statistics.diagnostics.values.reduce(0, +),
+                                     error: summary.interrupted && summary.format == nil ? LintReport.Input.interruptedBeforeReading
+                                        : summary.skippedAsNotALog ? nil : summary.failure?.message)
+        input.eventsUnworded = summary.statistics.eventsUnworded
+        return input
     }
 }

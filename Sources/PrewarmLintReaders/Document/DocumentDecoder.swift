@@ -342,6 +342,7 @@ struct DocumentDecoder: LineFramedDecoder {
         statistics.events += read.events
         statistics.eventsSkipped += read.eventsSkipped
         statistics.eventLines += read.eventLines
+        statistics.eventsUnworded += read.eventsUnworded
         statistics.diagnosedLines += read.diagnosedLines
         for (reason, count) in read.skipped { statistics.skip(reason, lines: count) }
         for (severity, count) in read.diagnostics { statistics.diagnostics[severity, default: 0] += count }

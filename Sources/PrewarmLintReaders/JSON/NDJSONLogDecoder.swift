@@ -116,6 +116,7 @@ struct NDJSONLogDecoder: LineFramedDecoder {
            UnresolvedFormatStrings.isPlaceholder(bytes.slice(message.range.lowerBound, message.range.upperBound)) {
             let process = record.process.map { String(decoding: bytes.slice($0.range.lowerBound, $0.range.upperBound).lastPathComponent(), as: UTF8.self) }
             unresolved.count(process: process ?? "", at: origin)
+            statistics.eventsUnworded += 1
         }
         var invalidUTF8 = false
         var event: LogEvent?

@@ -447,6 +447,7 @@ extension DecoderStatistics {
         events += other.events
         eventsSkipped += other.eventsSkipped
         eventLines += other.eventLines
+        eventsUnworded += other.eventsUnworded
         for (reason, count) in other.skipped { skipped[reason, default: 0] += count }
         diagnosedLines += other.diagnosedLines
         for (severity, count) in other.diagnostics { diagnostics[severity, default: 0] += count }

@@ -94,6 +94,7 @@ struct TraceV3LogDecoder: LogDecoder {
         }
         if !reader.unresolvedByProcess.isEmpty {
             let total = reader.unresolvedByProcess.values.reduce(0, +)
+            collected.eventsUnworded += total
             let byProcess = reader.unresolvedByProcess.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.prefix(8)
                 .map { "\($0.key.isEmpty ? "(no name)" : $0.key) \($0.value)" }.joined(separator: ", ")
             report(.unresolvedFormatString, .warning,
