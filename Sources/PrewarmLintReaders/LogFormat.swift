@@ -44,6 +44,10 @@ public enum LogFormat: String, Sendable, Hashable, CaseIterable, Codable {
     /// A pasted document (an issue body, an e-mail): Markdown fences, quotes, indented and `<pre>` blocks around its
     /// logs, each block read on its own.
     case document
+    /// A unified log archive (a `.logarchive` folder, or one inside a sysdiagnose) read natively: each of its tracev3
+    /// files as ``unifiedLog``, with the archive's strings and clock, their events merged by time. Never sniffed (a
+    /// folder has no bytes); the format of the exporter's output when an exporter reads the archive instead.
+    case logArchive = "logarchive"
 
     /// A human name for summaries.
     public var displayName: String {
@@ -67,6 +71,7 @@ public enum LogFormat: String, Sendable, Hashable, CaseIterable, Codable {
         case .metricKit: "MetricKit JSON (diagnostic or metric payloads)"
         case .tarArchive: "tar archive (a sysdiagnose): its reports, text logs and unified log"
         case .unifiedLog: "unified log file (tracev3), read natively with its archive's strings and clock"
+        case .logArchive: "unified log archive (a .logarchive folder, or one in a sysdiagnose), read natively: its tracev3 files with their strings and clock"
         case .document: "a pasted document (an issue body, an e-mail): each block read on its own, dyld's launch statistics too"
         }
     }

@@ -331,7 +331,7 @@ public struct LogStreamReader {
             DocumentDecoder(configuration: configuration)
         case .tarArchive:
             TarArchiveDecoder(configuration: configuration)
-        case .unifiedLog:
+        case .unifiedLog, .logArchive:
             TraceV3LogDecoder(configuration: configuration)
         }
     }

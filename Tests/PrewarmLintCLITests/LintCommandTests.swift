@@ -1002,7 +1002,7 @@ struct LintCommandTests {
         #endif
     }
 
-    @Test("a .logarchive read natively when no exporter is installed: its tracev3 file's events with their times, pids and messages; the report's input format tracev3; what the archive's strings lack warned")
+    @Test("a .logarchive read natively when no exporter is installed: its tracev3 file's events with their times, pids and messages; the report's input format logarchive; what the archive's strings lack warned")
     func logArchiveReadNatively() throws {
         let folder = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -1025,11 +1025,11 @@ struct LintCommandTests {
         #expect(object["process"] as? String == "kernel" && object["pid"] as? Int == 0 && object["role"] as? String == "kernel")
         #expect((object["origin"] as? [String: Any])?["path"] as? String == archive.path + "/Persist/0000000000000001.tracev3")
         #expect(events.stderr.contains("log entries whose format string the archive lacks (its dsc or uuidtext files), by process: kernel "), "\(events.stderr)")
-        #expect(events.stderr.contains("\(archive.path): tracev3, 65183 events from 65183 lines; 1 warning"), "\(events.stderr)")
+        #expect(events.stderr.contains("\(archive.path): logarchive, 65183 events from 65183 lines; 1 warning"), "\(events.stderr)")
         #endif
     }
 
-    @Test("a sysdiagnose .tar.gz: its unified log taken out into a private folder, exported by the tool, its events merged by time with the archive's reports; hostile names refused; the folder removed")
+    @Test("a sysdiagnose .tar.gz: its unified log taken out into a private folder, exported by the tool or read natively, its events merged by time with the archive's reports; hostile names refused; the folder removed")
     func logArchiveInsideSysdiagnose() throws {
         let folder = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -1066,11 +1066,33 @@ struct LintCommandTests {
         // lint: the log's cold launch and the jetsam report together.
         let lint = try CLI.run(["--no-color", archive.path], environment: environment)
         #expect(lint.stderr.contains("1 cold-launch"), "\(lint.stderr)")
-        // No tool: the note with the export command, as before; nothing extracted.
-        let none = try CLI.run(["events", archive.path],
-                               environment: ["PATH": "/usr/bin:/bin", "PREWARM_LINT_LOG_TOOL": "", "PREWARM_LINT_UNIFIEDLOG_ITERATOR": "", "TMPDIR": scratch.path])
+        // No tool: read natively; its file is not tracev3, which is said; the reports read all the same.
+        let noTool = ["PATH": "/usr/bin:/bin", "PREWARM_LINT_LOG_TOOL": "", "PREWARM_LINT_UNIFIEDLOG_ITERATOR": "", "TMPDIR": scratch.path]
         #if !canImport(Darwin)
-        #expect(none.stderr.contains("its unified log (system_logs.logarchive) is binary: export it first"), "\(none.stderr)")
+        let none = try CLI.run(["events", archive.path], environment: noTool)
+        #expect(none.stderr.contains("note: its unified log (system_logs.logarchive, 2 files, 0 MB) read natively (no exporter installed)"), "\(none.stderr)")
+        #expect(none.stderr.contains("warning: its unified log could not be read whole: Persist/0000000000000001.tracev3 is not a tracev3 file"), "\(none.stderr)")
+        #expect(none.stdout.contains("JetsamEvent"), "\(none.stdout.prefix(2000))")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path).isEmpty)
+        // A real tracev3 file in it: its entries read natively and merged by time with the jetsam report.
+        var real = TarArchiveBuilder()
+        real.add("\(name)/crashes_and_spins/JetsamEvent-2024-03-18-054000.ips",
+                 Array(try Data(contentsOf: Self.root.appendingPathComponent("Corpus/formats/crash-report-ips-jetsam/JetsamEvent-2024-03-18-054000.ips"))))
+        real.add("\(name)/system_logs.logarchive/Persist/0000000000000030.tracev3",
+                 Array(try Data(contentsOf: Self.root.appendingPathComponent("Tests/PrewarmLintReadersTests/UnifiedLogSamples/0000000000000030.tracev3"))))
+        real.end()
+        let realArchive = folder.appendingPathComponent("real.tar.gz")
+        try Data(try real.gzipped()).write(to: realArchive)
+        let native = try CLI.run(["events", "--format", "ndjson", realArchive.path], environment: noTool)
+        let paths = native.stdout.split(separator: "\n").compactMap { line -> String? in
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { return nil }
+            return (object["origin"] as? [String: Any])?["path"] as? String
+        }
+        // The file's 5 entries of 2021 first, then the report's 2 events of 2024.
+        #expect(paths.count == 7, "\(native.stderr)")
+        #expect(paths.prefix(5).allSatisfy { $0 == realArchive.path + ":system_logs.logarchive/Persist/0000000000000030.tracev3" }, "\(paths)")
+        #expect(paths.suffix(2).allSatisfy { $0.hasSuffix("JetsamEvent-2024-03-18-054000.ips") }, "\(paths)")
+        #expect(native.stderr.contains("5 log entries whose format string the archive lacks"), "\(native.stderr)")
         #endif
         #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path).isEmpty)
     }

@@ -13,12 +13,14 @@ extension InputReader {
     /// archive's strings and clock (``UnifiedLogArchiveFiles``), only the chunksets of the processes a launch needs,
     /// then the files' events merged by time. Each file's events arrive sorted at its end, so the archive's chosen
     /// events are held until the last file is read: memory grows with them (not with the archive's other entries).
-    func readUnifiedLogArchive(_ root: String, input: LogInput, emit: (ReaderOutput) -> Void) -> InputSummary {
-        var summary = InputSummary(input: input.name)
-        summary.format = .unifiedLog
+    ///
+    /// `name`: the input's name in the report (the folder as named, or `sysdiagnose.tar.gz:NAME.logarchive`).
+    func readUnifiedLogArchive(_ root: String, name inputName: String, emit: (ReaderOutput) -> Void) -> InputSummary {
+        var summary = InputSummary(input: inputName)
+        summary.format = .logArchive
         let files = UnifiedLogArchiveFiles.tracev3Files(archive: root)
         guard !files.isEmpty else {
-            summary.failure = ReaderError(code: .unreadable, input: input.name,
+            summary.failure = ReaderError(code: .unreadable, input: inputName,
                                           message: "a unified log archive with no tracev3 file (in Persist/, Special/, Signpost/, HighVolume/ or its root)")
             return summary
         }
@@ -32,7 +34,7 @@ extension InputReader {
                 break
             }
             let relative = path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path
-            let name = input.name + "/" + relative
+            let name = inputName + "/" + relative
             var configuration = ReaderConfiguration(inputName: name, timeInference: options.timeInference, limits: options.limits,
                                                     skippedProcesses: options.skippedProcesses)
             configuration.unifiedLog = context
@@ -42,14 +44,14 @@ extension InputReader {
                 if case .event(let event) = output { events.append(event) } else { emit(output) }
             }
             guard let file = FileBytes(path: path) else {
-                summary.failure = summary.failure ?? ReaderError(code: .unreadable, input: input.name, message: "cannot open \(relative)")
+                summary.failure = summary.failure ?? ReaderError(code: .unreadable, input: inputName, message: "cannot open \(relative)")
                 continue
             }
             defer { file.close() }
             // Not a tracev3 file (its first bytes are not a header chunk's): this input cannot be read as an archive.
             let head = file.bytes(at: 0, count: 16)
             guard head.withUnsafeBytes({ FormatSniffer.sniff($0, isComplete: false, allowsDocument: false) }) == .unifiedLog else {
-                summary.failure = summary.failure ?? ReaderError(code: .unreadable, input: input.name, message: "\(relative) is not a tracev3 file: its first bytes are not a unified log header")
+                summary.failure = summary.failure ?? ReaderError(code: .unreadable, input: inputName, message: "\(relative) is not a tracev3 file: its first bytes are not a unified log header")
                 continue
             }
             do throws(ReaderError) {

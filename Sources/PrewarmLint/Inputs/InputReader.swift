@@ -180,7 +180,7 @@ public struct InputReader: Sendable {
             inference.referenceDescription = "current time (standard input has no file date)"
         case .logArchive(let path):
             // Without an exporter, the archive is read natively.
-            guard let tool = options.logArchiveTool else { return readUnifiedLogArchive(path, input: input, emit: emit) }
+            guard let tool = options.logArchiveTool else { return readUnifiedLogArchive(path, name: input.name, emit: emit) }
             if let old = tool.versionWarning() {
                 exporterWarned = true
                 emit(.diagnostic(ReaderDiagnostic(code: .exporterVersion, severity: .warning, message: old,
@@ -226,8 +226,9 @@ public struct InputReader: Sendable {
         }
         defer { if descriptor != 0 { close(descriptor) } }
 
-        // A sysdiagnose's unified log is taken out of the archive when a tool can export it (read after the archive).
-        let extraction: LogArchiveExtraction? = if case .logArchive = input { nil } else if options.logArchiveTool != nil { LogArchiveExtraction() } else { nil }
+        // A sysdiagnose's unified log is taken out of the archive, for the exporter or the native reader (read after
+        // the archive's reports).
+        let extraction: LogArchiveExtraction? = if case .logArchive = input { nil } else { LogArchiveExtraction() }
         defer { extraction?.remove() }
         var configuration = ReaderConfiguration(inputName: input.name, timeInference: inference, limits: options.limits,
                                                 skippedProcesses: options.skippedProcesses, offersRecords: offering)
@@ -357,10 +358,10 @@ public struct InputReader: Sendable {
         return summary
     }
 
-    /// Runs the log archive's tool on the unified log taken out of a sysdiagnose archive, and reads what it writes
-    /// as part of that input (`sysdiagnose.tar.gz:system_logs.logarchive`), the archive's report events (`held`, in
-    /// time order) merged in by time. The tool's failure is a warning of the archive — its reports were read — not
-    /// an unreadable input.
+    /// Reads the unified log taken out of a sysdiagnose archive as part of that input
+    /// (`sysdiagnose.tar.gz:system_logs.logarchive`): natively, or through the log archive's tool when one is installed;
+    /// the archive's report events (`held`, in time order) merged in by time. Its failure is a warning of the
+    /// archive — its reports were read — not an unreadable input.
     private func exportExtractedArchive(_ extraction: LogArchiveExtraction, of input: LogInput, summary: inout InputSummary, held: [LogEvent],
                                         configuration: ReaderConfiguration, offers: RecordOffers, emit: (ReaderOutput) -> Void) {
         var pending = held[...]
@@ -374,10 +375,26 @@ public struct InputReader: Sendable {
         if extraction.refused > 0 {
             say(.warning, .unreadReport, "\(extraction.refused) entr\(extraction.refused == 1 ? "y" : "ies") of the unified log not extracted: a `..` or `.` in the name, a name given twice, or a second .logarchive")
         }
-        guard let root = extraction.archiveRoot, let name = extraction.archiveName, let tool = options.logArchiveTool,
-              summary.failure == nil, !summary.interrupted else { return }
+        guard let root = extraction.archiveRoot, let name = extraction.archiveName, summary.failure == nil, !summary.interrupted else { return }
         extraction.closeFile()
         let megabytes = (extraction.bytesWritten + 500_000) / 1_000_000
+        func merged(_ output: ReaderOutput) {
+            if case .event(let event) = output {
+                while let first = pending.first, first.timestamp.microsecondsSinceEpoch <= event.timestamp.microsecondsSinceEpoch {
+                    emit(.event(first))
+                    pending = pending.dropFirst()
+                }
+            }
+            emit(output)
+        }
+        guard let tool = options.logArchiveTool else {
+            say(.note, .archiveContents, "its unified log (\(name), \(extraction.files) file\(extraction.files == 1 ? "" : "s"), \(megabytes) MB) read natively (no exporter installed)")
+            let native = readUnifiedLogArchive(root, name: input.name + ":" + name, emit: merged)
+            summary.statistics.add(native.statistics)
+            if native.interrupted { summary.interrupted = true }
+            if let failure = native.failure { say(.warning, .truncatedInput, "its unified log could not be read whole: \(failure.message)") }
+            return
+        }
         let command = tool.commandLine(archive: name, since: options.since, until: options.until)
         if let old = tool.versionWarning() { say(.warning, .exporterVersion, old) }
         switch tool.start(archive: root, since: options.since, until: options.until) {
@@ -390,15 +407,6 @@ public struct InputReader: Sendable {
             toolConfiguration.inputName = input.name + ":" + name
             toolConfiguration.archiveEntryExtractor = nil
             var reader = LogStreamReader(configuration: toolConfiguration)
-            let merged: (ReaderOutput) -> Void = { output in
-                if case .event(let event) = output {
-                    while let first = pending.first, first.timestamp.microsecondsSinceEpoch <= event.timestamp.microsecondsSinceEpoch {
-                        emit(.event(first))
-                        pending = pending.dropFirst()
-                    }
-                }
-                emit(output)
-            }
             var failure: ReaderError?
             var exited: Int32?
             let end = drain(started.descriptor, of: started.pid, into: &reader, offers: offers, emit: merged, failure: &failure, status: &exited)
