@@ -5,7 +5,9 @@
 public enum LZBitmapEncoder {
     /// The stream's flags byte: `runLengths` (0x09, 32 KiB chunks) or `plain` (0x0C, no run lengths, 16 KiB chunks).
     public enum Variant: UInt8, Sendable, CaseIterable {
+        /// Flags `0x09`: a token may carry a run length; chunks of 32 KiB.
         case runLengths = 0x09
+        /// Flags `0x0C` (as iOS 27's logs were reported to use): no run lengths, a thirteenth table pair; 16 KiB chunks.
         case plain = 0x0C
         var chunkSize: Int { self == .runLengths ? 0x8000 : 0x4000 }
         var tablePairs: Int { self == .runLengths ? 12 : 13 }

@@ -57,6 +57,12 @@ struct InputOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Longest multi-line message or record kept, in bytes (default 4 MiB).", valueName: "bytes"))
     var maxMessageLength: Int?
 
+    @Flag(name: .long, help: ArgumentHelp("Read unified log archives (a .logarchive, a sysdiagnose's) through the installed exporter instead of natively: Apple's `log` on macOS, else `unifiedlog_iterator` on the PATH (PREWARM_LINT_LOG_TOOL or PREWARM_LINT_UNIFIEDLOG_ITERATOR name another)."))
+    var exporter = false
+
+    @Flag(name: .long, help: ArgumentHelp("Read every process's entries of a unified log natively, not only the chunks holding the launch daemons, the kernel and the apps (for `events`, or a comparison with another reader)."))
+    var allProcesses = false
+
     func validate() throws {
         for (name, value) in [("--max-line-length", maxLineLength), ("--max-message-length", maxMessageLength)] {
             if let value, value < 1024 { throw ValidationError("\(name) must be at least 1024 bytes, not \(value)") }
@@ -69,6 +75,8 @@ struct InputOptions: ParsableArguments {
         if let since, TimeBound(since) == nil { throw ValidationError("--since must look like 2024-05-02 11:13:48[.ffffff][+02:00], not '\(since)'") }
         if let until, TimeBound(until) == nil { throw ValidationError("--until must look like 2024-05-02 11:13:48[.ffffff][+02:00], not '\(until)'") }
         if let year, !(1...9999).contains(year) { throw ValidationError("--year must be between 1 and 9999, not \(year)") }
+        if exporter, LogArchiveTool.find() == nil { throw ValidationError("--exporter: \(LogArchiveTool.installHint)") }
+        if exporter, allProcesses { throw ValidationError("--all-processes is the native reader's; the exporter reads what it reads") }
     }
 
     func parsedDate() throws -> CivilDateTime? {
@@ -104,6 +112,8 @@ struct InputOptions: ParsableArguments {
             limits: limits,
             interruption: SignalHandling.interruption
         )
+        options.logArchiveTool = exporter ? LogArchiveTool.find() : nil
+        options.readsAllUnifiedLogProcesses = allProcesses
         options.since = since.flatMap(TimeBound.init)
         options.until = until.flatMap(TimeBound.init)
         return options

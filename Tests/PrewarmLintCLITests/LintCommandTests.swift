@@ -968,7 +968,7 @@ struct LintCommandTests {
         return script.path
     }
 
-    @Test("a .logarchive is read through the tool that exports it: its output streamed, its stderr passed through, its failure an unreadable input")
+    @Test("a .logarchive is read through the tool that exports it with --exporter: its output streamed, its stderr passed through, its failure an unreadable input; without --exporter, natively")
     func logArchive() throws {
         let folder = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -977,29 +977,34 @@ struct LintCommandTests {
         try FileManager.default.createDirectory(at: archive.appendingPathComponent("Persist"), withIntermediateDirectories: true)
         try Data(repeating: 0x6A, count: 4096).write(to: archive.appendingPathComponent("Persist/0000000000000001.tracev3"))
         // A sysdiagnose folder: the archive is one input (not walked into), read through the tool.
-        let good = try CLI.run(["--no-color", sysdiagnose.path], environment: ["PREWARM_LINT_LOG_TOOL": try Self.standInLogTool(in: folder)])
+        let good = try CLI.run(["--no-color", "--exporter", sysdiagnose.path], environment: ["PREWARM_LINT_LOG_TOOL": try Self.standInLogTool(in: folder)])
         #expect(good.status == 0, "\(good.stderr)")
         #expect(good.stderr.contains("stand-in: exporting system_logs.logarchive\n"))
         #expect(good.stderr.hasSuffix("no findings in 1 session (1 cold-launch) from 1 input; launch 303 ms (tap → active; no first-screen line)\n"), "\(good.stderr)")
         // `--since`/`--until` reach `log show` as `--start`/`--end` covering the window (a wall-clock bound widened by
         // the 14 hours any UTC offset can shift it; one with an offset exact, outwards to the second); the window itself
         // is still applied to the output, so the session is the same.
-        let windowed = try CLI.run(["--no-color", "--since", "2024-03-18 09:00:00", "--until", "2024-03-18 09:30:00.5-07:00", sysdiagnose.path],
+        let windowed = try CLI.run(["--no-color", "--exporter", "--since", "2024-03-18 09:00:00", "--until", "2024-03-18 09:30:00.5-07:00", sysdiagnose.path],
                                    environment: ["PREWARM_LINT_LOG_TOOL": try Self.standInLogTool(in: folder)])
         #expect(windowed.status == 0, "\(windowed.stderr)")
         #expect(windowed.stderr.contains("stand-in: window --start 2024-03-17 19:00:00+0000 --end 2024-03-18 16:30:01+0000\n"), "\(windowed.stderr)")
         #expect(windowed.stderr.hasSuffix("no findings in 1 session (1 cold-launch) from 1 input; launch 303 ms (tap → active; no first-screen line)\n"), "\(windowed.stderr)")
         // The tool fails after writing part of its output: the input is unreadable (exit 2), the tool named.
-        let failing = try CLI.run(["--no-color", archive.path], environment: ["PREWARM_LINT_LOG_TOOL": try Self.standInLogTool(in: folder, status: 3)])
+        let failing = try CLI.run(["--no-color", "--exporter", archive.path], environment: ["PREWARM_LINT_LOG_TOOL": try Self.standInLogTool(in: folder, status: 3)])
         #expect(failing.status == 2)
         #expect(failing.stderr.contains("\(archive.path): error: `\(folder.path)/log-stand-in show --archive \(archive.path) --style ndjson"), "\(failing.stderr)")
         #expect(failing.stderr.contains("exited with status 3 (its messages are above)"))
         #if !canImport(Darwin)  // (macOS always has `log`)
-        // No tool installed: the archive is read natively; this one's file is not a tracev3 file, so it is unreadable.
-        let none = try CLI.run(["--no-color", archive.path], environment: ["PATH": "/usr/bin:/bin", "PREWARM_LINT_LOG_TOOL": "", "PREWARM_LINT_UNIFIEDLOG_ITERATOR": ""])
-        #expect(none.status == 2)
-        #expect(none.stderr.contains("\(archive.path): error: Persist/0000000000000001.tracev3 is not a tracev3 file: its first bytes are not a unified log header"), "\(none.stderr)")
+        // No tool installed: --exporter is a usage error saying so.
+        let noTool = ["PATH": "/usr/bin:/bin", "PREWARM_LINT_LOG_TOOL": "", "PREWARM_LINT_UNIFIEDLOG_ITERATOR": ""]
+        let asked = try CLI.run(["--no-color", "--exporter", archive.path], environment: noTool)
+        #expect(asked.status == 64 && asked.stderr.contains("--exporter: no exporter of unified log archives is installed"), "\(asked.stderr)")
         #endif
+        // Without --exporter, the archive is read natively, a tool installed or not: this one's file is not a tracev3
+        // file, so it is unreadable.
+        let native = try CLI.run(["--no-color", archive.path], environment: ["PREWARM_LINT_LOG_TOOL": try Self.standInLogTool(in: folder)])
+        #expect(native.status == 2 && !native.stderr.contains("stand-in"))
+        #expect(native.stderr.contains("\(archive.path): error: Persist/0000000000000001.tracev3 is not a tracev3 file: its first bytes are not a unified log header"), "\(native.stderr)")
     }
 
     @Test("a .logarchive read natively when no exporter is installed: its tracev3 file's events with their times, pids and messages; the report's input format logarchive; what the archive's strings lack warned")
@@ -1048,7 +1053,7 @@ struct LintCommandTests {
         let archive = folder.appendingPathComponent("\(name).tar.gz")
         try Data(try tar.gzipped()).write(to: archive)
         let environment = ["PREWARM_LINT_LOG_TOOL": try Self.standInLogTool(in: folder), "TMPDIR": scratch.path]
-        let run = try CLI.run(["events", "--format", "ndjson", archive.path], environment: environment)
+        let run = try CLI.run(["events", "--exporter", "--format", "ndjson", archive.path], environment: environment)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.contains("stand-in: exporting system_logs.logarchive\n"), "\(run.stderr)")
         #expect(run.stderr.contains("note: its unified log (system_logs.logarchive, 2 files, 0 MB) exported with `\(folder.path)/log-stand-in show --archive system_logs.logarchive --style ndjson"), "\(run.stderr)")
@@ -1064,7 +1069,7 @@ struct LintCommandTests {
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("escape.tracev3").path))
         #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path).isEmpty)
         // lint: the log's cold launch and the jetsam report together.
-        let lint = try CLI.run(["--no-color", archive.path], environment: environment)
+        let lint = try CLI.run(["--no-color", "--exporter", archive.path], environment: environment)
         #expect(lint.stderr.contains("1 cold-launch"), "\(lint.stderr)")
         // No tool: read natively; its file is not tracev3, which is said; the reports read all the same.
         let noTool = ["PATH": "/usr/bin:/bin", "PREWARM_LINT_LOG_TOOL": "", "PREWARM_LINT_UNIFIEDLOG_ITERATOR": "", "TMPDIR": scratch.path]
@@ -1134,7 +1139,7 @@ struct LintCommandTests {
 
                 """.write(to: tool, atomically: true, encoding: .utf8)
             chmod(tool.path, 0o755)
-            let result = try CLI.run(["--no-color", archive.path], environment: ["PREWARM_LINT_LOG_TOOL": "", "PREWARM_LINT_UNIFIEDLOG_ITERATOR": tool.path])
+            let result = try CLI.run(["--no-color", "--exporter", archive.path], environment: ["PREWARM_LINT_LOG_TOOL": "", "PREWARM_LINT_UNIFIEDLOG_ITERATOR": tool.path])
             return (result.status, result.stderr)
         }
         let old = try run(saying: "0.5.0")
@@ -1172,7 +1177,7 @@ struct LintCommandTests {
             let pids = folder.appendingPathComponent("pids-\(signal)")
             let tool = try Self.lingeringTool(in: folder, pids: pids, ignoresTerm: true)
             let start = Date()
-            let run = try CLI.run(["--format", "json", archive.path], interruptAfter: 1.5, signal: signal,
+            let run = try CLI.run(["--format", "json", "--exporter", archive.path], interruptAfter: 1.5, signal: signal,
                                   environment: ["PREWARM_LINT_LOG_TOOL": tool, "TMPDIR": scratch.path])
             let elapsed = Date().timeIntervalSince(start)
             #expect(run.status == status, "\(signal): \(run.stderr)")
@@ -1202,7 +1207,7 @@ struct LintCommandTests {
         try Data(try tar.gzipped()).write(to: archive)
         let pids = folder.appendingPathComponent("pids")
         let start = Date()
-        let run = try CLI.run(["--no-color", archive.path], environment: ["PREWARM_LINT_LOG_TOOL": try Self.lingeringTool(in: folder, pids: pids, ignoresTerm: false),
+        let run = try CLI.run(["--no-color", "--exporter", archive.path], environment: ["PREWARM_LINT_LOG_TOOL": try Self.lingeringTool(in: folder, pids: pids, ignoresTerm: false),
                                                                           "TMPDIR": scratch.path])
         #expect(Date().timeIntervalSince(start) < 30, "the run waited on the pipe the exporter's child held")
         #expect(run.status == 0, "\(run.stderr)")

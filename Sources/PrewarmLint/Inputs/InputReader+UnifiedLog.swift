@@ -24,7 +24,7 @@ extension InputReader {
                                           message: "a unified log archive with no tracev3 file (in Persist/, Special/, Signpost/, HighVolume/ or its root)")
             return summary
         }
-        let (context, strings) = UnifiedLogArchiveFiles.context(archive: root)
+        let (context, strings) = UnifiedLogArchiveFiles.context(archive: root, allProcesses: options.readsAllUnifiedLogProcesses)
         defer { strings.close() }
         var runs: [[LogEvent]] = []
         let prefix = root.hasSuffix("/") ? root : root + "/"

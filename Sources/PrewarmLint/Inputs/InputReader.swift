@@ -64,8 +64,12 @@ public struct ReadOptions: Sendable {
     public var since: TimeBound?
     /// Lines after this bound (`--until`) are left out, counted the same way.
     public var until: TimeBound?
-    /// The program that exports a `.logarchive` (``LogArchiveTool/find(environment:)`` by default); nil: none installed.
-    public var logArchiveTool: LogArchiveTool? = LogArchiveTool.find()
+    /// The program that exports a `.logarchive` instead of the native reader (`--exporter`: ``LogArchiveTool/find(environment:)``);
+    /// nil, the default: archives and sysdiagnoses' unified logs are read natively.
+    public var logArchiveTool: LogArchiveTool?
+    /// Whether the native unified-log reader reads every process's entries (`--all-processes`), not only the
+    /// chunksets holding a process a launch needs (the launch daemons, the kernel, the apps).
+    public var readsAllUnifiedLogProcesses = false
 
     /// Options; every one has a default.
     public init(format: LogFormat? = nil, timeInference: TimeInference = TimeInference(), standardInputReferenceInstant: Int64? = nil,
@@ -237,7 +241,7 @@ public struct InputReader: Sendable {
         // A tracev3 file named alone is read with the archive around it (its strings and clock), when there is one.
         var unifiedLogFiles: UnifiedLogArchiveFiles?
         if case .file(let path) = input, sniffedFormats[input] == .unifiedLog || options.format == .unifiedLog {
-            let (context, files) = UnifiedLogArchiveFiles.context(aroundFile: path)
+            let (context, files) = UnifiedLogArchiveFiles.context(aroundFile: path, allProcesses: options.readsAllUnifiedLogProcesses)
             configuration.unifiedLog = context
             unifiedLogFiles = files
         }

@@ -104,9 +104,8 @@ public struct LogArchiveTool: Sendable, Hashable {
     }
 
     /// What to do when no tool is installed.
-    public static let installHint = "no reader of unified log archives is installed: on macOS `log` reads them; elsewhere install "
-        + "mandiant's unifiedlog_iterator (github.com/mandiant/macos-UnifiedLogs) — or export the archive on a Mac with "
-        + "`log show --archive PATH --style ndjson > log.ndjson` and lint that"
+    public static let installHint = "no exporter of unified log archives is installed: on macOS `log` exports them; elsewhere install "
+        + "mandiant's unifiedlog_iterator (github.com/mandiant/macos-UnifiedLogs) — or leave out --exporter: prewarm-lint reads them itself"
 
     /// Whether `path` is a log archive: a directory named `*.logarchive`.
     static func isArchive(_ path: String) -> Bool {

@@ -98,20 +98,20 @@ final class UnifiedLogArchiveFiles: UnifiedLogStrings, @unchecked Sendable {
 
     /// What an archive folder is read with: its strings at its root (a `.logarchive`) or in a `uuidtext` folder
     /// beside or above it, its timesync folder, and the processes a launch needs.
-    static func context(archive root: String) -> (context: UnifiedLogContext, files: UnifiedLogArchiveFiles) {
+    static func context(archive root: String, allProcesses: Bool) -> (context: UnifiedLogContext, files: UnifiedLogArchiveFiles) {
         let files = UnifiedLogArchiveFiles(stringFolders: [root, root + "/uuidtext", root + "/../uuidtext"])
         let timesync = timesync(in: [root + "/timesync", root + "/Diagnostics/timesync"])
-        return (UnifiedLogContext(strings: files, timesync: timesync, choice: launchProcesses), files)
+        return (UnifiedLogContext(strings: files, timesync: timesync, choice: allProcesses ? .all : launchProcesses), files)
     }
 
     /// The context of a tracev3 file named alone: the archive around its folder (`Persist/` in a `.logarchive`, or in
     /// a device's `Diagnostics/`), or its own folder.
-    static func context(aroundFile path: String) -> (context: UnifiedLogContext, files: UnifiedLogArchiveFiles) {
+    static func context(aroundFile path: String, allProcesses: Bool) -> (context: UnifiedLogContext, files: UnifiedLogArchiveFiles) {
         let folder = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
         let parent = (folder.isEmpty ? "." : folder) + "/.."
         let files = UnifiedLogArchiveFiles(stringFolders: [parent, parent + "/uuidtext", parent + "/../uuidtext", folder.isEmpty ? "." : folder])
         let timesync = timesync(in: [parent + "/timesync", (folder.isEmpty ? "." : folder) + "/timesync"])
-        return (UnifiedLogContext(strings: files, timesync: timesync, choice: launchProcesses), files)
+        return (UnifiedLogContext(strings: files, timesync: timesync, choice: allProcesses ? .all : launchProcesses), files)
     }
 
     /// The processes a launch needs: the launch daemons the classifier knows by name, the kernel (memorystatus), and
