@@ -101,4 +101,45 @@ struct TraceV3ArchiveTests {
         let iOS27 = LogAnalyzer().lint(paths: [rewritten.path])
         #expect(iOS27.render().replacingOccurrences(of: "/b/", with: "/a/") == report.render())
     }
+
+    @Test("an archive's files are read in the order they began, and each file's events are handed on before a later file is read: in time order, the same events as the files hold")
+    func filesReadInTheOrderTheyBegan() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sweep-\(UUID().uuidString)/system_logs.logarchive")
+        defer { try? FileManager.default.removeItem(at: folder.deletingLastPathComponent()) }
+        // The real 944-byte file as three files of three days (its header's wall clock moved: with no timesync, its
+        // entries' times follow it); the third day's in Persist/ sorts before the second day's in Special/ by name.
+        let tiny = try [UInt8](Data(contentsOf: Self.samples.deletingLastPathComponent().appendingPathComponent("0000000000000030.tracev3")))
+        func shifted(days: UInt64) -> [UInt8] {
+            var bytes = tiny
+            let seconds = bytes[32..<40].reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) } + days * 86_400
+            for index in 0..<8 { bytes[32 + index] = UInt8(truncatingIfNeeded: seconds >> (8 * UInt64(index))) }
+            return bytes
+        }
+        for (name, bytes) in [("Persist/0000000000000001.tracev3", shifted(days: 0)), ("Persist/0000000000000002.tracev3", shifted(days: 2)),
+                              ("Special/0000000000000001.tracev3", try #require(TraceV3Rewriter.withLZBitmapChunksets(shifted(days: 1))))] {
+            let url = folder.appendingPathComponent(name)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(bytes).write(to: url)
+        }
+        var said: [String] = []
+        var times: [Int64] = []
+        let summary = InputReader(options: ReadOptions()).read(.logArchive(folder.path)) { output in
+            switch output {
+            case .event(let event):
+                said.append("event " + String(event.origin.input.split(separator: "/").suffix(2).joined(separator: "/")))
+                times.append(event.timestamp.microsecondsSinceEpoch)
+            case .diagnostic(let diagnostic) where diagnostic.code == .unresolvedFormatString:
+                said.append("unworded " + String(diagnostic.origin.input.split(separator: "/").suffix(2).joined(separator: "/")))
+            default: break
+            }
+        }
+        #expect(summary.failure == nil && summary.format == .logArchive && summary.statistics.events == 15)
+        #expect(times == times.sorted() && times.count == 15)
+        #expect(times[5] - times[0] == 86_400_000_000 && times[10] - times[5] == 86_400_000_000)
+        // Day 0's events go before day 1's file is done; day 1's before day 2's.
+        let persist1 = "Persist/0000000000000001.tracev3", special = "Special/0000000000000001.tracev3", persist2 = "Persist/0000000000000002.tracev3"
+        #expect(said == ["unworded " + persist1] + Array(repeating: "event " + persist1, count: 5)
+            + ["unworded " + special] + Array(repeating: "event " + special, count: 5)
+            + ["unworded " + persist2] + Array(repeating: "event " + persist2, count: 5), "\(said)")
+    }
 }

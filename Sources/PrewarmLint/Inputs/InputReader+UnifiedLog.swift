@@ -9,10 +9,12 @@ import Darwin
 #endif
 
 extension InputReader {
-    /// A `.logarchive` read natively (no exporter installed): each tracev3 file read by its own reader with the
-    /// archive's strings and clock (``UnifiedLogArchiveFiles``), only the chunksets of the processes a launch needs,
-    /// then the files' events merged by time. Each file's events arrive sorted at its end, so the archive's chosen
-    /// events are held until the last file is read: memory grows with them (not with the archive's other entries).
+    /// A `.logarchive` read natively: each tracev3 file read by its own reader with the archive's strings and clock
+    /// (``UnifiedLogArchiveFiles``), only the chunksets of the processes a launch needs, then the files' events merged
+    /// by time. A file's events arrive sorted at its end, so the files are read in the order their headers say they
+    /// began, and after each one the events held that come before the next file's start are handed on: memory holds
+    /// the events of the files that overlap in time (a Persist file and the Special, Signpost and HighVolume files of
+    /// its hours), not the archive's.
     ///
     /// `name`: the input's name in the report (the folder as named, or `sysdiagnose.tar.gz:NAME.logarchive`).
     func readUnifiedLogArchive(_ root: String, name inputName: String, emit: (ReaderOutput) -> Void) -> InputSummary {
@@ -26,9 +28,12 @@ extension InputReader {
         }
         let (context, strings) = UnifiedLogArchiveFiles.context(archive: root, allProcesses: options.readsAllUnifiedLogProcesses)
         defer { strings.close() }
-        var runs: [[LogEvent]] = []
+        var runs = HeldRuns()
         let prefix = root.hasSuffix("/") ? root : root + "/"
-        for path in files {
+        // Read in the order the files began (a file whose header cannot be read first: it fails at once).
+        let ordered = files.map { (path: $0, start: UnifiedLogArchiveFiles.startMicroseconds(of: $0) ?? .min) }
+            .enumerated().sorted { ($0.element.start, $0.offset) < ($1.element.start, $1.offset) }.map(\.element)
+        for (index, (path, _)) in ordered.enumerated() {
             if options.interruption?.isRaised == true {
                 summary.interrupted = true
                 break
@@ -74,21 +79,37 @@ extension InputReader {
                 summary.failure = summary.failure ?? error
             }
             summary.statistics.add(reader.statistics)
-            runs.append(events)
+            runs.add(events)
+            // What comes before the next file's start can come from no file still to read.
+            runs.emit(before: index + 1 < ordered.count ? ordered[index + 1].start : .max) { emit(.event($0)) }
         }
-        // The files' runs merged by time; of one instant, the earlier file's first.
-        var heads = runs.map { $0.startIndex }
+        runs.emit(before: .max) { emit(.event($0)) }
+        return summary
+    }
+}
+
+/// The sorted runs of events of the files read, merged by time as far as a bound: of one instant, the earlier
+/// file's first. A run is dropped once handed on whole.
+struct HeldRuns {
+    private var runs: [(events: [LogEvent], head: Int)] = []
+
+    mutating func add(_ events: [LogEvent]) {
+        if !events.isEmpty { runs.append((events, 0)) }
+    }
+
+    /// Hands on, in time order, every event held earlier than `bound` (microseconds since 1970; `.max`: all).
+    mutating func emit(before bound: Int64, _ emit: (LogEvent) -> Void) {
         while true {
             var best: Int?
-            for run in runs.indices where heads[run] < runs[run].endIndex {
-                if let current = best,
-                   runs[current][heads[current]].timestamp.microsecondsSinceEpoch <= runs[run][heads[run]].timestamp.microsecondsSinceEpoch { continue }
+            for run in runs.indices {
+                let time = runs[run].events[runs[run].head].timestamp.microsecondsSinceEpoch
+                if let current = best, runs[current].events[runs[current].head].timestamp.microsecondsSinceEpoch <= time { continue }
                 best = run
             }
-            guard let run = best else { break }
-            emit(.event(runs[run][heads[run]]))
-            heads[run] += 1
+            guard let run = best, bound == .max || runs[run].events[runs[run].head].timestamp.microsecondsSinceEpoch < bound else { return }
+            emit(runs[run].events[runs[run].head])
+            runs[run].head += 1
+            if runs[run].head == runs[run].events.count { runs.remove(at: run) }
         }
-        return summary
     }
 }

@@ -114,6 +114,21 @@ final class UnifiedLogArchiveFiles: UnifiedLogStrings, @unchecked Sendable {
         return (UnifiedLogContext(strings: files, timesync: timesync, choice: allProcesses ? .all : launchProcesses), files)
     }
 
+    /// When a tracev3 file began, by its header (wall-clock microseconds since 1970); nil when its first chunk is not a
+    /// header that reads.
+    static func startMicroseconds(of path: String) -> Int64? {
+        guard let file = FileBytes(path: path) else { return nil }
+        defer { file.close() }
+        let head = file.bytes(at: 0, count: 16)
+        guard head.count == 16 else { return nil }
+        let size = head[8..<16].reversed().reduce(0) { $0 << 8 | Int($1) }
+        guard head[0] == 0x00, head[1] == 0x10, size <= 4096 else { return nil }
+        let payload = file.bytes(at: 16, count: size)
+        let header = try? payload.withUnifiedLogBytes { (bytes: UnsafeRawBufferPointer) throws(UnifiedLogError) in try TraceHeader(payload: bytes, at: 0) }
+        guard let header, header.wallSeconds < UInt64(Int64.max / 2_000_000) else { return nil }
+        return Int64(header.wallSeconds) * 1_000_000 + Int64(header.wallNanoseconds / 1_000)
+    }
+
     /// The processes a launch needs: the launch daemons the classifier knows by name, the kernel (memorystatus), and
     /// every app.
     static let launchProcesses = UnifiedLogProcessChoice.named(
