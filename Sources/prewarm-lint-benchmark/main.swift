@@ -12,6 +12,9 @@
 //                                                                  the launch daemons and apps, or every process with `all`
 //   prewarm-lint-benchmark rewrite-lzbitmap IN OUT [plain|runLengths] a tracev3 file with its chunksets written again as LZBITMAP
 //                                                                  streams (iOS 27's shape), for the tracev3 mode and the fuzz seeds
+//   prewarm-lint-benchmark generate-logarchive TRACEV3 COPIES OUT [lzbitmap] a .logarchive of COPIES copies of a tracev3 file, each a day
+//                                                                  after the one before (its header's clock moved; no timesync, so its
+//                                                                  entries follow), with the uuidtext folders beside or above its folder
 //
 // `scripts/benchmark` builds this in release mode and runs the standard set.
 import Foundation
@@ -81,7 +84,7 @@ func measure(_ mode: String, _ body: (String) -> String) {
 
 let arguments = CommandLine.arguments.dropFirst()
 guard let command = arguments.first else {
-    fail("usage: generate-day FORMAT MEGABYTES PATH [SEED] [MB_PER_DAY] | read|classify|sessions|jsondecoder PATH [RUNS] | tracev3 PATH [RUNS] [all] | rewrite-lzbitmap IN OUT [plain|runLengths] | live-chunk PATH")
+    fail("usage: generate-day FORMAT MEGABYTES PATH [SEED] [MB_PER_DAY] | read|classify|sessions|jsondecoder PATH [RUNS] | tracev3 PATH [RUNS] [all] | rewrite-lzbitmap IN OUT [plain|runLengths] | generate-logarchive TRACEV3 COPIES OUT [lzbitmap] | live-chunk PATH")
 }
 
 switch command {
@@ -108,6 +111,35 @@ case "rewrite-lzbitmap":
     }
     try Data(rewritten).write(to: URL(fileURLWithPath: rest[1]))
     print("\(rest[1]): \(rewritten.count) bytes (from \(input.count))")
+
+case "generate-logarchive":
+    let rest = Array(arguments.dropFirst())
+    guard rest.count >= 3, let copies = Int(rest[1]), copies > 0 else { fail("usage: generate-logarchive TRACEV3 COPIES OUT [lzbitmap]") }
+    guard var source = FileManager.default.contents(atPath: rest[0]).map([UInt8].init) else { fail("cannot read \(rest[0])") }
+    if rest.count > 3, rest[3] == "lzbitmap" {
+        guard let rewritten = TraceV3Rewriter.withLZBitmapChunksets(source) else { fail("\(rest[0]) is not a tracev3 file read to its end") }
+        source = rewritten
+    }
+    let archive = URL(fileURLWithPath: rest[2])
+    try FileManager.default.createDirectory(at: archive.appendingPathComponent("Persist"), withIntermediateDirectories: true)
+    // The uuidtext folders (two hexadecimal digits) beside the file's folder or above it.
+    let sourceFolder = URL(fileURLWithPath: rest[0]).deletingLastPathComponent()
+    let parent = sourceFolder.deletingLastPathComponent()
+    for strings in [parent.appendingPathComponent("uuidtext"), parent, parent.deletingLastPathComponent().appendingPathComponent("uuidtext")] {
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: strings.path)) ?? [] where name.count == 2 && name.allSatisfy(\.isHexDigit) {
+            try? FileManager.default.copyItem(at: strings.appendingPathComponent(name), to: archive.appendingPathComponent(name))
+        }
+    }
+    // The header's wall clock (payload bytes 16-23: seconds since 1970) moved a day per copy.
+    let seconds = source[32..<40].reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+    for copy in 0..<copies {
+        var bytes = source
+        let moved = seconds + UInt64(copy) * 86_400
+        for index in 0..<8 { bytes[32 + index] = UInt8(truncatingIfNeeded: moved >> (8 * UInt64(index))) }
+        let name = String(String(copy + 1, radix: 16).reversed()).padding(toLength: 16, withPad: "0", startingAt: 0)
+        try Data(bytes).write(to: archive.appendingPathComponent("Persist/\(String(name.reversed())).tracev3"))
+    }
+    print("\(archive.path): \(copies) tracev3 files of \(source.count) bytes, \(copies * source.count >> 20) MiB")
 
 case "read":
     measure("read") { path in
