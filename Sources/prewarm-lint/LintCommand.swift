@@ -243,9 +243,13 @@ struct LintCommand: ParsableCommand {
             let workingDirectory = FileManager.default.currentDirectoryPath
             settings.sarifSourceRoot = (sarifRoot.hasPrefix("/") ? sarifRoot : workingDirectory + "/" + sarifRoot, workingDirectory)
         }
-        let unwritable = writeOutputFiles(report, settings: settings)
+        var unwritable = writeOutputFiles(report, settings: settings)
         settings.color = format == .text && colorOptions.enabled
         printReport(report, settings: settings)
+        if format == .github || output.contains(where: { $0.format == .github }),
+           let summary = ProcessInfo.processInfo.environment["GITHUB_STEP_SUMMARY"], !summary.isEmpty {
+            unwritable = !writeStepSummary(report, settings: settings, to: summary) || unwritable
+        }
 
         if SignalHandling.interruption.isRaised {
             StandardStreams.err("interrupted: the output covers what was read until then")
@@ -461,6 +465,36 @@ struct LintCommand: ParsableCommand {
             }
         }
         return unwritable
+    }
+
+    /// GitHub's job summary (`GITHUB_STEP_SUMMARY`, with `--format github`): the Markdown report appended, cut at a
+    /// line before GitHub's limit of 1 MiB a step, the cut said. False when the file cannot be written (said).
+    private func writeStepSummary(_ report: LintReport, settings: ReportFormat.Settings, to path: String) -> Bool {
+        let limit = OutputFile.stepSummaryLimit
+        var markdown: [UInt8] = []
+        var cut = false
+        ReportFormat.markdown.renderer(settings).render(report) { piece in
+            guard !cut else { return }
+            markdown += piece.utf8
+            if markdown.count > limit { cut = true }
+        }
+        if cut {
+            let note = Array("\n\n*The report is cut here: GitHub keeps 1 MiB of a step's summary. `--format markdown` writes it whole.*\n".utf8)
+            var end = limit - note.count
+            while end > 0, markdown[end - 1] != 0x0A { end -= 1 }
+            markdown = Array(markdown[..<end]) + note
+        }
+        let descriptor = FileSystemName.withPlatformPath(path) { open($0, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644) }
+        guard descriptor >= 0 else {
+            StandardStreams.err("\(FileSystemName.displayed(path)): error: cannot write GitHub's step summary (GITHUB_STEP_SUMMARY): \(String(cString: strerror(errno)))")
+            return false
+        }
+        defer { close(descriptor) }
+        if let failure = OutputFile.writeWhole(markdown, to: descriptor) {
+            StandardStreams.err("\(FileSystemName.displayed(path)): error: cannot write GitHub's step summary (GITHUB_STEP_SUMMARY): \(failure.reason)")
+            return false
+        }
+        return true
     }
 
     /// The report on standard output (in text, the findings there); in every format the summary line (the last) on

@@ -37,6 +37,9 @@ enum OutputFile {
         return nil
     }
 
+    /// The most bytes GitHub keeps of a step's summary (`GITHUB_STEP_SUMMARY`).
+    static let stepSummaryLimit = 1 << 20
+
     /// Opens `path` for writing in place; the descriptor, or why not (with the system's reason).
     static func openInPlace(_ path: String) -> Result<Int32, OutputError> {
         var status = stat()

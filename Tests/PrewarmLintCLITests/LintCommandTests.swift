@@ -1232,6 +1232,25 @@ struct LintCommandTests {
     }
     #endif
 
+    @Test("--format github with GITHUB_STEP_SUMMARY set: the Markdown report appended to the summary file (what was there kept); an unwritable summary file is said and exits 2")
+    func githubStepSummary() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let summary = folder.appendingPathComponent("summary.md")
+        try Data("earlier step\n".utf8).write(to: summary)
+        let run = try CLI.run(["--format", "github", "Corpus"], in: Self.root, environment: ["GITHUB_STEP_SUMMARY": summary.path])
+        #expect(run.status == 1, "\(run.stderr)")
+        let written = try String(contentsOf: summary, encoding: .utf8)
+        #expect(written.hasPrefix("earlier step\n"))
+        let markdown = try CLI.run(["--format", "markdown", "Corpus"], in: Self.root).stdout
+        #expect(written == "earlier step\n" + markdown)
+        #expect(run.stdout.contains("not shown as annotations (GitHub shows 10 of each level per step)"), "\(run.stdout.suffix(500))")
+        // No summary without the variable; an unwritable one said, exit 2.
+        let elsewhere = try CLI.run(["--format", "github", "Corpus"], in: Self.root,
+                                    environment: ["GITHUB_STEP_SUMMARY": folder.appendingPathComponent("none/summary.md").path])
+        #expect(elsewhere.status == 2 && elsewhere.stderr.contains("cannot write GitHub's step summary (GITHUB_STEP_SUMMARY)"), "\(elsewhere.stderr.suffix(500))")
+    }
+
     @Test("SARIF: a distinct fingerprint for every finding of the corpus, the same on a second run; every machine format says an input was unreadable")
     func machineFormats() throws {
         let first = try CLI.run(["--separately", "--format", "sarif", "Corpus/"], in: Self.root)
