@@ -34,10 +34,13 @@ struct FirehoseLogEntryTests {
         return (found, outline)
     }
 
-    @Test("every log entry of a real macOS Persist file reads to its arguments; where their format strings are, as the flags say")
+    @Test("every log entry of a real macOS Persist file reads to its arguments; where their format strings are, as the flags say; its simpledumps are read")
     func everyEntryOfARealFile() throws {
         let entries = try Self.entries()
         #expect(entries.count == 65_183)
+        // 8,562 simpledumps: launchd's 8,504 (plaso 20260720 reads as many for pid 1) and 58 of other processes.
+        let outline = try Self.readOnce.get().outline
+        #expect(outline.simpleDumps == 8_562 && outline.chunksByTag[TraceChunk.Tag.simpledump] == 8_562)
         var sources: [String: Int] = [:]
         for (entry, _, _) in entries {
             switch entry {

@@ -51,10 +51,23 @@ package struct TraceFileOutline: Sendable {
         package var process: TraceCatalog.Process?
     }
 
+    /// A simpledump entry as read: the entry, the catalog of its chunkset, its process if listed, and the header.
+    package struct SimpleDump {
+        package var header: TraceHeader?
+        package var entry: SimpleDumpEntry
+        package var catalog: TraceCatalog
+        package var process: TraceCatalog.Process?
+    }
+
+    /// Simpledump entries read (each chunk is one).
+    package private(set) var simpleDumps = 0
+
     /// Reads `bytes`; throws at the first structure that cannot be read. What was read before stays counted, nothing
     /// after it is read, and every later call throws the same error: the outline is the same however the bytes were cut.
     /// `firehose` is handed each firehose chunk of the chunksets decompressed, in file order.
-    package mutating func push(_ bytes: UnsafeRawBufferPointer, firehose: (Firehose) -> Void = { _ in }) throws(UnifiedLogError) {
+    /// `simpleDump` is handed each simpledump entry, in file order too.
+    package mutating func push(_ bytes: UnsafeRawBufferPointer, firehose: (Firehose) -> Void = { _ in },
+                               simpleDump: (SimpleDump) -> Void = { _ in }) throws(UnifiedLogError) {
         if let failure { throw failure }
         var chunks: [TraceChunk] = []
         var framingError: UnifiedLogError?
@@ -64,7 +77,7 @@ package struct TraceFileOutline: Sendable {
             framingError = error
         }
         do throws(UnifiedLogError) {
-            for chunk in chunks { try read(chunk, firehose: firehose) }
+            for chunk in chunks { try read(chunk, firehose: firehose, simpleDump: simpleDump) }
         } catch {
             failure = error
             throw error
@@ -89,7 +102,8 @@ package struct TraceFileOutline: Sendable {
     /// The error that ended the reading, if one did.
     package private(set) var failure: UnifiedLogError?
 
-    private mutating func read(_ chunk: TraceChunk, firehose visit: (Firehose) -> Void) throws(UnifiedLogError) {
+    private mutating func read(_ chunk: TraceChunk, firehose visit: (Firehose) -> Void,
+                               simpleDump: (SimpleDump) -> Void) throws(UnifiedLogError) {
         try chunk.payload.withUnifiedLogBytes { (payload: UnsafeRawBufferPointer) throws(UnifiedLogError) in
             switch chunk.tag {
             case TraceChunk.Tag.header:
@@ -114,7 +128,7 @@ package struct TraceFileOutline: Sendable {
                 }
                 chunksets += 1
                 decodedBytes += decoded.count
-                try readDecoded(decoded, at: chunk.offset, catalog: catalog, visit: visit)
+                try readDecoded(decoded, at: chunk.offset, catalog: catalog, visit: visit, simpleDump: simpleDump)
             default:
                 unknownChunks[chunk.tag, default: 0] += 1
             }
@@ -122,7 +136,7 @@ package struct TraceFileOutline: Sendable {
     }
 
     private mutating func readDecoded(_ decoded: [UInt8], at chunksetOffset: Int, catalog: TraceCatalog,
-                                      visit: (Firehose) -> Void) throws(UnifiedLogError) {
+                                      visit: (Firehose) -> Void, simpleDump: (SimpleDump) -> Void) throws(UnifiedLogError) {
         var inner = TraceChunkFramer()
         var chunks: [TraceChunk] = []
         do {
@@ -133,6 +147,18 @@ package struct TraceFileOutline: Sendable {
         }
         for chunk in chunks {
             chunksByTag[chunk.tag, default: 0] += 1
+            if chunk.tag == TraceChunk.Tag.simpledump {
+                let entry: SimpleDumpEntry
+                do {
+                    entry = try chunk.payload.withUnifiedLogBytes { (bytes: UnsafeRawBufferPointer) throws(UnifiedLogError) in try SimpleDumpEntry(payload: bytes) }
+                } catch {
+                    throw UnifiedLogError("chunkset at byte \(chunksetOffset): \(error.structure)", at: chunk.offset + 16 + error.offset, error.reason)
+                }
+                simpleDumps += 1
+                let process = catalog.processes.first { $0.firstProcessID == entry.firstProcessID && $0.secondProcessID == entry.secondProcessID }
+                simpleDump(SimpleDump(header: header, entry: entry, catalog: catalog, process: process))
+                continue
+            }
             guard chunk.tag == TraceChunk.Tag.firehose else { continue }
             let firehose: FirehoseChunk
             do {

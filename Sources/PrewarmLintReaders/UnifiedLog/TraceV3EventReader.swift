@@ -84,7 +84,20 @@ package struct TraceV3EventReader: Sendable {
         let (strings, timesync, choice, inputName) = (self.strings, self.timesync, self.choice, self.inputName)
         // An event's line is its entry's number among the entries read (1-based): the file has no lines.
         let entriesBefore = entriesRead + unreadEntries
-        try outline.push(bytes) { firehose in
+        func simpleDump(_ dump: TraceFileOutline.SimpleDump) {
+            // Its message is a string already: nothing to resolve.
+            guard let process = dump.process else { return }
+            let imagePath = dump.catalog.uuid(process.mainUUIDIndex).flatMap { strings.uuidText($0)?.imagePath }
+            guard choice.wants(imagePath: imagePath) else { return }
+            entries += 1
+            read.append(LogEvent(
+                timestamp: Self.timestamp(dump.entry.continuousTime, header: dump.header, timesync: timesync),
+                process: imagePath.map { Self.displayName(ofImage: $0) } ?? "", pid: Int(process.pid),
+                senderImage: (strings.uuidText(dump.entry.senderUUID)?.imagePath).map { Self.displayName(ofImage: $0) },
+                subsystem: dump.entry.subsystem, category: nil, type: Self.messageType(dump.entry.logType), threadID: dump.entry.threadID,
+                message: dump.entry.message, origin: EventOrigin(input: inputName, line: entriesBefore + unread + entries, byteOffset: 0)))
+        }
+        try outline.push(bytes, firehose: { firehose in
             guard let process = firehose.process else { return }
             let imagePath = firehose.catalog.uuid(process.mainUUIDIndex).flatMap { strings.uuidText($0)?.imagePath }
             guard choice.wants(imagePath: imagePath) else { return }
@@ -121,7 +134,7 @@ package struct TraceV3EventReader: Sendable {
                     subsystem: subsystem, category: category, type: Self.messageType(tracepoint.logType), threadID: tracepoint.threadID,
                     message: message, origin: EventOrigin(input: inputName, line: entriesBefore + unread + entries, byteOffset: tracepoint.offset)))
             }
-        }
+        }, simpleDump: simpleDump)
         let room = max(0, maximumEventsHeld - events.count)
         events += read.prefix(room)
         eventsNotKept += max(0, read.count - room)
