@@ -78,9 +78,21 @@ public struct DecoderStatistics: Sendable, Hashable {
     public var diagnosedLines = 0
     /// Diagnostics produced, by severity.
     public var diagnostics: [ReaderDiagnostic.Severity: Int] = [:]
+    /// The devices and systems the input says it came from (``DeviceIdentity``), each once, at most
+    /// ``maximumDeviceIdentities`` (a folder of a fleet's reports says each of its devices).
+    public private(set) var deviceIdentities: [DeviceIdentity] = []
+    /// The most device identities kept per input.
+    public static let maximumDeviceIdentities = 64
 
     /// No counts yet.
     public init() {}
+
+    /// Keeps `identity`, once; nothing when it says nothing or the input said ``maximumDeviceIdentities`` already.
+    package mutating func note(_ identity: DeviceIdentity) {
+        guard identity.system != nil || identity.build != nil || identity.model != nil || identity.reference != nil,
+              !deviceIdentities.contains(identity), deviceIdentities.count < Self.maximumDeviceIdentities else { return }
+        deviceIdentities.append(identity)
+    }
 
     mutating func skip(_ reason: SkippedLineReason, lines count: Int = 1) {
         skipped[reason, default: 0] += count

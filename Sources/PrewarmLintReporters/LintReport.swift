@@ -12,7 +12,7 @@ public import PrewarmLintSpool
 ///
 /// ```
 /// {"schemaVersion": 1, "tool": {"name", "version"}, "configuration": {"source", "path"},
-///  "inputs": [{"path", "format", "events", "diagnostics", "eventsUnworded"?}],
+///  "inputs": [{"path", "format", "events", "diagnostics", "eventsUnworded"?, "devices"?}],
 ///  "sessions": [{"id", "bundleID", "process", "pid", "kind", "confidence", "start", "end",
 ///                "milestones": [{"name", "time", "evidence": {"path", "line"}}],
 ///                "durations": {"<name>Ms": int, …}, "evidenceIncomplete", …}],
@@ -41,6 +41,8 @@ public struct LintReport: Sendable {
         /// Events read whose wording the input lacks (``DecoderStatistics/eventsUnworded``): what they said, launches
         /// and hazards among it, could not be read.
         public var eventsUnworded = 0
+        /// The devices and systems the input says it came from (``DeviceIdentity``), in a stable order.
+        public var devices: [DeviceIdentity] = []
 
         /// The ``error`` of an input the run was interrupted before it read any of it (Ctrl-C before its turn): not a
         /// failure of the input, counted apart.
@@ -289,6 +291,21 @@ public struct LintReport: Sendable {
             writer.field("events", input.events)
             writer.field("diagnostics", input.diagnostics)
             if input.eventsUnworded > 0 { writer.field("eventsUnworded", input.eventsUnworded) }
+            if !input.devices.isEmpty {
+                writer.key("devices")
+                writer.beginArray()
+                for device in input.devices {
+                    writer.beginObject()
+                    writer.field("source", device.source.rawValue)
+                    if let system = device.system { writer.field("system", system) }
+                    if let version = device.version { writer.field("version", version) }
+                    if let build = device.build { writer.field("build", build) }
+                    if let model = device.model { writer.field("model", model) }
+                    if let reference = device.reference { writer.field("reference", reference) }
+                    writer.endObject()
+                }
+                writer.endArray()
+            }
             if let error = input.error { writer.field("error", error) }
             writer.endObject()
         }

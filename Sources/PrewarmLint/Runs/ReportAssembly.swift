@@ -133,6 +133,7 @@ struct ReportAssembly {
                                      error: summary.interrupted && summary.format == nil ? LintReport.Input.interruptedBeforeReading
                                         : summary.skippedAsNotALog ? nil : summary.failure?.message)
         input.eventsUnworded = summary.statistics.eventsUnworded
+        input.devices = summary.statistics.deviceIdentities.sorted()
         return input
     }
 }

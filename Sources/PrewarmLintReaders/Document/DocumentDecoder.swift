@@ -343,6 +343,7 @@ struct DocumentDecoder: LineFramedDecoder {
         statistics.eventsSkipped += read.eventsSkipped
         statistics.eventLines += read.eventLines
         statistics.eventsUnworded += read.eventsUnworded
+        for identity in read.deviceIdentities { statistics.note(identity) }
         statistics.diagnosedLines += read.diagnosedLines
         for (reason, count) in read.skipped { statistics.skip(reason, lines: count) }
         for (severity, count) in read.diagnostics { statistics.diagnostics[severity, default: 0] += count }

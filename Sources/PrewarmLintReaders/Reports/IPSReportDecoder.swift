@@ -24,6 +24,8 @@ struct IPSReportDecoder: LogDecoder {
     private var metadataTimestamp: String?
     private var metadataName: String?
     private var metadataBundle: String?
+    private var metadataSystem: String?
+    private var metadataIncident: String?
 
     // Position, for the metadata line.
     private var line = 1
@@ -41,6 +43,8 @@ struct IPSReportDecoder: LogDecoder {
         "termination": 256 << 10, "bug_type": 64, "date": 256, "processes": 8 << 20, "isLocked": 64, "wasUnlockedSinceBoot": 64,
         // The metadata's keys, for metadata written over several lines (``adoptMetadataObject()``).
         "timestamp": 256, "app_name": 4096, "name": 4096, "bundleID": 4096,
+        // Who the device is: the model (a crash's `modelCode`, a JetsamEvent's `product`), the system, the incident.
+        "modelCode": 256, "product": 256, "build": 256, "incident": 256, "os_version": 256, "incident_id": 256,
     ]
 
     /// Report kinds by `bug_type`, for the note on the ones not read.
@@ -127,6 +131,8 @@ struct IPSReportDecoder: LogDecoder {
         metadataTimestamp = fieldText("timestamp")
         metadataName = fieldText("app_name") ?? fieldText("name")
         metadataBundle = fieldText("bundleID")
+        metadataSystem = fieldText("os_version")
+        metadataIncident = fieldText("incident_id")
         fields = [:]
         oversizedKeys = []
         body = JSONPathCapture(line: body!.line, byteOffset: body!.byteOffset) { Self.limit(for: $0) }
@@ -189,6 +195,11 @@ struct IPSReportDecoder: LogDecoder {
             diagnostics.append(ReaderDiagnostic(code: .invalidRecord, severity: .warning,
                                                 message: "the report's metadata line is over 1 MiB: not read", origin: origin, lineCount: 0))
         }
+        // The device, as the report says it: the metadata's system, else the body's `build` (a JetsamEvent's).
+        let system = (metadataSystem ?? fieldText("build")).flatMap(DeviceIdentity.systemParts)
+        statistics.note(DeviceIdentity(system: system?.system, version: system?.version, build: system?.build,
+                                       model: fieldText("modelCode") ?? fieldText("product"), source: .crashReport,
+                                       reference: metadataIncident ?? fieldText("incident")))
         let kind = bugType ?? fieldText("bug_type")
         if kind == "409" {
             // A system watchdog (SystemWatchdogCrash): a system process (SpringBoard, backboardd, WindowServer) stopped
@@ -292,6 +303,8 @@ struct IPSReportDecoder: LogDecoder {
                 case "timestamp": metadataTimestamp = text
                 case "app_name", "name": metadataName = metadataName ?? text
                 case "bundleID": metadataBundle = text
+                case "os_version": metadataSystem = text
+                case "incident_id": metadataIncident = text
                 default: break
                 }
             }

@@ -114,6 +114,10 @@ struct MetricKitDecoder: LogDecoder {
                 }
             }
             diagnostics.append(Diagnostic(kind: kind, fields: fields, line: value.line, byteOffset: value.byteOffset, payload: payload))
+            // The device, as the diagnostic's metadata says it (`osVersion` "iPhone OS 17.2 (21C62)", `deviceType`).
+            let system = fields["osVersion"].flatMap(DeviceIdentity.systemParts)
+            statistics.note(DeviceIdentity(system: system?.system, version: system?.version, build: system?.build, model: fields["deviceType"],
+                                           source: .metricKit))
         }
     }
 

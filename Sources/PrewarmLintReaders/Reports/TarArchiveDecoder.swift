@@ -63,6 +63,7 @@ struct TarArchiveDecoder: LogDecoder {
     private var nestedTooDeep = PassedEntries()
     private var logArchive = false
     private var osVersion: String?
+    private var sysdiagnoseName: String?
     private var entries = 0
     private var problem: String?
 
@@ -136,6 +137,10 @@ struct TarArchiveDecoder: LogDecoder {
         case UInt8(ascii: "0"), 0:
             entries += 1
             if name.hasPrefix("./") { name.removeFirst(2) }
+            // A sysdiagnose's folder names it (`sysdiagnose_2024.03.18_09-30-00-0700_iPhone-OS_iPhone_21E219`).
+            if sysdiagnoseName == nil, name.hasPrefix("sysdiagnose_"), let slash = name.firstIndex(of: "/"), name.distance(from: name.startIndex, to: slash) <= 256 {
+                sysdiagnoseName = String(name[..<slash])
+            }
             if name.hasSuffix(".ips") {
                 if size > Self.maximumReportSize {
                     oversizedReports.add(name)
@@ -288,6 +293,11 @@ struct TarArchiveDecoder: LogDecoder {
         var summary = "a tar archive of \(entries) file\(entries == 1 ? "" : "s"): \(reports) crash or jetsam report\(reports == 1 ? "" : "s") read"
         if textLogs > 0 { summary += ", \(textLogs) text log\(textLogs == 1 ? "" : "s")" }
         if let osVersion { summary += " (\(osVersion))" }
+        if osVersion != nil || sysdiagnoseName != nil {
+            let system = osVersion.flatMap(DeviceIdentity.systemParts)
+            statistics.note(DeviceIdentity(system: system?.system, version: system?.version, build: system?.build, source: .sysdiagnose,
+                                           reference: sysdiagnoseName))
+        }
         if textFilesNotLogs > 0 { summary += "; \(textFilesNotLogs) other text file\(textFilesNotLogs == 1 ? " is" : "s are") not a log format it reads" }
         notes.append(ReaderDiagnostic(code: .archiveContents, severity: .note, message: summary, origin: origin, lineCount: 0))
         if logArchive, configuration.archiveEntryExtractor == nil {
@@ -448,6 +458,7 @@ extension DecoderStatistics {
         eventsSkipped += other.eventsSkipped
         eventLines += other.eventLines
         eventsUnworded += other.eventsUnworded
+        for identity in other.deviceIdentities { note(identity) }
         for (reason, count) in other.skipped { skipped[reason, default: 0] += count }
         diagnosedLines += other.diagnosedLines
         for (severity, count) in other.diagnostics { diagnostics[severity, default: 0] += count }

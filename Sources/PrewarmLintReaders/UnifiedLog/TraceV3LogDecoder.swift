@@ -78,6 +78,9 @@ struct TraceV3LogDecoder: LogDecoder {
             emit(.diagnostic(diagnostic))
         }
         let structure = reader.structure
+        if let header = structure.header {
+            collected.note(DeviceIdentity(build: header.build, model: header.hardwareModel, source: .unifiedLog, reference: header.bootUUID?.description))
+        }
         if let header = structure.header, !timesync.boots.contains(where: { $0.uuid == header.bootUUID }), collected.events > 0 {
             report(.inferredTime, .note, "times from the file's header (its start): the archive's timesync records of its boot are not here, so they may be off by the clock's drift since")
         }
