@@ -1251,6 +1251,29 @@ struct LintCommandTests {
         #expect(elsewhere.status == 2 && elsewhere.stderr.contains("cannot write GitHub's step summary (GITHUB_STEP_SUMMARY)"), "\(elsewhere.stderr.suffix(500))")
     }
 
+    @Test("--format fleet: a record per input (its devices, error null when read) and per session (its findings by rule, the one device its inputs say, flat); no flat device when the inputs say two")
+    func fleetRecords() throws {
+        let jetsam = "Corpus/formats/crash-report-ips-jetsam/JetsamEvent-2024-03-18-054000.ips"
+        let scene = "Corpus/scenarios/prewarm-then-launch-scene-app/log.txt"
+        let run = try CLI.run(["--format", "fleet", "--date", "2024-03-18", scene, jetsam], in: Self.root)
+        #expect(run.status == 1, "\(run.stderr)")
+        let records = try run.stdout.split(separator: "\n").map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        #expect(records.allSatisfy { $0["schemaVersion"] as? Int == 1 })
+        let inputs = records.filter { $0["record"] as? String == "input" }
+        #expect(inputs.map { $0["path"] as? String } == [jetsam, scene] && inputs.allSatisfy { $0["error"] is NSNull })
+        #expect((inputs[0]["devices"] as? [[String: Any]])?.first?["model"] as? String == "iPhone15,2")
+        let session = try #require(records.first { $0["record"] as? String == "session" })
+        #expect(session["bundleID"] as? String == "com.example.ledger" && session["kind"] as? String == "prewarm-then-launch")
+        #expect(session["build"] as? String == "21E219" && session["model"] as? String == "iPhone15,2")
+        #expect((session["findings"] as? [String: Int])?["keychain-while-locked"] == 1 && session["findingCount"] as? Int == 4)
+        // A tracev3 file's header says another device: the session's inputs name two, so none is given flat.
+        let two = try CLI.run(["--format", "fleet", "--date", "2024-03-18", scene, jetsam, "Tests/PrewarmLintReadersTests/UnifiedLogSamples/0000000000000030.tracev3"],
+                              in: Self.root)
+        let merged = try #require(try two.stdout.split(separator: "\n").compactMap { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+            .first { $0["record"] as? String == "session" })
+        #expect(merged["build"] == nil && (merged["devices"] as? [Any])?.count == 2, "\(merged)")
+    }
+
     @Test("SARIF: a distinct fingerprint for every finding of the corpus, the same on a second run; every machine format says an input was unreadable")
     func machineFormats() throws {
         let first = try CLI.run(["--separately", "--format", "sarif", "Corpus/"], in: Self.root)
