@@ -78,7 +78,7 @@ public struct DecoderStatistics: Sendable, Hashable {
     public var diagnosedLines = 0
     /// Diagnostics produced, by severity.
     public var diagnostics: [ReaderDiagnostic.Severity: Int] = [:]
-    /// The devices and systems the input says it came from (``DeviceIdentity``), each once, at most
+    /// The devices and systems the input says it came from (`DeviceIdentity`), each once, at most
     /// ``maximumDeviceIdentities`` (a folder of a fleet's reports says each of its devices).
     public private(set) var deviceIdentities: [DeviceIdentity] = []
     /// The most device identities kept per input.

@@ -38,10 +38,10 @@ public struct LintReport: Sendable {
         public var diagnostics: Int
         /// Set when the input could not be read.
         public var error: String?
-        /// Events read whose wording the input lacks (``DecoderStatistics/eventsUnworded``): what they said, launches
+        /// Events read whose wording the input lacks (`DecoderStatistics.eventsUnworded`): what they said, launches
         /// and hazards among it, could not be read.
         public var eventsUnworded = 0
-        /// The devices and systems the input says it came from (``DeviceIdentity``), in a stable order.
+        /// The devices and systems the input says it came from (`DeviceIdentity`), in a stable order.
         public var devices: [DeviceIdentity] = []
 
         /// The ``error`` of an input the run was interrupted before it read any of it (Ctrl-C before its turn): not a
