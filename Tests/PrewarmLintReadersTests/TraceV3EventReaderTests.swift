@@ -65,6 +65,18 @@ struct TraceV3EventReaderTests {
         #expect(dasd.contains { $0.message.hasPrefix("assertion failed: 21G320: libsystemstats.dylib + 25540") && $0.pid == 71 })
     }
 
+    @Test("an entry whose values are in an oversize chunk (kernelmanagerd's, its strings not in these samples): its values read from that chunk, as plaso gives them")
+    func oversizeValues() throws {
+        // These samples name every image they lack `/usr/libexec/other` (``SampleStrings``): kernelmanagerd among them.
+        let (events, reader) = try Self.read(.named(["other"], apps: false))
+        // plaso: "kernel collection content:\n\tsystem kext collection: <none>\n\tauxiliary kext collection: <none>\n…"
+        let collection = try #require(events.first { $0.pid == 50 && $0.message.contains("system kext collection") })
+        #expect(collection.message.hasPrefix("<unresolved format string> system kext collection <none> auxiliary kext collection <none>"),
+                "\(collection.message.prefix(300))")
+        #expect(collection.message.contains("/System/Library/DriverExtensions/com.apple.DriverKit-Apple16X50PCI.dext"))
+        #expect(reader.oversizeMissing == 0 && reader.structure.oversizeEntries > 0)
+    }
+
     @Test("an entry naming its image by the caller's address: the kernel's corecrypto lines from the kext's own strings")
     func imageByAddress() throws {
         let (events, reader) = try Self.threeRead.get()

@@ -85,6 +85,12 @@ package struct FirehoseLogEntry: Sendable, Equatable {
         arguments = try Self.arguments(&reader, data: data, oversize: oversizeReference != nil, at: offset).arguments
     }
 
+    /// The arguments held in `data` as an entry holds them (an oversize chunk's public data).
+    static func arguments(ofItems data: UnsafeRawBufferPointer, at offset: Int) throws(UnifiedLogError) -> [Argument] {
+        var reader = UnifiedLogBytes(data, structure: "oversize arguments", offset: 0)
+        return try arguments(&reader, data: data, oversize: false, at: offset).arguments
+    }
+
     /// The arguments: a flags byte, their count, a descriptor each, then the string area.
     private static func arguments(_ reader: inout UnifiedLogBytes, data: UnsafeRawBufferPointer, oversize: Bool,
                                   at offset: Int) throws(UnifiedLogError) -> (arguments: [Argument], fillsStringArea: Bool) {

@@ -59,6 +59,9 @@ package struct TraceFileOutline: Sendable {
         package var process: TraceCatalog.Process?
     }
 
+    /// Oversize entries read (each chunk is one).
+    package private(set) var oversizeEntries = 0
+
     /// Simpledump entries read (each chunk is one).
     package private(set) var simpleDumps = 0
 
@@ -66,8 +69,9 @@ package struct TraceFileOutline: Sendable {
     /// after it is read, and every later call throws the same error: the outline is the same however the bytes were cut.
     /// `firehose` is handed each firehose chunk of the chunksets decompressed, in file order.
     /// `simpleDump` is handed each simpledump entry, in file order too.
+    /// `oversize` is handed each oversize entry (the arguments a log entry names by its reference).
     package mutating func push(_ bytes: UnsafeRawBufferPointer, firehose: (Firehose) -> Void = { _ in },
-                               simpleDump: (SimpleDump) -> Void = { _ in }) throws(UnifiedLogError) {
+                               simpleDump: (SimpleDump) -> Void = { _ in }, oversize: (OversizeEntry) -> Void = { _ in }) throws(UnifiedLogError) {
         if let failure { throw failure }
         var chunks: [TraceChunk] = []
         var framingError: UnifiedLogError?
@@ -77,7 +81,7 @@ package struct TraceFileOutline: Sendable {
             framingError = error
         }
         do throws(UnifiedLogError) {
-            for chunk in chunks { try read(chunk, firehose: firehose, simpleDump: simpleDump) }
+            for chunk in chunks { try read(chunk, firehose: firehose, simpleDump: simpleDump, oversize: oversize) }
         } catch {
             failure = error
             throw error
@@ -103,7 +107,7 @@ package struct TraceFileOutline: Sendable {
     package private(set) var failure: UnifiedLogError?
 
     private mutating func read(_ chunk: TraceChunk, firehose visit: (Firehose) -> Void,
-                               simpleDump: (SimpleDump) -> Void) throws(UnifiedLogError) {
+                               simpleDump: (SimpleDump) -> Void, oversize: (OversizeEntry) -> Void) throws(UnifiedLogError) {
         try chunk.payload.withUnifiedLogBytes { (payload: UnsafeRawBufferPointer) throws(UnifiedLogError) in
             switch chunk.tag {
             case TraceChunk.Tag.header:
@@ -128,7 +132,7 @@ package struct TraceFileOutline: Sendable {
                 }
                 chunksets += 1
                 decodedBytes += decoded.count
-                try readDecoded(decoded, at: chunk.offset, catalog: catalog, visit: visit, simpleDump: simpleDump)
+                try readDecoded(decoded, at: chunk.offset, catalog: catalog, visit: visit, simpleDump: simpleDump, oversize: oversize)
             default:
                 unknownChunks[chunk.tag, default: 0] += 1
             }
@@ -136,7 +140,8 @@ package struct TraceFileOutline: Sendable {
     }
 
     private mutating func readDecoded(_ decoded: [UInt8], at chunksetOffset: Int, catalog: TraceCatalog,
-                                      visit: (Firehose) -> Void, simpleDump: (SimpleDump) -> Void) throws(UnifiedLogError) {
+                                      visit: (Firehose) -> Void, simpleDump: (SimpleDump) -> Void,
+                                      oversize: (OversizeEntry) -> Void) throws(UnifiedLogError) {
         var inner = TraceChunkFramer()
         var chunks: [TraceChunk] = []
         do {
@@ -147,6 +152,17 @@ package struct TraceFileOutline: Sendable {
         }
         for chunk in chunks {
             chunksByTag[chunk.tag, default: 0] += 1
+            if chunk.tag == TraceChunk.Tag.oversize {
+                let entry: OversizeEntry
+                do {
+                    entry = try chunk.payload.withUnifiedLogBytes { (bytes: UnsafeRawBufferPointer) throws(UnifiedLogError) in try OversizeEntry(payload: bytes) }
+                } catch {
+                    throw UnifiedLogError("chunkset at byte \(chunksetOffset): \(error.structure)", at: chunk.offset + 16 + error.offset, error.reason)
+                }
+                oversizeEntries += 1
+                oversize(entry)
+                continue
+            }
             if chunk.tag == TraceChunk.Tag.simpledump {
                 let entry: SimpleDumpEntry
                 do {

@@ -42,6 +42,19 @@ package struct TraceV3EventReader: Sendable {
     private let timesync: TimesyncDatabase
     private var outline: TraceFileOutline
     private var events: [LogEvent] = []
+    /// An oversize entry's key: its process and reference.
+    private struct OversizeKey: Hashable {
+        var first: UInt64
+        var second: UInt32
+        var reference: UInt32
+    }
+    /// The oversize chunks' arguments read so far (at most ``maximumOversizeEntries``), and the events kept whose
+    /// values are in one: their place among `events` and their format string, rendered again at the file's end.
+    private var oversizeArguments: [OversizeKey: [FirehoseLogEntry.Argument]] = [:]
+    private var awaitingOversize: [(index: Int, format: String?, key: OversizeKey)] = []
+    static let maximumOversizeEntries = 100_000
+    /// Events whose values are in an oversize chunk this file does not hold (said by the decoder).
+    package private(set) var oversizeMissing = 0
     /// The most events one file's reader holds until the file ends (a real Persist file of 10 MB holds well under
     /// 200,000 of every process); past it, entries are counted, not kept, and said (``eventsNotKept``).
     package let maximumEventsHeld: Int
@@ -97,6 +110,8 @@ package struct TraceV3EventReader: Sendable {
                 subsystem: dump.entry.subsystem, category: nil, type: Self.messageType(dump.entry.logType), threadID: dump.entry.threadID,
                 message: dump.entry.message, origin: EventOrigin(input: inputName, line: entriesBefore + unread + entries, byteOffset: 0)))
         }
+        var oversizeRead: [(OversizeKey, [FirehoseLogEntry.Argument])] = []
+        var awaiting: [(readIndex: Int, format: String?, key: OversizeKey)] = []
         try outline.push(bytes, firehose: { firehose in
             guard let process = firehose.process else { return }
             let imagePath = firehose.catalog.uuid(process.mainUUIDIndex).flatMap { strings.uuidText($0)?.imagePath }
@@ -126,6 +141,10 @@ package struct TraceV3EventReader: Sendable {
                     unresolved[countedAs, default: 0] += 1
                     message = "<unresolved format string> " + entry.arguments.map(UnifiedLogFormatter.argumentText).joined(separator: " ")
                 }
+                if let reference = entry.oversizeReference {
+                    awaiting.append((read.count, format, OversizeKey(first: firehose.chunk.firstProcessID, second: firehose.chunk.secondProcessID,
+                                                                     reference: reference)))
+                }
                 let continuous = firehose.chunk.baseContinuousTime &+ tracepoint.timeDelta
                 let (subsystem, category) = firehose.catalog.subsystem(entry.subsystemID, of: process)
                 read.append(LogEvent(
@@ -134,8 +153,14 @@ package struct TraceV3EventReader: Sendable {
                     subsystem: subsystem, category: category, type: Self.messageType(tracepoint.logType), threadID: tracepoint.threadID,
                     message: message, origin: EventOrigin(input: inputName, line: entriesBefore + unread + entries, byteOffset: tracepoint.offset)))
             }
-        }, simpleDump: simpleDump)
+        }, simpleDump: simpleDump, oversize: { entry in
+            oversizeRead.append((OversizeKey(first: entry.firstProcessID, second: entry.secondProcessID, reference: entry.reference), entry.arguments))
+        })
+        for (key, arguments) in oversizeRead where oversizeArguments.count < Self.maximumOversizeEntries { oversizeArguments[key] = arguments }
         let room = max(0, maximumEventsHeld - events.count)
+        for pending in awaiting where pending.readIndex < room {
+            awaitingOversize.append((events.count + pending.readIndex, pending.format, pending.key))
+        }
         events += read.prefix(room)
         eventsNotKept += max(0, read.count - room)
         entriesRead += entries
@@ -146,6 +171,17 @@ package struct TraceV3EventReader: Sendable {
 
     /// The end of the file: its events, sorted by time (stable: entries of one instant in file order).
     package mutating func finish(emit: (LogEvent) -> Void) throws(UnifiedLogError) {
+        // The entries whose values are in an oversize chunk, rendered with them (the chunk may come after the entry).
+        for pending in awaitingOversize {
+            if let arguments = oversizeArguments[pending.key] {
+                events[pending.index].message = pending.format.map { UnifiedLogFormatter.render($0, arguments) }
+                    ?? "<unresolved format string> " + arguments.map(UnifiedLogFormatter.argumentText).joined(separator: " ")
+            } else {
+                oversizeMissing += 1
+            }
+        }
+        awaitingOversize = []
+        oversizeArguments = [:]
         defer {
             let sorted = events.enumerated().sorted { ($0.element.timestamp.microsecondsSinceEpoch, $0.offset) < ($1.element.timestamp.microsecondsSinceEpoch, $1.offset) }
             events = []

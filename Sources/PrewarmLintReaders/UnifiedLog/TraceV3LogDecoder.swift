@@ -91,6 +91,9 @@ struct TraceV3LogDecoder: LogDecoder {
             report(.stateLimit, .warning, "\(reader.eventsNotKept) log entries past the first \(reader.maximumEventsHeld) of this file were read but not kept (a file's entries are held until its end, to be sorted); read the archive with an exporter to see them",
                    lines: reader.eventsNotKept)
         }
+        if reader.oversizeMissing > 0 {
+            report(.archiveContents, .note, "\(reader.oversizeMissing) log entries keep their values in an oversize chunk this file does not hold (another file of the archive): those values show as <decode: missing data>")
+        }
         if reader.unreadEntries > 0 {
             report(.invalidRecord, .warning, "\(reader.unreadEntries) log entries could not be read" + (reader.firstUnreadEntry.map { ", the first: \($0)" } ?? ""),
                    lines: reader.unreadEntries)
