@@ -38,7 +38,13 @@ public struct Redactor: Sendable {
             copy.diagnostics[index].message = redact(copy.diagnostics[index].message)
             copy.diagnostics[index].origin.input = redactInputName(copy.diagnostics[index].origin.input)
         }
-        for index in copy.inputs.indices { copy.inputs[index].path = redactInputName(copy.inputs[index].path) }
+        for index in copy.inputs.indices {
+            copy.inputs[index].path = redactInputName(copy.inputs[index].path)
+            // A device's reference (a crash report's incident, a boot's UUID, a sysdiagnose's name) identifies it.
+            for device in copy.inputs[index].devices.indices {
+                copy.inputs[index].devices[device].reference = copy.inputs[index].devices[device].reference.map(redact)
+            }
+        }
         copy.sessions = report.sessions.mapElements { session in
             var redacted = session
             redacted.milestones = session.milestones.map { milestone in

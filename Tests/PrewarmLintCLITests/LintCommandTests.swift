@@ -1272,6 +1272,9 @@ struct LintCommandTests {
         let merged = try #require(try two.stdout.split(separator: "\n").compactMap { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
             .first { $0["record"] as? String == "session" })
         #expect(merged["build"] == nil && (merged["devices"] as? [Any])?.count == 2, "\(merged)")
+        // --redact: the incident that names the report is not in the records; the device is.
+        let redacted = try CLI.run(["--format", "fleet", "--redact", "--date", "2024-03-18", scene, jetsam], in: Self.root)
+        #expect(!redacted.stdout.contains("7C2E9A41-5B3D-4F6E-8A1C-2D4F6B8E0A13") && redacted.stdout.contains("\"model\":\"iPhone15,2\""), "\(redacted.stdout.prefix(600))")
     }
 
     @Test("SARIF: a distinct fingerprint for every finding of the corpus, the same on a second run; every machine format says an input was unreadable")
