@@ -71,24 +71,10 @@ struct LZBitmapTests {
             try Data(LZBitmapEncoder.encode(bytes, variant: .runLengths)).write(to: folder.appendingPathComponent("\(name).zbm"))
             try Data(bytes).write(to: folder.appendingPathComponent("\(name).raw"))
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("check-lzbitmap.py").path, folder.path]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        if text.contains("NO-DISSECT") {
-            if ProcessInfo.processInfo.environment["CI"] == "true" {
-                Issue.record("dissect.util is not installed (scripts/test installs it)")
-            } else {
-                FileHandle.standardError.write(Data("skipped: LZBITMAP streams decoded by dissect.util (install it: python3 -m pip install dissect.util)\n".utf8))
-            }
-            return
-        }
-        #expect(process.terminationStatus == 0, "\(text.prefix(3000))")
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("check-lzbitmap.py")
+        guard let (status, text) = try PythonCheck.run(script, [folder.path], missingMarker: "NO-DISSECT",
+                                                       skipping: "LZBITMAP streams decoded by dissect.util", install: "python3 -m pip install dissect.util") else { return }
+        #expect(status == 0, "\(text.prefix(3000))")
         #expect(text.contains("checked \(samples.count) streams, 0 differ"), "\(text.prefix(3000))")
     }
 

@@ -52,26 +52,11 @@ struct FleetRecipeTests {
         try handle.close()
         #expect(inputs == 10_000)
 
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("scripts/fleet/recipe.py")
-        process.arguments = ["python3", script.path, records.path, folder.appendingPathComponent("fleet.parquet").path]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        if text.contains("NO-DUCKDB") {
-            if ProcessInfo.processInfo.environment["CI"] == "true" {
-                Issue.record("DuckDB is not installed (scripts/test installs it)")
-            } else {
-                FileHandle.standardError.write(Data("skipped: the fleet recipe's queries in DuckDB (install it: python3 -m pip install duckdb)\n".utf8))
-            }
-            return
-        }
-        #expect(process.terminationStatus == 0, "\(text.prefix(3000))")
+        guard let (status, text) = try PythonCheck.run(script, [records.path, folder.appendingPathComponent("fleet.parquet").path], missingMarker: "NO-DUCKDB",
+                                                       skipping: "the fleet recipe's queries in DuckDB", install: "python3 -m pip install duckdb") else { return }
+        #expect(status == 0, "\(text.prefix(3000))")
         var answers: [String: [[String: Any]]] = [:]
         for line in text.split(separator: "\n") {
             guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { continue }
