@@ -167,7 +167,9 @@ final class FileBytes: UnifiedLogFileBytes, @unchecked Sendable {
     let size: Int
 
     init?(path: String) {
-        let opened = FileSystemName.withPlatformPath(path) { open($0, O_RDONLY | O_CLOEXEC | O_NOFOLLOW) }
+        // Without blocking: a FIFO (or a device) named like a strings or tracev3 file would wait forever in open();
+        // it is refused below as not a regular file.
+        let opened = FileSystemName.withPlatformPath(path) { open($0, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK) }
         guard opened >= 0 else { return nil }
         var status = stat()
         guard fstat(opened, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
