@@ -150,38 +150,31 @@ package struct TraceFileOutline: Sendable {
         } catch {
             throw UnifiedLogError("chunkset at byte \(chunksetOffset): \(error.structure)", at: error.offset, error.reason)
         }
+        /// A chunk of the chunkset read by `read`; its error placed in the chunkset.
+        func parse<Value>(_ chunk: TraceChunk, _ read: (UnsafeRawBufferPointer) throws(UnifiedLogError) -> Value) throws(UnifiedLogError) -> Value {
+            do {
+                return try chunk.payload.withUnifiedLogBytes { (bytes: UnsafeRawBufferPointer) throws(UnifiedLogError) in try read(bytes) }
+            } catch {
+                throw UnifiedLogError("chunkset at byte \(chunksetOffset): \(error.structure)", at: chunk.offset + 16 + error.offset, error.reason)
+            }
+        }
         for chunk in chunks {
             chunksByTag[chunk.tag, default: 0] += 1
             if chunk.tag == TraceChunk.Tag.oversize {
-                let entry: OversizeEntry
-                do {
-                    entry = try chunk.payload.withUnifiedLogBytes { (bytes: UnsafeRawBufferPointer) throws(UnifiedLogError) in try OversizeEntry(payload: bytes) }
-                } catch {
-                    throw UnifiedLogError("chunkset at byte \(chunksetOffset): \(error.structure)", at: chunk.offset + 16 + error.offset, error.reason)
-                }
+                let entry = try parse(chunk) { (bytes) throws(UnifiedLogError) in try OversizeEntry(payload: bytes) }
                 oversizeEntries += 1
                 oversize(entry)
                 continue
             }
             if chunk.tag == TraceChunk.Tag.simpledump {
-                let entry: SimpleDumpEntry
-                do {
-                    entry = try chunk.payload.withUnifiedLogBytes { (bytes: UnsafeRawBufferPointer) throws(UnifiedLogError) in try SimpleDumpEntry(payload: bytes) }
-                } catch {
-                    throw UnifiedLogError("chunkset at byte \(chunksetOffset): \(error.structure)", at: chunk.offset + 16 + error.offset, error.reason)
-                }
+                let entry = try parse(chunk) { (bytes) throws(UnifiedLogError) in try SimpleDumpEntry(payload: bytes) }
                 simpleDumps += 1
                 let process = catalog.processes.first { $0.firstProcessID == entry.firstProcessID && $0.secondProcessID == entry.secondProcessID }
                 simpleDump(SimpleDump(header: header, entry: entry, catalog: catalog, process: process))
                 continue
             }
             guard chunk.tag == TraceChunk.Tag.firehose else { continue }
-            let firehose: FirehoseChunk
-            do {
-                firehose = try chunk.payload.withUnifiedLogBytes { (bytes: UnsafeRawBufferPointer) throws(UnifiedLogError) in try FirehoseChunk(payload: bytes) }
-            } catch {
-                throw UnifiedLogError("chunkset at byte \(chunksetOffset): \(error.structure)", at: chunk.offset + 16 + error.offset, error.reason)
-            }
+            let firehose = try parse(chunk) { (bytes) throws(UnifiedLogError) in try FirehoseChunk(payload: bytes) }
             let process = catalog.processes.first {
                 $0.firstProcessID == firehose.firstProcessID && $0.secondProcessID == firehose.secondProcessID
             }
