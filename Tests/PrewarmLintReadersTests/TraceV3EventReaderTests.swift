@@ -119,6 +119,21 @@ struct TraceV3EventReaderTests {
         #expect(events.count == 1_000 && reader.eventsNotKept == 7_158 && reader.entriesRead == 8_158)
     }
 
+    @Test("a file that turns unreadable after its entries (the real 944-byte file and 16 bytes of 0xff, in one read): its 5 entries kept, the error said")
+    func entriesBeforeAnUnreadableChunkAreKept() throws {
+        let url = TraceV3ArchiveTests.samples.deletingLastPathComponent().appendingPathComponent("0000000000000030.tracev3")
+        let bytes = try [UInt8](Data(contentsOf: url)) + [UInt8](repeating: 0xff, count: 16)
+        var reader = TraceV3EventReader(inputName: "tiny", strings: NoUnifiedLogStrings(), timesync: TimesyncDatabase(), choice: .all)
+        var pushError: UnifiedLogError?
+        bytes.withUnsafeBytes { raw in
+            do throws(UnifiedLogError) { try reader.push(raw) } catch { pushError = error }
+        }
+        var events: [LogEvent] = []
+        #expect(throws: UnifiedLogError.self) { try reader.finish { events.append($0) } }
+        #expect(pushError?.offset == 944, "\(String(describing: pushError))")
+        #expect(events.count == 5 && reader.entriesRead == 5)
+    }
+
     @Test("runningboardd and dasd only: the 30 chunksets of 187 the catalogs say hold them are decompressed")
     func launchDaemonsOnly() throws {
         let (events, reader) = try Self.read(.named(["dasd", "runningboardd"], apps: false))

@@ -112,7 +112,9 @@ package struct TraceV3EventReader: Sendable {
         }
         var oversizeRead: [(OversizeKey, [FirehoseLogEntry.Argument])] = []
         var awaiting: [(readIndex: Int, format: String?, key: OversizeKey)] = []
-        try outline.push(bytes, firehose: { firehose in
+        // The entries read before a structure that cannot be read are kept: the error is thrown after them.
+        var failure: UnifiedLogError?
+        do throws(UnifiedLogError) { try outline.push(bytes, firehose: { firehose in
             guard let process = firehose.process else { return }
             let imagePath = firehose.catalog.uuid(process.mainUUIDIndex).flatMap { strings.uuidText($0)?.imagePath }
             guard choice.wants(imagePath: imagePath) else { return }
@@ -155,7 +157,7 @@ package struct TraceV3EventReader: Sendable {
             }
         }, simpleDump: simpleDump, oversize: { entry in
             oversizeRead.append((OversizeKey(first: entry.firstProcessID, second: entry.secondProcessID, reference: entry.reference), entry.arguments))
-        })
+        }) } catch { failure = error }
         for (key, arguments) in oversizeRead where oversizeArguments.count < Self.maximumOversizeEntries { oversizeArguments[key] = arguments }
         let room = max(0, maximumEventsHeld - events.count)
         for pending in awaiting where pending.readIndex < room {
@@ -167,6 +169,7 @@ package struct TraceV3EventReader: Sendable {
         unresolvedByProcess.merge(unresolved, uniquingKeysWith: +)
         unreadEntries += unread
         if firstUnreadEntry == nil { firstUnreadEntry = firstUnread }
+        if let failure { throw failure }
     }
 
     /// The end of the file: its events, sorted by time (stable: entries of one instant in file order).
