@@ -59,7 +59,8 @@ let package = Package(
         .target(name: "PrewarmLintSpool", dependencies: ["PrewarmLintModel", "PrewarmLintClassifier", "PrewarmLintSessions", "PrewarmLintConfiguration", "PrewarmLintRules"]),
         .target(name: "PrewarmLintReporters", dependencies: ["PrewarmLintModel", "PrewarmLintClassifier", "PrewarmLintSessions", "PrewarmLintConfiguration", "PrewarmLintRules", "PrewarmLintInsights", "PrewarmLintSpool"]),
         .target(name: "PrewarmLint", dependencies: ["PrewarmLintModel", "PrewarmLintReaders", "PrewarmLintClassifier", "PrewarmLintSessions", "PrewarmLintConfiguration", "PrewarmLintRules", "PrewarmLintInsights", "PrewarmLintReporters", "PrewarmLintSpool",
-                                                    .product(name: "HeapModule", package: "swift-collections")]),
+                                                    .product(name: "HeapModule", package: "swift-collections"),
+                                                    .product(name: "DequeModule", package: "swift-collections")]),
         .executableTarget(
             name: "prewarm-lint",
             dependencies: [

@@ -218,3 +218,59 @@ struct MemoryBoundTests {
         #expect(after - before < chunk * 1.5, "\(text)")
     }
 }
+
+/// The unified-log reader's strings, bounded whatever sizes and counts an archive's files claim.
+@Suite("memory bounds of an archive's strings",
+       .enabled(if: ProcessInfo.processInfo.environment["PREWARM_LINT_SOAK"] == "1", "a soak, run with PREWARM_LINT_SOAK=1"))
+struct ArchiveStringsMemoryBoundTests {
+    /// The real macOS Persist file as a `.logarchive` with the samples' four uuidtext files, each grown to `grown`
+    /// bytes of trailing zeros (after its image path's NUL: the same file to a reader), and when `hugeCache`, a shared
+    /// cache under the file's own UUID claiming 2^20 ranges and 2^15 images, all there (zeros).
+    static func archive(grown: Int, hugeCache: Bool) throws -> URL {
+        let samples = EventsCommandTests.repositoryRoot.appendingPathComponent("Tests/PrewarmLintReadersTests/UnifiedLogSamples/macos12")
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("strings-\(UUID().uuidString)/a.logarchive")
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("Persist"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: samples.appendingPathComponent("Persist/0000000000000001.tracev3"),
+                                         to: root.appendingPathComponent("Persist/0000000000000001.tracev3"))
+        let uuidtext = samples.appendingPathComponent("uuidtext")
+        for folder in try FileManager.default.contentsOfDirectory(atPath: uuidtext.path) {
+            try FileManager.default.createDirectory(at: root.appendingPathComponent(folder), withIntermediateDirectories: true)
+            for name in try FileManager.default.contentsOfDirectory(atPath: uuidtext.appendingPathComponent(folder).path) {
+                let target = root.appendingPathComponent(folder + "/" + name)
+                try FileManager.default.copyItem(at: uuidtext.appendingPathComponent(folder + "/" + name), to: target)
+                let handle = try FileHandle(forWritingTo: target)
+                try handle.truncate(atOffset: UInt64(max(grown, Int(try handle.seekToEnd()))))
+                try handle.close()
+            }
+        }
+        if hugeCache {
+            // The Persist file's shared cache (its catalogs name it; the samples lack it).
+            let cache = root.appendingPathComponent("dsc/BE7FE6AD45603AE2883E432F78B45062")
+            try FileManager.default.createDirectory(at: cache.deletingLastPathComponent(), withIntermediateDirectories: true)
+            let header: [UInt8] = [0x68, 0x63, 0x73, 0x64, 2, 0, 0, 0, 0x00, 0x00, 0x10, 0x00, 0x00, 0x80, 0x00, 0x00]
+            try Data(header).write(to: cache)
+            let handle = try FileHandle(forWritingTo: cache)
+            let size: UInt64 = 16 + 24 << 20 + 32 << 15
+            try handle.truncate(atOffset: size)
+            try handle.close()
+        }
+        return root
+    }
+
+    @Test("an archive whose uuidtext files are 60 MiB each and whose shared cache claims a million ranges: read in pieces, peak RSS within 48 MB of the plain archive's")
+    func stringsReadInPieces() throws {
+        let plain = try Self.archive(grown: 0, hugeCache: false)
+        let huge = try Self.archive(grown: 60 << 20, hugeCache: true)
+        defer {
+            try? FileManager.default.removeItem(at: plain.deletingLastPathComponent())
+            try? FileManager.default.removeItem(at: huge.deletingLastPathComponent())
+        }
+        let base = try MeasuredChildProcess.run(EventsCommandTests.binary.path, [plain.path]) { _ in }
+        let run = try MeasuredChildProcess.run(EventsCommandTests.binary.path, [huge.path]) { _ in }
+        // The same strings read: the same words, whatever the files' sizes.
+        #expect(run.standardError.contains("64046 log entries whose format string the archive lacks"), "\(run.standardError)")
+        #expect(base.standardError.contains("64046 log entries whose format string the archive lacks"), "\(base.standardError)")
+        #expect(run.peakResidentKilobytes < base.peakResidentKilobytes + 48 * 1024,
+                "peak RSS \(run.peakResidentKilobytes / 1024) MB, plain archive \(base.peakResidentKilobytes / 1024) MB")
+    }
+}

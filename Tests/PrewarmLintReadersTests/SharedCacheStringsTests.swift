@@ -56,6 +56,14 @@ struct SharedCacheStringsTests {
         var counts = real
         counts.replaceSubrange(8..<12, with: [0xFF, 0xFF, 0xFF, 0x7F])
         #expect { try SharedCacheStrings(file: counts) } throws: { ($0 as? UnifiedLogError)?.reason.contains("at most") == true }
-        #expect { try SharedCacheStrings(file: Array(real.prefix(30))) } throws: { ($0 as? UnifiedLogError)?.structure == "shared cache strings descriptor" }
+        #expect { try SharedCacheStrings(file: Array(real.prefix(30))) } throws: { ($0 as? UnifiedLogError)?.structure == "shared cache strings range" }
+        // As many ranges as are read, and more images than are: the images refused before anything is read.
+        var images = real
+        images.replaceSubrange(12..<16, with: [0x01, 0x80, 0x00, 0x00])
+        #expect { try SharedCacheStrings(file: images) } throws: { ($0 as? UnifiedLogError)?.reason.contains("32768 read") == true }
+        // A header claiming the most ranges read, in a file that holds a few: the file ends them, read in batches.
+        var claimed = real
+        claimed.replaceSubrange(8..<12, with: [0x00, 0x00, 0x10, 0x00])
+        #expect { try SharedCacheStrings(file: claimed) } throws: { ($0 as? UnifiedLogError)?.reason.hasPrefix("cut") == true }
     }
 }

@@ -240,7 +240,8 @@ public struct InputReader: Sendable {
         configuration.sniffedFormat = sniffedFormats[input]
         // A tracev3 file named alone is read with the archive around it (its strings and clock), when there is one.
         var unifiedLogFiles: UnifiedLogArchiveFiles?
-        if case .file(let path) = input, sniffedFormats[input] == .unifiedLog || options.format == .unifiedLog {
+        if case .file(let path) = input, sniffedFormats[input] == .unifiedLog || options.format == .unifiedLog
+            || (sniffedFormats[input] == nil && options.format == nil && Self.startsAsTraceV3(descriptor)) {
             let (context, files) = UnifiedLogArchiveFiles.context(aroundFile: path, allProcesses: options.readsAllUnifiedLogProcesses)
             configuration.unifiedLog = context
             unifiedLogFiles = files
@@ -425,6 +426,16 @@ public struct InputReader: Sendable {
                 say(.warning, .truncatedInput, "its unified log's export could not be read: \(failure.message)")
             }
         }
+    }
+
+    /// Whether the regular file open at `descriptor` starts as a tracev3 file does (read where it is, the descriptor's
+    /// position unmoved): for a reader the plan did not sniff, as `events` reads.
+    private static func startsAsTraceV3(_ descriptor: Int32) -> Bool {
+        var status = stat()
+        guard descriptor > 0, fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return false }
+        var head = [UInt8](repeating: 0, count: 16)
+        let got = head.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress!, 16, 0) }
+        return got == 16 && head.withUnsafeBytes { FormatSniffer.isUnifiedLog($0) }
     }
 
     /// The size of the regular file open at `descriptor`; 0 for anything else.

@@ -1,6 +1,7 @@
 import PrewarmLintReaders
 import PrewarmLintClassifier
 import Synchronization
+import DequeModule
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -15,9 +16,11 @@ import Darwin
 /// `Diagnostics/`).
 ///
 /// Only regular files are read, never through a symbolic link, and only by names this type makes: a folder of the
-/// archive and a UUID's hexadecimal digits, so an archive cannot send the reader outside itself. A uuidtext file is read
-/// whole (at most 64 MiB) the first time its UUID is asked for; a shared cache's strings are read a piece at a time
-/// from a descriptor kept open until the archive is closed.
+/// archive and a UUID's hexadecimal digits, so an archive cannot send the reader outside itself. Strings are read a
+/// piece at a time from the files, never whole; what is kept is bounded whatever the archive holds: at most
+/// ``maximumUUIDTextFiles`` uuidtext files known at once (their header and image path, a descriptor open; the first
+/// known is the first forgotten, and read again when asked for), and at most ``maximumSharedCaches`` shared caches
+/// (their descriptors), whose files stay open until the archive is closed.
 final class UnifiedLogArchiveFiles: UnifiedLogStrings, @unchecked Sendable {
     /// The folders holding `XX/…` uuidtext files and `dsc/`.
     let stringFolders: [String]
@@ -25,12 +28,17 @@ final class UnifiedLogArchiveFiles: UnifiedLogStrings, @unchecked Sendable {
 
     private struct State {
         var uuidTexts: [UnifiedLogUUID: UUIDTextFile?] = [:]
+        var uuidTextOrder: Deque<UnifiedLogUUID> = []
         var caches: [UnifiedLogUUID: SharedCacheStrings?] = [:]
         var open: [FileBytes] = []
     }
 
-    /// The largest uuidtext file read.
-    static let maximumUUIDTextSize = 64 << 20
+    /// The most uuidtext files known at once (a real archive holds a few hundred to two thousand; a file's entries
+    /// name far fewer). Each holds a descriptor and at most ``UUIDTextFile``'s 4,096 ranges.
+    static let maximumUUIDTextFiles = 512
+    /// The most shared caches read (a real archive holds one per system version the device ran while it logged; each
+    /// holds at most 32 MiB of ranges).
+    static let maximumSharedCaches = 4
 
     init(stringFolders: [String]) {
         self.stringFolders = stringFolders
@@ -49,9 +57,16 @@ final class UnifiedLogArchiveFiles: UnifiedLogStrings, @unchecked Sendable {
     func uuidText(_ uuid: UnifiedLogUUID) -> UUIDTextFile? {
         if let known = state.withLock({ $0.uuidTexts[uuid] }) { return known }
         let relative = UUIDTextFile.relativePath(of: uuid)
-        let file = stringFolders.lazy.compactMap { Self.readWhole($0 + "/" + relative, limit: Self.maximumUUIDTextSize) }.first
-            .flatMap { try? UUIDTextFile(bytes: $0) }
-        state.withLock { $0.uuidTexts[uuid] = .some(file) }
+        let file = stringFolders.lazy.compactMap { FileBytes(path: $0 + "/" + relative) }.first
+            .flatMap { file in try? UUIDTextFile(file: file, size: file.size) }
+        state.withLock { state in
+            guard state.uuidTexts.updateValue(file, forKey: uuid) == nil else { return }
+            state.uuidTextOrder.append(uuid)
+            // The first known is forgotten (its descriptor closed once no reader holds it).
+            while state.uuidTextOrder.count > Self.maximumUUIDTextFiles, let oldest = state.uuidTextOrder.popFirst() {
+                state.uuidTexts[oldest] = nil
+            }
+        }
         return file
     }
 
@@ -59,13 +74,17 @@ final class UnifiedLogArchiveFiles: UnifiedLogStrings, @unchecked Sendable {
         if let known = state.withLock({ $0.caches[uuid] }) { return known }
         let name = String(uuid.description.filter { $0 != "-" })
         var cache: SharedCacheStrings?
-        for folder in stringFolders {
+        let room = state.withLock { $0.caches.values.lazy.filter { $0 != nil }.count < Self.maximumSharedCaches }
+        for folder in stringFolders where room {
             guard let file = FileBytes(path: folder + "/dsc/" + name) else { continue }
             cache = try? SharedCacheStrings(file: file)
-            state.withLock { $0.open.append(file) }
+            if cache != nil { state.withLock { $0.open.append(file) } } else { file.close() }
             break
         }
-        state.withLock { $0.caches[uuid] = .some(cache) }
+        state.withLock { state in
+            // A shared cache the archive lacks is remembered too, up to a bound: past it, it is looked for again.
+            if cache != nil || state.caches.count < 4_096 { state.caches[uuid] = .some(cache) }
+        }
         return cache
     }
 

@@ -5,6 +5,24 @@ package protocol UnifiedLogFileBytes: Sendable {
     func bytes(at offset: Int, count: Int) -> [UInt8]
 }
 
+extension UnifiedLogFileBytes {
+    /// The NUL-terminated text at `offset`, read 128 bytes at a time, at most `limit` bytes (all of them when no NUL
+    /// comes first).
+    func text(at offset: Int, limit: Int) -> String {
+        var bytes: [UInt8] = []
+        while bytes.count < limit {
+            let piece = self.bytes(at: offset + bytes.count, count: min(128, limit - bytes.count))
+            if let end = piece.firstIndex(of: 0) {
+                bytes += piece[..<end]
+                break
+            }
+            bytes += piece
+            if piece.count < 128 { break }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
+
 extension Array: UnifiedLogFileBytes where Element == UInt8 {
     package func bytes(at offset: Int, count: Int) -> [UInt8] {
         guard offset >= 0, offset < self.count, count > 0 else { return [] }
@@ -42,6 +60,9 @@ package struct SharedCacheStrings: Sendable {
     static let magic: UInt32 = 0x6473_6368  // "hcsd"
     /// The most ranges and images read (an iOS 17 shared cache has about 40,000 ranges and 3,000 images).
     static let maximumCount = 1 << 20
+    static let maximumImages = 1 << 15
+    /// The most bytes of image paths read (3,000 images' paths are about 200 KB).
+    static let maximumPathBytes = 4 << 20
     /// The longest image path and format string read.
     static let maximumText = 16_384
 
@@ -59,39 +80,59 @@ package struct SharedCacheStrings: Sendable {
             throw UnifiedLogError("shared cache strings header", at: 0, "magic 0x\(String(magic, radix: 16)), not hcsd")
         }
         guard major == 1 || major == 2 else { throw UnifiedLogError("shared cache strings header", at: 4, "version \(major)") }
-        guard rangeCount <= Self.maximumCount, imageCount <= Self.maximumCount else {
-            throw UnifiedLogError("shared cache strings header", at: 8, "\(rangeCount) ranges and \(imageCount) images, at most \(Self.maximumCount) read")
+        guard rangeCount <= Self.maximumCount, imageCount <= Self.maximumImages else {
+            throw UnifiedLogError("shared cache strings header", at: 8,
+                                  "\(rangeCount) ranges and \(imageCount) images, at most \(Self.maximumCount) and \(Self.maximumImages) read")
         }
         majorVersion = major
         let rangeSize = major == 2 ? 24 : 16
         let imageSize = major == 2 ? 32 : 28
-        let descriptors = file.bytes(at: 16, count: rangeCount * rangeSize + imageCount * imageSize)
-        var imageDescriptors: [(uuid: UnifiedLogUUID, pathOffset: Int)] = []
         var ranges: [Range] = []
-        try descriptors.withUnifiedLogBytes { (raw: UnsafeRawBufferPointer) throws(UnifiedLogError) in
-            var reader = UnifiedLogBytes(raw, structure: "shared cache strings descriptor")
-            for _ in 0..<rangeCount {
-                if major == 2 {
-                    let start = try reader.u64()
-                    let fileOffset = try reader.u32()
-                    let size = try reader.u32()
-                    let image = try reader.u64()
-                    ranges.append(Range(start: start, size: size, fileOffset: fileOffset, imageIndex: Int(clamping: image)))
-                } else {
-                    let image = try reader.u32()
-                    let start = try reader.u32()
-                    let fileOffset = try reader.u32()
-                    let size = try reader.u32()
-                    ranges.append(Range(start: UInt64(start), size: size, fileOffset: fileOffset, imageIndex: Int(image)))
+        // The descriptors are read a few thousand at a time: what is held grows with what the file holds, never with
+        // what its header claims.
+        var offset = 16
+        var left = rangeCount
+        while left > 0 {
+            let batch = min(left, 4_096)
+            try file.bytes(at: offset, count: batch * rangeSize).withUnifiedLogBytes { (raw: UnsafeRawBufferPointer) throws(UnifiedLogError) in
+                var reader = UnifiedLogBytes(raw, structure: "shared cache strings range", offset: 0)
+                for _ in 0..<batch {
+                    if major == 2 {
+                        let start = try reader.u64()
+                        let fileOffset = try reader.u32()
+                        let size = try reader.u32()
+                        let image = try reader.u64()
+                        ranges.append(Range(start: start, size: size, fileOffset: fileOffset, imageIndex: Int(clamping: image)))
+                    } else {
+                        let image = try reader.u32()
+                        let start = try reader.u32()
+                        let fileOffset = try reader.u32()
+                        let size = try reader.u32()
+                        ranges.append(Range(start: UInt64(start), size: size, fileOffset: fileOffset, imageIndex: Int(image)))
+                    }
                 }
             }
+            offset += batch * rangeSize
+            left -= batch
+        }
+        var images: [Image] = []
+        var pathBytes = 0
+        try file.bytes(at: offset, count: imageCount * imageSize).withUnifiedLogBytes { (raw: UnsafeRawBufferPointer) throws(UnifiedLogError) in
+            var reader = UnifiedLogBytes(raw, structure: "shared cache strings image", offset: 0)
             for _ in 0..<imageCount {
                 try reader.skip(major == 2 ? 12 : 8)  // where the image's text is, and its size
-                imageDescriptors.append((try reader.uuid(), Int(try reader.u32())))
+                let uuid = try reader.uuid()
+                let path = file.text(at: Int(try reader.u32()), limit: 1_024)
+                pathBytes += path.utf8.count
+                guard pathBytes <= Self.maximumPathBytes else {
+                    throw UnifiedLogError("shared cache strings image", at: offset + reader.offset, "its images' paths run past \(Self.maximumPathBytes) bytes")
+                }
+                images.append(Image(uuid: uuid, path: path))
             }
         }
-        images = imageDescriptors.map { Image(uuid: $0.uuid, path: Self.text(in: file, at: $0.pathOffset, limit: 1_024)) }
-        self.ranges = ranges.sorted { $0.start < $1.start }
+        self.images = images
+        ranges.sort { $0.start < $1.start }
+        self.ranges = ranges
     }
 
     /// The format string at `offset` and the image it belongs to, or nil when no range holds it or its bytes are not
@@ -112,20 +153,5 @@ package struct SharedCacheStrings: Sendable {
         guard !bytes.isEmpty else { return nil }
         let end = bytes.firstIndex(of: 0) ?? bytes.count
         return (String(decoding: bytes[..<end], as: UTF8.self), range.imageIndex < images.count ? images[range.imageIndex] : nil)
-    }
-
-    /// The NUL-terminated text at `offset`, read 128 bytes at a time, at most `limit` bytes.
-    private static func text(in file: any UnifiedLogFileBytes, at offset: Int, limit: Int) -> String {
-        var bytes: [UInt8] = []
-        while bytes.count < limit {
-            let piece = file.bytes(at: offset + bytes.count, count: min(128, limit - bytes.count))
-            if let end = piece.firstIndex(of: 0) {
-                bytes += piece[..<end]
-                break
-            }
-            bytes += piece
-            if piece.count < 128 { break }
-        }
-        return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -3,44 +3,56 @@
 ///
 /// Layout: a 16-byte header (magic `0x66778899`, major and minor version, the number of ranges), one descriptor per
 /// range (the range's first offset, as tracepoints name format strings, and its size), the ranges' bytes one after
-/// another, then the image's path, NUL-terminated. Every descriptor is checked against the file's size.
+/// another, then the image's path, NUL-terminated. Every descriptor is checked against the file's size; the strings are read from
+/// the file when asked for, so a file of any size costs a few KiB.
 package struct UUIDTextFile: Sendable {
     /// The image's path (`/usr/libexec/dasd`).
     package let imagePath: String
-    private let bytes: [UInt8]
+    private let file: any UnifiedLogFileBytes
     /// Each range: the first offset it answers for, its size, and where its bytes lie in the file.
     private let ranges: [(start: UInt32, size: UInt32, fileOffset: Int)]
 
     static let magic: UInt32 = 0x6677_8899
+    /// The most ranges read (a real file has one to three).
+    static let maximumRanges = 4_096
+    /// The longest image path and format string read.
+    static let maximumText = 16_384
 
+    /// A file already in memory.
     package init(bytes: [UInt8]) throws(UnifiedLogError) {
-        self.bytes = bytes
-        var ranges: [(start: UInt32, size: UInt32, fileOffset: Int)] = []
-        let path = try bytes.withUnifiedLogBytes { (raw: UnsafeRawBufferPointer) throws(UnifiedLogError) -> String in
+        try self.init(file: bytes, size: bytes.count)
+    }
+
+    /// A file of `size` bytes, read where asked: only its header, descriptors and image path up front, a format string
+    /// when one is asked for. What it holds is at most a few KiB, whatever the file's size.
+    package init(file: any UnifiedLogFileBytes, size: Int) throws(UnifiedLogError) {
+        self.file = file
+        let count = try file.bytes(at: 0, count: 16).withUnifiedLogBytes { (raw: UnsafeRawBufferPointer) throws(UnifiedLogError) -> Int in
             var reader = UnifiedLogBytes(raw, structure: "uuidtext")
             let magic = try reader.u32()
             guard magic == Self.magic else {
                 throw UnifiedLogError("uuidtext", at: 0, "magic 0x\(String(magic, radix: 16)), not 0x66778899")
             }
             try reader.skip(8)  // major and minor version
-            let count = Int(try reader.u32())
-            guard count <= reader.remaining / 8 else {
-                throw UnifiedLogError("uuidtext", at: 12, "\(count) ranges, \(reader.remaining) bytes left")
-            }
-            var descriptors: [(UInt32, UInt32)] = []
-            for _ in 0..<count { descriptors.append((try reader.u32(), try reader.u32())) }
-            var fileOffset = reader.offset
-            for (start, size) in descriptors {
-                guard Int(size) <= raw.count - fileOffset else {
-                    throw UnifiedLogError("uuidtext range", at: fileOffset, "\(size) bytes, \(raw.count - fileOffset) left")
-                }
-                ranges.append((start, size, fileOffset))
-                fileOffset += Int(size)
-            }
-            var footer = UnifiedLogBytes(raw, structure: "uuidtext image path", offset: fileOffset)
-            return try footer.text(footer.remaining)
+            return Int(try reader.u32())
         }
-        imagePath = path
+        guard count <= (size - 16) / 8, count <= Self.maximumRanges else {
+            throw UnifiedLogError("uuidtext", at: 12, "\(count) ranges, \(size - 16) bytes left, at most \(Self.maximumRanges) read")
+        }
+        var ranges: [(start: UInt32, size: UInt32, fileOffset: Int)] = []
+        var fileOffset = 16 + count * 8
+        try file.bytes(at: 16, count: count * 8).withUnifiedLogBytes { (raw: UnsafeRawBufferPointer) throws(UnifiedLogError) in
+            var reader = UnifiedLogBytes(raw, structure: "uuidtext", offset: 0)
+            for _ in 0..<count {
+                let (start, rangeSize) = (try reader.u32(), try reader.u32())
+                guard Int(rangeSize) <= size - fileOffset else {
+                    throw UnifiedLogError("uuidtext range", at: fileOffset, "\(rangeSize) bytes, \(size - fileOffset) left")
+                }
+                ranges.append((start, rangeSize, fileOffset))
+                fileOffset += Int(rangeSize)
+            }
+        }
+        imagePath = file.text(at: fileOffset, limit: min(size - fileOffset, 1_024))
         self.ranges = ranges
     }
 
@@ -50,9 +62,7 @@ package struct UUIDTextFile: Sendable {
             return nil
         }
         let start = range.fileOffset + Int(offset - range.start)
-        let end = range.fileOffset + Int(range.size)
-        let stop = bytes[start..<end].firstIndex(of: 0) ?? end
-        return String(decoding: bytes[start..<stop], as: UTF8.self)
+        return file.text(at: start, limit: min(range.fileOffset + Int(range.size) - start, Self.maximumText))
     }
 
     /// Where the file of `uuid` lies under a `uuidtext` folder: `1D/625353A9FA3EC994C0B2952315B2D2`.
