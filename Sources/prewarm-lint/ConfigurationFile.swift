@@ -58,7 +58,7 @@ struct ConfigurationFile {
             if !quiet { StandardStreams.err("\(FileSystemName.displayed(path)): note: configuration used") }
             return (configuration, path)
         } catch let problem as Problem {
-            StandardStreams.err(problem.description)
+            StandardStreams.err(DisplayText.singleLine(problem.description))
             throw ExitCode(64)
         }
     }

@@ -64,7 +64,7 @@ struct EventsCommand: ParsableCommand {
         let discovery = InputDiscovery.expand(reading.paths)
         var failed = false
         for failure in discovery.failures {
-            StandardStreams.err("\(failure.path): error: \(failure.message)")
+            StandardStreams.problem(failure.path, "error", "\(failure.message)")
             failed = true
         }
         let table = EventTableReporter(useColor: colorOptions.enabled && format == .table)
@@ -96,7 +96,7 @@ struct EventsCommand: ParsableCommand {
                 if summary.skippedAsNotALog {
                     notLogs.append(summary.input)
                 } else {
-                    StandardStreams.err(failure.description)
+                    StandardStreams.problem(failure.input, "error", failure.message)
                     failed = true
                 }
             }

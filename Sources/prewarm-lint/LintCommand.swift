@@ -223,8 +223,8 @@ struct LintCommand: ParsableCommand {
         }
         let discovery = InputDiscovery.expand(reading.paths)
         try checkOutputsBeforeReading(discovery)
-        for failure in discovery.failures { StandardStreams.err("\(failure.path): error: \(failure.message)") }
-        for note in discovery.notes { StandardStreams.err("\(note.path): note: \(note.message)") }
+        for failure in discovery.failures { StandardStreams.problem(failure.path, "error", "\(failure.message)") }
+        for note in discovery.notes { StandardStreams.problem(note.path, "note", "\(note.message)") }
 
         var report = lint(discovery, options: options, linter: Linter(registry: registry, configuration: configuration))
         report.configuration = configurationPath
@@ -276,7 +276,7 @@ struct LintCommand: ParsableCommand {
         if options.timeInference.utcOffsetSeconds == nil { options.timeInference.utcOffsetSeconds = TimeZone.current.secondsFromGMT() }
         let input: FollowedInput
         do throws(FollowedInput.FollowFailure) { input = try FollowedInput(path: path) } catch {
-            StandardStreams.err("\(path): error: \(error.message)")
+            StandardStreams.problem(path, "error", "\(error.message)")
             throw ExitCode(2)
         }
         let analyzer = LogAnalyzer(options: options, linter: linter, maximumOpenSessions: maxOpenSessions)
@@ -287,7 +287,7 @@ struct LintCommand: ParsableCommand {
         var run = FollowRun(input: input, live: LiveLint(inputName: path, analyzer: analyzer, toolVersion: ToolVersion.current), format: format,
                             settings: settings, showsStatus: !quiet, maximumDiagnostics: maxDiagnostics)
         let (finished, failure) = run.run()
-        if let failure { StandardStreams.err("\(path): error: \(failure)") }
+        if let failure { StandardStreams.problem(path, "error", "\(failure)") }
         guard var report = finished else { throw ExitCode(2) }
         report.configuration = configurationPath
         if format == .text {
@@ -347,7 +347,7 @@ struct LintCommand: ParsableCommand {
         var unwritable = false
         for path in output.map(\.path) + [writeBaseline].compactMap({ $0 }) {
             if let problem = OutputFile.problem(path, inputs: inputPaths) {
-                StandardStreams.err("\(path): error: \(problem)")
+                StandardStreams.problem(path, "error", "\(problem)")
                 unwritable = true
             }
         }
@@ -383,7 +383,7 @@ struct LintCommand: ParsableCommand {
         var unreadable = false
         for summary in report.inputs where summary.error != nil && !summary.isInterruptedBeforeReading
             && !discovery.failures.contains(where: { $0.path == summary.path }) {
-            StandardStreams.err("\(summary.path): error: \(summary.error!)")
+            StandardStreams.problem(summary.path, "error", "\(summary.error!)")
             unreadable = true
         }
         // Inputs the run was stopped before: one line, not one each.
@@ -432,7 +432,7 @@ struct LintCommand: ParsableCommand {
         switch Baseline.read(path: baseline, maximumBytes: Self.maximumBaselineBytes) {
         case .success(let read): accepted = read
         case .failure(let problem):
-            StandardStreams.err("\(baseline): error: \(problem.message)")
+            StandardStreams.problem(baseline, "error", "\(problem.message)")
             throw ExitCode(2)
         }
         let gone = strictBaseline ? accepted.gone(from: report.findings) : []

@@ -48,7 +48,7 @@ struct SessionsCommand: ParsableCommand {
         let discovery = InputDiscovery.expand(reading.paths)
         var failed = false
         for failure in discovery.failures {
-            StandardStreams.err("\(failure.path): error: \(failure.message)")
+            StandardStreams.problem(failure.path, "error", "\(failure.message)")
             failed = true
         }
         var printer = DiagnosticPrinter(limit: maxDiagnostics)
@@ -66,11 +66,13 @@ struct SessionsCommand: ParsableCommand {
         var report = run.run(discovery.inputs, onDiagnostic: onDiagnostic)
         printer.finish()
         var notLogs: [String] = []
-        for input in report.inputs where input.format == nil {
+        // An input with an error could not be read, or not all of it (an archive's tracev3 file that is not one): as
+        // lint says it, whatever was read of it.
+        for input in report.inputs {
             if let error = input.error {
-                if !input.isInterruptedBeforeReading { StandardStreams.err("\(input.path): error: \(error)") }
+                if !input.isInterruptedBeforeReading { StandardStreams.problem(input.path, "error", "\(error)") }
                 failed = true
-            } else {
+            } else if input.format == nil {
                 notLogs.append(input.path)
             }
         }

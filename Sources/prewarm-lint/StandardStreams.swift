@@ -39,6 +39,12 @@ enum StandardStreams {
         if buffer.count >= 1 << 16 { flushOut() }
     }
 
+    /// One problem on standard error, `PLACE: SEVERITY: MESSAGE`, kept on one line (``DisplayText/singleLine(_:)``): a
+    /// path or a message quoting an input (an archive member's name) cannot start a line of its own.
+    static func problem(_ place: String, _ severity: String, _ message: String) {
+        err(DisplayText.singleLine("\(place): \(severity): \(message)"))
+    }
+
     static func err(_ text: String) {
         flushOut()
         var bytes: [UInt8] = []

@@ -9,7 +9,7 @@ enum StatisticsRun {
         let discovery = InputDiscovery.expand(paths)
         var unreadable = false
         for failure in discovery.failures {
-            StandardStreams.err("\(failure.path): error: \(failure.message)")
+            StandardStreams.problem(failure.path, "error", "\(failure.message)")
             unreadable = true
         }
         var run = LintRun(options: options, linter: Linter(registry: RuleRegistry(rules: []), configuration: configuration),
@@ -22,7 +22,7 @@ enum StatisticsRun {
         // What the run did to the inputs is said: read apart because they were separate captures.
         for diagnostic in report.diagnostics where diagnostic.code == .separateCaptures { StandardStreams.err(diagnostic.description) }
         for input in report.inputs where input.error != nil {
-            StandardStreams.err("\(input.path): error: \(input.error!)")
+            StandardStreams.problem(input.path, "error", "\(input.error!)")
             unreadable = true
         }
         if unreadable { throw ExitCode(2) }

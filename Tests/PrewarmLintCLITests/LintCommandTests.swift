@@ -1007,6 +1007,21 @@ struct LintCommandTests {
         #expect(native.stderr.contains("\(archive.path): error: Persist/0000000000000001.tracev3 is not a tracev3 file: its first bytes are not a unified log header"), "\(native.stderr)")
     }
 
+    @Test("an archive's file named to forge a line (a newline, then `x: error: …`): every command says the error on one line and exits 2")
+    func archiveMemberNameCannotForgeALine() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let archive = folder.appendingPathComponent("x.logarchive")
+        try FileManager.default.createDirectory(at: archive.appendingPathComponent("Persist"), withIntermediateDirectories: true)
+        try Data(repeating: 0x6A, count: 64).write(to: archive.appendingPathComponent("Persist/a\nforged: error: FORGED.tracev3"))
+        for command in [[], ["sessions"], ["events"], ["stats"]] {
+            let run = try CLI.run(command + ["--no-color", archive.path])
+            #expect(run.status == 2, "\(command): \(run.stderr)")
+            #expect(run.stderr.contains("\(archive.path): error: Persist/a⏎forged: error: FORGED.tracev3 is not a tracev3 file"), "\(command): \(run.stderr)")
+            #expect(!(run.stderr + run.stdout).split(separator: "\n").contains { $0.hasPrefix("forged:") }, "\(command): \(run.stderr)")
+        }
+    }
+
     @Test("a .logarchive read natively when no exporter is installed: its tracev3 file's events with their times, pids and messages; the report's input format logarchive; what the archive's strings lack warned")
     func logArchiveReadNatively() throws {
         let folder = try Self.temporaryFolder()
@@ -1188,6 +1203,21 @@ struct LintCommandTests {
             // 1.5 s, then the 5 s the exporter is given; ten times the target before this fails.
             #expect(elapsed < 65, "\(elapsed) s")
         }
+    }
+
+    @Test("Ctrl-C while an archive's tracev3 file is read natively: the run ends interrupted (130), the file not said to be cut")
+    func interruptedArchiveReadIsNotCut() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let archive = folder.appendingPathComponent("a.logarchive")
+        try FileManager.default.createDirectory(at: archive.appendingPathComponent("Persist"), withIntermediateDirectories: true)
+        // The real 2.6 MB macOS file, every process read: a debug build takes seconds over it, a release build one.
+        try FileManager.default.copyItem(at: EventsCommandTests.repositoryRoot.appendingPathComponent("Tests/PrewarmLintReadersTests/UnifiedLogSamples/macos12/Persist/0000000000000001.tracev3"),
+                                         to: archive.appendingPathComponent("Persist/0000000000000001.tracev3"))
+        let run = try CLI.run(["--no-color", "--all-processes", archive.path], interruptAfter: 0.4, signal: SIGINT)
+        #expect(run.status == 130, "\(run.stderr)")
+        #expect(run.stderr.contains("interrupted: the output covers what was read until then"), "\(run.stderr)")
+        #expect(!run.stderr.contains("cut:") && !run.stderr.contains("could not be read past"), "\(run.stderr)")
     }
 
     @Test("an exporter that exits while a process it started still holds its output: the run ends, that process killed; a dead run's folder swept, a live one's kept")

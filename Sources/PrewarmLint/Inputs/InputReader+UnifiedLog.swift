@@ -74,7 +74,9 @@ extension InputReader {
                     try outcome.get()
                     offset += chunk.count
                 }
-                try reader.finish(emit: collect)
+                // Interrupted: the file is not at its end, and is not said to be cut (its events, held to its end, are
+                // not handed on).
+                if !summary.interrupted { try reader.finish(emit: collect) }
             } catch {
                 summary.failure = summary.failure ?? error
             }
