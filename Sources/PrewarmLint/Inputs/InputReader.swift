@@ -378,7 +378,7 @@ public struct InputReader: Sendable {
         defer { for event in pending { emit(.event(event)) } }
         if let problem = extraction.problem { say(.warning, .truncatedInput, problem) }
         if extraction.refused > 0 {
-            say(.warning, .unreadReport, "\(extraction.refused) entr\(extraction.refused == 1 ? "y" : "ies") of the unified log not extracted: a `..` or `.` in the name, a name given twice, or a second .logarchive")
+            say(.warning, .unreadReport, "\(extraction.refused) entr\(extraction.refused == 1 ? "y" : "ies") of the unified log not extracted: a `..` or `.` in the name, a name given twice or too long to create, or a second .logarchive")
         }
         guard let root = extraction.archiveRoot, let name = extraction.archiveName, summary.failure == nil, !summary.interrupted else { return }
         extraction.closeFile()

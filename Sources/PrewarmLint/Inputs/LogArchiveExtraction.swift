@@ -43,7 +43,7 @@ final class LogArchiveExtraction: ArchiveEntryExtractor, @unchecked Sendable {
     private(set) var archiveName: String?
     private(set) var files = 0
     private(set) var bytesWritten: Int64 = 0
-    /// Entries refused for their names (`..`, a repeated name, a second logarchive).
+    /// Entries refused for their names (`..`, a repeated name, a second logarchive, a name too long to create).
     private(set) var refused = 0
     /// Why extraction stopped early, when it did.
     private(set) var problem: String?
@@ -86,7 +86,13 @@ final class LogArchiveExtraction: ArchiveEntryExtractor, @unchecked Sendable {
         let file = directory + "/" + inside.last!
         descriptor = open(file, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
-            if errno == EEXIST || errno == ELOOP { refused += 1 } else { stop("cannot create \(file)") }
+            // A name this system cannot hold (too long, as a hostile archive can write) is refused like a repeated one;
+            // only a failure of the folder itself (no space, no permission) stops the extraction.
+            if errno == EEXIST || errno == ELOOP || errno == ENAMETOOLONG || errno == EILSEQ || errno == EINVAL {
+                refused += 1
+            } else {
+                stop("cannot create \(file)")
+            }
             return false
         }
         files += 1
