@@ -1022,6 +1022,50 @@ struct LintCommandTests {
         }
     }
 
+    @Test("an archive's folders that are symbolic links (Persist/, a uuidtext folder) are not followed: the archive reads as if they were not there")
+    func archiveFoldersThatAreLinksAreNotFollowed() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let samples = EventsCommandTests.repositoryRoot.appendingPathComponent("Tests/PrewarmLintReadersTests/UnifiedLogSamples/macos12")
+        // Persist/ a link to the samples' own: no tracev3 file in the archive.
+        let linkedPersist = folder.appendingPathComponent("p.logarchive")
+        try FileManager.default.createDirectory(at: linkedPersist, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(at: linkedPersist.appendingPathComponent("Persist"), withDestinationURL: samples.appendingPathComponent("Persist"))
+        let persist = try CLI.run(["--no-color", linkedPersist.path])
+        #expect(persist.status == 2 && persist.stderr.contains("a unified log archive with no tracev3 file"), "\(persist.stderr)")
+        // dasd's uuidtext folder (6B) a link to the samples' own: its strings not read (copied, they are: the test
+        // `looseTraceV3FileWithItsArchive` of `events`).
+        let linkedStrings = folder.appendingPathComponent("s.logarchive")
+        try FileManager.default.createDirectory(at: linkedStrings.appendingPathComponent("Persist"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: samples.appendingPathComponent("Persist/0000000000000001.tracev3"),
+                                         to: linkedStrings.appendingPathComponent("Persist/0000000000000001.tracev3"))
+        try FileManager.default.createSymbolicLink(at: linkedStrings.appendingPathComponent("6B"), withDestinationURL: samples.appendingPathComponent("uuidtext/6B"))
+        // (dasd is pid 71; unnamed without its uuidtext file, it is still read: an unnamed process cannot be ruled out.)
+        let strings = try CLI.run(["events", "--pid", "71", linkedStrings.path])
+        #expect(strings.status == 0, "\(strings.stderr)")
+        #expect(strings.stdout.contains("[71]") && !strings.stdout.contains("Allocating 1.04% of budget based on usage"), "\(strings.stdout.prefix(800))")
+    }
+
+    @Test("a folder of an archive's shape (a device's Diagnostics: timesync/ and Persist/) is one archive input, whatever its name; a folder with Persist/ alone is walked")
+    func diagnosticsFolderIsAnArchive() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let tiny = EventsCommandTests.repositoryRoot.appendingPathComponent("Tests/PrewarmLintReadersTests/UnifiedLogSamples/0000000000000030.tracev3")
+        let diagnostics = folder.appendingPathComponent("Diagnostics")
+        for sub in ["Persist", "timesync"] {
+            try FileManager.default.createDirectory(at: diagnostics.appendingPathComponent(sub), withIntermediateDirectories: true)
+        }
+        try FileManager.default.copyItem(at: tiny, to: diagnostics.appendingPathComponent("Persist/0000000000000030.tracev3"))
+        let run = try CLI.run(["--format", "json", diagnostics.path])
+        let inputs = try #require((try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])?["inputs"] as? [[String: Any]])
+        #expect(inputs.map { $0["path"] as? String } == [diagnostics.path] && inputs.map { $0["format"] as? String } == ["logarchive"], "\(inputs)")
+        #expect(inputs.map { $0["events"] as? Int } == [5])
+        try FileManager.default.removeItem(at: diagnostics.appendingPathComponent("timesync"))
+        let walked = try CLI.run(["--format", "json", diagnostics.path])
+        let files = try #require((try JSONSerialization.jsonObject(with: Data(walked.stdout.utf8)) as? [String: Any])?["inputs"] as? [[String: Any]])
+        #expect(files.map { $0["format"] as? String } == ["tracev3"], "\(files)")
+    }
+
     @Test("a .logarchive read natively when no exporter is installed: its tracev3 file's events with their times, pids and messages; the report's input format logarchive; what the archive's strings lack warned")
     func logArchiveReadNatively() throws {
         let folder = try Self.temporaryFolder()

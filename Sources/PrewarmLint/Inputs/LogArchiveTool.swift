@@ -107,11 +107,15 @@ public struct LogArchiveTool: Sendable, Hashable {
     public static let installHint = "no exporter of unified log archives is installed: on macOS `log` exports them; elsewhere install "
         + "mandiant's unifiedlog_iterator (github.com/mandiant/macos-UnifiedLogs) — or leave out --exporter: prewarm-lint reads them itself"
 
-    /// Whether `path` is a log archive: a directory named `*.logarchive`.
+    /// Whether the directory `path` is a log archive: named `*.logarchive`, or holding a `timesync/` folder and one of
+    /// `Persist/`, `Special/`, `Signpost/`, `HighVolume/` (a device's `Diagnostics` folder).
     static func isArchive(_ path: String) -> Bool {
         var trimmed = Substring(path)
         while trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
-        return trimmed.hasSuffix(".logarchive")
+        if trimmed.hasSuffix(".logarchive") { return true }
+        // A folder of an archive's shape, whatever its name: a device's `Diagnostics` folder, or an archive renamed.
+        return UnifiedLogArchiveFiles.isRealFolder(path + "/timesync")
+            && UnifiedLogArchiveFiles.tracev3Folders.contains { UnifiedLogArchiveFiles.isRealFolder(path + "/" + $0) }
     }
 
     /// Starts the tool on `archive` with its standard output on a pipe: the pipe's read end and the child's pid,

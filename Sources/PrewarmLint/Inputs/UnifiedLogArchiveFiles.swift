@@ -57,7 +57,9 @@ final class UnifiedLogArchiveFiles: UnifiedLogStrings, @unchecked Sendable {
     func uuidText(_ uuid: UnifiedLogUUID) -> UUIDTextFile? {
         if let known = state.withLock({ $0.uuidTexts[uuid] }) { return known }
         let relative = UUIDTextFile.relativePath(of: uuid)
-        let file = stringFolders.lazy.compactMap { FileBytes(path: $0 + "/" + relative) }.first
+        let file = stringFolders.lazy.compactMap { folder in
+            Self.isRealFolder(folder + "/" + relative.prefix(2)) ? FileBytes(path: folder + "/" + relative) : nil
+        }.first
             .flatMap { file in try? UUIDTextFile(file: file, size: file.size) }
         state.withLock { state in
             guard state.uuidTexts.updateValue(file, forKey: uuid) == nil else { return }
@@ -75,7 +77,7 @@ final class UnifiedLogArchiveFiles: UnifiedLogStrings, @unchecked Sendable {
         let name = String(uuid.description.filter { $0 != "-" })
         var cache: SharedCacheStrings?
         let room = state.withLock { $0.caches.values.lazy.filter { $0 != nil }.count < Self.maximumSharedCaches }
-        for folder in stringFolders where room {
+        for folder in stringFolders where room && Self.isRealFolder(folder + "/dsc") {
             guard let file = FileBytes(path: folder + "/dsc/" + name) else { continue }
             cache = try? SharedCacheStrings(file: file)
             if cache != nil { state.withLock { $0.open.append(file) } } else { file.close() }
@@ -95,7 +97,7 @@ final class UnifiedLogArchiveFiles: UnifiedLogStrings, @unchecked Sendable {
 
     /// The tracev3 files of the archive at `root`: its folders' files, then the root's own, each folder's in name order.
     static func tracev3Files(archive root: String) -> [String] {
-        (tracev3Folders.map { root + "/" + $0 } + [root]).flatMap { folder in
+        (tracev3Folders.map { root + "/" + $0 }.filter(isRealFolder) + [root]).flatMap { folder in
             regularFiles(in: folder).filter { $0.hasSuffix(".tracev3") }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
                 .map { folder + "/" + $0 }
         }
@@ -104,7 +106,7 @@ final class UnifiedLogArchiveFiles: UnifiedLogStrings, @unchecked Sendable {
     /// Every boot of the timesync files in `folders` (the first that has any).
     static func timesync(in folders: [String]) -> TimesyncDatabase {
         var database = TimesyncDatabase()
-        for folder in folders {
+        for folder in folders where isRealFolder(folder) {
             for name in regularFiles(in: folder).filter({ $0.hasSuffix(".timesync") }).sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
                 if let bytes = readWhole(folder + "/" + name, limit: 64 << 20), let file = try? TimesyncDatabase(bytes: bytes) {
                     database.boots += file.boots
@@ -115,22 +117,42 @@ final class UnifiedLogArchiveFiles: UnifiedLogStrings, @unchecked Sendable {
         return database
     }
 
-    /// What an archive folder is read with: its strings at its root (a `.logarchive`) or in a `uuidtext` folder
-    /// beside or above it, its timesync folder, and the processes a launch needs.
+    /// What an archive folder is read with: its strings at its root (a `.logarchive`) or in a `uuidtext` folder in it,
+    /// or beside it when it is a device's `Diagnostics` folder (`/private/var/db/uuidtext` beside
+    /// `/private/var/db/Diagnostics`); its timesync folder; and the processes a launch needs. Nothing else outside it.
     static func context(archive root: String, allProcesses: Bool) -> (context: UnifiedLogContext, files: UnifiedLogArchiveFiles) {
-        let files = UnifiedLogArchiveFiles(stringFolders: [root, root + "/uuidtext", root + "/../uuidtext"])
+        var stringFolders = [root, root + "/uuidtext"]
+        if lastComponent(root) == "Diagnostics" { stringFolders.append(root + "/../uuidtext") }
+        let files = UnifiedLogArchiveFiles(stringFolders: stringFolders.filter { $0 == root || isRealFolder($0) })
         let timesync = timesync(in: [root + "/timesync", root + "/Diagnostics/timesync"])
         return (UnifiedLogContext(strings: files, timesync: timesync, choice: allProcesses ? .all : launchProcesses), files)
     }
 
-    /// The context of a tracev3 file named alone: the archive around its folder (`Persist/` in a `.logarchive`, or in
-    /// a device's `Diagnostics/`), or its own folder.
+    /// The context of a tracev3 file named alone: the archive around its folder when that folder is one of an
+    /// archive's (`Persist/` in a `.logarchive`, or in a device's `Diagnostics/`), else its own folder (loose files
+    /// with their `uuidtext` folders and `timesync` beside them). Never a folder above the archive's.
     static func context(aroundFile path: String, allProcesses: Bool) -> (context: UnifiedLogContext, files: UnifiedLogArchiveFiles) {
-        let folder = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
-        let parent = (folder.isEmpty ? "." : folder) + "/.."
-        let files = UnifiedLogArchiveFiles(stringFolders: [parent, parent + "/uuidtext", parent + "/../uuidtext", folder.isEmpty ? "." : folder])
-        let timesync = timesync(in: [parent + "/timesync", (folder.isEmpty ? "." : folder) + "/timesync"])
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropLast()
+        let folder = parts.isEmpty ? "." : parts.joined(separator: "/").isEmpty ? "/" : parts.joined(separator: "/")
+        if let last = parts.last, tracev3Folders.contains(String(last)) {
+            let above = parts.dropLast()
+            let archive = above.isEmpty ? "." : above.joined(separator: "/").isEmpty ? "/" : above.joined(separator: "/")
+            return context(archive: archive, allProcesses: allProcesses)
+        }
+        let files = UnifiedLogArchiveFiles(stringFolders: [folder] + [folder + "/uuidtext"].filter(isRealFolder))
+        let timesync = timesync(in: [folder + "/timesync"])
         return (UnifiedLogContext(strings: files, timesync: timesync, choice: allProcesses ? .all : launchProcesses), files)
+    }
+
+    /// The last component of a path (`Diagnostics` of `/private/var/db/Diagnostics/`).
+    private static func lastComponent(_ path: String) -> Substring? {
+        path.split(separator: "/").last
+    }
+
+    /// Whether `path` is a folder itself, not a symbolic link to one: an archive's own folders are read only so.
+    static func isRealFolder(_ path: String) -> Bool {
+        var status = stat()
+        return FileSystemName.withPlatformPath(path, { lstat($0, &status) }) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
     }
 
     /// When a tracev3 file began, by its header (wall-clock microseconds since 1970); nil when its first chunk is not a
