@@ -5,6 +5,7 @@ import Darwin
 #endif
 import PrewarmLint
 import Synchronization
+import Foundation
 
 /// What the CLI does on signals:
 /// - SIGPIPE is ignored, so writing to a closed pipe (`prewarm-lint … | head`) fails with EPIPE and
@@ -13,7 +14,9 @@ import Synchronization
 ///   raises ``interruption``: readers stop at their next chunk (a blocked read returns, since the handler is
 ///   installed without `SA_RESTART`), an exporter started for a log archive is stopped, temporary files are
 ///   removed, the report of what was read is printed marked partial, and the exit status is 128 + the signal's
-///   number (130 for Ctrl-C); a second signal of the same kind ends the process at once.
+///   number (130 for Ctrl-C); a second signal ends the process at once, once the tools it started are killed and its
+///   temporary folders removed (``RunLeftovers``, by a thread the handler wakes through a pipe: a handler cannot),
+///   by the signal itself.
 enum SignalHandling {
     static let interruption = Interruption()
     /// The signal that raised ``interruption`` (0: none).
@@ -21,17 +24,42 @@ enum SignalHandling {
     nonisolated(unsafe) private static var installed = false
     /// The signals that end a run as Ctrl-C does.
     static let stopping: [Int32] = [SIGINT, SIGTERM, SIGHUP]
+    /// The pipe a second signal is written to, for the thread that ends the run (write end; -1 before `install`).
+    nonisolated(unsafe) private static var endingPipe: Int32 = -1
 
     static func install() {
         guard !installed else { return }
         installed = true
         signal(SIGPIPE, SIG_IGN)
         var action = sigaction()
-        // Async-signal-safe: an atomic store, the flag's atomic store, and signal(2).
+        // The second signal ends the run from a thread, after removing its temporary folders.
+        var ends: [Int32] = [-1, -1]
+        if pipe(&ends) == 0 {
+            _ = fcntl(ends[0], F_SETFD, FD_CLOEXEC)
+            _ = fcntl(ends[1], F_SETFD, FD_CLOEXEC)
+            endingPipe = ends[1]
+            let reading = ends[0]
+            Thread.detachNewThread {
+                var number: Int32 = 0
+                while read(reading, &number, MemoryLayout<Int32>.size) != MemoryLayout<Int32>.size {
+                    if errno != EINTR { return }
+                }
+                RunLeftovers.undoAll()
+                signal(number, SIG_DFL)
+                raise(number)
+            }
+        }
+        // Async-signal-safe: atomic stores, write(2) and signal(2). The first signal raises the flag; a second (of
+        // any of the three) wakes the thread above and leaves the next to the system's default (a third ends at once).
         let handler: @convention(c) (Int32) -> Void = { number in
-            _ = SignalHandling.received.compareExchange(expected: 0, desired: number, ordering: .relaxed)
-            SignalHandling.interruption.raise()
-            signal(number, SIG_DFL)
+            if SignalHandling.received.compareExchange(expected: 0, desired: number, ordering: .relaxed).exchanged {
+                SignalHandling.interruption.raise()
+                return
+            }
+            var value = number
+            if SignalHandling.endingPipe >= 0 { _ = write(SignalHandling.endingPipe, &value, MemoryLayout<Int32>.size) }
+            for stopping in SignalHandling.stopping { signal(stopping, SIG_DFL) }
+            if SignalHandling.endingPipe < 0 { raise(number) }
         }
         #if canImport(Glibc)
         action.__sigaction_handler.sa_handler = handler

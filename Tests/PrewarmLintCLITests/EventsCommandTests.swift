@@ -21,7 +21,7 @@ struct EventsCommandTests {
 
     static func run(_ arguments: [String], stdin: Data? = nil, in directory: URL? = nil, executable: URL? = nil,
                     interruptAfter: TimeInterval? = nil, signal: Int32 = SIGINT, environment: [String: String]? = nil,
-                    stdinIsNull: Bool = false) throws -> Run {
+                    stdinIsNull: Bool = false, secondSignalAfter: TimeInterval? = nil) throws -> Run {
         // Output goes to files, not pipes: a child filling one pipe while the test drains the other would deadlock.
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("prewarm-lint-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -44,6 +44,10 @@ struct EventsCommandTests {
         if let interruptAfter {
             Thread.sleep(forTimeInterval: interruptAfter)
             kill(process.processIdentifier, signal)
+            if let secondSignalAfter {
+                Thread.sleep(forTimeInterval: secondSignalAfter)
+                kill(process.processIdentifier, signal)
+            }
         }
         process.waitUntilExit()
         return Run(status: process.terminationStatus,

@@ -1266,6 +1266,33 @@ struct LintCommandTests {
         #expect(!run.stderr.contains("cut:") && !run.stderr.contains("could not be read past"), "\(run.stderr)")
     }
 
+    @Test("a second Ctrl-C while the run waits for an exporter that ignores SIGTERM: the run ends at once, by the signal, its exporter killed and its folder removed")
+    func secondInterruptLeavesNothingBehind() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let scratch = folder.appendingPathComponent("tmp")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        var tar = TarArchiveBuilder()
+        tar.add("sysdiagnose/system_logs.logarchive/Persist/0000000000000001.tracev3", [UInt8](repeating: 0x6A, count: 70_000))
+        tar.end()
+        let archive = folder.appendingPathComponent("sysdiagnose.tar.gz")
+        try Data(try tar.gzipped()).write(to: archive)
+        let pids = folder.appendingPathComponent("pids")
+        let tool = try Self.lingeringTool(in: folder, pids: pids, ignoresTerm: true)
+        let start = Date()
+        // The first Ctrl-C gives the exporter 5 s to stop; the second comes 1 s into them.
+        let run = try CLI.run(["--format", "json", "--exporter", archive.path], interruptAfter: 1.5, signal: SIGINT,
+                              environment: ["PREWARM_LINT_LOG_TOOL": tool, "TMPDIR": scratch.path], secondSignalAfter: 1)
+        let elapsed = Date().timeIntervalSince(start)
+        // Ended by the signal (Process then says its number), or by the run itself when it got there first: the
+        // exporter killed, its wait ends, and the partial report is printed (130).
+        #expect(run.status == SIGINT || run.status == 130, "\(run.status) \(run.stderr)")
+        #expect(try Self.allGone(pids), "the exporter or its child outlived the run")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path).isEmpty)
+        // 2.5 s, not the 6.5 s the exporter's grace would take; ten times the target before this fails.
+        #expect(elapsed < 25, "\(elapsed) s")
+    }
+
     @Test("an exporter that exits while a process it started still holds its output: the run ends, that process killed; a dead run's folder swept, a live one's kept")
     func exporterGrandchildAndStaleFolders() throws {
         let folder = try Self.temporaryFolder()

@@ -133,7 +133,10 @@ final class LogArchiveExtraction: ArchiveEntryExtractor, @unchecked Sendable {
     /// Removes the temporary folder and everything extracted into it.
     func remove() {
         closeFile()
-        if let folder { try? FileManager.default.removeItem(atPath: folder) }
+        if let folder {
+            try? FileManager.default.removeItem(atPath: folder)
+            RunLeftovers.removedFolder(folder)
+        }
         folder = nil
     }
 
@@ -166,6 +169,7 @@ final class LogArchiveExtraction: ArchiveEntryExtractor, @unchecked Sendable {
             return nil
         }
         folder = String(cString: made)
+        RunLeftovers.madeFolder(String(cString: made))
         return folder
     }
 

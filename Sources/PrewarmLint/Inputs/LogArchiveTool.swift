@@ -213,6 +213,7 @@ public struct LogArchiveTool: Sendable, Hashable {
             close(pipeEnds[0])
             return .failure(LogArchiveToolError(message: "cannot run \(executable): \(String(cString: strerror(status)))"))
         }
+        RunLeftovers.startedProcessGroup(pid)
         return .success((pipeEnds[0], pid))
     }
 
@@ -229,6 +230,7 @@ public struct LogArchiveTool: Sendable, Hashable {
             let done = waitpid(pid, &status, WNOHANG)
             if done == pid {
                 killpg(pid, SIGKILL)  // what it started and left behind
+                RunLeftovers.endedProcessGroup(pid)
                 return exitStatus(status)
             }
             if done < 0, errno != EINTR { return -1 }
@@ -244,6 +246,7 @@ public struct LogArchiveTool: Sendable, Hashable {
         var status: Int32 = 0
         guard waitpid(pid, &status, WNOHANG) == pid else { return nil }
         killpg(pid, SIGKILL)
+        RunLeftovers.endedProcessGroup(pid)
         return exitStatus(status)
     }
 
@@ -255,6 +258,7 @@ public struct LogArchiveTool: Sendable, Hashable {
             if errno != EINTR { return -1 }
         }
         killpg(pid, SIGKILL)
+        RunLeftovers.endedProcessGroup(pid)
         return exitStatus(status)
     }
 
