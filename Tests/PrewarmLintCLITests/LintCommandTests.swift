@@ -535,6 +535,12 @@ struct LintCommandTests {
             #expect(forward.stdout == backward.stdout, "\(mode)")
             #expect(forward.stdout.count > 1000)
         }
+        // The same file under another name (`dir/./file`): one input, not two.
+        let first = URL(fileURLWithPath: paths[0])
+        let aliased = first.deletingLastPathComponent().path + "/./" + first.lastPathComponent
+        let both = try CLI.run(["--date", "2024-03-18", "--format", "json"] + paths + [aliased])
+        let inputs = try #require((try JSONSerialization.jsonObject(with: Data(both.stdout.utf8)) as? [String: Any])?["inputs"] as? [[String: Any]])
+        #expect(inputs.count == paths.count, "\(inputs.map { $0["path"] ?? "" })")
     }
 
     @Test("limits are options: a tiny --max-line-length cuts and reports, --max-open-sessions closes early and says so")

@@ -48,13 +48,7 @@ public enum InputDiscovery {
         }
         // One order whatever the order of the arguments: standard input first, then by path (bytes), the same
         // file named twice read once. Reports are then the same bytes for `a b` and `b a`.
-        var seen: Set<String> = []
-        result.inputs = result.inputs.filter { input in
-            switch input.input {
-            case .file(let path), .logArchive(let path): return seen.insert(path).inserted
-            case .standardInput: return true
-            }
-        }.sorted { lhs, rhs in
+        result.inputs.sort { lhs, rhs in
             switch (lhs.input, rhs.input) {
             case (.standardInput, .standardInput): return false
             case (.standardInput, _): return true
@@ -62,6 +56,18 @@ public enum InputDiscovery {
             case (.file(let a), .file(let b)), (.logArchive(let a), .logArchive(let b)), (.file(let a), .logArchive(let b)),
                  (.logArchive(let a), .file(let b)):
                 return a.utf8.lexicographicallyPrecedes(b.utf8)
+            }
+        }
+        // The same file or archive named several ways (`a`, `./a`, `a/`, a link to it, found in a folder too) is read
+        // once, under the first of its names in that order.
+        var seen: Set<String> = []
+        result.inputs = result.inputs.filter { input in
+            switch input.input {
+            case .file(let path), .logArchive(let path):
+                var status = stat()
+                let identity = FileSystemName.withPlatformPath(path, { stat($0, &status) }) == 0 ? "\(status.st_dev):\(status.st_ino)" : "path " + path
+                return seen.insert(identity).inserted
+            case .standardInput: return true
             }
         }
         // Failures and notes are for people: their paths as displayed (a byte that is not UTF-8 as \xNN).

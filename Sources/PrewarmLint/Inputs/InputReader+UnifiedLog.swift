@@ -1,4 +1,5 @@
 import PrewarmLintModel
+import HeapModule
 import PrewarmLintReaders
 #if canImport(Glibc)
 import Glibc
@@ -29,6 +30,7 @@ extension InputReader {
         let (context, strings) = UnifiedLogArchiveFiles.context(archive: root, allProcesses: options.readsAllUnifiedLogProcesses)
         defer { strings.close() }
         var runs = HeldRuns()
+        var overflows = 0
         let prefix = root.hasSuffix("/") ? root : root + "/"
         // Read in the order the files began (a file whose header cannot be read first: it fails at once).
         let ordered = files.map { (path: $0, start: UnifiedLogArchiveFiles.startMicroseconds(of: $0) ?? .min) }
@@ -84,34 +86,63 @@ extension InputReader {
             runs.add(events)
             // What comes before the next file's start can come from no file still to read.
             runs.emit(before: index + 1 < ordered.count ? ordered[index + 1].start : .max) { emit(.event($0)) }
+            // Files overlapping in time past what is held (a real archive's overlap: a Persist file and the Special,
+            // Signpost and HighVolume files of its hours): what is held is handed on, and said.
+            if runs.count > HeldRuns.maximumHeld {
+                overflows += 1
+                runs.emit(before: .max) { emit(.event($0)) }
+            }
         }
         runs.emit(before: .max) { emit(.event($0)) }
+        if overflows > 0 {
+            let diagnostic = ReaderDiagnostic(
+                code: .stateLimit, severity: .warning,
+                message: "the archive's files overlap in time past the \(HeldRuns.maximumHeld) events held to merge them (\(overflows) time\(overflows == 1 ? "" : "s")): some events of later files came before earlier ones' and sessions across them may be split",
+                origin: EventOrigin(input: inputName, line: 0, byteOffset: 0))
+            summary.statistics.diagnostics[.warning, default: 0] += 1
+            emit(.diagnostic(diagnostic))
+        }
         return summary
     }
 }
 
 /// The sorted runs of events of the files read, merged by time as far as a bound: of one instant, the earlier
-/// file's first. A run is dropped once handed on whole.
+/// file's first. Each run's next event waits in a heap, so handing on an event costs the logarithm of the runs held,
+/// however many files overlap.
 struct HeldRuns {
-    private var runs: [(events: [LogEvent], head: Int)] = []
+    private struct Head: Comparable {
+        var time: Int64
+        var run: Int
+        static func < (lhs: Head, rhs: Head) -> Bool { (lhs.time, lhs.run) < (rhs.time, rhs.run) }
+    }
+    private var runs: [Int: (events: [LogEvent], head: Int)] = [:]
+    private var heads = Heap<Head>()
+    private var added = 0
+    /// The events held.
+    private(set) var count = 0
+    /// The most events held between files (a real archive's overlapping files hold well under it).
+    static let maximumHeld = 250_000
 
     mutating func add(_ events: [LogEvent]) {
-        if !events.isEmpty { runs.append((events, 0)) }
+        guard let first = events.first else { return }
+        runs[added] = (events, 0)
+        heads.insert(Head(time: first.timestamp.microsecondsSinceEpoch, run: added))
+        added += 1
+        count += events.count
     }
 
     /// Hands on, in time order, every event held earlier than `bound` (microseconds since 1970; `.max`: all).
     mutating func emit(before bound: Int64, _ emit: (LogEvent) -> Void) {
-        while true {
-            var best: Int?
-            for run in runs.indices {
-                let time = runs[run].events[runs[run].head].timestamp.microsecondsSinceEpoch
-                if let current = best, runs[current].events[runs[current].head].timestamp.microsecondsSinceEpoch <= time { continue }
-                best = run
+        while let next = heads.min, bound == .max || next.time < bound {
+            _ = heads.popMin()
+            guard var run = runs.removeValue(forKey: next.run) else { continue }
+            emit(run.events[run.head])
+            run.head += 1
+            count -= 1
+            if run.head < run.events.count {
+                heads.insert(Head(time: run.events[run.head].timestamp.microsecondsSinceEpoch, run: next.run))
+                runs[next.run] = run
             }
-            guard let run = best, bound == .max || runs[run].events[runs[run].head].timestamp.microsecondsSinceEpoch < bound else { return }
-            emit(runs[run].events[runs[run].head])
-            runs[run].head += 1
-            if runs[run].head == runs[run].events.count { runs.remove(at: run) }
         }
     }
 }

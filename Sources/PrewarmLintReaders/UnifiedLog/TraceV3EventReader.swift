@@ -68,7 +68,7 @@ package struct TraceV3EventReader: Sendable {
     package private(set) var firstUnreadEntry: UnifiedLogError?
 
     package init(inputName: String, strings: any UnifiedLogStrings, timesync: TimesyncDatabase, choice: UnifiedLogProcessChoice,
-                 maximumEventsHeld: Int = 1_000_000) {
+                 maximumEventsHeld: Int = 500_000) {
         self.maximumEventsHeld = maximumEventsHeld
         self.inputName = inputName
         self.strings = strings
