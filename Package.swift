@@ -96,7 +96,7 @@ let package = Package(
         .testTarget(name: "PrewarmLintPublicAPITests", dependencies: ["PrewarmLint"]),
         .testTarget(name: "PrewarmLintInsightsTests", dependencies: ["PrewarmLint", "PrewarmLintTesting"]),
         .testTarget(name: "PrewarmLintCorpusTests", dependencies: ["PrewarmLint", "PrewarmLintTesting"]),
-        .testTarget(name: "PrewarmLintCLITests", dependencies: ["PrewarmLintTesting", "prewarm-lint"], exclude: ["Goldens", "Schemas", "Completion"]),
+        .testTarget(name: "PrewarmLintCLITests", dependencies: ["PrewarmLintTesting", "prewarm-lint"], exclude: ["Goldens", "Schemas", "Completion", "check-otlp.py"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -239,7 +239,7 @@ public struct LintReport: Sendable {
 
     /// Each duration's key and the milestones it is measured between, in the order the report lists them (made once,
     /// not for each session written).
-    private static let durationPairs: [(key: StaticString, from: LaunchSession.Milestone.Name, to: LaunchSession.Milestone.Name)] = [
+    static let durationPairs: [(key: StaticString, from: LaunchSession.Milestone.Name, to: LaunchSession.Milestone.Name)] = [
         ("prewarmToActivationMs", .prewarmRequest, .activation),
         ("launchRequestToActivationMs", .launchRequest, .activation),
         ("activationToActiveMs", .activation, .active),

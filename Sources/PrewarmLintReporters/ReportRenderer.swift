@@ -98,7 +98,7 @@ public enum ReportRenderers {
                                sarifSourceRoot: (root: String, workingDirectory: String)? = nil) -> [any ReportRenderer] {
         [FindingTextReporter(color: color, markers: markers), JSONReportRenderer(), FindingNDJSONReporter(),
          SARIFReporter(rules: rules, ruleDocumentationURL: ruleDocumentationURL, sourceRoot: sarifSourceRoot),
-         MarkdownReporter(), HTMLReporter(), GitHubAnnotationReporter(), JUnitReporter(failOn: failOn), FleetRecordReporter()]
+         MarkdownReporter(), HTMLReporter(), GitHubAnnotationReporter(), JUnitReporter(failOn: failOn), FleetRecordReporter(), OTLPReporter()]
     }
 }
 

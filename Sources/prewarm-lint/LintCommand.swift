@@ -4,7 +4,7 @@ import PrewarmLint
 
 /// The report formats of `lint`.
 enum ReportFormat: String, ExpressibleByArgument, CaseIterable {
-    case text, json, ndjson, sarif, markdown, html, github, junit, fleet
+    case text, json, ndjson, sarif, markdown, html, github, junit, fleet, otlp
 
     /// What the renderers are configured with.
     struct Settings {
@@ -45,7 +45,7 @@ struct ReportOutput: ExpressibleByArgument {
         let formats = ReportFormat.allCases.map(\.rawValue).joined(separator: ", ")
         if let format = ReportFormat(rawValue: argument) {
             // A format without its path: the path its extension would suggest.
-            let file = "report." + (format == .junit ? "xml" : format == .markdown ? "md" : format == .github ? "github.txt" : format == .fleet ? "fleet.ndjson" : format == .text ? "txt" : format.rawValue)
+            let file = "report." + (format == .junit ? "xml" : format == .markdown ? "md" : format == .github ? "github.txt" : format == .fleet ? "fleet.ndjson" : format == .otlp ? "otlp.ndjson" : format == .text ? "txt" : format.rawValue)
             throw ValidationError("--output takes FORMAT=PATH: `--output \(format.rawValue)=\(file)`")
         }
         if let equals = argument.firstIndex(of: "=") {

@@ -68,7 +68,7 @@ struct CompletionTests {
         let folder = try Self.userFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         #expect(try Self.completions(shell, "prewarm-lint --format ", in: folder)
-                == ["text", "json", "ndjson", "sarif", "markdown", "html", "github", "junit", "fleet"])
+                == ["text", "json", "ndjson", "sarif", "markdown", "html", "github", "junit", "fleet", "otlp"])
         let configs = try Self.completions(shell, "prewarm-lint --config ", in: folder)
         #expect(configs.contains("team.yml") && !configs.contains("notes.txt"))
         #expect(try Self.completions(shell, "prewarm-lint lo", in: folder).contains("logs"))
