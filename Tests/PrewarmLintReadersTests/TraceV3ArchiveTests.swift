@@ -142,4 +142,39 @@ struct TraceV3ArchiveTests {
             + ["unworded " + special] + Array(repeating: "event " + special, count: 5)
             + ["unworded " + persist2] + Array(repeating: "event " + persist2, count: 5), "\(said)")
     }
+
+    @Test("--since and --until: chunksets whose catalog range ends a day before the window or starts a day after it are not decompressed, said in the note; the events kept are those a full read keeps")
+    func chunksetsOutsideTheWindowAreSkipped() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("window-\(UUID().uuidString)/system_logs.logarchive")
+        defer { try? FileManager.default.removeItem(at: folder.deletingLastPathComponent()) }
+        // The real 944-byte file (one chunkset, 5 entries within 21 ms) as five files of five days.
+        let tiny = try [UInt8](Data(contentsOf: Self.samples.deletingLastPathComponent().appendingPathComponent("0000000000000030.tracev3")))
+        for day in 0..<5 {
+            var bytes = tiny
+            let seconds = bytes[32..<40].reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) } + UInt64(day) * 86_400
+            for index in 0..<8 { bytes[32 + index] = UInt8(truncatingIfNeeded: seconds >> (8 * UInt64(index))) }
+            let url = folder.appendingPathComponent("Persist/000000000000000\(day + 1).tracev3")
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(bytes).write(to: url)
+        }
+        func read(_ options: ReadOptions) -> (events: [LogEvent], notes: [String]) {
+            var events: [LogEvent] = [], notes: [String] = []
+            _ = InputReader(options: options).read(.logArchive(folder.path)) { output in
+                if case .event(let event) = output { events.append(event) }
+                if case .diagnostic(let diagnostic) = output, diagnostic.code == .archiveContents { notes.append(diagnostic.message) }
+            }
+            return (events, notes)
+        }
+        let all = read(ReadOptions()).events
+        #expect(all.count == 25)
+        // Day 3's five entries, bounded by their own times.
+        var window = ReadOptions()
+        window.since = try #require(TimeBound(all[15].timestamp.text))
+        window.until = try #require(TimeBound(all[19].timestamp.text))
+        let (kept, notes) = read(window)
+        #expect(kept.map(\.origin) == all[15..<20].map(\.origin))
+        // Days 0 and 1 end more than a day before the window: not decompressed. Days 2 and 4, within a day of it, are
+        // read, and their entries left out one by one.
+        #expect(notes.filter { $0.contains("hold entries only outside --since/--until") }.count == 2, "\(notes)")
+    }
 }

@@ -200,4 +200,23 @@ struct TraceV3StructureTests {
         firehose[16] = 0xF0  // 240 bytes of public data in a 64-byte payload
         #expect { try firehose.withUnsafeBytes { try FirehoseChunk(payload: $0) } } throws: { ($0 as? UnifiedLogError)?.structure == "firehose chunk" }
     }
+
+    @Test("every entry of the real files lies in its chunkset's time range, as the catalog gives it: what --since and --until skip chunksets by")
+    func entriesLieInTheirChunksetsRange() throws {
+        let macOS = try [UInt8](Data(contentsOf: TraceV3ArchiveTests.samples.appendingPathComponent("Persist/0000000000000001.tracev3")))
+        for (bytes, several) in [(Self.iPadOSPersist, true), (macOS, true), (Self.macOSTiny, false)] {
+            var outline = TraceFileOutline()
+            var (inside, outside, chunksets) = (0, 0, Set<UInt64>())
+            try bytes.withUnifiedLogBytes { (raw: UnsafeRawBufferPointer) throws(UnifiedLogError) in
+                try outline.push(raw, firehose: { firehose in
+                    chunksets.insert(firehose.chunkset.start)
+                    for tracepoint in firehose.chunk.tracepoints {
+                        let time = firehose.chunk.baseContinuousTime &+ tracepoint.timeDelta
+                        if time >= firehose.chunkset.start && time <= firehose.chunkset.end { inside += 1 } else { outside += 1 }
+                    }
+                })
+            }
+            #expect(inside > 0 && outside == 0 && (chunksets.count > 1) == several, "\(inside) inside, \(outside) outside, \(chunksets.count) chunkset starts")
+        }
+    }
 }

@@ -27,7 +27,8 @@ extension InputReader {
                                           message: "a unified log archive with no tracev3 file (in Persist/, Special/, Signpost/, HighVolume/ or its root)")
             return summary
         }
-        let (context, strings) = UnifiedLogArchiveFiles.context(archive: root, allProcesses: options.readsAllUnifiedLogProcesses)
+        let (context, strings) = UnifiedLogArchiveFiles.context(archive: root, allProcesses: options.readsAllUnifiedLogProcesses,
+                                                                since: options.since, until: options.until)
         defer { strings.close() }
         var runs = HeldRuns()
         var overflows = 0

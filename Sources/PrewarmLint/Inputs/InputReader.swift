@@ -242,7 +242,8 @@ public struct InputReader: Sendable {
         var unifiedLogFiles: UnifiedLogArchiveFiles?
         if case .file(let path) = input, sniffedFormats[input] == .unifiedLog || options.format == .unifiedLog
             || (sniffedFormats[input] == nil && options.format == nil && Self.startsAsTraceV3(descriptor)) {
-            let (context, files) = UnifiedLogArchiveFiles.context(aroundFile: path, allProcesses: options.readsAllUnifiedLogProcesses)
+            let (context, files) = UnifiedLogArchiveFiles.context(aroundFile: path, allProcesses: options.readsAllUnifiedLogProcesses,
+                                                                  since: options.since, until: options.until)
             configuration.unifiedLog = context
             unifiedLogFiles = files
         }

@@ -1,4 +1,5 @@
 import PrewarmLintReaders
+import PrewarmLintModel
 import PrewarmLintClassifier
 import Synchronization
 import DequeModule
@@ -120,28 +121,53 @@ final class UnifiedLogArchiveFiles: UnifiedLogStrings, @unchecked Sendable {
     /// What an archive folder is read with: its strings at its root (a `.logarchive`) or in a `uuidtext` folder in it,
     /// or beside it when it is a device's `Diagnostics` folder (`/private/var/db/uuidtext` beside
     /// `/private/var/db/Diagnostics`); its timesync folder; and the processes a launch needs. Nothing else outside it.
-    static func context(archive root: String, allProcesses: Bool) -> (context: UnifiedLogContext, files: UnifiedLogArchiveFiles) {
+    static func context(archive root: String, allProcesses: Bool, since: TimeBound? = nil, until: TimeBound? = nil)
+        -> (context: UnifiedLogContext, files: UnifiedLogArchiveFiles) {
         var stringFolders = [root, root + "/uuidtext"]
         if lastComponent(root) == "Diagnostics" { stringFolders.append(root + "/../uuidtext") }
         let files = UnifiedLogArchiveFiles(stringFolders: stringFolders.filter { $0 == root || isRealFolder($0) })
         let timesync = timesync(in: [root + "/timesync", root + "/Diagnostics/timesync"])
-        return (UnifiedLogContext(strings: files, timesync: timesync, choice: allProcesses ? .all : launchProcesses), files)
+        return (UnifiedLogContext(strings: files, timesync: timesync, choice: allProcesses ? .all : launchProcesses,
+                                  window: window(since: since, until: until)), files)
     }
 
     /// The context of a tracev3 file named alone: the archive around its folder when that folder is one of an
     /// archive's (`Persist/` in a `.logarchive`, or in a device's `Diagnostics/`), else its own folder (loose files
     /// with their `uuidtext` folders and `timesync` beside them). Never a folder above the archive's.
-    static func context(aroundFile path: String, allProcesses: Bool) -> (context: UnifiedLogContext, files: UnifiedLogArchiveFiles) {
+    static func context(aroundFile path: String, allProcesses: Bool, since: TimeBound? = nil, until: TimeBound? = nil)
+        -> (context: UnifiedLogContext, files: UnifiedLogArchiveFiles) {
         let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropLast()
         let folder = parts.isEmpty ? "." : parts.joined(separator: "/").isEmpty ? "/" : parts.joined(separator: "/")
         if let last = parts.last, tracev3Folders.contains(String(last)) {
             let above = parts.dropLast()
             let archive = above.isEmpty ? "." : above.joined(separator: "/").isEmpty ? "/" : above.joined(separator: "/")
-            return context(archive: archive, allProcesses: allProcesses)
+            return context(archive: archive, allProcesses: allProcesses, since: since, until: until)
         }
         let files = UnifiedLogArchiveFiles(stringFolders: [folder] + [folder + "/uuidtext"].filter(isRealFolder))
         let timesync = timesync(in: [folder + "/timesync"])
-        return (UnifiedLogContext(strings: files, timesync: timesync, choice: allProcesses ? .all : launchProcesses), files)
+        return (UnifiedLogContext(strings: files, timesync: timesync, choice: allProcesses ? .all : launchProcesses,
+                                  window: window(since: since, until: until)), files)
+    }
+
+    /// How far outside its catalog's time range a chunkset's entries are allowed to lie before `--since`/`--until` rule
+    /// it out: a day, so a clock the device stepped while it logged cannot drop an entry the window keeps (every entry
+    /// of the real files lies inside its range).
+    static let windowMargin: Int64 = 86_400_000_000
+
+    /// Whether a chunkset's entries, between `first` and `last`, may include one `--since`/`--until` keep; nil without
+    /// a window.
+    static func window(since: TimeBound?, until: TimeBound?) -> (@Sendable (LogTimestamp, LogTimestamp) -> Bool)? {
+        guard since != nil || until != nil else { return nil }
+        return { first, last in
+            func shifted(_ time: LogTimestamp, by microseconds: Int64) -> LogTimestamp {
+                LogTimestamp(microsecondsSinceEpoch: time.microsecondsSinceEpoch.addingReportingOverflow(microseconds).overflow
+                                 ? time.microsecondsSinceEpoch : time.microsecondsSinceEpoch + microseconds,
+                             utcOffsetSeconds: time.utcOffsetSeconds, text: time.text)
+            }
+            if let since, since.compare(shifted(last, by: windowMargin)) < 0 { return false }
+            if let until, until.compare(shifted(first, by: -windowMargin)) > 0 { return false }
+            return true
+        }
     }
 
     /// The last component of a path (`Diagnostics` of `/private/var/db/Diagnostics/`).

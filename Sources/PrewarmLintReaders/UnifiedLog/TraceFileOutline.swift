@@ -14,6 +14,8 @@ package struct TraceFileOutline: Sendable {
     package private(set) var chunksets = 0
     /// Chunksets passed over because the choice did not want them, and their compressed bytes.
     package private(set) var chunksetsSkipped = 0
+    /// Chunksets passed over because their time range is outside the window read (among ``chunksetsSkipped``).
+    package private(set) var chunksetsOutsideWindow = 0
     package private(set) var compressedBytesSkipped = 0
     package private(set) var decodedBytes = 0
     /// Decoded chunks by tag (firehose, oversize, statedump, simpledump, others).
@@ -35,9 +37,15 @@ package struct TraceFileOutline: Sendable {
     /// Which chunksets to decompress, by their catalog's description; nil: all.
     private let wanted: (@Sendable (TraceCatalog, TraceCatalog.Chunkset) -> Bool)?
 
-    /// An outline of every chunkset, or only of those `wanted` says yes to (the others are counted, not decompressed).
-    package init(decompressing wanted: (@Sendable (TraceCatalog, TraceCatalog.Chunkset) -> Bool)? = nil) {
+    /// Whether a chunkset's time range (with the file's header, for its clock) may hold an entry the reader keeps.
+    private let window: (@Sendable (TraceCatalog.Chunkset, TraceHeader?) -> Bool)?
+
+    /// An outline of every chunkset, or only of those `wanted` says yes to and `window` does not rule out (the others
+    /// are counted, not decompressed).
+    package init(decompressing wanted: (@Sendable (TraceCatalog, TraceCatalog.Chunkset) -> Bool)? = nil,
+                 within window: (@Sendable (TraceCatalog.Chunkset, TraceHeader?) -> Bool)? = nil) {
         self.wanted = wanted
+        self.window = window
     }
 
     /// A firehose chunk as read: the chunk, its payload (the tracepoints' data are ranges of it), the catalog of its
@@ -49,6 +57,8 @@ package struct TraceFileOutline: Sendable {
         package var payload: [UInt8]
         package var catalog: TraceCatalog
         package var process: TraceCatalog.Process?
+        /// The catalog's description of the chunkset holding it (its time range, its processes).
+        package var chunkset: TraceCatalog.Chunkset
     }
 
     /// A simpledump entry as read: the entry, the catalog of its chunkset, its process if listed, and the header.
@@ -125,6 +135,12 @@ package struct TraceFileOutline: Sendable {
                     compressedBytesSkipped += chunk.payload.count
                     return
                 }
+                if let window, !window(description, header) {
+                    chunksetsSkipped += 1
+                    chunksetsOutsideWindow += 1
+                    compressedBytesSkipped += chunk.payload.count
+                    return
+                }
                 let limit = min(Int(description.decodedSize), TraceChunkFramer.defaultMaximumPayload)
                 let decoded = try TraceChunkset.decompress(payload, maximumSize: limit)
                 guard decoded.count == Int(description.decodedSize) else {
@@ -132,14 +148,15 @@ package struct TraceFileOutline: Sendable {
                 }
                 chunksets += 1
                 decodedBytes += decoded.count
-                try readDecoded(decoded, at: chunk.offset, catalog: catalog, visit: visit, simpleDump: simpleDump, oversize: oversize)
+                try readDecoded(decoded, at: chunk.offset, catalog: catalog, description: description, visit: visit, simpleDump: simpleDump,
+                                oversize: oversize)
             default:
                 unknownChunks[chunk.tag, default: 0] += 1
             }
         }
     }
 
-    private mutating func readDecoded(_ decoded: [UInt8], at chunksetOffset: Int, catalog: TraceCatalog,
+    private mutating func readDecoded(_ decoded: [UInt8], at chunksetOffset: Int, catalog: TraceCatalog, description: TraceCatalog.Chunkset,
                                       visit: (Firehose) -> Void, simpleDump: (SimpleDump) -> Void,
                                       oversize: (OversizeEntry) -> Void) throws(UnifiedLogError) {
         var inner = TraceChunkFramer()
@@ -178,7 +195,7 @@ package struct TraceFileOutline: Sendable {
             let process = catalog.processes.first {
                 $0.firstProcessID == firehose.firstProcessID && $0.secondProcessID == firehose.secondProcessID
             }
-            visit(Firehose(header: header, chunk: firehose, payload: chunk.payload, catalog: catalog, process: process))
+            visit(Firehose(header: header, chunk: firehose, payload: chunk.payload, catalog: catalog, process: process, chunkset: description))
             for tracepoint in firehose.tracepoints {
                 switch tracepoint.kind {
                 case .activity: tracepoints.activity += 1

@@ -68,18 +68,27 @@ package struct TraceV3EventReader: Sendable {
     package private(set) var firstUnreadEntry: UnifiedLogError?
 
     package init(inputName: String, strings: any UnifiedLogStrings, timesync: TimesyncDatabase, choice: UnifiedLogProcessChoice,
-                 maximumEventsHeld: Int = 500_000) {
+                 window: (@Sendable (_ first: LogTimestamp, _ last: LogTimestamp) -> Bool)? = nil, maximumEventsHeld: Int = 500_000) {
         self.maximumEventsHeld = maximumEventsHeld
         self.inputName = inputName
         self.strings = strings
         self.timesync = timesync
-        outline = TraceFileOutline { catalog, chunkset in
+        // A chunkset's range as wall-clock times, through the same clock its entries' times are read with.
+        var within: (@Sendable (TraceCatalog.Chunkset, TraceHeader?) -> Bool)?
+        if let window {
+            within = { @Sendable (chunkset: TraceCatalog.Chunkset, header: TraceHeader?) -> Bool in
+                let first = Self.timestamp(chunkset.start, header: header, timesync: timesync)
+                let last = Self.timestamp(chunkset.end, header: header, timesync: timesync)
+                return window(first, last)
+            }
+        }
+        outline = TraceFileOutline(decompressing: { catalog, chunkset in
             if case .all = choice { return true }
             return chunkset.processIndexes.contains { index in
                 guard let process = catalog.process(index: index) else { return false }
                 return choice.wants(imagePath: catalog.uuid(process.mainUUIDIndex).flatMap { strings.uuidText($0)?.imagePath })
             }
-        }
+        }, within: within)
         self.choice = choice
     }
 

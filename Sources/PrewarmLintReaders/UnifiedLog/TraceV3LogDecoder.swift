@@ -7,11 +7,16 @@ package struct UnifiedLogContext: Sendable {
     package var strings: any UnifiedLogStrings
     package var timesync: TimesyncDatabase
     package var choice: UnifiedLogProcessChoice
+    /// Whether entries between two times (a chunkset's range, as wall-clock times) may include one the run keeps (the
+    /// `--since`/`--until` window); nil: every chunkset may.
+    package var window: (@Sendable (_ first: LogTimestamp, _ last: LogTimestamp) -> Bool)?
 
-    package init(strings: any UnifiedLogStrings, timesync: TimesyncDatabase, choice: UnifiedLogProcessChoice) {
+    package init(strings: any UnifiedLogStrings, timesync: TimesyncDatabase, choice: UnifiedLogProcessChoice,
+                 window: (@Sendable (_ first: LogTimestamp, _ last: LogTimestamp) -> Bool)? = nil) {
         self.strings = strings
         self.timesync = timesync
         self.choice = choice
+        self.window = window
     }
 
     /// A file read alone.
@@ -43,7 +48,8 @@ struct TraceV3LogDecoder: LogDecoder {
         self.configuration = configuration
         let context = configuration.unifiedLog ?? .alone
         timesync = context.timesync
-        reader = TraceV3EventReader(inputName: configuration.inputName, strings: context.strings, timesync: context.timesync, choice: context.choice)
+        reader = TraceV3EventReader(inputName: configuration.inputName, strings: context.strings, timesync: context.timesync, choice: context.choice,
+                                    window: context.window)
         skipping = RecordSkipping(configuration, offering: false)
     }
 
@@ -84,8 +90,11 @@ struct TraceV3LogDecoder: LogDecoder {
         if let header = structure.header, !timesync.boots.contains(where: { $0.uuid == header.bootUUID }), collected.events > 0 {
             report(.inferredTime, .note, "times from the file's header (its start): the archive's timesync records of its boot are not here, so they may be off by the clock's drift since")
         }
+        let outsideWindow = structure.chunksetsOutsideWindow, notChosen = structure.chunksetsSkipped - outsideWindow
         if structure.chunksetsSkipped > 0 {
-            report(.archiveContents, .note, "read \(structure.chunksets) of \(structure.chunksets + structure.chunksetsSkipped) chunksets: the others hold none of the processes a launch needs (their catalogs say so)")
+            let reasons = [notChosen > 0 ? "\(notChosen) hold none of the processes a launch needs" : nil,
+                           outsideWindow > 0 ? "\(outsideWindow) hold entries only outside --since/--until" : nil].compactMap { $0 }
+            report(.archiveContents, .note, "read \(structure.chunksets) of \(structure.chunksets + structure.chunksetsSkipped) chunksets: of the others, \(reasons.joined(separator: ", ")) (their catalogs say so)")
         }
         if reader.eventsNotKept > 0 {
             report(.stateLimit, .warning, "\(reader.eventsNotKept) log entries past the first \(reader.maximumEventsHeld) of this file were read but not kept (a file's entries are held until its end, to be sorted); read the archive with an exporter to see them",
