@@ -14,7 +14,7 @@ import PrewarmLintSpool
 /// The resource is the app on its device: `service.name` (the bundle id, else the process name), and, when the
 /// session's inputs name one device and system, `os.name`, `os.version`, `os.build_id` and `device.model.identifier`.
 /// Trace and span ids are in hex, as OTLP/JSON requires (not protobuf JSON's base64), made from the session's input,
-/// id and start, so the same logs give the same ids on every run; times are nanoseconds since 1970, as strings.
+/// id, start instant and devices, so the same logs give the same ids on every run; times are nanoseconds since 1970, as strings.
 public struct OTLPReporter: Sendable {
     /// A reporter; it has no settings.
     public init() {}
@@ -45,7 +45,9 @@ public struct OTLPReporter: Sendable {
             let session = sessions[index], id = ids[index]
             let input = report.input(ofSessionAt: index) ?? (report.inputs.count == 1 ? report.inputs[0].path : nil)
             let devices = input.flatMap { devicesByInput[$0] } ?? allDevices
-            let trace = Self.identifier(input ?? "", id, session.start?.text ?? "")
+            // The instant, not the text: the same time-only log dated two days gives two traces.
+            let trace = Self.identifier(input ?? "", id, session.start.map { String($0.microsecondsSinceEpoch) } ?? "",
+                                        devices.map { $0.reference ?? "" }.joined(separator: ","))
             let root = Self.spanIdentifier(trace, "session")
             let resource = Resource(app: session.app, devices: devices, toolVersion: report.toolVersion)
 

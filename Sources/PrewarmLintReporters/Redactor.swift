@@ -2,6 +2,8 @@ import PrewarmLintSpool
 import PrewarmLintSessions
 import PrewarmLintRules
 import PrewarmLintModel
+import PrewarmLintInsights
+import PrewarmLintClassifier
 
 /// Replaces user data in a report so it can be pasted in public (`--redact`): e-mail addresses,
 /// bearer tokens and long secrets, UUIDs (container and item identifiers), and user names in home
@@ -34,10 +36,7 @@ public struct Redactor: Sendable {
             }
             return redacted
         }
-        for index in copy.diagnostics.indices {
-            copy.diagnostics[index].message = redact(copy.diagnostics[index].message)
-            copy.diagnostics[index].origin.input = redactInputName(copy.diagnostics[index].origin.input)
-        }
+        copy.diagnostics = report.diagnostics.map(redact)
         for index in copy.inputs.indices {
             copy.inputs[index].path = redactInputName(copy.inputs[index].path)
             // A device's reference (a crash report's incident, a boot's UUID, a sysdiagnose's name) identifies it.
@@ -59,7 +58,36 @@ public struct Redactor: Sendable {
             redacted.events = []
             return redacted
         }
+        // What the report says besides sessions: dasd's decisions, pasted lines, pre-main statistics, inputs read apart.
+        for index in copy.prewarmDecisions.indices {
+            copy.prewarmDecisions[index].text = redact(copy.prewarmDecisions[index].text)
+            copy.prewarmDecisions[index].evidence.input = redactInput(copy.prewarmDecisions[index].evidence.input)
+            copy.prewarmDecisions[index].app = copy.prewarmDecisions[index].app.map(redact)
+        }
+        for index in copy.fragments.indices {
+            copy.fragments[index].fragment.text = redact(copy.fragments[index].fragment.text)
+            copy.fragments[index].fragment.message = redact(copy.fragments[index].fragment.message)
+            copy.fragments[index].fragment.origin.input = redactInput(copy.fragments[index].fragment.origin.input)
+            copy.fragments[index].detail = copy.fragments[index].detail.map(redact)
+        }
+        for index in copy.preMainStatistics.indices {
+            copy.preMainStatistics[index].statistics.origin.input = redactInput(copy.preMainStatistics[index].statistics.origin.input)
+            if let launch = copy.preMainStatistics[index].statistics.launch {
+                copy.preMainStatistics[index].statistics.launch?.evidence.input = redactInput(launch.evidence.input)
+            }
+        }
+        for index in copy.separateInputs.indices {
+            copy.separateInputs[index].input = redactInput(copy.separateInputs[index].input)
+        }
         return copy
+    }
+
+    /// A reader's diagnostic with its message and input's name redacted.
+    public func redact(_ diagnostic: ReaderDiagnostic) -> ReaderDiagnostic {
+        var redacted = diagnostic
+        redacted.message = redact(diagnostic.message)
+        redacted.origin.input = redactInputName(diagnostic.origin.input)
+        return redacted
     }
 
     /// One text, redacted.

@@ -368,8 +368,11 @@ struct LintCommand: ParsableCommand {
         run.jobs = reading.jobs
         if !quiet { ProgressLine.shared.start(totalBytes: Self.totalBytes(discovery.inputs)) }
         defer { ProgressLine.shared.stop() }
+        let redactor = redact ? Redactor() : nil
         var report = run.run(discovery.inputs) { diagnostic in
-            if textOut { printer.take(diagnostic) }
+            guard textOut else { return }
+            // `--redact`: what is printed as it comes is redacted as the report is.
+            if let redactor { printer.take(redactor.redact(diagnostic)) } else { printer.take(diagnostic) }
         }
         printer.finish()
         // What could not even be opened is an input of the report too, with its reason (JSON `inputs[]`, SARIF…).

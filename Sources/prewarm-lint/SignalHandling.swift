@@ -87,8 +87,10 @@ enum SignalHandling {
         pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
     }
 
-    /// The exit status after an interrupted run's partial output: 128 + the signal's number (130 for Ctrl-C).
+    /// The exit status after an interrupted run's partial output: 128 + the signal's number (130 for Ctrl-C). What the
+    /// run left (a second signal may be undoing it) is undone first: the run never exits in the middle of that.
     static var interruptedStatus: Int32 {
+        RunLeftovers.undoAll()
         let number = received.load(ordering: .relaxed)
         return 128 + (number == 0 ? SIGINT : number)
     }

@@ -876,6 +876,19 @@ struct LintCommandTests {
         }
         #expect(redacted.stdout.contains("user=<email> token=<token> container=/Users/<user>/Library/<uuid>"))
         #expect(redacted.stdout.contains("com.example.ledger") && redacted.stdout.contains("applicationState=2"))
+        // Every format, every part of the report (dasd's decisions too), and what is printed on standard error, from a
+        // file whose own name holds an e-mail and a UUID.
+        let named = folder.appendingPathComponent("jane.doe@example.com-8C1D2E3F-4A5B-6C7D-8E9F-0A1B2C3D4E5F.txt")
+        try log.replacingOccurrences(of: "Attempting prewarm for com.example.ledger",
+                                     with: "Attempting prewarm for com.example.ledger user=jane.doe@example.com 8C1D2E3F-4A5B-6C7D-8E9F-0A1B2C3D4E5F")
+            .write(to: named, atomically: true, encoding: .utf8)
+        for format in ["json", "otlp", "fleet", "sarif", "text"] {
+            let run = try CLI.run(["--date", "2024-03-18", "--format", format, "--redact", named.path])
+            for secret in ["jane.doe@example.com", "8C1D2E3F-4A5B-6C7D-8E9F-0A1B2C3D4E5F"] {
+                #expect(!(run.stdout + run.stderr).contains(secret), "\(format): \(secret) survived --redact")
+            }
+            #expect(run.stdout.contains("com.example.ledger"), "\(format)")
+        }
     }
 
     @Test("the spellings other linters taught answered with ours: --reporter, a bare --output path, a misspelled subcommand")
@@ -1046,10 +1059,13 @@ struct LintCommandTests {
         try FileManager.default.copyItem(at: samples.appendingPathComponent("Persist/0000000000000001.tracev3"),
                                          to: linkedStrings.appendingPathComponent("Persist/0000000000000001.tracev3"))
         try FileManager.default.createSymbolicLink(at: linkedStrings.appendingPathComponent("6B"), withDestinationURL: samples.appendingPathComponent("uuidtext/6B"))
+        // A `Diagnostics` link to a folder holding the file's timesync: not followed either (its times from the header).
+        try FileManager.default.createSymbolicLink(at: linkedStrings.appendingPathComponent("Diagnostics"), withDestinationURL: samples)
         // (dasd is pid 71; unnamed without its uuidtext file, it is still read: an unnamed process cannot be ruled out.)
         let strings = try CLI.run(["events", "--pid", "71", linkedStrings.path])
         #expect(strings.status == 0, "\(strings.stderr)")
         #expect(strings.stdout.contains("[71]") && !strings.stdout.contains("Allocating 1.04% of budget based on usage"), "\(strings.stdout.prefix(800))")
+        #expect(strings.stderr.contains("[inferred-time]"), "\(strings.stderr)")
     }
 
     @Test("a folder of an archive's shape (a device's Diagnostics: timesync/ and Persist/) is one archive input, whatever its name; a folder with Persist/ alone is walked")

@@ -59,6 +59,14 @@ struct OTLPOutputTests {
         #expect(records.allSatisfy { rootSpans.contains($0["spanId"] as? String ?? "") })
         // The same logs, the same ids.
         #expect(try CLI.run(["--format", "otlp", Self.scenario]).stdout == otlp.stdout)
+        // A log without dates read as of two days: two sessions at two instants, two traces.
+        let timeOnly = EventsCommandTests.repositoryRoot.appendingPathComponent("Corpus/scenarios/prewarm-then-launch-scene-app/log.txt").path
+        let traceIDs = { (date: String) throws -> Set<String> in
+            let requests = try Self.lines(try CLI.run(["--format", "otlp", "--date", date, timeOnly]).stdout)
+            return Set(requests.flatMap { Self.items($0, "resourceSpans", "scopeSpans", "spans") }.compactMap { $0["traceId"] as? String })
+        }
+        let first = try traceIDs("2024-03-18"), second = try traceIDs("2025-07-01")
+        #expect(!first.isEmpty && first.isDisjoint(with: second), "\(first) \(second)")
     }
 
     @Test("the corpus's sessions and findings as OTLP/JSON: every line an export request OpenTelemetry's protobuf definitions parse strictly, ids in hex")

@@ -23,16 +23,27 @@ public enum RunLeftovers {
     static func startedProcessGroup(_ pid: pid_t) { state.withLock { _ = $0.processGroups.insert(pid) } }
     static func endedProcessGroup(_ pid: pid_t) { state.withLock { _ = $0.processGroups.remove(pid) } }
 
-    /// Kills every tool's process group still running and removes every folder still there, with what is in it.
+    /// Held while undoing: a run's end waits for an undo under way, never exits in the middle of one.
+    private static let undoing = Mutex(())
+
+    /// Kills every tool's process group still running and removes every folder still there, with what is in it. A
+    /// folder a reader is still writing into is removed again until it is gone (at most a second).
     public static func undoAll() {
-        let (folders, groups) = state.withLock { ($0.folders, $0.processGroups) }
-        for group in groups {
-            killpg(group, SIGKILL)
-            endedProcessGroup(group)
-        }
-        for path in folders {
-            try? FileManager.default.removeItem(atPath: path)
-            removedFolder(path)
+        undoing.withLock { _ in
+            let (folders, groups) = state.withLock { ($0.folders, $0.processGroups) }
+            for group in groups {
+                killpg(group, SIGKILL)
+                endedProcessGroup(group)
+            }
+            for path in folders {
+                for _ in 0..<50 {
+                    try? FileManager.default.removeItem(atPath: path)
+                    var status = stat()
+                    if lstat(path, &status) != 0 { break }
+                    usleep(20_000)
+                }
+                removedFolder(path)
+            }
         }
     }
 }

@@ -126,7 +126,8 @@ final class UnifiedLogArchiveFiles: UnifiedLogStrings, @unchecked Sendable {
         var stringFolders = [root, root + "/uuidtext"]
         if lastComponent(root) == "Diagnostics" { stringFolders.append(root + "/../uuidtext") }
         let files = UnifiedLogArchiveFiles(stringFolders: stringFolders.filter { $0 == root || isRealFolder($0) })
-        let timesync = timesync(in: [root + "/timesync", root + "/Diagnostics/timesync"])
+        // (A `Diagnostics/` inside: a device's `/private/var/db` named; itself a folder, never a link.)
+        let timesync = timesync(in: [root + "/timesync"] + (isRealFolder(root + "/Diagnostics") ? [root + "/Diagnostics/timesync"] : []))
         return (UnifiedLogContext(strings: files, timesync: timesync, choice: allProcesses ? .all : launchProcesses,
                                   window: window(since: since, until: until)), files)
     }
