@@ -239,11 +239,11 @@ public struct OTLPReporter: Sendable {
         writer.endObject()
     }
 
-    /// Nanoseconds since 1970 as a decimal string (a 64-bit integer in OTLP/JSON); a time before 1970 as 0.
+    /// Nanoseconds since 1970 as a decimal string (OTLP's unsigned 64-bit integer, in OTLP/JSON a string); a time before
+    /// 1970 as 0, one past what 64 bits of nanoseconds hold (the year 2554) as the largest they do.
     static func nanoseconds(_ time: LogTimestamp) -> String {
-        let microseconds = max(0, time.microsecondsSinceEpoch)
-        let (product, overflow) = microseconds.multipliedReportingOverflow(by: 1000)
-        return overflow ? String(UInt64(microseconds) * 1000) : String(product)
+        let (product, overflow) = UInt64(max(0, time.microsecondsSinceEpoch)).multipliedReportingOverflow(by: 1000)
+        return String(overflow ? UInt64.max : product)
     }
 
     /// OpenTelemetry's severity numbers: INFO 9, WARN 13, ERROR 17.

@@ -25,7 +25,7 @@ enum SignalHandling {
     /// The signals that end a run as Ctrl-C does.
     static let stopping: [Int32] = [SIGINT, SIGTERM, SIGHUP]
     /// The pipe a second signal is written to, for the thread that ends the run (write end; -1 before `install`).
-    nonisolated(unsafe) private static var endingPipe: Int32 = -1
+    private static let endingPipe = Atomic<Int32>(-1)
 
     static func install() {
         guard !installed else { return }
@@ -37,7 +37,7 @@ enum SignalHandling {
         if pipe(&ends) == 0 {
             _ = fcntl(ends[0], F_SETFD, FD_CLOEXEC)
             _ = fcntl(ends[1], F_SETFD, FD_CLOEXEC)
-            endingPipe = ends[1]
+            endingPipe.store(ends[1], ordering: .relaxed)
             let reading = ends[0]
             Thread.detachNewThread {
                 var number: Int32 = 0
@@ -57,9 +57,10 @@ enum SignalHandling {
                 return
             }
             var value = number
-            if SignalHandling.endingPipe >= 0 { _ = write(SignalHandling.endingPipe, &value, MemoryLayout<Int32>.size) }
+            let pipe = SignalHandling.endingPipe.load(ordering: .relaxed)
+            if pipe >= 0 { _ = write(pipe, &value, MemoryLayout<Int32>.size) }
             for stopping in SignalHandling.stopping { signal(stopping, SIG_DFL) }
-            if SignalHandling.endingPipe < 0 { raise(number) }
+            if pipe < 0 { raise(number) }
         }
         #if canImport(Glibc)
         action.__sigaction_handler.sa_handler = handler

@@ -80,18 +80,6 @@ struct EventsCommandTests {
         #expect(apart.stdout.split(separator: "\n").count == 3)
     }
 
-    @Test("a tracev3 file named alone: events reads it with the archive around it, its strings and clock, as lint does")
-    func looseTraceV3FileWithItsArchive() throws {
-        let file = Self.repositoryRoot.appendingPathComponent("Tests/PrewarmLintReadersTests/UnifiedLogSamples/macos12/Persist/0000000000000001.tracev3").path
-        let events = try Self.run(["events", "--process", "dasd", file])
-        #expect(events.status == 0, "\(events.stderr)")
-        // dasd's own strings are in the samples' uuidtext folder; its clock in their timesync folder.
-        #expect(events.stdout.contains("Allocating 1.04% of budget based on usage"), "\(events.stdout.prefix(600))")
-        #expect(!events.stderr.contains("[inferred-time]"), "\(events.stderr)")
-        // As lint says: the entries whose strings are neither in the samples' four uuidtext files nor in a shared cache.
-        #expect(events.stderr.contains("warning: 64046 log entries whose format string the archive lacks"), "\(events.stderr)")
-    }
-
     @Test("standard input with - and filters")
     func stdinAndFilters() throws {
         let text = """

@@ -3,12 +3,14 @@
 package protocol UnifiedLogFileBytes: Sendable {
     /// Up to `count` bytes from `offset`; fewer at the end of the file, none past it.
     func bytes(at offset: Int, count: Int) -> [UInt8]
+    /// The NUL-terminated text at `offset`, at most `limit` bytes (all of them when no NUL comes first).
+    func text(at offset: Int, limit: Int) -> String
 }
 
 extension UnifiedLogFileBytes {
     /// The NUL-terminated text at `offset`, read 128 bytes at a time, at most `limit` bytes (all of them when no NUL
     /// comes first).
-    func text(at offset: Int, limit: Int) -> String {
+    package func text(at offset: Int, limit: Int) -> String {
         var bytes: [UInt8] = []
         while bytes.count < limit {
             let piece = self.bytes(at: offset + bytes.count, count: min(128, limit - bytes.count))
@@ -27,6 +29,14 @@ extension Array: UnifiedLogFileBytes where Element == UInt8 {
     package func bytes(at offset: Int, count: Int) -> [UInt8] {
         guard offset >= 0, offset < self.count, count > 0 else { return [] }
         return Array(self[offset..<(offset + Swift.min(count, self.count - offset))])
+    }
+
+    /// In memory: found where it lies, not copied in pieces.
+    package func text(at offset: Int, limit: Int) -> String {
+        guard offset >= 0, offset < count, limit > 0 else { return "" }
+        let end = offset + Swift.min(limit, count - offset)
+        let stop = self[offset..<end].firstIndex(of: 0) ?? end
+        return String(decoding: self[offset..<stop], as: UTF8.self)
     }
 }
 
