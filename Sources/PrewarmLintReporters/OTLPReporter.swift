@@ -208,33 +208,26 @@ public struct OTLPReporter: Sendable {
     /// `{"key": …, "value": {"stringValue": …}}`; nothing for nil.
     static func attribute(_ key: String, _ value: String?, to writer: inout JSONTextWriter) {
         guard let value else { return }
-        writer.beginObject()
-        writer.field("key", key)
-        writer.key("value")
-        writer.beginObject()
-        writer.field("stringValue", value)
-        writer.endObject()
-        writer.endObject()
+        attribute(key, "stringValue", to: &writer) { $0.string(value) }
     }
 
     /// An integer attribute: OTLP/JSON writes 64-bit integers as strings.
     static func attribute(_ key: String, _ value: Int64, to writer: inout JSONTextWriter) {
-        writer.beginObject()
-        writer.field("key", key)
-        writer.key("value")
-        writer.beginObject()
-        writer.field("intValue", String(value))
-        writer.endObject()
-        writer.endObject()
+        attribute(key, "intValue", to: &writer) { $0.string(String(value)) }
     }
 
     static func attribute(_ key: String, _ value: Bool, to writer: inout JSONTextWriter) {
+        attribute(key, "boolValue", to: &writer) { $0.bool(value) }
+    }
+
+    /// `{"key": KEY, "value": {TYPE: …}}`, the value written by `value`.
+    private static func attribute(_ key: String, _ type: StaticString, to writer: inout JSONTextWriter, _ value: (inout JSONTextWriter) -> Void) {
         writer.beginObject()
         writer.field("key", key)
         writer.key("value")
         writer.beginObject()
-        writer.key("boolValue")
-        writer.bool(value)
+        writer.key(type)
+        value(&writer)
         writer.endObject()
         writer.endObject()
     }

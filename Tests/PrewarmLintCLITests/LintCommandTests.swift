@@ -1218,10 +1218,9 @@ struct LintCommandTests {
         return false
     }
 
-    @Test("SIGTERM and SIGHUP end a run as Ctrl-C does: 128 + the signal, the exporter and what it started stopped (killed 5 s after it ignored SIGTERM), the temporary folder removed")
-    func signalsStopTheExporter() throws {
-        let folder = try Self.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
+    /// A sysdiagnose `.tar.gz` in `folder` whose unified log is one (not tracev3) file, and an empty `tmp/` beside it
+    /// for the run's `TMPDIR`.
+    static func sysdiagnoseWithALog(in folder: URL) throws -> (archive: URL, scratch: URL) {
         let scratch = folder.appendingPathComponent("tmp")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         var tar = TarArchiveBuilder()
@@ -1229,6 +1228,14 @@ struct LintCommandTests {
         tar.end()
         let archive = folder.appendingPathComponent("sysdiagnose.tar.gz")
         try Data(try tar.gzipped()).write(to: archive)
+        return (archive, scratch)
+    }
+
+    @Test("SIGTERM and SIGHUP end a run as Ctrl-C does: 128 + the signal, the exporter and what it started stopped (killed 5 s after it ignored SIGTERM), the temporary folder removed")
+    func signalsStopTheExporter() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (archive, scratch) = try Self.sysdiagnoseWithALog(in: folder)
         for (signal, status) in [(SIGTERM, Int32(143)), (SIGHUP, Int32(129)), (SIGINT, Int32(130))] {
             let pids = folder.appendingPathComponent("pids-\(signal)")
             let tool = try Self.lingeringTool(in: folder, pids: pids, ignoresTerm: true)
@@ -1250,13 +1257,7 @@ struct LintCommandTests {
     func secondInterruptLeavesNothingBehind() throws {
         let folder = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let scratch = folder.appendingPathComponent("tmp")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        var tar = TarArchiveBuilder()
-        tar.add("sysdiagnose/system_logs.logarchive/Persist/0000000000000001.tracev3", [UInt8](repeating: 0x6A, count: 70_000))
-        tar.end()
-        let archive = folder.appendingPathComponent("sysdiagnose.tar.gz")
-        try Data(try tar.gzipped()).write(to: archive)
+        let (archive, scratch) = try Self.sysdiagnoseWithALog(in: folder)
         let pids = folder.appendingPathComponent("pids")
         let tool = try Self.lingeringTool(in: folder, pids: pids, ignoresTerm: true)
         let start = Date()
