@@ -51,104 +51,74 @@ public struct OTLPReporter: Sendable {
             let root = Self.spanIdentifier(trace, "session")
             let resource = Resource(app: session.app, devices: devices, toolVersion: report.toolVersion)
 
-            writer.beginObject()
-            writer.key("resourceSpans")
-            writer.beginArray()
-            writer.beginObject()
-            resource.write(to: &writer)
-            writer.key("scopeSpans")
-            writer.beginArray()
-            writer.beginObject()
-            Self.writeScope(report.toolVersion, to: &writer)
-            writer.key("spans")
-            writer.beginArray()
-            if let start = session.start {
-                let end = session.end ?? start
-                Self.writeSpan(trace: trace, span: root, parent: nil, name: "launch session \(id)", start: start, end: end, to: &writer) { writer in
-                    Self.attribute("prewarm.session.id", id, to: &writer)
-                    Self.attribute("prewarm.session.kind", session.kind.rawValue, to: &writer)
-                    Self.attribute("prewarm.session.confidence", session.confidence.rawValue, to: &writer)
-                    Self.attribute("prewarm.session.evidence_incomplete", session.evidenceIncomplete, to: &writer)
-                    Self.attribute("prewarm.input", input, to: &writer)
-                    if let pid = session.app.pid { Self.attribute("process.pid", Int64(pid), to: &writer) }
-                    if let name = session.app.processName { Self.attribute("process.executable.name", name, to: &writer) }
+            Self.writeRequest(.traces, resource: resource, toolVersion: report.toolVersion, to: &writer) { writer in
+                if let start = session.start {
+                    let end = session.end ?? start
+                    Self.writeSpan(trace: trace, span: root, parent: nil, name: "launch session \(id)", start: start, end: end, to: &writer) { writer in
+                        Self.attribute("prewarm.session.id", id, to: &writer)
+                        Self.attribute("prewarm.session.kind", session.kind.rawValue, to: &writer)
+                        Self.attribute("prewarm.session.confidence", session.confidence.rawValue, to: &writer)
+                        Self.attribute("prewarm.session.evidence_incomplete", session.evidenceIncomplete, to: &writer)
+                        Self.attribute("prewarm.input", input, to: &writer)
+                        if let pid = session.app.pid { Self.attribute("process.pid", Int64(pid), to: &writer) }
+                        if let name = session.app.processName { Self.attribute("process.executable.name", name, to: &writer) }
+                        if let launch = session.userPerceivedLaunch {
+                            Self.attribute("prewarm.launch.ms", launch.microseconds / 1000, to: &writer)
+                        }
+                        Self.attribute("prewarm.findings", Int64(findingsBySession[id]?.count ?? 0), to: &writer)
+                    }
                     if let launch = session.userPerceivedLaunch {
-                        Self.attribute("prewarm.launch.ms", launch.microseconds / 1000, to: &writer)
+                        Self.writeSpan(trace: trace, span: Self.spanIdentifier(trace, "launch"), parent: root,
+                                       name: "user-perceived launch: \(launch.start.name.rawValue) → \(launch.end.name.rawValue)",
+                                       start: launch.start.time, end: launch.end.time, to: &writer) { writer in
+                            Self.attribute("prewarm.phase.from", launch.start.name.rawValue, to: &writer)
+                            Self.attribute("prewarm.phase.to", launch.end.name.rawValue, to: &writer)
+                        }
                     }
-                    Self.attribute("prewarm.findings", Int64(findingsBySession[id]?.count ?? 0), to: &writer)
-                }
-                if let launch = session.userPerceivedLaunch {
-                    Self.writeSpan(trace: trace, span: Self.spanIdentifier(trace, "launch"), parent: root,
-                                   name: "user-perceived launch: \(launch.start.name.rawValue) → \(launch.end.name.rawValue)",
-                                   start: launch.start.time, end: launch.end.time, to: &writer) { writer in
-                        Self.attribute("prewarm.phase.from", launch.start.name.rawValue, to: &writer)
-                        Self.attribute("prewarm.phase.to", launch.end.name.rawValue, to: &writer)
-                    }
-                }
-                // The durations the report gives (its `durations` keys), each between its two milestones.
-                for phase in LintReport.durationPairs {
-                    guard let from = session.milestone(phase.from), let to = session.milestone(phase.to) else { continue }
-                    Self.writeSpan(trace: trace, span: Self.spanIdentifier(trace, phase.key.description), parent: root,
-                                   name: "\(phase.from.rawValue) → \(phase.to.rawValue)", start: from.time, end: to.time, to: &writer) { writer in
-                        Self.attribute("prewarm.duration", phase.key.description, to: &writer)
-                        Self.attribute("prewarm.phase.from", phase.from.rawValue, to: &writer)
-                        Self.attribute("prewarm.phase.to", phase.to.rawValue, to: &writer)
+                    // The durations the report gives (its `durations` keys), each between its two milestones.
+                    for phase in LintReport.durationPairs {
+                        guard let from = session.milestone(phase.from), let to = session.milestone(phase.to) else { continue }
+                        Self.writeSpan(trace: trace, span: Self.spanIdentifier(trace, phase.key.description), parent: root,
+                                       name: "\(phase.from.rawValue) → \(phase.to.rawValue)", start: from.time, end: to.time, to: &writer) { writer in
+                            Self.attribute("prewarm.duration", phase.key.description, to: &writer)
+                            Self.attribute("prewarm.phase.from", phase.from.rawValue, to: &writer)
+                            Self.attribute("prewarm.phase.to", phase.to.rawValue, to: &writer)
+                        }
                     }
                 }
             }
-            writer.endArray()
-            writer.endObject()
-            writer.endArray()
-            writer.endObject()
-            writer.endArray()
-            writer.endObject()
             endRequest()
 
             guard let findings = findingsBySession[id], !findings.isEmpty else { continue }
-            writer.beginObject()
-            writer.key("resourceLogs")
-            writer.beginArray()
-            writer.beginObject()
-            resource.write(to: &writer)
-            writer.key("scopeLogs")
-            writer.beginArray()
-            writer.beginObject()
-            Self.writeScope(report.toolVersion, to: &writer)
-            writer.key("logRecords")
-            writer.beginArray()
-            for finding in findings {
-                writer.beginObject()
-                let time = finding.evidence.first?.time ?? session.start
-                if let time { writer.field("timeUnixNano", Self.nanoseconds(time)) }
-                writer.field("severityNumber", Self.severityNumber(finding.severity))
-                writer.field("severityText", finding.severity.rawValue.uppercased())
-                writer.key("body")
-                writer.beginObject()
-                writer.field("stringValue", finding.message)
-                writer.endObject()
-                writer.key("attributes")
-                writer.beginArray()
-                Self.attribute("prewarm.rule", finding.ruleID, to: &writer)
-                Self.attribute("prewarm.session.id", id, to: &writer)
-                if let location = finding.location {
-                    Self.attribute("prewarm.evidence.path", location.input, to: &writer)
-                    Self.attribute("prewarm.evidence.line", Int64(location.line), to: &writer)
+            Self.writeRequest(.logs, resource: resource, toolVersion: report.toolVersion, to: &writer) { writer in
+                for finding in findings {
+                    writer.beginObject()
+                    let time = finding.evidence.first?.time ?? session.start
+                    if let time { writer.field("timeUnixNano", Self.nanoseconds(time)) }
+                    writer.field("severityNumber", Self.severityNumber(finding.severity))
+                    writer.field("severityText", finding.severity.rawValue.uppercased())
+                    writer.key("body")
+                    writer.beginObject()
+                    writer.field("stringValue", finding.message)
+                    writer.endObject()
+                    writer.key("attributes")
+                    writer.beginArray()
+                    Self.attribute("prewarm.rule", finding.ruleID, to: &writer)
+                    Self.attribute("prewarm.session.id", id, to: &writer)
+                    if let location = finding.location {
+                        Self.attribute("prewarm.evidence.path", location.input, to: &writer)
+                        Self.attribute("prewarm.evidence.line", Int64(location.line), to: &writer)
+                    }
+                    if let decisive = finding.evidence.first { Self.attribute("prewarm.evidence.text", decisive.text, to: &writer) }
+                    if let missing = finding.missingEvidence { Self.attribute("prewarm.evidence.missing", missing, to: &writer) }
+                    writer.endArray()
+                    if session.start != nil {
+                        writer.field("traceId", trace)
+                        writer.field("spanId", root)
+                    }
+                    writer.endObject()
                 }
-                if let decisive = finding.evidence.first { Self.attribute("prewarm.evidence.text", decisive.text, to: &writer) }
-                if let missing = finding.missingEvidence { Self.attribute("prewarm.evidence.missing", missing, to: &writer) }
-                writer.endArray()
-                if session.start != nil {
-                    writer.field("traceId", trace)
-                    writer.field("spanId", root)
-                }
-                writer.endObject()
             }
-            writer.endArray()
-            writer.endObject()
-            writer.endArray()
-            writer.endObject()
-            writer.endArray()
-            writer.endObject()
             endRequest()
         }
         if writer.byteCount > 0 { writer.takeBytes(output) }
@@ -179,11 +149,43 @@ public struct OTLPReporter: Sendable {
         }
     }
 
-    private static func writeScope(_ version: String, to writer: inout JSONTextWriter) {
+    /// The two kinds of export request written, by their keys: `resourceSpans`/`scopeSpans`/`spans` and
+    /// `resourceLogs`/`scopeLogs`/`logRecords`.
+    private enum Request {
+        case traces, logs
+        var keys: (resource: StaticString, scope: StaticString, items: StaticString) {
+            switch self {
+            case .traces: ("resourceSpans", "scopeSpans", "spans")
+            case .logs: ("resourceLogs", "scopeLogs", "logRecords")
+            }
+        }
+    }
+
+    /// One export request: its resource, prewarm-lint's scope, and the items `items` writes.
+    private static func writeRequest(_ request: Request, resource: Resource, toolVersion: String, to writer: inout JSONTextWriter,
+                                     items: (inout JSONTextWriter) -> Void) {
+        let keys = request.keys
+        writer.beginObject()
+        writer.key(keys.resource)
+        writer.beginArray()
+        writer.beginObject()
+        resource.write(to: &writer)
+        writer.key(keys.scope)
+        writer.beginArray()
+        writer.beginObject()
         writer.key("scope")
         writer.beginObject()
         writer.field("name", "prewarm-lint")
-        writer.field("version", version)
+        writer.field("version", toolVersion)
+        writer.endObject()
+        writer.key(keys.items)
+        writer.beginArray()
+        items(&writer)
+        writer.endArray()
+        writer.endObject()
+        writer.endArray()
+        writer.endObject()
+        writer.endArray()
         writer.endObject()
     }
 
